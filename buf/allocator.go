@@ -1,0 +1,225 @@
+package buf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/netkit/netkit/internal/invariants"
+)
+
+// An Allocator hands out pooled Buffers. Requests are rounded up to a size
+// class (16 bytes to the allocator's largest class, four classes per
+// doubling); each class has a sync.Pool of buffers, the *Buffer header
+// pooled together with its memory, so a steady-state Get and Release
+// allocate nothing. On a miss, classes up to 4 KiB are carved from 64 KiB
+// chunks (the partly carved chunk itself waits in a sync.Pool for the next
+// miss) and larger classes get a block of their own. Requests above the
+// largest class are allocated on each Get and dropped on Release.
+//
+// Pooled memory goes back to the GC by the rules of sync.Pool: what sits
+// unused in a pool through two collections is freed. A chunk is freed when
+// none of the blocks carved from it is in use or pooled.
+//
+// Every buffer header carries a runtime cleanup, attached once when the
+// header is made, which counts the buffers the GC collects without their
+// last Release (Stats.Leaks) and reports tracked ones (see LeakLevel).
+//
+// An Allocator is safe for concurrent use. The zero value is not usable:
+// make one with NewAllocator.
+type Allocator struct {
+	pools   []sync.Pool // one per class, holding *Buffer released to it
+	maxSize int
+	chunks  sync.Pool    // *chunk: the partly carved chunk for small classes
+	level   atomic.Int32 // leak level, or -1 to follow SetLeakLevel
+	reg     registry
+}
+
+// Default is the allocator behind Get: largest class DefaultMaxSize, leak
+// level from SetLeakLevel.
+var Default = NewAllocator()
+
+// Get returns an empty pooled buffer from Default with Cap() >= n and a
+// reference count of one. Release it when done.
+func Get(n int) *Buffer { return Default.Get(n) }
+
+// An Option configures NewAllocator.
+type Option func(*Allocator)
+
+// WithMaxSize sets the largest pooled size; it is rounded up to a class and
+// must lie between 16 bytes and MaxPooledSize. Larger requests are unpooled.
+func WithMaxSize(n int) Option {
+	if n < minClassSize || n > MaxPooledSize {
+		panic(fmt.Sprintf("buf: WithMaxSize(%d) outside [%d, %d]", n, minClassSize, MaxPooledSize))
+	}
+	return func(a *Allocator) { a.maxSize = classSize(classOf(n)) }
+}
+
+// WithLeakLevel fixes the allocator's leak detection level instead of
+// following SetLeakLevel.
+func WithLeakLevel(l LeakLevel) Option {
+	return func(a *Allocator) { a.level.Store(int32(l)) }
+}
+
+// NewAllocator returns an allocator with the given options.
+func NewAllocator(opts ...Option) *Allocator {
+	a := &Allocator{maxSize: DefaultMaxSize}
+	a.level.Store(-1)
+	for _, o := range opts {
+		o(a)
+	}
+	n := classOf(a.maxSize) + 1
+	a.pools = make([]sync.Pool, n)
+	a.reg.classes = make([]classTotals, n)
+	return a
+}
+
+// MaxSize returns the largest pooled size.
+func (a *Allocator) MaxSize() int { return a.maxSize }
+
+// Get returns an empty buffer with Cap() >= n and a reference count of one,
+// pooled when n is at most MaxSize. It panics if n is negative. Amortized
+// O(1); no allocation when the pool has a buffer of the class, except for
+// the tracking record of a buffer sampled for leak detection.
+func (a *Allocator) Get(n int) *Buffer {
+	if n > a.maxSize || n < 0 {
+		return a.getLarge(n)
+	}
+	c := classOf(n)
+	b, _ := a.pools[c].Get().(*Buffer)
+	if b == nil {
+		b = a.newBuffer(c)
+	}
+	a.handOut(b)
+	return b
+}
+
+// handOut makes a released pooled buffer live for a new owner: a new
+// generation (which also counts the get), reference count one, empty.
+func (a *Allocator) handOut(b *Buffer) {
+	m := b.m
+	g := uint32(m.state.Load()>>32) + 1
+	if g == 0 {
+		m.epochs.Add(1)
+	}
+	m.state.Store(uint64(g)<<32 | refOne)
+	b.tag = uint64(g) << 32
+	b.r, b.w, b.sliced = 0, 0, false
+	if m.tr.Load() != nil {
+		m.tr.Store(nil)
+	}
+	// The generation starts at a random value and steps by one, so sampling
+	// on its low bits picks one get in sampleRate both among reused headers
+	// and among fresh ones (a steady leak keeps making fresh ones).
+	if lvl := a.leakLevel(); invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
+		m.tr.Store(newTracker(3))
+	}
+}
+
+// take returns a released buffer of class c, from the pool or new, bumping
+// its generation (a get for Stats) without making it live.
+func (a *Allocator) take(c int) *Buffer {
+	b, _ := a.pools[c].Get().(*Buffer)
+	if b == nil {
+		b = a.newBuffer(c)
+	}
+	m := b.m
+	g := uint32(m.state.Load()>>32) + 1
+	if g == 0 {
+		m.epochs.Add(1)
+	}
+	m.state.Store(uint64(g)<<32 | released)
+	return b
+}
+
+// newBuffer makes a header, its meta and its block for class c (a pool
+// miss), registers the meta and attaches the collection cleanup. The buffer
+// is returned released, as if it came from the pool.
+func (a *Allocator) newBuffer(c int) *Buffer {
+	size := classSize(c)
+	m := &meta{a: a, class: int32(c), size: size}
+	g := rand.Uint32()
+	m.state.Store(uint64(g)<<32 | released)
+	b := &Buffer{b: a.block(size), m: m, tag: uint64(g) << 32}
+	a.reg.add(m, uint64(g))
+	runtime.AddCleanup(b, collected, m)
+	return b
+}
+
+// getLarge serves a request above the largest class: never pooled.
+func (a *Allocator) getLarge(n int) *Buffer {
+	if n < 0 {
+		panic(fmt.Sprintf("buf: Get(%d): negative size", n))
+	}
+	m := &meta{a: a, class: classLarge, size: n}
+	m.state.Store(refOne)
+	b := &Buffer{b: make([]byte, n), m: m}
+	a.reg.add(m, 0)
+	runtime.AddCleanup(b, collected, m)
+	if lvl := a.leakLevel(); invariants.Enabled || lvl != LeakOff {
+		m.tr.Store(newTracker(3)) // large gets are slow anyway: always tracked
+	}
+	return b
+}
+
+// chunk is a block of memory that small classes are carved from.
+type chunk struct {
+	mem []byte
+	off int
+}
+
+// block returns fresh memory for a block of the given class size.
+func (a *Allocator) block(size int) []byte {
+	if size > carveMax {
+		return make([]byte, size)
+	}
+	ch, _ := a.chunks.Get().(*chunk)
+	if ch == nil || len(ch.mem)-ch.off < size {
+		ch = &chunk{mem: make([]byte, chunkSize)}
+	}
+	p := ch.mem[ch.off : ch.off+size : ch.off+size]
+	ch.off += size
+	if len(ch.mem)-ch.off >= minClassSize {
+		a.chunks.Put(ch)
+	}
+	return p
+}
+
+// regrow moves b to memory of at least newCap bytes, keeping its readable
+// bytes, and returns the old block to its pool when no view of it exists.
+func (a *Allocator) regrow(b *Buffer, newCap int) {
+	old, oldClass := b.b, int(b.m.class)
+	var nb *Buffer // carries the old block back to its pool
+	if newCap <= a.maxSize {
+		nb = a.take(classOf(newCap))
+		copy(nb.b, b.b[b.r:b.w])
+		b.b, nb.b = nb.b, old
+		a.reg.swap(b.m, nb.m)
+	} else {
+		p := make([]byte, newCap)
+		copy(p, b.b[b.r:b.w])
+		b.b = p
+		a.reg.reclass(b.m, classLarge, newCap)
+	}
+	b.w -= b.r
+	b.r = 0
+	recycle := nb != nil && !b.sliced
+	b.sliced = false
+	if !recycle {
+		return // views of the old block may still read it; the GC will take it
+	}
+	if invariants.Enabled {
+		fill(old, poison) // never reused; stale Bytes() views read poison
+		return
+	}
+	a.pools[oldClass].Put(nb)
+}
+
+func (a *Allocator) leakLevel() LeakLevel {
+	if l := a.level.Load(); l >= 0 {
+		return LeakLevel(l)
+	}
+	return LeakLevel(globalLevel.Load())
+}

@@ -1,0 +1,229 @@
+package buf
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/netkit/netkit/internal/invariants"
+)
+
+// A Buffer is a byte buffer with separate reader and writer indexes and a
+// reference count. Bytes are appended at the writer index and consumed from
+// the reader index; the bytes between them are the readable bytes (Len).
+//
+// A Buffer comes from an Allocator (Get, usually the pooled buf.Get), from
+// Wrap (unpooled), or from Slice (a view sharing another buffer's memory and
+// reference count). It starts with a reference count of one. Retain adds a
+// reference; Release drops one, and the call that drops the last returns the
+// memory to its pool. After that, every method but RefCount panics with
+// ErrReleased; with tracking on (LeakAll, sampled buffers, or the invariants
+// build) the panic names where the buffer was allocated and released.
+//
+// Every access checks liveness with a single atomic load. A Buffer is not
+// safe for concurrent use, except that Retain, Release and RefCount may be
+// called from any goroutine that holds a reference.
+//
+// In the default build a pooled Buffer is recycled: a *Buffer kept after its
+// last Release may later belong to someone else, and misuse through it is no
+// longer detectable. Views made by Slice keep detecting it. The invariants
+// build (-tags invariants) never recycles, so every stale use panics, and it
+// overwrites released memory with 0xDE so stale slices returned by Bytes or
+// Next read garbage that tests notice.
+type Buffer struct {
+	b      []byte  // memory this buffer covers; len(b) == cap(b)
+	r, w   int     // reader and writer index into b
+	m      *meta   // shared state: reference count, generation, tracking
+	root   *Buffer // for a view made by Slice: the buffer owning the memory
+	tag    uint64  // m's generation this header belongs to, shifted left 32
+	fixed  bool    // a view: it cannot grow
+	sliced bool    // a view of this buffer's memory exists
+}
+
+// meta is the part of a buffer's state that views share and that outlives
+// the header: the allocator's registry holds metas, never headers, so a
+// header that nobody references is collected and its cleanup can tell
+// whether it was released (pooled memory dropped by the GC) or leaked.
+//
+// state packs the generation (high 32 bits) and the reference word (low 32
+// bits). As in Netty, the reference word is twice the count while the buffer
+// is live and odd once it is released, so a retain is an add that never has
+// to look at a released buffer's count. The generation is bumped on every
+// hand-out, which makes stale views detectable and counts gets for Stats.
+type meta struct {
+	state  atomic.Uint64
+	epochs atomic.Uint32 // times the generation wrapped (for Stats)
+	class  int32         // size class or pseudo-class; changed under a.reg.mu
+	idx    int           // position in a.reg.metas; guarded by a.reg.mu
+	size   int           // block size in bytes; changed under a.reg.mu
+	base   uint64        // gets already counted elsewhere; guarded by a.reg.mu
+	a      *Allocator    // nil for Wrap
+	tr     atomic.Pointer[tracker]
+}
+
+const (
+	genMask  = 0xFFFFFFFF_00000000
+	liveMask = genMask | 1 // bits that must match tag for a live buffer
+	refOne   = 2           // reference word step: one reference
+	maxRef   = 0x7FFFFFFE  // largest reference word: 2^30-1 references
+	released = 1           // reference word of a released buffer
+	poison   = 0xDE        // fill of released memory in the invariants build
+)
+
+// Wrap returns an unpooled Buffer whose readable bytes are p and whose spare
+// capacity is p[len(p):cap(p)]. The buffer writes into p's array until it
+// needs to grow, then moves to memory of its own. Release drops the last
+// reference but never returns p anywhere. Wrap allocates the header.
+func Wrap(p []byte) *Buffer {
+	m := &meta{class: classWrapped, size: cap(p)}
+	m.state.Store(refOne)
+	return &Buffer{b: p[:cap(p)], w: len(p), m: m}
+}
+
+// check panics unless the buffer is live and of the generation it was made
+// for. One atomic load; the panic is kept out of line so check inlines.
+func (b *Buffer) check() {
+	if (b.m.state.Load()^b.tag)&liveMask != 0 {
+		b.panicReleased("use")
+	}
+}
+
+//go:noinline
+func (b *Buffer) panicReleased(op string) {
+	panic(fmt.Errorf("%w (%s)%s", ErrReleased, op, b.m.describe(b.tag)))
+}
+
+// RefCount returns the number of references held, or 0 once the buffer (or,
+// for a view, the buffer it views) has been released.
+func (b *Buffer) RefCount() int {
+	s := b.m.state.Load()
+	if (s^b.tag)&liveMask != 0 {
+		return 0
+	}
+	return int(uint32(s)) / refOne
+}
+
+// Retain adds a reference and returns b. It panics with ErrReleased when b
+// is released and with ErrRefCount when the count would overflow. Safe to
+// call from any goroutine that holds a reference.
+func (b *Buffer) Retain() *Buffer {
+	m := b.m
+	for {
+		s := m.state.Load()
+		if (s^b.tag)&liveMask != 0 {
+			b.panicReleased("retain")
+		}
+		if uint32(s) >= maxRef {
+			panic(ErrRefCount)
+		}
+		if m.state.CompareAndSwap(s, s+refOne) {
+			break
+		}
+	}
+	if tr := m.tr.Load(); tr != nil {
+		tr.record("Retain", "")
+	}
+	return b
+}
+
+// Release drops a reference and reports whether this call dropped the last
+// refOne, returning the memory to its pool. After the last Release every view
+// of the buffer (Bytes, Next, Slice) is invalid. Release panics with
+// ErrReleased when b is already released. Safe to call from any goroutine
+// that holds a reference.
+func (b *Buffer) Release() bool {
+	m := b.m
+	for {
+		s := m.state.Load()
+		if (s^b.tag)&liveMask != 0 {
+			b.panicReleased("release")
+		}
+		if uint32(s) == refOne {
+			if m.state.CompareAndSwap(s, s-refOne+released) {
+				break
+			}
+			continue
+		}
+		if m.state.CompareAndSwap(s, s-refOne) {
+			if tr := m.tr.Load(); tr != nil {
+				tr.record("Release", "")
+			}
+			return false
+		}
+	}
+	root := b
+	if b.root != nil {
+		root = b.root
+	}
+	root.free()
+	return true
+}
+
+// free returns the root buffer's memory after its last reference is gone.
+func (b *Buffer) free() {
+	m := b.m
+	if tr := m.tr.Load(); tr != nil {
+		tr.released()
+	}
+	a := m.a
+	if a == nil {
+		return // wrapped: the memory belongs to the caller
+	}
+	if invariants.Enabled {
+		fill(b.b, poison)
+		return // never recycled: a stale *Buffer stays released forever
+	}
+	if m.class == classLarge {
+		b.b = nil // let the GC have it even if the header lingers
+		return
+	}
+	a.pools[m.class].Put(b)
+}
+
+// Touch records hint as an access to b when b is tracked for leaks (LeakAll,
+// a sampled buffer, or the invariants build), so a leak report shows the
+// last places the buffer went through. It returns b. Untracked, it costs one
+// load.
+func (b *Buffer) Touch(hint string) *Buffer {
+	b.check()
+	if tr := b.m.tr.Load(); tr != nil {
+		tr.record("Touch", hint)
+	}
+	return b
+}
+
+// Slice returns a view of n readable bytes starting off bytes after the
+// reader index. The view shares b's memory and b's reference count: it does
+// not add a reference (call Retain on the view to keep it past b's owner's
+// Release), and releasing the view releases b. The view's readable bytes
+// are exactly those n bytes; it cannot grow, so writes beyond its capacity
+// fail with ErrFixed. Slice panics if the range is outside the readable
+// bytes. It allocates the view's header.
+func (b *Buffer) Slice(off, n int) *Buffer {
+	b.check()
+	if off < 0 || n < 0 || off > b.w-b.r-n {
+		panic(fmt.Sprintf("buf: Slice(%d, %d) out of range with %d readable bytes", off, n, b.w-b.r))
+	}
+	root := b
+	if b.root != nil {
+		root = b.root
+	}
+	root.sliced = true
+	start := b.r + off
+	if tr := b.m.tr.Load(); tr != nil {
+		tr.record("Slice", "")
+	}
+	return &Buffer{
+		b:     b.b[start : start+n : start+n],
+		w:     n,
+		m:     b.m,
+		root:  root,
+		tag:   b.tag,
+		fixed: true,
+	}
+}
+
+func fill(p []byte, v byte) {
+	for i := range p {
+		p[i] = v
+	}
+}

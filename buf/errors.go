@@ -1,0 +1,23 @@
+package buf
+
+import "errors"
+
+var (
+	// ErrReleased is the value (wrapped, with the buffer's stacks when known)
+	// that a panic carries when a released buffer is read, written, retained
+	// or released again.
+	ErrReleased = errors.New("buf: use of a released buffer")
+
+	// ErrFixed is returned, or carried by a panic from the methods that return
+	// no error, when a write needs more room than a buffer that cannot grow
+	// (a view made by Slice) has.
+	ErrFixed = errors.New("buf: buffer cannot grow")
+
+	// ErrTooLarge is carried by a panic when a buffer would need more than the
+	// largest int bytes.
+	ErrTooLarge = errors.New("buf: buffer too large")
+
+	// ErrRefCount is carried by a panic when Retain would overflow the
+	// reference count.
+	ErrRefCount = errors.New("buf: reference count overflow")
+)

@@ -1,0 +1,242 @@
+package buf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// A LeakLevel says which buffers are tracked for leak reports. Every leak is
+// counted in Stats.Leaks whatever the level; tracked buffers are also
+// reported, with the stack that allocated them and their last accesses.
+type LeakLevel int32
+
+const (
+	// LeakOff tracks nothing; leaks are only counted.
+	LeakOff LeakLevel = iota
+	// LeakSampled tracks one get in 128 (sampleRate). It is the default:
+	// a tracked get costs a stack capture and two small allocations, which
+	// averages to well under a nanosecond per get.
+	LeakSampled
+	// LeakAll tracks every buffer. For tests (buftest.CheckLeaks sets it)
+	// and for hunting a leak; it makes every get allocate.
+	LeakAll
+)
+
+// sampleRate is the share of gets LeakSampled tracks: one in sampleRate.
+const sampleRate = 128
+
+var globalLevel atomic.Int32
+
+func init() {
+	globalLevel.Store(int32(LeakSampled))
+	if v, ok := os.LookupEnv("NETKIT_LEAK"); ok {
+		if l, err := ParseLeakLevel(v); err == nil {
+			globalLevel.Store(int32(l))
+		}
+	}
+}
+
+// SetLeakLevel sets the level of every allocator made without WithLeakLevel
+// (Default included) and returns the previous one. It applies to buffers got
+// afterwards. The initial level is LeakSampled, or the value of the
+// environment variable NETKIT_LEAK (off, sampled or all) when set.
+func SetLeakLevel(l LeakLevel) LeakLevel {
+	if l < LeakOff || l > LeakAll {
+		panic(fmt.Sprintf("buf: invalid leak level %d", l))
+	}
+	return LeakLevel(globalLevel.Swap(int32(l)))
+}
+
+// ParseLeakLevel parses "off", "sampled" or "all".
+func ParseLeakLevel(s string) (LeakLevel, error) {
+	for l := LeakOff; l <= LeakAll; l++ {
+		if strings.EqualFold(s, l.String()) {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("buf: unknown leak level %q (want off, sampled or all)", s)
+}
+
+func (l LeakLevel) String() string {
+	switch l {
+	case LeakOff:
+		return "off"
+	case LeakSampled:
+		return "sampled"
+	case LeakAll:
+		return "all"
+	}
+	return fmt.Sprintf("LeakLevel(%d)", int32(l))
+}
+
+// A Leak describes a tracked buffer that the GC collected without its last
+// Release.
+type Leak struct {
+	Size    int      // capacity of the leaked buffer in bytes
+	Alloc   Stack    // where it was got
+	Records []Record // its last recorded accesses, oldest first
+	Dropped int      // accesses recorded but not kept (see Record)
+}
+
+// A Record is one recorded access to a tracked buffer: Retain, Release
+// (not the last), Slice, or Touch with its hint. A tracked buffer keeps its
+// last four records; past four, the newest is always kept and each older
+// one survives with a probability that halves with every new record, so a
+// busy buffer costs little and its report still shows some of its past.
+type Record struct {
+	Op    string
+	Hint  string
+	Stack Stack
+}
+
+// A Stack is a call stack captured as program counters; it is symbolized
+// only when printed.
+type Stack []uintptr
+
+// String formats the stack like a goroutine trace, leaving out the frames
+// inside package buf at its top.
+func (s Stack) String() string {
+	var sb strings.Builder
+	frames := runtime.CallersFrames(s)
+	top := true
+	for {
+		f, more := frames.Next()
+		if top && strings.HasPrefix(f.Function, "github.com/netkit/netkit/buf.") {
+			if !more {
+				break
+			}
+			continue
+		}
+		top = false
+		if f.Function != "" {
+			fmt.Fprintf(&sb, "\t%s\n\t\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return sb.String()
+}
+
+// String formats the leak report.
+func (l *Leak) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "LEAK: a %d-byte buf.Buffer was garbage-collected without its last Release.\nAllocated at:\n%s", l.Size, l.Alloc)
+	if len(l.Records) > 0 {
+		fmt.Fprintf(&sb, "Last accesses (newest first, %d not kept):\n", l.Dropped)
+		for i := len(l.Records) - 1; i >= 0; i-- {
+			r := l.Records[i]
+			fmt.Fprintf(&sb, "#%d %s", len(l.Records)-i, r.Op)
+			if r.Hint != "" {
+				fmt.Fprintf(&sb, " %q", r.Hint)
+			}
+			fmt.Fprintf(&sb, ":\n%s", r.Stack)
+		}
+	}
+	return sb.String()
+}
+
+var reporter atomic.Pointer[func(*Leak)]
+
+// SetLeakReporter sets the function that receives leak reports and returns
+// the previous one; nil restores the default, which writes each report to
+// standard error. The function runs on the runtime's cleanup goroutine: it
+// must not block for long.
+func SetLeakReporter(f func(*Leak)) (prev func(*Leak)) {
+	var p *func(*Leak)
+	if f != nil {
+		p = &f
+	}
+	if old := reporter.Swap(p); old != nil {
+		prev = *old
+	}
+	return prev
+}
+
+func defaultReporter(l *Leak) { os.Stderr.WriteString(l.String()) }
+
+func reportLeak(size int, tr *tracker) {
+	tr.mu.Lock()
+	l := &Leak{Size: size, Alloc: tr.alloc, Records: append([]Record(nil), tr.records[:tr.n]...), Dropped: tr.dropped}
+	tr.mu.Unlock()
+	f := defaultReporter
+	if p := reporter.Load(); p != nil {
+		f = *p
+	}
+	f(l)
+}
+
+const (
+	maxRecords = 4
+	stackDepth = 32
+)
+
+// tracker holds what is known of a tracked buffer's life.
+type tracker struct {
+	mu      sync.Mutex
+	alloc   Stack
+	records [maxRecords]Record // oldest first
+	n       int                // records held
+	total   int                // records ever made
+	dropped int
+	release Stack // where the last reference was dropped
+}
+
+func newTracker(skip int) *tracker {
+	return &tracker{alloc: callers(skip + 1)}
+}
+
+// callers captures the stack above its caller's caller, skipping skip more.
+func callers(skip int) Stack {
+	var pcs [stackDepth]uintptr
+	n := runtime.Callers(skip+2, pcs[:])
+	return append(Stack(nil), pcs[:n]...)
+}
+
+func (t *tracker) record(op, hint string) {
+	r := Record{Op: op, Hint: hint, Stack: callers(2)}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.total++
+	if t.n < maxRecords {
+		t.records[t.n] = r
+		t.n++
+		return
+	}
+	t.dropped++
+	k := min(t.total-maxRecords, 30)
+	if rand.Uint32()&(1<<k-1) != 0 {
+		t.records[maxRecords-1] = r // replace the newest: history unchanged
+		return
+	}
+	copy(t.records[:], t.records[1:]) // keep history, drop the oldest
+	t.records[maxRecords-1] = r
+}
+
+func (t *tracker) released() {
+	st := callers(2)
+	t.mu.Lock()
+	t.release = st
+	t.mu.Unlock()
+}
+
+// describe returns the stacks to append to a misuse panic of a buffer
+// whose header carries tag.
+func (m *meta) describe(tag uint64) string {
+	tr := m.tr.Load()
+	if tr == nil || (m.state.Load()^tag)&genMask != 0 {
+		return "; build with -tags invariants or set buf.SetLeakLevel(buf.LeakAll) to see where it was allocated and released"
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	s := "\nallocated at:\n" + tr.alloc.String()
+	if tr.release != nil {
+		s += "released at:\n" + tr.release.String()
+	}
+	return s
+}
