@@ -114,7 +114,7 @@ func (a *Allocator) handOut(b *Buffer) {
 	// on its low bits picks one get in sampleRate both among reused headers
 	// and among fresh ones (a steady leak keeps making fresh ones).
 	if lvl := a.leakLevel(); invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
-		m.tr.Store(newTracker(3))
+		m.tr.Store(newTracker())
 	}
 }
 
@@ -154,12 +154,12 @@ func (a *Allocator) getLarge(n int) *Buffer {
 		panic(fmt.Sprintf("buf: Get(%d): negative size", n))
 	}
 	m := &meta{a: a, class: classLarge, size: n}
-	m.state.Store(refOne)
-	b := &Buffer{b: make([]byte, n), m: m}
+	m.state.Store(1<<32 | refOne) // generation 1: one get
+	b := &Buffer{b: make([]byte, n), m: m, tag: 1 << 32}
 	a.reg.add(m, 0)
 	runtime.AddCleanup(b, collected, m)
 	if lvl := a.leakLevel(); invariants.Enabled || lvl != LeakOff {
-		m.tr.Store(newTracker(3)) // large gets are slow anyway: always tracked
+		m.tr.Store(newTracker()) // large gets are slow anyway: always tracked
 	}
 	return b
 }

@@ -80,17 +80,31 @@ func Wrap(p []byte) *Buffer {
 }
 
 // check panics unless the buffer is live and of the generation it was made
-// for. One atomic load; the panic is kept out of line so check inlines.
+// for: one atomic load. The panic value formats its message only when
+// printed, which keeps check cheap enough to inline everywhere.
 func (b *Buffer) check() {
 	if (b.m.state.Load()^b.tag)&liveMask != 0 {
-		b.panicReleased("use")
+		panic(&releasedError{b.m, b.tag, "use"})
 	}
 }
 
-//go:noinline
 func (b *Buffer) panicReleased(op string) {
-	panic(fmt.Errorf("%w (%s)%s", ErrReleased, op, b.m.describe(b.tag)))
+	panic(&releasedError{b.m, b.tag, op})
 }
+
+// releasedError is the panic value of a misuse: it wraps ErrReleased and
+// names the stacks of the buffer when they are known.
+type releasedError struct {
+	m   *meta
+	tag uint64
+	op  string
+}
+
+func (e *releasedError) Error() string {
+	return fmt.Sprintf("%v (%s)%s", ErrReleased, e.op, e.m.describe(e.tag))
+}
+
+func (e *releasedError) Unwrap() error { return ErrReleased }
 
 // RefCount returns the number of references held, or 0 once the buffer (or,
 // for a view, the buffer it views) has been released.

@@ -187,19 +187,21 @@ type tracker struct {
 	release Stack // where the last reference was dropped
 }
 
-func newTracker(skip int) *tracker {
-	return &tracker{alloc: callers(skip + 1)}
+func newTracker() *tracker {
+	return &tracker{alloc: callers()}
 }
 
-// callers captures the stack above its caller's caller, skipping skip more.
-func callers(skip int) Stack {
+// callers captures the stack of its caller. The frames inside package buf
+// at its top are left out when it is printed (Stack.String), which is
+// sturdier than counting frames through inlined calls.
+func callers() Stack {
 	var pcs [stackDepth]uintptr
-	n := runtime.Callers(skip+2, pcs[:])
+	n := runtime.Callers(2, pcs[:])
 	return append(Stack(nil), pcs[:n]...)
 }
 
 func (t *tracker) record(op, hint string) {
-	r := Record{Op: op, Hint: hint, Stack: callers(2)}
+	r := Record{Op: op, Hint: hint, Stack: callers()}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.total++
@@ -219,7 +221,7 @@ func (t *tracker) record(op, hint string) {
 }
 
 func (t *tracker) released() {
-	st := callers(2)
+	st := callers()
 	t.mu.Lock()
 	t.release = st
 	t.mu.Unlock()

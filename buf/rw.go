@@ -98,18 +98,6 @@ func (b *Buffer) short() error {
 	return io.ErrUnexpectedEOF
 }
 
-// take consumes the next n readable bytes and returns them, or consumes
-// nothing and returns io.EOF (empty) or io.ErrUnexpectedEOF (too few).
-func (b *Buffer) take(n int) ([]byte, error) {
-	b.check()
-	if b.w-b.r < n {
-		return nil, b.short()
-	}
-	p := b.b[b.r : b.r+n]
-	b.r += n
-	return p, nil
-}
-
 // Read implements io.Reader: it consumes up to len(p) readable bytes into p.
 // It returns io.EOF when b is empty and len(p) > 0.
 func (b *Buffer) Read(p []byte) (int, error) {
@@ -127,11 +115,13 @@ func (b *Buffer) Read(p []byte) (int, error) {
 
 // ReadByte implements io.ByteReader.
 func (b *Buffer) ReadByte() (byte, error) {
-	p, err := b.take(1)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.r == b.w {
+		return 0, io.EOF
 	}
-	return p[0], nil
+	c := b.b[b.r]
+	b.r++
+	return c, nil
 }
 
 // Next consumes the next n readable bytes and returns them as a slice that
@@ -139,14 +129,16 @@ func (b *Buffer) ReadByte() (byte, error) {
 // fewer than n readable bytes it consumes nothing and returns io.EOF (b is
 // empty) or io.ErrUnexpectedEOF. It panics if n is negative.
 func (b *Buffer) Next(n int) ([]byte, error) {
+	b.check()
 	if n < 0 {
 		panic("buf: Next with negative count")
 	}
-	p, err := b.take(n)
-	if err != nil {
-		return nil, err
+	r := b.r
+	if b.w-r < n {
+		return nil, b.short()
 	}
-	return p[:n:n], nil
+	b.r = r + n
+	return b.b[r : r+n : r+n], nil
 }
 
 // Skip consumes n readable bytes, with Next's errors. It panics if n is
@@ -156,58 +148,73 @@ func (b *Buffer) Skip(n int) error {
 	return err
 }
 
+// The fixed-width reads are written out one by one rather than through a
+// shared helper so that each stays within the inliner's budget.
+
 // ReadUint16 consumes a big-endian uint16, with Next's errors.
 func (b *Buffer) ReadUint16() (uint16, error) {
-	p, err := b.take(2)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.w-b.r < 2 {
+		return 0, b.short()
 	}
-	return binary.BigEndian.Uint16(p), nil
+	v := binary.BigEndian.Uint16(b.b[b.r:])
+	b.r += 2
+	return v, nil
 }
 
 // ReadUint32 consumes a big-endian uint32, with Next's errors.
 func (b *Buffer) ReadUint32() (uint32, error) {
-	p, err := b.take(4)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.w-b.r < 4 {
+		return 0, b.short()
 	}
-	return binary.BigEndian.Uint32(p), nil
+	v := binary.BigEndian.Uint32(b.b[b.r:])
+	b.r += 4
+	return v, nil
 }
 
 // ReadUint64 consumes a big-endian uint64, with Next's errors.
 func (b *Buffer) ReadUint64() (uint64, error) {
-	p, err := b.take(8)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.w-b.r < 8 {
+		return 0, b.short()
 	}
-	return binary.BigEndian.Uint64(p), nil
+	v := binary.BigEndian.Uint64(b.b[b.r:])
+	b.r += 8
+	return v, nil
 }
 
 // ReadUint16LE consumes a little-endian uint16, with Next's errors.
 func (b *Buffer) ReadUint16LE() (uint16, error) {
-	p, err := b.take(2)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.w-b.r < 2 {
+		return 0, b.short()
 	}
-	return binary.LittleEndian.Uint16(p), nil
+	v := binary.LittleEndian.Uint16(b.b[b.r:])
+	b.r += 2
+	return v, nil
 }
 
 // ReadUint32LE consumes a little-endian uint32, with Next's errors.
 func (b *Buffer) ReadUint32LE() (uint32, error) {
-	p, err := b.take(4)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.w-b.r < 4 {
+		return 0, b.short()
 	}
-	return binary.LittleEndian.Uint32(p), nil
+	v := binary.LittleEndian.Uint32(b.b[b.r:])
+	b.r += 4
+	return v, nil
 }
 
 // ReadUint64LE consumes a little-endian uint64, with Next's errors.
 func (b *Buffer) ReadUint64LE() (uint64, error) {
-	p, err := b.take(8)
-	if err != nil {
-		return 0, err
+	b.check()
+	if b.w-b.r < 8 {
+		return 0, b.short()
 	}
-	return binary.LittleEndian.Uint64(p), nil
+	v := binary.LittleEndian.Uint64(b.b[b.r:])
+	b.r += 8
+	return v, nil
 }
 
 // grow makes room for n more bytes after the writer index (see Grow for the

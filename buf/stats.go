@@ -152,6 +152,9 @@ func collected(m *meta) {
 	last.idx = m.idx
 	r.metas[len(r.metas)-1] = nil
 	r.metas = r.metas[:len(r.metas)-1]
+	if cap(r.metas) > 1024 && len(r.metas) < cap(r.metas)/4 {
+		r.metas = append(make([]*meta, 0, cap(r.metas)/2), r.metas...) // give a burst's index back
+	}
 	if leaked {
 		r.leaks++
 	}

@@ -1,0 +1,44 @@
+package buf
+
+import "testing"
+
+func TestClasses(t *testing.T) {
+	last := classOf(MaxPooledSize)
+	for c := 0; c <= last; c++ {
+		if got := classOf(classSize(c)); got != c {
+			t.Fatalf("classOf(classSize(%d)=%d) = %d", c, classSize(c), got)
+		}
+		if c > 0 && classSize(c) <= classSize(c-1) {
+			t.Fatalf("class %d (%d bytes) not above class %d (%d bytes)", c, classSize(c), c-1, classSize(c-1))
+		}
+	}
+	if classSize(classOf(DefaultMaxSize)) != DefaultMaxSize {
+		t.Fatalf("DefaultMaxSize %d is not a class size", DefaultMaxSize)
+	}
+	if n := classOf(64<<10) + 1; n != 49 {
+		t.Fatalf("%d classes from 16 B to 64 KiB, want 49 (four per doubling)", n)
+	}
+	// Every size rounds up to the smallest class that holds it, wasting
+	// less than 25% of the class.
+	for n := 1; n <= MaxPooledSize; n += 1 + n/97 {
+		c := classOf(n)
+		size := classSize(c)
+		if size < n || c > 0 && classSize(c-1) >= n {
+			t.Fatalf("classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, size)
+		}
+		if n > minClassSize && 4*(size-n) >= size {
+			t.Fatalf("size %d in class of %d bytes wastes %d%%", n, size, 100*(size-n)/size)
+		}
+	}
+}
+
+func BenchmarkClassOf(b *testing.B) {
+	n, sum := 1, 0
+	for b.Loop() {
+		sum += classOf(n)
+		n = (n*7+1)&(1<<16-1) + 1
+	}
+	sinkInt = sum
+}
+
+var sinkInt int

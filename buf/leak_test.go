@@ -1,0 +1,168 @@
+package buf_test
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/internal/invariants"
+)
+
+// captureLeaks installs a reporter that collects reports until the test ends.
+func captureLeaks(t *testing.T) func() []*buf.Leak {
+	t.Helper()
+	var (
+		mu    sync.Mutex
+		leaks []*buf.Leak
+	)
+	prev := buf.SetLeakReporter(func(l *buf.Leak) {
+		mu.Lock()
+		leaks = append(leaks, l)
+		mu.Unlock()
+	})
+	t.Cleanup(func() { buf.SetLeakReporter(prev) })
+	return func() []*buf.Leak {
+		buftest.Collect()
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]*buf.Leak(nil), leaks...)
+	}
+}
+
+//go:noinline
+func leakOne(a *buf.Allocator) {
+	b := a.Get(300)
+	b.WriteString("forgotten")
+	b.Retain()
+	b.Release()
+	b.Touch("handed to the decoder")
+}
+
+func TestLeakReported(t *testing.T) {
+	leaks := captureLeaks(t)
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakAll))
+	leakOne(a)
+	released := a.Get(300)
+	released.Release()
+
+	got := leaks()
+	if len(got) != 1 {
+		t.Fatalf("%d leak reports, want 1", len(got))
+	}
+	l := got[0]
+	report := l.String()
+	t.Logf("report:\n%s", report)
+	if l.Size != 320 {
+		t.Errorf("leak size %d, want 320 (the class of 300 bytes)", l.Size)
+	}
+	if !strings.Contains(l.Alloc.String(), "buf_test.leakOne") {
+		t.Errorf("allocation stack does not name leakOne:\n%s", l.Alloc)
+	}
+	if strings.Contains(l.Alloc.String(), "netkit/buf.(*Allocator)") {
+		t.Errorf("allocation stack starts inside package buf:\n%s", l.Alloc)
+	}
+	var ops []string
+	for _, r := range l.Records {
+		ops = append(ops, r.Op+":"+r.Hint)
+	}
+	if want := "Retain: Release: Touch:handed to the decoder"; strings.Join(ops, " ") != want {
+		t.Errorf("records %q, want %q", strings.Join(ops, " "), want)
+	}
+	if !strings.HasPrefix(report, "LEAK: a 320-byte buf.Buffer") || !strings.Contains(report, `Touch "handed to the decoder"`) {
+		t.Errorf("report does not describe the leak:\n%s", report)
+	}
+	if s := a.Stats(); s.Leaks != 1 {
+		t.Errorf("Stats().Leaks = %d, want 1", s.Leaks)
+	}
+}
+
+// TestLeakCountedWhenUntracked: with tracking off a leak is still counted.
+func TestLeakCountedWhenUntracked(t *testing.T) {
+	if invariants.Enabled {
+		t.Skip("the invariants build tracks every buffer")
+	}
+	leaks := captureLeaks(t)
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+	for range 10 {
+		leakOne(a)
+	}
+	if got := leaks(); len(got) != 0 {
+		t.Fatalf("%d reports with leak detection off", len(got))
+	}
+	if s := a.Stats(); s.Leaks != 10 {
+		t.Fatalf("Stats().Leaks = %d, want 10", s.Leaks)
+	}
+}
+
+// TestLeakSampled: the default level reports about one leaked get in 128.
+func TestLeakSampled(t *testing.T) {
+	if invariants.Enabled {
+		t.Skip("the invariants build tracks every buffer")
+	}
+	leaks := captureLeaks(t)
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakSampled))
+	const n = 128 * 16
+	for range n {
+		a.Get(16).WriteByte(1) // leaked
+	}
+	got := leaks()
+	// Each leaked get is sampled with probability 1/128: expect 16; the
+	// bounds fail with probability below 1e-6.
+	if len(got) < 1 || len(got) > 48 {
+		t.Fatalf("%d of %d leaks reported, want about %d", len(got), n, n/128)
+	}
+	if s := a.Stats(); s.Leaks != n {
+		t.Fatalf("Stats().Leaks = %d, want %d", s.Leaks, n)
+	}
+}
+
+func TestMisuseNamesStacks(t *testing.T) {
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakAll))
+	b := a.Get(64)
+	b.Release()
+	msg := panicMessage(t, func() { b.Release() })
+	for _, want := range []string{"release", "allocated at:", "TestMisuseNamesStacks", "released at:"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("double-release panic lacks %q:\n%s", want, msg)
+		}
+	}
+	if invariants.Enabled {
+		return // every buffer is tracked
+	}
+	untracked := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff)).Get(64)
+	untracked.Release()
+	if msg := panicMessage(t, func() { untracked.Len() }); !strings.Contains(msg, "-tags invariants") {
+		t.Errorf("untracked use-after-release panic does not say how to get stacks:\n%s", msg)
+	}
+}
+
+// panicMessage runs f, which must panic with an error wrapping
+// buf.ErrReleased, and returns the error's text.
+func panicMessage(t *testing.T, f func()) (msg string) {
+	t.Helper()
+	defer func() {
+		err, _ := recover().(error)
+		if !errors.Is(err, buf.ErrReleased) {
+			t.Fatalf("panic value %v, want an error wrapping buf.ErrReleased", err)
+		}
+		msg = err.Error()
+	}()
+	f()
+	t.Fatal("no panic")
+	return ""
+}
+
+func TestParseLeakLevel(t *testing.T) {
+	for _, l := range []buf.LeakLevel{buf.LeakOff, buf.LeakSampled, buf.LeakAll} {
+		got, err := buf.ParseLeakLevel(strings.ToUpper(l.String()))
+		if err != nil || got != l {
+			t.Errorf("ParseLeakLevel(%q) = %v, %v", l, got, err)
+		}
+	}
+	if _, err := buf.ParseLeakLevel("paranoid"); err == nil {
+		t.Error("ParseLeakLevel accepted an unknown level")
+	}
+}
