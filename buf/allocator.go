@@ -105,7 +105,7 @@ func (a *Allocator) handOut(b *Buffer) {
 		m.epochs.Add(1)
 	}
 	m.state.Store(uint64(g)<<32 | refOne)
-	b.tag = uint64(g) << 32
+	b.gen = g
 	b.r, b.w, b.sliced = 0, 0, false
 	if m.tr.Load() != nil {
 		m.tr.Store(nil)
@@ -142,7 +142,7 @@ func (a *Allocator) newBuffer(c int) *Buffer {
 	m := &meta{a: a, class: int32(c), size: size}
 	g := rand.Uint32()
 	m.state.Store(uint64(g)<<32 | released)
-	b := &Buffer{b: a.block(size), m: m, tag: uint64(g) << 32}
+	b := &Buffer{b: a.block(size), m: m, gen: g}
 	a.reg.add(m, uint64(g))
 	runtime.AddCleanup(b, collected, m)
 	return b
@@ -155,7 +155,7 @@ func (a *Allocator) getLarge(n int) *Buffer {
 	}
 	m := &meta{a: a, class: classLarge, size: n}
 	m.state.Store(1<<32 | refOne) // generation 1: one get
-	b := &Buffer{b: make([]byte, n), m: m, tag: 1 << 32}
+	b := &Buffer{b: make([]byte, n), m: m, gen: 1}
 	a.reg.add(m, 0)
 	runtime.AddCleanup(b, collected, m)
 	if lvl := a.leakLevel(); invariants.Enabled || lvl != LeakOff {

@@ -30,11 +30,13 @@ import (
 // overwrites released memory with 0xDE so stale slices returned by Bytes or
 // Next read garbage that tests notice.
 type Buffer struct {
+	// The header is 64 bytes, one size class and one cache line, so headers
+	// that different goroutines cycle through never share a line.
 	b      []byte  // memory this buffer covers; len(b) == cap(b)
 	r, w   int     // reader and writer index into b
 	m      *meta   // shared state: reference count, generation, tracking
 	root   *Buffer // for a view made by Slice: the buffer owning the memory
-	tag    uint64  // m's generation this header belongs to, shifted left 32
+	gen    uint32  // m's generation this header belongs to
 	fixed  bool    // a view: it cannot grow
 	sliced bool    // a view of this buffer's memory exists
 }
@@ -62,7 +64,7 @@ type meta struct {
 
 const (
 	genMask  = 0xFFFFFFFF_00000000
-	liveMask = genMask | 1 // bits that must match tag for a live buffer
+	liveMask = genMask | 1 // bits of state that must match tag() for a live buffer
 	refOne   = 2           // reference word step: one reference
 	maxRef   = 0x7FFFFFFE  // largest reference word: 2^30-1 references
 	released = 1           // reference word of a released buffer
@@ -83,25 +85,28 @@ func Wrap(p []byte) *Buffer {
 // for: one atomic load. The panic value formats its message only when
 // printed, which keeps check cheap enough to inline everywhere.
 func (b *Buffer) check() {
-	if (b.m.state.Load()^b.tag)&liveMask != 0 {
-		panic(&releasedError{b.m, b.tag, "use"})
+	if (b.m.state.Load()^b.tag())&liveMask != 0 {
+		panic(&releasedError{b.m, b.gen, "use"})
 	}
 }
 
+// tag is the state word of a live buffer of b's generation, less the count.
+func (b *Buffer) tag() uint64 { return uint64(b.gen) << 32 }
+
 func (b *Buffer) panicReleased(op string) {
-	panic(&releasedError{b.m, b.tag, op})
+	panic(&releasedError{b.m, b.gen, op})
 }
 
 // releasedError is the panic value of a misuse: it wraps ErrReleased and
 // names the stacks of the buffer when they are known.
 type releasedError struct {
 	m   *meta
-	tag uint64
+	gen uint32
 	op  string
 }
 
 func (e *releasedError) Error() string {
-	return fmt.Sprintf("%v (%s)%s", ErrReleased, e.op, e.m.describe(e.tag))
+	return fmt.Sprintf("%v (%s)%s", ErrReleased, e.op, e.m.describe(e.gen))
 }
 
 func (e *releasedError) Unwrap() error { return ErrReleased }
@@ -110,7 +115,7 @@ func (e *releasedError) Unwrap() error { return ErrReleased }
 // for a view, the buffer it views) has been released.
 func (b *Buffer) RefCount() int {
 	s := b.m.state.Load()
-	if (s^b.tag)&liveMask != 0 {
+	if (s^b.tag())&liveMask != 0 {
 		return 0
 	}
 	return int(uint32(s)) / refOne
@@ -123,7 +128,7 @@ func (b *Buffer) Retain() *Buffer {
 	m := b.m
 	for {
 		s := m.state.Load()
-		if (s^b.tag)&liveMask != 0 {
+		if (s^b.tag())&liveMask != 0 {
 			b.panicReleased("retain")
 		}
 		if uint32(s) >= maxRef {
@@ -148,7 +153,7 @@ func (b *Buffer) Release() bool {
 	m := b.m
 	for {
 		s := m.state.Load()
-		if (s^b.tag)&liveMask != 0 {
+		if (s^b.tag())&liveMask != 0 {
 			b.panicReleased("release")
 		}
 		if uint32(s) == refOne {
@@ -231,7 +236,7 @@ func (b *Buffer) Slice(off, n int) *Buffer {
 		w:     n,
 		m:     b.m,
 		root:  root,
-		tag:   b.tag,
+		gen:   b.gen,
 		fixed: true,
 	}
 }

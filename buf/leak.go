@@ -228,10 +228,10 @@ func (t *tracker) released() {
 }
 
 // describe returns the stacks to append to a misuse panic of a buffer
-// whose header carries tag.
-func (m *meta) describe(tag uint64) string {
+// whose header is of generation gen.
+func (m *meta) describe(gen uint32) string {
 	tr := m.tr.Load()
-	if tr == nil || (m.state.Load()^tag)&genMask != 0 {
+	if tr == nil || uint32(m.state.Load()>>32) != gen {
 		return "; build with -tags invariants or set buf.SetLeakLevel(buf.LeakAll) to see where it was allocated and released"
 	}
 	tr.mu.Lock()

@@ -1,0 +1,59 @@
+# netkit — developer targets. `make test` is what CI runs (.ci/run).
+
+GO        ?= go
+PKGS      ?= ./...
+COUNT     ?= 10
+BENCH     ?= .
+BENCHTIME ?= 1s
+FUZZTIME  ?= 5s
+# staticcheck, run through `go run` at a pinned version (no global install).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all test bench bench-peers bench-smoke fuzz lint cover
+
+all: test
+
+## test: vet, tests (plain, -race, -tags invariants), peers module, darwin build
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -race $(PKGS)
+	$(GO) test -count=1 -tags invariants $(PKGS)
+	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
+	GOOS=darwin $(GO) build $(PKGS)
+
+## bench: every package's benchmarks, Go benchmark format on stdout
+##        (COUNT=10 samples for benchstat; BENCH=regexp, BENCHTIME=1s)
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(COUNT) -benchtime $(BENCHTIME) $(PKGS)
+
+## bench-peers: side-by-side benchmarks against peer libraries (nested module)
+bench-peers:
+	cd internal/peers && $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(COUNT) -benchtime $(BENCHTIME) ./...
+
+## bench-smoke: every benchmark once (-benchtime=1x), both modules, as CI does
+bench-smoke:
+	$(GO) test -run '^$$' -bench . -benchtime 1x $(PKGS)
+	cd internal/peers && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
+
+## fuzz: every Fuzz target for FUZZTIME each
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+## lint: gofmt, go vet and staticcheck over both modules
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt -l:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
+	cd internal/peers && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
+
+## cover: test coverage per function (coverage.out, coverage.html)
+cover:
+	$(GO) test -count=1 -coverprofile=coverage.out $(PKGS)
+	$(GO) tool cover -func=coverage.out | tail -n 1
+	$(GO) tool cover -html=coverage.out -o coverage.html
