@@ -188,10 +188,12 @@ func (a *Allocator) block(size int) []byte {
 }
 
 // regrow moves b to memory of at least newCap bytes, keeping its readable
-// bytes, and returns the old block to its pool when no view of it exists.
-func (a *Allocator) regrow(b *Buffer, newCap int) {
-	old, oldClass := b.b, int(b.m.class)
-	var nb *Buffer // carries the old block back to its pool
+// bytes. It returns the carrier of the old block — a released header of the
+// old class holding it — for putBack, or nil when the old block must not be
+// reused because Slice views of it exist (the GC takes it after them).
+func (a *Allocator) regrow(b *Buffer, newCap int) *Buffer {
+	old := b.b
+	var nb *Buffer
 	if newCap <= a.maxSize {
 		nb = a.take(classOf(newCap))
 		copy(nb.b, b.b[b.r:b.w])
@@ -205,16 +207,25 @@ func (a *Allocator) regrow(b *Buffer, newCap int) {
 	}
 	b.w -= b.r
 	b.r = 0
-	recycle := nb != nil && !b.sliced
+	sliced := b.sliced
 	b.sliced = false
-	if !recycle {
-		return // views of the old block may still read it; the GC will take it
+	if nb == nil || sliced {
+		return nil
 	}
-	if invariants.Enabled {
-		fill(old, poison) // never reused; stale Bytes() views read poison
+	return nb
+}
+
+// putBack returns a carrier from regrow to its pool; in the invariants build
+// it poisons the block instead, so stale views of it read 0xDE.
+func putBack(c *Buffer) {
+	if c == nil {
 		return
 	}
-	a.pools[oldClass].Put(nb)
+	if invariants.Enabled {
+		fill(c.b, poison)
+		return
+	}
+	c.m.a.pools[c.m.class].Put(c)
 }
 
 func (a *Allocator) leakLevel() LeakLevel {

@@ -215,8 +215,10 @@ func (b *Buffer) Touch(hint string) *Buffer {
 // not add a reference (call Retain on the view to keep it past b's owner's
 // Release), and releasing the view releases b. The view's readable bytes
 // are exactly those n bytes; it cannot grow, so writes beyond its capacity
-// fail with ErrFixed. Slice panics if the range is outside the readable
-// bytes. It allocates the view's header.
+// fail with ErrFixed. While views exist b never slides its bytes under them
+// (growth moves to a fresh block instead), but writes after b.Reset reuse
+// the memory and change what views read. Slice panics if the range is
+// outside the readable bytes. It allocates the view's header.
 func (b *Buffer) Slice(off, n int) *Buffer {
 	b.check()
 	if off < 0 || n < 0 || off > b.w-b.r-n {

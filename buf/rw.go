@@ -52,14 +52,16 @@ func (b *Buffer) Reset() {
 
 // Grow makes sure n more bytes can be written without another allocation.
 // It panics with ErrFixed on a view made by Slice that lacks the room, and
-// with ErrTooLarge when the size would overflow an int. Growth policy: if
-// the bytes already consumed are at least as many as the readable bytes and
-// the write then fits, the readable bytes slide to the front (amortized O(1)
-// per byte); otherwise capacity becomes max(needed, 2×Cap), taken from the
-// allocator's next fitting class, and the old block goes back to its pool —
-// unless Slice views of it exist, in which case the GC takes it when they
-// are gone. Past the allocator's largest class the buffer continues
-// unpooled.
+// with ErrTooLarge when the size would overflow an int.
+//
+// Growth policy: if the bytes already consumed are at least as many as the
+// readable bytes and the write then fits, the readable bytes slide to the
+// front (amortized O(1) per byte) — or, while Slice views of the memory
+// exist, move to a fresh block of the same size so the views keep their
+// bytes. Otherwise capacity becomes max(needed, 2×Cap), taken from the
+// allocator's next fitting class. The old block goes back to its pool, or
+// to the GC once views of it are gone. Past the allocator's largest class
+// the buffer continues unpooled.
 func (b *Buffer) Grow(n int) {
 	b.check()
 	if n < 0 {
@@ -220,31 +222,45 @@ func (b *Buffer) ReadUint64LE() (uint64, error) {
 // grow makes room for n more bytes after the writer index (see Grow for the
 // policy). It returns ErrFixed for a view without room.
 func (b *Buffer) grow(n int) error {
+	old, err := b.growKeep(n)
+	putBack(old)
+	return err
+}
+
+// growKeep is grow for a caller that may still be reading the memory b grows
+// out of (Write of b's own bytes): instead of returning the old block to its
+// pool it returns the block's carrier, for putBack once the caller is done.
+func (b *Buffer) growKeep(n int) (*Buffer, error) {
 	readable := b.w - b.r
 	if n > math.MaxInt-readable {
 		panic(ErrTooLarge)
 	}
 	need := readable + n
 	if b.fixed {
-		return ErrFixed
+		return nil, ErrFixed
 	}
-	if need <= len(b.b) && b.r >= readable && !b.sliced {
+	var newCap int
+	switch {
+	case need <= len(b.b) && b.r >= readable && !b.sliced:
 		copy(b.b, b.b[b.r:b.w])
 		b.r, b.w = 0, readable
-		return nil
-	}
-	newCap := need
-	if len(b.b) <= math.MaxInt/2 {
+		return nil, nil
+	case need <= len(b.b) && b.r >= readable:
+		// Sliding would change bytes that Slice views read: move to a fresh
+		// block of the same size and leave the old one to the views.
+		newCap = len(b.b)
+	case len(b.b) > math.MaxInt/2:
+		newCap = need
+	default:
 		newCap = max(need, 2*len(b.b))
 	}
 	if a := b.m.a; a != nil {
-		a.regrow(b, newCap)
-		return nil
+		return a.regrow(b, newCap), nil
 	}
 	p := make([]byte, newCap)
 	copy(p, b.b[b.r:b.w])
 	b.b, b.r, b.w, b.sliced = p, 0, readable, false
-	return nil
+	return nil, nil
 }
 
 func (b *Buffer) mustGrow(n int) {
@@ -271,9 +287,13 @@ func (b *Buffer) room(n int) []byte {
 func (b *Buffer) Write(p []byte) (int, error) {
 	b.check()
 	if len(p) > len(b.b)-b.w {
-		if err := b.grow(len(p)); err != nil {
+		old, err := b.growKeep(len(p)) // p may be b's own bytes
+		if err != nil {
 			return 0, err
 		}
+		b.w += copy(b.b[b.w:], p)
+		putBack(old)
+		return len(p), nil
 	}
 	b.w += copy(b.b[b.w:], p)
 	return len(p), nil

@@ -1,0 +1,61 @@
+// Package buf provides pooled, reference-counted byte buffers.
+//
+// A Buffer has a reader and a writer index, big- and little-endian
+// primitives, the io interfaces, and views (Slice) that share its memory
+// and its reference count. Buffers come from an Allocator — buf.Get uses
+// buf.Default — which rounds sizes up to one of four classes per doubling
+// (16 B to 64 KiB by default, less than 20% waste) and keeps released
+// buffers, header and memory together, in a sync.Pool per class: a warm
+// Get and Release allocate nothing.
+//
+//	b := buf.Get(512)
+//	defer b.Release()
+//	b.WriteUint32(uint32(len(payload)))
+//	b.Write(payload)
+//	conn.Write(b.Bytes())
+//
+// # Ownership
+//
+// Get returns a buffer holding one reference. Whoever holds a reference
+// calls Release exactly once; Retain adds a reference for another owner
+// (another goroutine, a queue). Slices returned by Bytes, Next and
+// AvailableBuffer alias the buffer: they are valid until the next write and
+// never after the last Release. A Buffer is not safe for concurrent use;
+// Retain, Release and RefCount are.
+//
+// # Misuse and leaks
+//
+// Every method checks, with one atomic load, that the buffer is live:
+// using a released buffer, or releasing it twice, panics with an error
+// wrapping ErrReleased. A view made by Slice keeps detecting its buffer's
+// release after the memory is reused; a *Buffer kept past its last Release
+// is detected until the allocator hands the header out again. Build with
+// -tags invariants for the strict mode: released buffers are never reused,
+// their memory is overwritten with 0xDE, and every misuse panic names the
+// stacks that allocated and released the buffer.
+//
+// A buffer the GC collects without its last Release is a leak. Every leak is
+// counted (Stats.Leaks); leaks of tracked buffers are reported with the
+// allocation stack and the last recorded accesses (see LeakLevel, Touch and
+// SetLeakReporter). By default one get in 128 is tracked. Tests use
+// buftest.CheckLeaks, which tracks everything and fails the test on a leak:
+//
+//	LEAK: a 320-byte buf.Buffer was garbage-collected without its last Release.
+//	Allocated at:
+//		example.com/proxy.(*conn).readFrame
+//			/src/proxy/conn.go:88
+//		...
+//	Last accesses (newest first, 0 not kept):
+//	#1 Touch "handed to the decoder":
+//		...
+//
+// # Costs
+//
+// Get and Release are O(1): a sync.Pool operation and one atomic
+// read-modify-write each. Retain is one compare-and-swap. Stats is
+// O(buffers alive) and allocates; it costs the hot path nothing, because
+// gets are counted by the generation every hand-out bumps anyway. Each
+// pooled buffer carries about 130 bytes of bookkeeping (a 64-byte header, a
+// 64-byte shared state and a runtime cleanup), so for many tiny payloads one
+// larger buffer is cheaper than many small ones.
+package buf
