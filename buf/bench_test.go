@@ -68,32 +68,35 @@ func getReleaseImpls() []struct {
 	}
 }
 
-func BenchmarkGetRelease(b *testing.B) {
+// forEachGetRelease runs measure as a sub-benchmark size=…/impl=… for every
+// benchmark size and get-release implementation.
+func forEachGetRelease(b *testing.B, measure func(b *testing.B, op func(int), size int)) {
 	for _, size := range benchSizes {
 		for _, impl := range getReleaseImpls() {
 			b.Run(fmt.Sprintf("size=%d/impl=%s", size, impl.name), func(b *testing.B) {
 				b.ReportAllocs()
-				for b.Loop() {
-					impl.op(size)
-				}
+				measure(b, impl.op, size)
 			})
 		}
 	}
 }
 
-func BenchmarkGetReleaseParallel(b *testing.B) {
-	for _, size := range benchSizes {
-		for _, impl := range getReleaseImpls() {
-			b.Run(fmt.Sprintf("size=%d/impl=%s", size, impl.name), func(b *testing.B) {
-				b.ReportAllocs()
-				b.RunParallel(func(pb *testing.PB) {
-					for pb.Next() {
-						impl.op(size)
-					}
-				})
-			})
+func BenchmarkGetRelease(b *testing.B) {
+	forEachGetRelease(b, func(b *testing.B, op func(int), size int) {
+		for b.Loop() {
+			op(size)
 		}
-	}
+	})
+}
+
+func BenchmarkGetReleaseParallel(b *testing.B) {
+	forEachGetRelease(b, func(b *testing.B, op func(int), size int) {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				op(size)
+			}
+		})
+	})
 }
 
 func BenchmarkRetainRelease(b *testing.B) {

@@ -114,40 +114,40 @@ func newMcache(size int) func() {
 	}
 }
 
-// BenchmarkGetRelease measures one get, one-byte write and release on one
-// goroutine, for every size and impl.
-func BenchmarkGetRelease(b *testing.B) {
+// forEachCase runs measure as a sub-benchmark size=…/impl=… for every size
+// and impl, with the impl's operation set up outside the timer.
+func forEachCase(b *testing.B, measure func(b *testing.B, op func())) {
 	for _, size := range sizes {
 		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
 			for _, im := range impls {
 				b.Run("impl="+im.name, func(b *testing.B) {
 					op := im.newOp(size)
 					b.ReportAllocs()
-					for b.Loop() {
-						op()
-					}
+					measure(b, op)
 				})
 			}
 		})
 	}
 }
 
+// BenchmarkGetRelease measures one get, one-byte write and release on one
+// goroutine, for every size and impl.
+func BenchmarkGetRelease(b *testing.B) {
+	forEachCase(b, func(b *testing.B, op func()) {
+		for b.Loop() {
+			op()
+		}
+	})
+}
+
 // BenchmarkGetReleaseParallel is BenchmarkGetRelease on GOMAXPROCS
 // goroutines sharing each pool.
 func BenchmarkGetReleaseParallel(b *testing.B) {
-	for _, size := range sizes {
-		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
-			for _, im := range impls {
-				b.Run("impl="+im.name, func(b *testing.B) {
-					op := im.newOp(size)
-					b.ReportAllocs()
-					b.RunParallel(func(pb *testing.PB) {
-						for pb.Next() {
-							op()
-						}
-					})
-				})
+	forEachCase(b, func(b *testing.B, op func()) {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				op()
 			}
 		})
-	}
+	})
 }

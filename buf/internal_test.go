@@ -1,0 +1,70 @@
+package buf
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestRetainOverflowPanics(t *testing.T) {
+	b := NewAllocator(WithLeakLevel(LeakOff)).Get(64)
+	// Set the count to the largest one Retain accepts, as 2^30-1 Retain
+	// calls would.
+	b.m.state.Store(uint64(b.gen)<<32 | maxRef)
+	if got, want := b.RefCount(), maxRef/refOne; got != want {
+		t.Fatalf("RefCount %d, want %d", got, want)
+	}
+	func() {
+		defer func() {
+			if err, _ := recover().(error); !errors.Is(err, ErrRefCount) {
+				t.Fatalf("Retain at the limit: panic %v, want ErrRefCount", err)
+			}
+		}()
+		b.Retain()
+	}()
+	if got := b.RefCount(); got != maxRef/refOne {
+		t.Fatalf("a refused Retain changed the count to %d", got)
+	}
+	b.m.state.Store(uint64(b.gen)<<32 | refOne)
+	if !b.Release() {
+		t.Fatal("Release of the last reference returned false")
+	}
+}
+
+// TestRecordBackOff: a busy tracked buffer keeps at most maxRecords records,
+// always including the newest, oldest first, and counts the ones it let go.
+func TestRecordBackOff(t *testing.T) {
+	tr := newTracker()
+	const n = 1000
+	for i := range n {
+		tr.record("Touch", fmt.Sprint(i))
+	}
+	if tr.n != maxRecords {
+		t.Fatalf("%d records kept, want %d", tr.n, maxRecords)
+	}
+	if newest := tr.records[maxRecords-1].Hint; newest != fmt.Sprint(n-1) {
+		t.Fatalf("newest record is %q, want %q", newest, fmt.Sprint(n-1))
+	}
+	if tr.dropped != n-maxRecords {
+		t.Fatalf("dropped %d, want %d", tr.dropped, n-maxRecords)
+	}
+	// Records stay oldest first.
+	prev := -1
+	for _, r := range tr.records[:tr.n] {
+		var i int
+		fmt.Sscan(r.Hint, &i)
+		if i <= prev {
+			t.Fatalf("records out of order: %v", hints(tr))
+		}
+		prev = i
+	}
+	t.Logf("kept: %v", hints(tr))
+}
+
+func hints(tr *tracker) []string {
+	var h []string
+	for _, r := range tr.records[:tr.n] {
+		h = append(h, r.Hint)
+	}
+	return h
+}
