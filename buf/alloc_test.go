@@ -240,3 +240,34 @@ func TestIdleMemoryReturns(t *testing.T) {
 		t.Errorf("heap %d KiB after the cleanups ran, started at %d KiB: more than 10%% above", settled>>10, start>>10)
 	}
 }
+
+// TestViewsOnOtherGoroutines: views handed to another goroutine can be
+// sliced, read and released there while the root's owner keeps writing
+// (and growing) the root. Run with -race.
+func TestViewsOnOtherGoroutines(t *testing.T) {
+	buftest.CheckLeaks(t)
+	b := buf.Get(64)
+	b.WriteString("0123456789")
+	views := make(chan *buf.Buffer, 100)
+	done := make(chan error)
+	go func() {
+		for v := range views {
+			w := v.Slice(1, 3)
+			if got := string(w.Bytes()); got != "123" {
+				done <- fmt.Errorf("view of a view reads %q, want %q", got, "123")
+				return
+			}
+			v.Release()
+		}
+		done <- nil
+	}()
+	for i := range 100 {
+		views <- b.Slice(0, 10).Retain()
+		b.Write(bytes.Repeat([]byte{byte(i)}, 50))
+	}
+	close(views)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	b.Release()
+}

@@ -224,11 +224,15 @@ func (b *Buffer) Slice(off, n int) *Buffer {
 	if off < 0 || n < 0 || off > b.w-b.r-n {
 		panic(fmt.Sprintf("buf: Slice(%d, %d) out of range with %d readable bytes", off, n, b.w-b.r))
 	}
-	root := b
-	if b.root != nil {
-		root = b.root
+	root := b.root
+	if root == nil {
+		root = b
+		b.sliced = true
 	}
-	root.sliced = true
+	// A view of a view needs no mark: the root was marked when the first
+	// view was made, and if it has grown since, the block both views read
+	// is no longer the root's. Not writing the root keeps views usable on
+	// other goroutines while the root's owner writes.
 	start := b.r + off
 	if tr := b.m.tr.Load(); tr != nil {
 		tr.record("Slice", "")
