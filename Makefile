@@ -22,10 +22,11 @@ test:
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
 
-## bench: every package's benchmarks, Go benchmark format on stdout
-##        (COUNT=10 samples for benchstat; BENCH=regexp, BENCHTIME=1s)
+## bench: the main job — netbench runs every package's benchmarks and writes
+##        the Go benchmark format on stdout (COUNT=10 samples for benchstat;
+##        BENCH=regexp, BENCHTIME=1s)
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(COUNT) -benchtime $(BENCHTIME) $(PKGS)
+	$(GO) run ./cmd/netbench run -bench '$(BENCH)' -count $(COUNT) -benchtime $(BENCHTIME) $(PKGS)
 
 ## bench-peers: side-by-side benchmarks against peer libraries (nested module)
 bench-peers:
@@ -33,7 +34,7 @@ bench-peers:
 
 ## bench-smoke: every benchmark once (-benchtime=1x), both modules, as CI does
 bench-smoke:
-	$(GO) test -run '^$$' -bench . -benchtime 1x $(PKGS)
+	$(GO) run ./cmd/netbench run -benchtime 1x $(PKGS)
 	cd internal/peers && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 ## fuzz: every Fuzz target for FUZZTIME each

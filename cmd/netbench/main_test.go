@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// writeFiles writes files (path → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// gitRun runs git in dir with a fixed identity.
+func gitRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=netbench test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newModule makes a throwaway module in a git repository with one commit:
+// package sum has benchmarks (with key=value sub-benchmarks), package
+// plain has tests but no benchmarks. It returns the directory and commit.
+func newModule(t *testing.T, extra map[string]string) (dir, commit string) {
+	t.Helper()
+	dir = t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"sum/sum.go": `package sum
+
+// Sum adds p up.
+func Sum(p []int) (s int) {
+	for _, v := range p {
+		s += v
+	}
+	return s
+}
+`,
+		"sum/sum_test.go": `package sum
+
+import (
+	"fmt"
+	"testing"
+)
+
+var sink int
+
+func BenchmarkSum(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		p := make([]int, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				sink = Sum(p)
+			}
+		})
+	}
+}
+
+func BenchmarkAlloc(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sink += len(make([]byte, 64+sink%2))
+	}
+}
+`,
+		"plain/plain.go":      "package plain\n\nfunc One() int { return 1 }\n",
+		"plain/plain_test.go": "package plain\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal()\n\t}\n}\n",
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	writeFiles(t, dir, files)
+	gitRun(t, dir, "init", "-q")
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "-m", "initial")
+	return dir, gitRun(t, dir, "rev-parse", "HEAD")
+}
+
+// runIn runs the command in dir and returns its output and error.
+func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	t.Chdir(dir)
+	var o, e bytes.Buffer
+	err = run(&o, &e, args)
+	return o.String(), e.String(), err
+}
+
+var resultLine = regexp.MustCompile(`^(Benchmark[^\s]+)-\d+\s+\d+\s+[\d.]+ ns/op\s+\d+ B/op\s+\d+ allocs/op$`)
+
+func TestRunWritesBenchmarkFormat(t *testing.T) {
+	dir, commit := newModule(t, nil)
+	out, errOut, err := runIn(t, filepath.Join(dir, "sum"), "run", "-benchtime", "1x", "-count", "2", "../...")
+	if err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, errOut)
+	}
+	for _, want := range []string{"commit: " + commit + "\n", "go: go1.", "gomaxprocs: ", "goos: ", "goarch: ", "pkg: example.com/m/sum\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "example.com/m/plain") {
+		t.Errorf("package without benchmarks in the output:\n%s", out)
+	}
+	counts := map[string]int{}
+	for line := range strings.Lines(out) {
+		if m := resultLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			counts[m[1]]++
+		} else if strings.HasPrefix(line, "Benchmark") {
+			t.Errorf("malformed result line %q", line)
+		}
+	}
+	want := map[string]int{"BenchmarkSum/n=10": 2, "BenchmarkSum/n=1000": 2, "BenchmarkAlloc": 2}
+	for name, n := range want {
+		if counts[name] != n {
+			t.Errorf("%s: %d results, want %d (all: %v)", name, counts[name], n, counts)
+		}
+	}
+	if !strings.Contains(errOut, "ran 2 benchmarks in 1 packages") {
+		t.Errorf("no summary on stderr:\n%s", errOut)
+	}
+}
+
+func TestRunOutputFileAndFilter(t *testing.T) {
+	dir, _ := newModule(t, nil)
+	file := filepath.Join(t.TempDir(), "out.txt")
+	stdout, errOut, err := runIn(t, dir, "run", "-bench", "Alloc", "-benchtime", "1x", "-o", file)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut)
+	}
+	if stdout != "" {
+		t.Errorf("stdout not empty with -o:\n%s", stdout)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "BenchmarkAlloc-") || strings.Contains(string(b), "BenchmarkSum") {
+		t.Errorf("-bench Alloc output:\n%s", b)
+	}
+}
+
+func TestRunDirtyCommit(t *testing.T) {
+	dir, commit := newModule(t, nil)
+	writeFiles(t, dir, map[string]string{"sum/sum.go": "package sum\n\nfunc Sum(p []int) int { return len(p) }\n"})
+	out, errOut, err := runIn(t, dir, "run", "-benchtime", "1x", "./sum")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "commit: "+commit+"-dirty\n") {
+		t.Errorf("modified work tree not marked dirty:\n%s", out)
+	}
+}
+
+func TestRunFailures(t *testing.T) {
+	tests := []struct {
+		name  string
+		extra map[string]string
+		args  []string
+		want  string // in the error
+	}{
+		{
+			name:  "benchmark fails",
+			extra: map[string]string{"sum/fail_test.go": "package sum\n\nimport \"testing\"\n\nfunc BenchmarkBroken(b *testing.B) { b.Fatal(\"broken on purpose\") }\n"},
+			args:  []string{"run", "-benchtime", "1x"},
+			want:  "broken on purpose",
+		},
+		{
+			name:  "does not build",
+			extra: map[string]string{"sum/bad_test.go": "package sum\n\nfunc BenchmarkBad(b *testing.B) { undefinedThing() }\n"},
+			args:  []string{"run"},
+			want:  "undefined",
+		},
+		{
+			name: "no benchmarks match",
+			args: []string{"run", "-bench", "NoSuchBenchmark"},
+			want: "no benchmarks match",
+		},
+		{
+			name: "unknown command",
+			args: []string{"frobnicate"},
+			want: `unknown command "frobnicate"`,
+		},
+		{
+			name: "bad flag",
+			args: []string{"run", "-count", "0"},
+			want: "-count must be at least 1",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, _ := newModule(t, tt.extra)
+			_, errOut, err := runIn(t, dir, tt.args...)
+			var se *statusError
+			if !errors.As(err, &se) || se.code != exitFailure {
+				t.Fatalf("error %v, want exit status %d\nstderr:\n%s", err, exitFailure, errOut)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error does not mention %q:\n%v", tt.want, err)
+			}
+		})
+	}
+}
+
+func TestRunOutsideGit(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/x\n\ngo 1.26\n"})
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
+	_, _, err := runIn(t, dir, "run")
+	if err == nil || !strings.Contains(err.Error(), "not inside a git repository") {
+		t.Fatalf("error %v, want a clear message about git", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	out, _, err := runIn(t, t.TempDir(), "help")
+	if err != nil || !strings.Contains(out, "netbench run [flags] [packages]") {
+		t.Fatalf("help: %v\n%s", err, out)
+	}
+}
