@@ -100,11 +100,7 @@ func (a *Allocator) Get(n int) *Buffer {
 // generation (which also counts the get), reference count one, empty.
 func (a *Allocator) handOut(b *Buffer) {
 	m := b.m
-	g := uint32(m.state.Load()>>32) + 1
-	if g == 0 {
-		m.epochs.Add(1)
-	}
-	m.state.Store(uint64(g)<<32 | refOne)
+	g := m.nextGen(refOne)
 	b.gen = g
 	b.r, b.w, b.sliced = 0, 0, false
 	if m.tr.Load() != nil {
@@ -125,13 +121,20 @@ func (a *Allocator) take(c int) *Buffer {
 	if b == nil {
 		b = a.newBuffer(c)
 	}
-	m := b.m
+	b.m.nextGen(released)
+	return b
+}
+
+// nextGen moves m, which its caller holds exclusively, to the next
+// generation with reference word word, and returns the generation. Every
+// generation is one get for Stats; epochs counts the wraps.
+func (m *meta) nextGen(word uint64) uint32 {
 	g := uint32(m.state.Load()>>32) + 1
 	if g == 0 {
 		m.epochs.Add(1)
 	}
-	m.state.Store(uint64(g)<<32 | released)
-	return b
+	m.state.Store(uint64(g)<<32 | word)
+	return g
 }
 
 // newBuffer makes a header, its meta and its block for class c (a pool
