@@ -1,6 +1,6 @@
 module github.com/netkit/netkit/internal/peers
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bytedance/gopkg v0.1.4
