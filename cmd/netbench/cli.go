@@ -35,6 +35,11 @@ const usage = `netbench runs the Go benchmarks of a module and writes the Go ben
 Usage:
   netbench run [flags] [packages]   build each package's test binary once, run its
                                     benchmarks, write results (default packages: ./...)
+  netbench compare [flags] OLD NEW [packages]
+                                    run both revisions' benchmarks interleaved and
+                                    compare them with benchstat's statistics; NEW
+                                    may be "." for the work tree
+  netbench clean                    remove the cache of worktrees and test binaries
   netbench help                     show this text
 
 Flags of run (named as go test's):
@@ -45,7 +50,19 @@ Flags of run (named as go test's):
   -timeout d        limit for each test binary (default 30m)
   -o file           write results to file instead of standard output
 
-The output starts with configuration lines (commit, go, gomaxprocs, kernel,
+Flags of compare: those of run (with -count defaulting to 10) and
+  -threshold pct    smallest gated slowdown (default 5)
+  -alpha a          significance level (default 0.05)
+  -gate units       units gated besides sec/op, comma-separated (e.g. B/s)
+  -correct holm     Holm correction of the gated p-values
+  -format f         text (default), csv, json or markdown
+  -seed n           seed of the interleaving order
+compare exits 1 when a gated unit regressed significantly by more than the
+threshold, or allocs/op or B/op grew while constant on both sides; 2 on
+usage, git, build or benchmark errors. The cache lives in $NETBENCH_CACHE,
+or netbench under the user cache directory.
+
+The output of run starts with configuration lines (commit, go, gomaxprocs, kernel,
 governor, loadavg); each package adds goos, goarch, pkg and cpu. Progress goes
 to standard error: one updating line on a terminal, plain log lines otherwise.
 `
@@ -62,6 +79,10 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return nil
 	case "run":
 		return runCmd(stdout, stderr, args[1:])
+	case "compare":
+		return compareCmd(stdout, stderr, args[1:])
+	case "clean":
+		return cleanCmd(stdout, args[1:])
 	}
 	fmt.Fprint(stderr, usage)
 	return usageError("unknown command %q", args[0])
@@ -144,4 +165,19 @@ func packagesOrDefault(p []string) []string {
 		return []string{"./..."}
 	}
 	return p
+}
+
+func cleanCmd(stdout io.Writer, args []string) error {
+	if len(args) > 0 {
+		return usageError("clean takes no arguments")
+	}
+	dir, err := benchrun.CacheDir()
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fail(err)
+	}
+	fmt.Fprintln(stdout, "netbench: removed", dir)
+	return nil
 }

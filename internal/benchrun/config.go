@@ -22,13 +22,13 @@ func Config(ctx context.Context, dir string) ([]string, error) {
 	if out, err := git(ctx, dir, "status", "--porcelain", "--untracked-files=no"); err == nil && len(strings.TrimSpace(out)) > 0 {
 		commit += "-dirty"
 	}
-	goVersion, err := goCmd(ctx, dir, "env", "GOVERSION")
+	goVersion, err := GoVersion(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	lines := []string{
 		"commit: " + commit,
-		"go: " + strings.TrimSpace(string(goVersion)),
+		"go: " + goVersion,
 		fmt.Sprintf("gomaxprocs: %d", runtime.GOMAXPROCS(0)),
 	}
 	if v := readTrim("/proc/sys/kernel/osrelease"); v != "" {
@@ -49,4 +49,10 @@ func readTrim(path string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// GoVersion returns the version of the go command that builds in dir.
+func GoVersion(ctx context.Context, dir string) (string, error) {
+	v, err := goCmd(ctx, dir, "env", "GOVERSION")
+	return strings.TrimSpace(string(v)), err
 }

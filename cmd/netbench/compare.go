@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/netkit/netkit/internal/benchcmp"
+	"github.com/netkit/netkit/internal/benchrun"
+)
+
+// exitRegression is the exit status of a comparison with a gated
+// regression.
+const exitRegression = 1
+
+// revision is one side of a comparison.
+type revision struct {
+	arg    string // as given: a revision or "." for the work tree
+	commit string
+	src    string // module directory the packages are listed from
+	pkgs   []benchrun.Package
+	out    bytes.Buffer
+}
+
+func compareCmd(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("netbench compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts benchrun.Options
+	var (
+		threshold = fs.Float64("threshold", 5, "smallest gated slowdown, in percent")
+		alpha     = fs.Float64("alpha", benchcmp.DefaultAlpha, "significance level")
+		gateUnits = fs.String("gate", "", "comma-separated units gated besides sec/op (e.g. B/s)")
+		correct   = fs.String("correct", "", `multiple-comparison correction: "" or holm`)
+		format    = fs.String("format", "text", "output: text, csv, json or markdown")
+		seed      = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
+	)
+	fs.StringVar(&opts.Bench, "bench", ".", "benchmarks to run (regexp)")
+	fs.IntVar(&opts.Count, "count", 10, "runs of each benchmark per revision")
+	fs.StringVar(&opts.Benchtime, "benchtime", "", "time or iterations per benchmark")
+	fs.StringVar(&opts.CPU, "cpu", "", "GOMAXPROCS values")
+	fs.DurationVar(&opts.Timeout, "timeout", 30*time.Minute, "limit for each test binary run")
+	if err := fs.Parse(args); err != nil {
+		return fail(err)
+	}
+	if fs.NArg() < 2 {
+		return usageError("compare needs two revisions: netbench compare OLD NEW [packages]")
+	}
+	switch *format {
+	case "text", "csv", "json", "markdown":
+	default:
+		return usageError("unknown -format %q (want text, csv, json or markdown)", *format)
+	}
+	if *correct != "" && *correct != "holm" {
+		return usageError("unknown -correct %q (want holm)", *correct)
+	}
+	if opts.Count < 1 {
+		return usageError("-count must be at least 1")
+	}
+	gate := benchcmp.Gate{Alpha: *alpha, Threshold: *threshold / 100, Holm: *correct == "holm"}
+	if *gateUnits != "" {
+		gate.Units = strings.Split(*gateUnits, ",")
+	}
+	opts.Packages = fs.Args()[2:]
+
+	ctx := context.Background()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(err)
+	}
+	top, err := benchrun.Toplevel(ctx, cwd)
+	if err != nil {
+		return fail(err)
+	}
+	rel, err := filepath.Rel(top, cwd)
+	if err != nil {
+		return fail(err)
+	}
+	goVersion, err := benchrun.GoVersion(ctx, cwd)
+	if err != nil {
+		return fail(err)
+	}
+	cache, err := benchrun.CacheDir()
+	if err != nil {
+		return fail(err)
+	}
+	prog := newProgress(stderr)
+	revs := []*revision{{arg: fs.Arg(0)}, {arg: fs.Arg(1)}}
+	for _, r := range revs {
+		remove, err := prepare(ctx, r, opts, top, rel, cache, goVersion, prog)
+		if remove != nil {
+			defer remove()
+		}
+		if err != nil {
+			return fail(fmt.Errorf("revision %s: %w", r.arg, err))
+		}
+	}
+	if len(revs[0].pkgs)+len(revs[1].pkgs) == 0 {
+		return usageError("no benchmarks match -bench %q in either revision", opts.Bench)
+	}
+
+	// Interleave: round i runs every package of both revisions once, in
+	// the order old-new or new-old, alternating (ABBA) from a random start,
+	// so that drift of the machine during the run hits both sides alike.
+	rng := rand.New(rand.NewPCG(*seed, 0x6e6574))
+	flip := rng.IntN(2) == 1
+	once := opts
+	once.Count = 1
+	start := time.Now()
+	for round := range opts.Count {
+		order := []*revision{revs[0], revs[1]}
+		if (round%2 == 1) != flip {
+			order[0], order[1] = order[1], order[0]
+		}
+		prog.logf("round %d/%d: %s then %s (elapsed %s)", round+1, opts.Count, order[0].arg, order[1].arg, time.Since(start).Round(time.Second))
+		for _, r := range order {
+			for _, p := range r.pkgs {
+				if err := p.Run(ctx, once, &r.out, nil); err != nil {
+					return fail(fmt.Errorf("revision %s: %w", r.arg, err))
+				}
+			}
+		}
+	}
+
+	rows, err := benchcmp.Compare(&revs[0].out, &revs[1].out, benchcmp.DefaultConfidence)
+	if err != nil {
+		return fail(err)
+	}
+	judged := benchcmp.Judge(rows, gate)
+	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
+		fmt.Fprintln(stderr, "netbench: warning:", w)
+	}
+	oldName, newName := label(revs[0]), label(revs[1])
+	switch *format {
+	case "text":
+		err = benchcmp.WriteText(stdout, oldName, newName, judged)
+	case "markdown":
+		err = benchcmp.WriteMarkdown(stdout, oldName, newName, judged)
+	case "json":
+		err = benchcmp.WriteJSON(stdout, judged)
+	case "csv":
+		err = benchcmp.WriteCSV(stdout, judged)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	var failed []string
+	for _, j := range judged {
+		if j.Fails {
+			failed = append(failed, fmt.Sprintf("%s %s %+.1f%%", j.Name, j.Unit, 100*j.Delta))
+		}
+	}
+	if len(failed) > 0 {
+		return &statusError{exitRegression, fmt.Errorf("%d regression(s) beyond the gate (threshold %g%%, alpha %g): %s",
+			len(failed), *threshold, *alpha, strings.Join(failed, ", "))}
+	}
+	return nil
+}
+
+// label names a revision in the table: what the user typed, and the short
+// commit when that differs.
+func label(r *revision) string {
+	short := r.commit
+	if len(short) > 12 && r.arg != "." {
+		short = short[:12]
+	}
+	if r.arg == "." || strings.HasPrefix(r.commit, r.arg) {
+		return short
+	}
+	return r.arg + " (" + short + ")"
+}
+
+// prepare resolves r, checks it out (a worktree in the cache, or the work
+// tree itself for "."), and builds or loads its test binaries. The returned
+// function removes the worktree.
+func prepare(ctx context.Context, r *revision, opts benchrun.Options, top, rel, cache, goVersion string, prog *progress) (remove func(), err error) {
+	flags := []string{opts.Bench}
+	if r.arg == "." {
+		head, err := benchrun.Commit(ctx, top, "HEAD")
+		if err != nil {
+			return nil, err
+		}
+		r.commit, r.src = head+"+worktree", filepath.Join(top, rel)
+		binDir, err := os.MkdirTemp("", "netbench-wt-")
+		if err != nil {
+			return nil, err
+		}
+		prog.logf("building the work tree")
+		return func() { os.RemoveAll(binDir) }, build(ctx, r, opts, binDir)
+	}
+	commit, err := benchrun.Commit(ctx, top, r.arg)
+	if err != nil {
+		if errors.Is(err, benchrun.ErrNotGitRepo) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("unknown revision %q", r.arg)
+	}
+	r.commit = commit
+	wt := filepath.Join(cache, "wt", commit)
+	remove, err = benchrun.AddWorktree(ctx, top, commit, wt)
+	if err != nil {
+		return nil, err
+	}
+	r.src = filepath.Join(wt, rel)
+	binDir := filepath.Join(cache, "bin", benchrun.BuildKey(commit, goVersion, flags...))
+	if pkgs, ok := benchrun.LoadBuild(binDir, wt); ok {
+		prog.logf("%s: test binaries cached", r.arg)
+		r.pkgs = pkgs
+		return remove, nil
+	}
+	prog.logf("%s: building test binaries", r.arg)
+	if err := build(ctx, r, opts, binDir); err != nil {
+		return remove, err
+	}
+	return remove, benchrun.SaveBuild(binDir, wt, r.pkgs)
+}
+
+func build(ctx context.Context, r *revision, opts benchrun.Options, binDir string) error {
+	opts.Dir = r.src
+	pkgs, err := benchrun.List(ctx, opts)
+	if err != nil {
+		return err
+	}
+	r.pkgs, err = benchrun.Build(ctx, opts, pkgs, binDir)
+	return err
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// benchFile is a package whose benchmarks do work(n) iterations of a loop.
+func benchFile(slower, faster int, alloc bool) string {
+	a := ""
+	if alloc {
+		a = "\n\t\tsinkBytes = make([]byte, 64)"
+	}
+	return `package sum
+
+import "testing"
+
+var (
+	sink      int
+	sinkBytes []byte
+)
+
+func work(n int) int {
+	s := 1
+	for i := 0; i < n; i++ {
+		s = s*31 + i ^ s>>3
+	}
+	return s
+}
+
+func BenchmarkSlower(b *testing.B) {
+	for b.Loop() {
+		sink = work(` + strconv.Itoa(slower) + `)
+	}
+}
+
+func BenchmarkFaster(b *testing.B) {
+	for b.Loop() {
+		sink = work(` + strconv.Itoa(faster) + `)
+	}
+}
+
+func BenchmarkAlloc(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sink = work(10)` + a + `
+	}
+}
+
+func BenchmarkSame(b *testing.B) {
+	for b.Loop() {
+		sink = work(1000)
+	}
+}
+`
+}
+
+type verdictRow struct {
+	Name    string  `json:"name"`
+	Unit    string  `json:"unit"`
+	Verdict string  `json:"verdict"`
+	Fails   bool    `json:"fails_gate"`
+	Delta   float64 `json:"delta_pct"`
+}
+
+// TestCompareFixture: a repository with two commits in which one benchmark
+// gets twice as slow, one twice as fast, one gains an allocation and one is
+// unchanged. compare must say so and exit 1.
+func TestCompareFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two revisions")
+	}
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, oldCommit := newModule(t, map[string]string{"sum/sum_test.go": benchFile(1000, 4000, false)})
+	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(4000, 1000, true)})
+	gitRun(t, dir, "commit", "-q", "-am", "change speeds")
+
+	args := []string{"compare", "-format", "json", "-count", "6", "-benchtime", "2000x", "-alpha", "0.01", "-threshold", "25", "-seed", "1", oldCommit, "HEAD", "./sum"}
+	out, errOut, err := runIn(t, dir, args...)
+	var se *statusError
+	if !errors.As(err, &se) || se.code != exitRegression {
+		t.Fatalf("compare: %v, want exit status %d\nstderr:\n%s\nstdout:\n%s", err, exitRegression, errOut, out)
+	}
+	var rows []verdictRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	got := map[string]verdictRow{}
+	for _, r := range rows {
+		got[strings.TrimSuffix(r.Name, "-"+lastField(r.Name))+" "+r.Unit] = r
+	}
+	want := []struct {
+		key     string
+		verdict string
+		fails   bool
+	}{
+		{"Slower sec/op", "worse", true},
+		{"Faster sec/op", "better", false},
+		{"Alloc allocs/op", "worse", true},
+		{"Alloc B/op", "worse", true},
+		{"Same sec/op", "", false}, // any verdict, but within the gate
+	}
+	for _, w := range want {
+		r, ok := got[w.key]
+		if !ok {
+			t.Errorf("no row %q in %v", w.key, got)
+			continue
+		}
+		if (w.verdict != "" && r.Verdict != w.verdict) || r.Fails != w.fails {
+			t.Errorf("%s: verdict %q fails %v (delta %.1f%%), want %q fails %v", w.key, r.Verdict, r.Fails, r.Delta, w.verdict, w.fails)
+		}
+	}
+	t.Logf("stderr:\n%s", errOut)
+	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
+		t.Errorf("worktrees left behind:\n%s", list)
+	}
+
+	// Second run: binaries come from the cache.
+	_, errOut, _ = runIn(t, dir, args...)
+	if strings.Count(errOut, "test binaries cached") != 2 {
+		t.Errorf("second run rebuilt:\n%s", errOut)
+	}
+}
+
+// TestCompareSame: comparing a revision with itself reports no failure.
+func TestCompareSame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two revisions")
+	}
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, nil)
+	out, errOut, err := runIn(t, dir, "compare", "-count", "6", "-benchtime", "200x", "-threshold", "50", "HEAD", ".", "./...")
+	if err != nil {
+		t.Fatalf("A/A compare: %v\n%s\n%s", err, errOut, out)
+	}
+	if !strings.Contains(out, "sec/op") || !strings.Contains(out, "Sum/n=10-") {
+		t.Errorf("text table:\n%s", out)
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, nil)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "HEAD"}, "needs two revisions"},
+		{[]string{"compare", "no-such-rev", "HEAD"}, `unknown revision "no-such-rev"`},
+		{[]string{"compare", "-format", "xml", "HEAD", "HEAD"}, "unknown -format"},
+		{[]string{"compare", "-correct", "bonferroni", "HEAD", "HEAD"}, "unknown -correct"},
+	} {
+		_, _, err := runIn(t, dir, tc.args...)
+		var se *statusError
+		if !errors.As(err, &se) || se.code != exitFailure || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want exit %d mentioning %q", tc.args, err, exitFailure, tc.want)
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("NETBENCH_CACHE", cache)
+	writeFiles(t, cache, map[string]string{"bin/x": "x"})
+	out, _, err := runIn(t, t.TempDir(), "clean")
+	if err != nil || !strings.Contains(out, "removed") {
+		t.Fatalf("clean: %v %s", err, out)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "*")); len(m) != 0 {
+		t.Fatalf("cache not removed: %v", m)
+	}
+}
+
+func lastField(name string) string {
+	if i := strings.LastIndexByte(name, '-'); i >= 0 {
+		return name[i+1:]
+	}
+	return ""
+}

@@ -1,0 +1,179 @@
+package benchcmp
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"golang.org/x/perf/benchunit"
+)
+
+// units returns the units of rows in the order they first appear.
+func units(rows []Judged) []string {
+	var us []string
+	for _, r := range rows {
+		if !contains(us, r.Unit) {
+			us = append(us, r.Unit)
+		}
+	}
+	return us
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func scaled(s Side, unit string) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return benchunit.Scale(s.Center, benchunit.ClassOf(unit)) + " ± " + s.PctRange()
+}
+
+func deltaString(r Judged) string {
+	switch {
+	case r.Verdict == Added || r.Verdict == Removed:
+		return r.Verdict
+	case r.Verdict == Unchanged:
+		return "~"
+	case math.IsNaN(r.Delta):
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", 100*r.Delta)
+}
+
+func pString(r Judged) string {
+	if math.IsNaN(r.P) {
+		return fmt.Sprintf("n=%d+%d", r.Old.N, r.New.N)
+	}
+	return fmt.Sprintf("p=%.3f n=%d+%d", r.PAdj, r.Old.N, r.New.N)
+}
+
+// WriteText writes one table per unit in the layout of benchstat's: the
+// median ± the confidence interval of each side, the change of the median
+// (or ~ when not significant) and the p-value with the sample counts. Gated
+// regressions are marked with "!".
+func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, u := range units(rows) {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\t\t\n", u, oldName, newName)
+		for _, r := range rows {
+			if r.Unit != u {
+				continue
+			}
+			mark := ""
+			if r.Fails {
+				mark = "!"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)\t%s\n", r.Name, scaled(r.Old, u), scaled(r.New, u), deltaString(r), pString(r), mark)
+		}
+	}
+	return tw.Flush()
+}
+
+// WriteMarkdown writes the tables of WriteText as Markdown, for pull-request
+// comments.
+func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
+	for i, u := range units(rows) {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | vs base | p |\n|---|---:|---:|---:|---|\n", u, oldName, newName)
+		for _, r := range rows {
+			if r.Unit != u {
+				continue
+			}
+			d := deltaString(r)
+			if r.Fails {
+				d = "**" + d + "** ❗"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.Name, scaled(r.Old, u), scaled(r.New, u), d, pString(r))
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// jsonSide and jsonRow are the shapes of -format json.
+type jsonSide struct {
+	Center float64 `json:"center"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	N      int     `json:"n"`
+}
+
+type jsonRow struct {
+	Name     string    `json:"name"`
+	Unit     string    `json:"unit"`
+	Old      *jsonSide `json:"old,omitempty"`
+	New      *jsonSide `json:"new,omitempty"`
+	DeltaPct *float64  `json:"delta_pct,omitempty"`
+	P        *float64  `json:"p,omitempty"`
+	Verdict  string    `json:"verdict"`
+	Fails    bool      `json:"fails_gate"`
+	Warnings []string  `json:"warnings,omitempty"`
+}
+
+func side(s Side) *jsonSide {
+	if s.N == 0 {
+		return nil
+	}
+	return &jsonSide{s.Center, s.Lo, s.Hi, s.N}
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// WriteJSON writes every row as a JSON object: old and new center (median)
+// and interval, the change in percent, the p-value, the verdict and whether
+// the row fails the gate.
+func WriteJSON(w io.Writer, rows []Judged) error {
+	out := make([]jsonRow, len(rows))
+	for i, r := range rows {
+		var d *float64
+		if f := finite(r.Delta); f != nil {
+			v := 100 * *f
+			d = &v
+		}
+		out[i] = jsonRow{r.Name, r.Unit, side(r.Old), side(r.New), d, finite(r.PAdj), r.Verdict, r.Fails, r.Warnings}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// WriteCSV writes one line per row with the fields of WriteJSON.
+func WriteCSV(w io.Writer, rows []Judged) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"name", "unit", "old_center", "old_lo", "old_hi", "old_n", "new_center", "new_lo", "new_hi", "new_n", "delta_pct", "p", "verdict", "fails_gate"})
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	for _, r := range rows {
+		cw.Write([]string{r.Name, r.Unit,
+			f(r.Old.Center), f(r.Old.Lo), f(r.Old.Hi), strconv.Itoa(r.Old.N),
+			f(r.New.Center), f(r.New.Lo), f(r.New.Hi), strconv.Itoa(r.New.N),
+			f(100 * r.Delta), f(r.PAdj), r.Verdict, strconv.FormatBool(r.Fails)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,119 @@
+package benchcmp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Verdicts of a row.
+const (
+	Better    = "better"
+	Worse     = "worse"
+	Unchanged = "~"
+	Added     = "added"
+	Removed   = "removed"
+)
+
+// A Gate decides which changes fail a comparison.
+type Gate struct {
+	Alpha     float64  // significance level (benchstat's default 0.05)
+	Threshold float64  // smallest gated slowdown, as a fraction (0.05 for 5%)
+	Units     []string // gated units besides sec/op
+	Holm      bool     // Holm-Bonferroni correction over the gated rows
+}
+
+// A Judged row is a Row with its verdict.
+type Judged struct {
+	Row
+	PAdj    float64 // p-value after the correction (P without one)
+	Verdict string
+	Fails   bool // a gated regression
+}
+
+// exactUnits regress on any increase when both sides are constant.
+var exactUnits = []string{"allocs/op", "B/op"}
+
+// Judge gives every row its verdict. Rows of gated units (sec/op and
+// g.Units) fail when significantly worse by more than g.Threshold; allocs/op
+// and B/op fail on any increase when both sides are constant, however few
+// the samples.
+func Judge(rows []Row, g Gate) []Judged {
+	out := make([]Judged, len(rows))
+	var gated []int
+	for i, r := range rows {
+		out[i] = Judged{Row: r, PAdj: r.P}
+		if r.Old.N > 0 && r.New.N > 0 && (r.Unit == "sec/op" || slices.Contains(g.Units, r.Unit)) {
+			gated = append(gated, i)
+		}
+	}
+	if g.Holm {
+		holm(out, gated)
+	}
+	for i := range out {
+		j := &out[i]
+		switch {
+		case j.Old.N == 0:
+			j.Verdict = Added
+			continue
+		case j.New.N == 0:
+			j.Verdict = Removed
+			continue
+		}
+		worse := j.New.Center > j.Old.Center
+		if j.HigherIsBetter() {
+			worse = j.New.Center < j.Old.Center
+		}
+		if slices.Contains(exactUnits, j.Unit) && j.Constant() {
+			if j.New.Center == j.Old.Center {
+				j.Verdict = Unchanged
+			} else if worse {
+				j.Verdict, j.Fails = Worse, true
+			} else {
+				j.Verdict = Better
+			}
+			continue
+		}
+		if !(j.PAdj < g.Alpha) {
+			j.Verdict = Unchanged
+			continue
+		}
+		if !worse {
+			j.Verdict = Better
+			continue
+		}
+		j.Verdict = Worse
+		j.Fails = slices.Contains(gated, i) && math.Abs(j.Delta) > g.Threshold
+	}
+	return out
+}
+
+// holm replaces the p-values of the rows at idx by Holm-adjusted ones.
+func holm(rows []Judged, idx []int) {
+	sorted := slices.Clone(idx)
+	sort.SliceStable(sorted, func(a, b int) bool { return rows[sorted[a]].P < rows[sorted[b]].P })
+	m, prev := len(sorted), 0.0
+	for k, i := range sorted {
+		adj := min(1, float64(m-k)*rows[i].P)
+		prev = max(prev, adj)
+		rows[i].PAdj = prev
+	}
+}
+
+// SampleWarning returns a warning when n1 and n2 samples can never give a
+// p-value below alpha (the smallest two-sided Mann-Whitney p-value is
+// 2/C(n1+n2, n1)), or "".
+func SampleWarning(n1, n2 int, alpha float64) string {
+	if n1 == 0 || n2 == 0 {
+		return ""
+	}
+	c := 1.0
+	for i := 1; i <= n1; i++ {
+		c = c * float64(n2+i) / float64(i)
+	}
+	if minP := 2 / c; minP >= alpha {
+		return fmt.Sprintf("with %d and %d samples no difference can reach p < %g (the smallest possible p is %.3f); use a larger -count", n1, n2, alpha, minP)
+	}
+	return ""
+}
