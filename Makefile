@@ -9,7 +9,7 @@ FUZZTIME  ?= 5s
 # staticcheck, run through `go run` at a pinned version (no global install).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all test bench bench-peers bench-smoke fuzz lint cover
+.PHONY: all test bench bench-peers bench-smoke compare fuzz lint cover
 
 all: test
 
@@ -27,6 +27,12 @@ test:
 ##        BENCH=regexp, BENCHTIME=1s)
 bench:
 	$(GO) run ./cmd/netbench run -bench '$(BENCH)' -count $(COUNT) -benchtime $(BENCHTIME) $(PKGS)
+
+## compare: netbench compare OLD NEW over PKGS (e.g. make compare OLD=HEAD~1 NEW=.)
+OLD ?= HEAD~1
+NEW ?= .
+compare:
+	$(GO) run ./cmd/netbench compare -bench '$(BENCH)' -count $(COUNT) -benchtime $(BENCHTIME) $(OLD) $(NEW) $(PKGS)
 
 ## bench-peers: side-by-side benchmarks against peer libraries (nested module)
 bench-peers:

@@ -57,6 +57,7 @@ Flags of compare: those of run (with -count defaulting to 10) and
   -correct holm     Holm correction of the gated p-values
   -format f         text (default), csv, json or markdown
   -seed n           seed of the interleaving order
+  -interleave=false run all rounds of OLD, then of NEW (to measure drift)
 compare exits 1 when a gated unit regressed significantly by more than the
 threshold, or allocs/op or B/op grew while constant on both sides; 2 on
 usage, git, build or benchmark errors. The cache lives in $NETBENCH_CACHE,

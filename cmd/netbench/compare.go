@@ -35,12 +35,13 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	fs.SetOutput(stderr)
 	var opts benchrun.Options
 	var (
-		threshold = fs.Float64("threshold", 5, "smallest gated slowdown, in percent")
-		alpha     = fs.Float64("alpha", benchcmp.DefaultAlpha, "significance level")
-		gateUnits = fs.String("gate", "", "comma-separated units gated besides sec/op (e.g. B/s)")
-		correct   = fs.String("correct", "", `multiple-comparison correction: "" or holm`)
-		format    = fs.String("format", "text", "output: text, csv, json or markdown")
-		seed      = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
+		threshold  = fs.Float64("threshold", 5, "smallest gated slowdown, in percent")
+		alpha      = fs.Float64("alpha", benchcmp.DefaultAlpha, "significance level")
+		gateUnits  = fs.String("gate", "", "comma-separated units gated besides sec/op (e.g. B/s)")
+		correct    = fs.String("correct", "", `multiple-comparison correction: "" or holm`)
+		format     = fs.String("format", "text", "output: text, csv, json or markdown")
+		seed       = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
+		interleave = fs.Bool("interleave", true, "alternate the revisions round by round; false runs every round of OLD, then of NEW (for measuring what interleaving buys)")
 	)
 	fs.StringVar(&opts.Bench, "bench", ".", "benchmarks to run (regexp)")
 	fs.IntVar(&opts.Count, "count", 10, "runs of each benchmark per revision")
@@ -114,13 +115,9 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	once := opts
 	once.Count = 1
 	start := time.Now()
-	for round := range opts.Count {
-		order := []*revision{revs[0], revs[1]}
-		if (round%2 == 1) != flip {
-			order[0], order[1] = order[1], order[0]
-		}
-		prog.logf("round %d/%d: %s then %s (elapsed %s)", round+1, opts.Count, order[0].arg, order[1].arg, time.Since(start).Round(time.Second))
-		for _, r := range order {
+	for _, order := range schedule(revs, opts.Count, *interleave, flip) {
+		prog.logf("round %d/%d: %s then %s (elapsed %s)", order.round+1, opts.Count, order.revs[0].arg, order.revs[len(order.revs)-1].arg, time.Since(start).Round(time.Second))
+		for _, r := range order.revs {
 			for _, p := range r.pkgs {
 				if err := p.Run(ctx, once, &r.out, nil); err != nil {
 					return fail(fmt.Errorf("revision %s: %w", r.arg, err))
@@ -164,14 +161,47 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// label names a revision in the table: what the user typed, and the short
-// commit when that differs.
+// step is one round of a schedule: the revisions to run, in order.
+type step struct {
+	round int
+	revs  []*revision
+}
+
+// schedule returns the order of the runs. Interleaved, round i runs both
+// revisions, old-new and new-old alternating (ABBA) from flip. Otherwise
+// every round of the old revision comes first, then every round of the new
+// one, as running the two back to back by hand would.
+func schedule(revs []*revision, count int, interleave, flip bool) []step {
+	var steps []step
+	if !interleave {
+		for _, r := range revs {
+			for round := range count {
+				steps = append(steps, step{round, []*revision{r}})
+			}
+		}
+		return steps
+	}
+	for round := range count {
+		order := []*revision{revs[0], revs[1]}
+		if (round%2 == 1) != flip {
+			order[0], order[1] = order[1], order[0]
+		}
+		steps = append(steps, step{round, order})
+	}
+	return steps
+}
+
+// label names a revision in the table: the commit's first 12 digits, after
+// what the user typed when that is not a prefix of it.
 func label(r *revision) string {
 	short := r.commit
-	if len(short) > 12 && r.arg != "." {
+	if len(short) > 12 {
 		short = short[:12]
 	}
-	if r.arg == "." || strings.HasPrefix(r.commit, r.arg) {
+	switch {
+	case r.arg == ".":
+		return "work tree (" + short + "+)"
+	case strings.HasPrefix(r.commit, r.arg):
 		return short
 	}
 	return r.arg + " (" + short + ")"

@@ -133,7 +133,7 @@ func TestCompareSame(t *testing.T) {
 	}
 	t.Setenv("NETBENCH_CACHE", t.TempDir())
 	dir, _ := newModule(t, nil)
-	out, errOut, err := runIn(t, dir, "compare", "-count", "6", "-benchtime", "200x", "-threshold", "50", "HEAD", ".", "./...")
+	out, errOut, err := runIn(t, dir, "compare", "-bench", "Sum", "-count", "6", "-benchtime", "20000x", "-alpha", "0.01", "-threshold", "50", "HEAD", ".", "./...")
 	if err != nil {
 		t.Fatalf("A/A compare: %v\n%s\n%s", err, errOut, out)
 	}
