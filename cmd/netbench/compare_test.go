@@ -181,3 +181,25 @@ func lastField(name string) string {
 	}
 	return ""
 }
+
+// TestCompareBrokenRevision: a revision whose tests do not build is
+// reported with the compiler's output and exit status 2, never an empty
+// table.
+func TestCompareBrokenRevision(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, good := newModule(t, nil)
+	writeFiles(t, dir, map[string]string{"sum/bad_test.go": "package sum\n\nfunc BenchmarkBad(b *testing.B) { undefinedThing() }\n"})
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "-m", "broken")
+	out, _, err := runIn(t, dir, "compare", "-count", "1", "-benchtime", "1x", good, "HEAD", "./...")
+	var se *statusError
+	if !errors.As(err, &se) || se.code != exitFailure || !strings.Contains(err.Error(), "revision HEAD") || !strings.Contains(err.Error(), "undefined") {
+		t.Fatalf("compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)
+	}
+	if out != "" {
+		t.Errorf("a table was printed for a failed comparison:\n%s", out)
+	}
+	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
+		t.Errorf("worktrees left behind:\n%s", list)
+	}
+}
