@@ -31,6 +31,7 @@ type Side struct {
 // A Row compares one benchmark in one unit. A benchmark present on one side
 // only has N == 0 on the other.
 type Row struct {
+	Pkg      string // the pkg configuration of the results ("" when absent)
 	Name     string // full benchmark name without "Benchmark", with -GOMAXPROCS
 	Unit     string // tidied unit: sec/op, B/op, allocs/op, B/s, or a custom unit
 	Old, New Side
@@ -59,19 +60,21 @@ func constant(v []float64) bool {
 	return len(v) > 0
 }
 
-type key struct{ name, unit string }
+type key struct{ pkg, name, unit string }
 
-// samples reads benchmark results and groups their values by benchmark
-// name and unit, in the order they first appear.
+// samples reads benchmark results and groups their values by package,
+// benchmark name and unit, in the order they first appear. Packages are
+// kept apart because netbench writes the runs of every package into one
+// stream and two packages may have benchmarks of the same name.
 func samples(r io.Reader, file string, order *[]key) (map[key][]float64, error) {
 	m := map[key][]float64{}
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
-			name := rec.Name.String()
+			name, pkg := rec.Name.String(), rec.GetConfig("pkg")
 			for _, v := range rec.Values {
-				k := key{name, v.Unit}
+				k := key{pkg, name, v.Unit}
 				if _, ok := m[k]; !ok {
 					*order = appendNew(*order, k)
 				}
@@ -108,7 +111,7 @@ func Compare(old, new io.Reader, confidence float64) ([]Row, error) {
 	thresholds := benchmath.DefaultThresholds
 	rows := make([]Row, 0, len(order))
 	for _, k := range order {
-		row := Row{Name: k.name, Unit: k.unit, Delta: math.NaN(), P: math.NaN()}
+		row := Row{Pkg: k.pkg, Name: k.name, Unit: k.unit, Delta: math.NaN(), P: math.NaN()}
 		var os, ns *benchmath.Sample
 		if v := om[k]; len(v) > 0 {
 			os = benchmath.NewSample(v, &thresholds)

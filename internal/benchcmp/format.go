@@ -12,24 +12,21 @@ import (
 	"golang.org/x/perf/benchunit"
 )
 
-// units returns the units of rows in the order they first appear.
-func units(rows []Judged) []string {
-	var us []string
-	for _, r := range rows {
-		if !contains(us, r.Unit) {
-			us = append(us, r.Unit)
-		}
-	}
-	return us
-}
+// table is one package's rows of one unit.
+type table struct{ pkg, unit string }
 
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
+// tables returns the (package, unit) tables of rows in the order they first
+// appear.
+func tables(rows []Judged) []table {
+	var ts []table
+	seen := map[table]bool{}
+	for _, r := range rows {
+		if t := (table{r.Pkg, r.Unit}); !seen[t] {
+			seen[t] = true
+			ts = append(ts, t)
 		}
 	}
-	return false
+	return ts
 }
 
 func scaled(s Side, unit string) string {
@@ -64,20 +61,25 @@ func pString(r Judged) string {
 // regressions are marked with "!".
 func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for i, u := range units(rows) {
+	pkg := ""
+	for i, t := range tables(rows) {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\t\t\n", u, oldName, newName)
+		if t.pkg != pkg {
+			fmt.Fprintf(tw, "pkg: %s\n", t.pkg)
+			pkg = t.pkg
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\n", t.unit, oldName, newName)
 		for _, r := range rows {
-			if r.Unit != u {
+			if r.Pkg != t.pkg || r.Unit != t.unit {
 				continue
 			}
 			mark := ""
 			if r.Fails {
-				mark = "!"
+				mark = " !"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)\t%s\n", r.Name, scaled(r.Old, u), scaled(r.New, u), deltaString(r), pString(r), mark)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)%s\n", r.Name, scaled(r.Old, t.unit), scaled(r.New, t.unit), deltaString(r), pString(r), mark)
 		}
 	}
 	return tw.Flush()
@@ -86,13 +88,19 @@ func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 // WriteMarkdown writes the tables of WriteText as Markdown, for pull-request
 // comments.
 func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
-	for i, u := range units(rows) {
+	pkg := ""
+	for i, t := range tables(rows) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
+		if t.pkg != pkg {
+			fmt.Fprintf(w, "`pkg: %s`\n\n", t.pkg)
+			pkg = t.pkg
+		}
+		u := t.unit
 		fmt.Fprintf(w, "| %s | %s | %s | vs base | p |\n|---|---:|---:|---:|---|\n", u, oldName, newName)
 		for _, r := range rows {
-			if r.Unit != u {
+			if r.Pkg != t.pkg || r.Unit != u {
 				continue
 			}
 			d := deltaString(r)
@@ -115,6 +123,7 @@ type jsonSide struct {
 }
 
 type jsonRow struct {
+	Pkg      string    `json:"pkg,omitempty"`
 	Name     string    `json:"name"`
 	Unit     string    `json:"unit"`
 	Old      *jsonSide `json:"old,omitempty"`
@@ -151,7 +160,7 @@ func WriteJSON(w io.Writer, rows []Judged) error {
 			v := 100 * *f
 			d = &v
 		}
-		out[i] = jsonRow{r.Name, r.Unit, side(r.Old), side(r.New), d, finite(r.PAdj), r.Verdict, r.Fails, r.Warnings}
+		out[i] = jsonRow{r.Pkg, r.Name, r.Unit, side(r.Old), side(r.New), d, finite(r.PAdj), r.Verdict, r.Fails, r.Warnings}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -161,18 +170,24 @@ func WriteJSON(w io.Writer, rows []Judged) error {
 // WriteCSV writes one line per row with the fields of WriteJSON.
 func WriteCSV(w io.Writer, rows []Judged) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"name", "unit", "old_center", "old_lo", "old_hi", "old_n", "new_center", "new_lo", "new_hi", "new_n", "delta_pct", "p", "verdict", "fails_gate"})
+	cw.Write([]string{"pkg", "name", "unit", "old_center", "old_lo", "old_hi", "old_n", "new_center", "new_lo", "new_hi", "new_n", "delta_pct", "p", "verdict", "fails_gate"})
 	f := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
+	// A side that did not run has empty fields, not zeros.
+	side := func(s Side) []string {
+		if s.N == 0 {
+			return []string{"", "", "", "0"}
+		}
+		return []string{f(s.Center), f(s.Lo), f(s.Hi), strconv.Itoa(s.N)}
+	}
 	for _, r := range rows {
-		cw.Write([]string{r.Name, r.Unit,
-			f(r.Old.Center), f(r.Old.Lo), f(r.Old.Hi), strconv.Itoa(r.Old.N),
-			f(r.New.Center), f(r.New.Lo), f(r.New.Hi), strconv.Itoa(r.New.N),
-			f(100 * r.Delta), f(r.PAdj), r.Verdict, strconv.FormatBool(r.Fails)})
+		rec := append([]string{r.Pkg, r.Name, r.Unit}, side(r.Old)...)
+		rec = append(rec, side(r.New)...)
+		cw.Write(append(rec, f(100*r.Delta), f(r.PAdj), r.Verdict, strconv.FormatBool(r.Fails)))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -180,10 +181,15 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 		return err
 	}
 	failed := false
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	br := bufio.NewReaderSize(stdout, 64<<10)
+	var buf []byte
+	for {
+		var rerr error
+		buf, rerr = readLine(br, buf[:0])
+		if len(buf) == 0 && rerr != nil {
+			break // io.EOF, or the pipe failed: Wait reports how the binary ended
+		}
+		line := strings.TrimRight(string(buf), "\r\n")
 		log.Write([]byte(line + "\n"))
 		switch {
 		case isResult(line):
@@ -193,8 +199,11 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 			fmt.Fprintln(w, line)
 		case isConfig(line):
 			fmt.Fprintln(w, line)
-		case strings.HasPrefix(line, "--- FAIL") || line == "FAIL" || strings.HasPrefix(line, "panic:"):
+		case strings.HasPrefix(line, "--- FAIL") || line == "FAIL":
 			failed = true
+		}
+		if rerr != nil {
+			break
 		}
 	}
 	err = cmd.Wait()
@@ -205,6 +214,24 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 		return &RunError{ImportPath: p.ImportPath, Err: err, Output: log.String()}
 	}
 	return nil
+}
+
+// maxLine is the longest line Run keeps; the rest of a longer line is read
+// and dropped (no benchmark or configuration line is that long).
+const maxLine = 1 << 20
+
+// readLine appends the next line of br to buf, at most maxLine bytes of it,
+// and always consumes the whole line.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		if room := maxLine - len(buf); room > 0 {
+			buf = append(buf, frag[:min(len(frag), room)]...)
+		}
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
 }
 
 // isResult reports whether line is a benchmark result line: a name
@@ -244,20 +271,31 @@ func topLevel(line string) string {
 	return name
 }
 
-// tailBuffer keeps the last maxKeep bytes written to it.
-type tailBuffer struct{ b []byte }
+// tailBuffer keeps the last maxKeep bytes written to it. It is safe for
+// concurrent use: exec copies the child's standard error into it from a
+// goroutine of its own while Run adds the standard output lines.
+type tailBuffer struct {
+	mu  sync.Mutex
+	b   []byte
+	cut bool // bytes were dropped from the front
+}
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
 	if len(t.b) > 2*maxKeep {
 		t.b = append(t.b[:0], t.b[len(t.b)-maxKeep:]...)
+		t.cut = true
 	}
 	return len(p), nil
 }
 
 func (t *tailBuffer) String() string {
-	if len(t.b) > maxKeep {
-		return "…\n" + string(t.b[len(t.b)-maxKeep:])
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.b) > maxKeep || t.cut {
+		return "…\n" + string(t.b[max(0, len(t.b)-maxKeep):])
 	}
 	return string(t.b)
 }

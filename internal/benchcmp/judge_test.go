@@ -1,0 +1,403 @@
+package benchcmp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// stat is a side with n samples around center that are not all equal, so
+// that a row of two stat sides is judged by the statistical rule.
+func stat(n int, center float64) Side {
+	if n == 0 {
+		return Side{}
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = center * (1 + 0.001*float64(i-n/2))
+	}
+	return Side{N: n, Center: center, Lo: center * 0.99, Hi: center * 1.01, Values: v}
+}
+
+// exact is a side of n samples that all measured v.
+func exact(n int, v float64) Side {
+	vs := make([]float64, n)
+	for i := range vs {
+		vs[i] = v
+	}
+	return Side{N: n, Center: v, Lo: v, Hi: v, Values: vs}
+}
+
+// row builds a row of unit with the given sides; Delta follows from the
+// centers and P is p (NaN when a side is missing, as Compare leaves it).
+func row(name, unit string, old, new Side, p float64) Row {
+	r := Row{Name: name, Unit: unit, Old: old, New: new, Delta: math.NaN(), P: math.NaN()}
+	if old.N > 0 && new.N > 0 {
+		r.P = p
+		if old.Center != 0 {
+			r.Delta = (new.Center - old.Center) / old.Center
+		}
+	}
+	return r
+}
+
+func TestJudge(t *testing.T) {
+	gate := Gate{Alpha: 0.05, Threshold: 0.05}
+	withUnits := func(units ...string) Gate {
+		g := gate
+		g.Units = units
+		return g
+	}
+	tests := []struct {
+		name    string
+		row     Row
+		gate    Gate
+		verdict string
+		fails   bool
+	}{
+		// sec/op is always gated.
+		{"slowdown above threshold", row("A", "sec/op", stat(10, 100), stat(10, 110), 0.001), gate, Worse, true},
+		{"slowdown below threshold", row("A", "sec/op", stat(10, 100), stat(10, 103), 0.001), gate, Worse, false},
+		{"slowdown at threshold", Row{Name: "A", Unit: "sec/op", Old: stat(10, 100), New: stat(10, 105), Delta: 0.05, P: 0.001}, gate, Worse, false},
+		{"slowdown not significant", row("A", "sec/op", stat(10, 100), stat(10, 150), 0.2), gate, Unchanged, false},
+		{"p equal to alpha", row("A", "sec/op", stat(10, 100), stat(10, 150), 0.05), gate, Unchanged, false},
+		{"speedup", row("A", "sec/op", stat(10, 100), stat(10, 80), 0.001), gate, Better, false},
+		{"p NaN with both sides", row("A", "sec/op", stat(10, 100), stat(10, 150), math.NaN()), gate, Unchanged, false},
+		{"zero threshold", row("A", "sec/op", stat(10, 100), stat(10, 100.5), 0.001), Gate{Alpha: 0.05}, Worse, true},
+
+		// Throughputs: higher is better; gated only when listed.
+		{"B/s down, not gated", row("A", "B/s", stat(10, 100e6), stat(10, 80e6), 0.001), gate, Worse, false},
+		{"B/s down, gated", row("A", "B/s", stat(10, 100e6), stat(10, 80e6), 0.001), withUnits("B/s"), Worse, true},
+		{"B/s down below threshold, gated", row("A", "B/s", stat(10, 100e6), stat(10, 97e6), 0.001), withUnits("B/s"), Worse, false},
+		{"B/s down, not significant", row("A", "B/s", stat(10, 100e6), stat(10, 80e6), 0.3), withUnits("B/s"), Unchanged, false},
+		{"B/s up, gated", row("A", "B/s", stat(10, 100e6), stat(10, 130e6), 0.001), withUnits("B/s"), Better, false},
+		{"other unit listed does not gate B/s", row("A", "B/s", stat(10, 100e6), stat(10, 80e6), 0.001), withUnits("widgets/op"), Worse, false},
+
+		// Custom units: lower is better, gated only when listed.
+		{"custom unit up, not gated", row("A", "widgets/op", stat(10, 12.5), stat(10, 15), 0.001), gate, Worse, false},
+		{"custom unit up, gated", row("A", "widgets/op", stat(10, 12.5), stat(10, 15), 0.001), withUnits("widgets/op"), Worse, true},
+		{"custom unit down", row("A", "widgets/op", stat(10, 12.5), stat(10, 10), 0.001), withUnits("widgets/op"), Better, false},
+
+		// allocs/op and B/op constant on both sides: any increase fails,
+		// whatever the p-value, the sample count and the threshold.
+		{"allocs up, n=1", row("A", "allocs/op", exact(1, 1), exact(1, 2), 1), gate, Worse, true},
+		{"allocs up from zero", row("A", "allocs/op", exact(10, 0), exact(10, 1), 0.0001), gate, Worse, true},
+		{"allocs up, huge threshold", row("A", "allocs/op", exact(10, 100), exact(10, 101), 0.0001), Gate{Alpha: 0.05, Threshold: 10}, Worse, true},
+		{"allocs down", row("A", "allocs/op", exact(3, 2), exact(3, 1), 0.1), gate, Better, false},
+		{"allocs equal", row("A", "allocs/op", exact(10, 3), exact(10, 3), 1), gate, Unchanged, false},
+		{"allocs zero both", row("A", "allocs/op", exact(10, 0), exact(10, 0), 1), gate, Unchanged, false},
+		{"B/op up, n=1", row("A", "B/op", exact(1, 64), exact(1, 65), 1), gate, Worse, true},
+		{"B/op down", row("A", "B/op", exact(10, 128), exact(10, 96), 0.0001), gate, Better, false},
+		{"B/op equal", row("A", "B/op", exact(2, 64), exact(2, 64), 1), gate, Unchanged, false},
+		{"B/op of other sizes", row("A", "B/op", exact(10, 64), exact(5, 72), 0.001), gate, Worse, true},
+
+		// allocs/op or B/op varying on a side: the statistical rule.
+		{"allocs varying, not significant", row("A", "allocs/op", stat(10, 10), stat(10, 12), 0.3), gate, Unchanged, false},
+		{"allocs varying, significant, not gated", row("A", "allocs/op", stat(10, 10), stat(10, 12), 0.001), gate, Worse, false},
+		{"allocs varying, significant, gated", row("A", "allocs/op", stat(10, 10), stat(10, 12), 0.001), withUnits("allocs/op"), Worse, true},
+		{"allocs varying, below threshold, gated", row("A", "allocs/op", stat(10, 100), stat(10, 102), 0.001), withUnits("allocs/op"), Worse, false},
+		{"allocs constant old only", row("A", "allocs/op", exact(10, 10), stat(10, 12), 0.3), gate, Unchanged, false},
+		{"allocs constant new only", row("A", "allocs/op", stat(10, 10), exact(10, 12), 0.3), gate, Unchanged, false},
+		{"B/op varying down", row("A", "B/op", stat(10, 100), stat(10, 80), 0.001), withUnits("B/op"), Better, false},
+		{"custom unit constant is not exact", row("A", "widgets/op", exact(1, 1), exact(1, 2), 1), gate, Unchanged, false},
+
+		// A side missing.
+		{"added", row("A", "sec/op", Side{}, stat(10, 100), 0), gate, Added, false},
+		{"removed", row("A", "sec/op", stat(10, 100), Side{}, 0), gate, Removed, false},
+		{"added allocs", row("A", "allocs/op", Side{}, exact(10, 5), 0), gate, Added, false},
+		{"removed allocs", row("A", "allocs/op", exact(10, 5), Side{}, 0), gate, Removed, false},
+		{"added with Holm", row("A", "sec/op", Side{}, stat(10, 100), 0), Gate{Alpha: 0.05, Threshold: 0.05, Holm: true}, Added, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Judge([]Row{tt.row}, tt.gate)
+			if len(got) != 1 {
+				t.Fatalf("Judge returned %d rows, want 1", len(got))
+			}
+			j := got[0]
+			if j.Verdict != tt.verdict || j.Fails != tt.fails {
+				t.Errorf("verdict %q fails %v, want %q fails %v (row %+v)", j.Verdict, j.Fails, tt.verdict, tt.fails, tt.row)
+			}
+			if !tt.gate.Holm && !sameFloat(j.PAdj, tt.row.P) {
+				t.Errorf("PAdj = %v without correction, want P = %v", j.PAdj, tt.row.P)
+			}
+			if j.Name != tt.row.Name || j.Unit != tt.row.Unit || !sameFloat(j.Delta, tt.row.Delta) {
+				t.Errorf("Judged row %+v does not carry the Row %+v", j.Row, tt.row)
+			}
+		})
+	}
+}
+
+func sameFloat(a, b float64) bool {
+	return a == b || math.IsNaN(a) && math.IsNaN(b)
+}
+
+// TestJudgeOrder checks that Judge keeps the rows and their order and does
+// not modify its input.
+func TestJudgeOrder(t *testing.T) {
+	rows := []Row{
+		row("A", "sec/op", stat(10, 100), stat(10, 120), 0.001),
+		row("B", "sec/op", Side{}, stat(10, 1), 0),
+		row("A", "allocs/op", exact(10, 1), exact(10, 2), 1),
+		row("C", "sec/op", stat(10, 1), Side{}, 0),
+	}
+	before := fmt.Sprintf("%+v", rows)
+	got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05, Holm: true})
+	if after := fmt.Sprintf("%+v", rows); after != before {
+		t.Errorf("Judge modified its input:\n%s\nnow\n%s", before, after)
+	}
+	want := []string{Worse, Added, Worse, Removed}
+	if len(got) != len(want) {
+		t.Fatalf("got %d rows, want %d", len(got), len(want))
+	}
+	for i, j := range got {
+		if j.Name != rows[i].Name || j.Unit != rows[i].Unit || j.Verdict != want[i] {
+			t.Errorf("row %d: %s %s %q, want %s %s %q", i, j.Name, j.Unit, j.Verdict, rows[i].Name, rows[i].Unit, want[i])
+		}
+	}
+	if got := Judge(nil, Gate{Alpha: 0.05, Holm: true}); len(got) != 0 {
+		t.Errorf("Judge(nil) = %v", got)
+	}
+}
+
+// TestJudgeHolm checks the Holm-Bonferroni adjustment against a hand
+// computation. The five gated sec/op rows have, in row order,
+//
+//	P = 0.01, 0.03, 0.004, 0.7, 0.6   (m = 5)
+//
+// Sorted ascending, with k from 0, min(1, (m-k)·p_(k)) and its running max:
+//
+//	k=0 p=0.004  5·0.004 = 0.02  → 0.02
+//	k=1 p=0.01   4·0.01  = 0.04  → 0.04
+//	k=2 p=0.03   3·0.03  = 0.09  → 0.09
+//	k=3 p=0.6    2·0.6   = 1.2   → 1 (capped)
+//	k=4 p=0.7    1·0.7   = 0.7   → 1 (running max)
+//
+// The rows of ungated units (B/s here), and added or removed rows, are not
+// part of the family: their PAdj stays P and they do not count in m.
+func TestJudgeHolm(t *testing.T) {
+	slower := func(name string, p float64) Row {
+		return row(name, "sec/op", stat(10, 100), stat(10, 120), p)
+	}
+	rows := []Row{
+		slower("P01", 0.01),
+		slower("P03", 0.03),
+		slower("P004", 0.004),
+		slower("P7", 0.7),
+		slower("P6", 0.6),
+		row("Tput", "B/s", stat(10, 100e6), stat(10, 50e6), 0.001),
+		row("New", "sec/op", Side{}, stat(10, 100), 0),
+		row("Old", "sec/op", stat(10, 100), Side{}, 0),
+	}
+	tests := []struct {
+		name             string
+		pAdj             float64
+		verdict, holm    string // without and with the correction
+		fails, holmFails bool
+	}{
+		{"P01", 0.04, Worse, Worse, true, true},
+		{"P03", 0.09, Worse, Unchanged, true, false}, // significant only without correction
+		{"P004", 0.02, Worse, Worse, true, true},
+		{"P7", 1, Unchanged, Unchanged, false, false},
+		{"P6", 1, Unchanged, Unchanged, false, false},
+		{"Tput", 0.001, Worse, Worse, false, false},
+		{"New", math.NaN(), Added, Added, false, false},
+		{"Old", math.NaN(), Removed, Removed, false, false},
+	}
+	plain := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05})
+	holm := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05, Holm: true})
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, h := plain[i], holm[i]
+			if p.Name != tt.name || h.Name != tt.name {
+				t.Fatalf("row %d is %s/%s, want %s", i, p.Name, h.Name, tt.name)
+			}
+			if !sameFloat(p.PAdj, rows[i].P) {
+				t.Errorf("without correction PAdj = %v, want P = %v", p.PAdj, rows[i].P)
+			}
+			if math.IsNaN(tt.pAdj) != math.IsNaN(h.PAdj) || math.Abs(h.PAdj-tt.pAdj) > 1e-12 {
+				t.Errorf("Holm PAdj = %v, want %v", h.PAdj, tt.pAdj)
+			}
+			if h.P != rows[i].P && !math.IsNaN(rows[i].P) {
+				t.Errorf("Holm changed P to %v, want %v", h.P, rows[i].P)
+			}
+			if p.Verdict != tt.verdict || p.Fails != tt.fails {
+				t.Errorf("without correction: %q fails %v, want %q fails %v", p.Verdict, p.Fails, tt.verdict, tt.fails)
+			}
+			if h.Verdict != tt.holm || h.Fails != tt.holmFails {
+				t.Errorf("with Holm: %q fails %v, want %q fails %v", h.Verdict, h.Fails, tt.holm, tt.holmFails)
+			}
+		})
+	}
+}
+
+// TestJudgeHolmUnits checks that the units of Gate.Units join the family:
+// with B/s gated, m grows to 2.
+func TestJudgeHolmUnits(t *testing.T) {
+	rows := []Row{
+		row("A", "sec/op", stat(10, 100), stat(10, 120), 0.02),
+		row("A", "B/s", stat(10, 100e6), stat(10, 50e6), 0.04),
+		row("A", "widgets/op", stat(10, 1), stat(10, 2), 0.03), // not gated
+	}
+	tests := []struct {
+		name  string
+		units []string
+		pAdj  []float64
+		fails []bool
+	}{
+		// m=1: sec/op alone.
+		{"sec/op only", nil, []float64{0.02, 0.04, 0.03}, []bool{true, false, false}},
+		// m=2: sorted 0.02 → 2·0.02 = 0.04, 0.04 → max(0.04, 1·0.04) = 0.04.
+		{"with B/s", []string{"B/s"}, []float64{0.04, 0.04, 0.03}, []bool{true, true, false}},
+		// m=3: 0.02 → 0.06, 0.03 → max(0.06, 0.06), 0.04 → max(0.06, 0.04).
+		{"all", []string{"B/s", "widgets/op"}, []float64{0.06, 0.06, 0.06}, []bool{false, false, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05, Units: tt.units, Holm: true})
+			for i, j := range got {
+				if math.Abs(j.PAdj-tt.pAdj[i]) > 1e-12 || j.Fails != tt.fails[i] {
+					t.Errorf("%s %s: PAdj %v fails %v, want %v fails %v", j.Name, j.Unit, j.PAdj, j.Fails, tt.pAdj[i], tt.fails[i])
+				}
+			}
+		})
+	}
+}
+
+// TestJudgeHolmRandom compares the adjustment with a slow reference, the
+// textbook definition: PAdj of the row of rank k is the max over j ≤ k of
+// min(1, (m-j)·p_(j)).
+func TestJudgeHolmRandom(t *testing.T) {
+	ps := []float64{0.5, 0.001, 0.02, 0.02, 0.3, 0.0001, 0.049, 0.2, 0.011, 0.9, 0.02, 0.0}
+	rows := make([]Row, len(ps))
+	for i, p := range ps {
+		rows[i] = row(fmt.Sprint(i), "sec/op", stat(5, 1), stat(5, 2), p)
+	}
+	got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05, Holm: true})
+	// rank[i] is the place of row i in ascending order of P, ties in row
+	// order; byRank[k] is the P of rank k.
+	m := len(ps)
+	rank := make([]int, m)
+	byRank := make([]float64, m)
+	for i, p := range ps {
+		for j, q := range ps {
+			if q < p || q == p && j < i {
+				rank[i]++
+			}
+		}
+		byRank[rank[i]] = p
+	}
+	for i, p := range ps {
+		want := 0.0
+		for j := 0; j <= rank[i]; j++ {
+			want = max(want, min(1, float64(m-j)*byRank[j]))
+		}
+		if math.Abs(got[i].PAdj-want) > 1e-12 {
+			t.Errorf("row %d (P=%v): PAdj %v, want %v", i, p, got[i].PAdj, want)
+		}
+		if got[i].PAdj < p {
+			t.Errorf("row %d: PAdj %v below P %v", i, got[i].PAdj, p)
+		}
+	}
+}
+
+func TestSampleWarning(t *testing.T) {
+	tests := []struct {
+		n1, n2 int
+		alpha  float64
+		minP   string // "" for no warning
+	}{
+		{3, 3, 0.05, "0.100"}, // 2/C(6,3) = 2/20
+		{6, 6, 0.05, ""},      // 2/C(12,6) = 2/924
+		{4, 4, 0.05, ""},      // 2/C(8,4) = 2/70 ≈ 0.029
+		{4, 4, 0.01, "0.029"},
+		{5, 5, 0.01, ""}, // 2/252 ≈ 0.0079
+		{2, 5, 0.05, "0.095"},
+		{5, 2, 0.05, "0.095"},
+		{1, 39, 0.05, "0.050"}, // 2/40: exactly alpha, p < alpha impossible
+		{1, 40, 0.05, ""},      // 2/41
+		{1, 1, 0.05, "1.000"},
+		{10, 10, 0.05, ""},
+		{0, 0, 0.05, ""},
+		{0, 10, 0.05, ""},
+		{10, 0, 0.05, ""},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d+%d@%v", tt.n1, tt.n2, tt.alpha), func(t *testing.T) {
+			w := SampleWarning(tt.n1, tt.n2, tt.alpha)
+			if tt.minP == "" {
+				if w != "" {
+					t.Errorf("warning %q, want none", w)
+				}
+				return
+			}
+			if !strings.Contains(w, "smallest possible p is "+tt.minP) || !strings.Contains(w, fmt.Sprintf("with %d and %d samples", tt.n1, tt.n2)) {
+				t.Errorf("warning %q, want one with %d and %d samples and smallest p %s", w, tt.n1, tt.n2, tt.minP)
+			}
+		})
+	}
+}
+
+// TestSampleWarningMatchesCompare checks SampleWarning's smallest p-value
+// against the p-value Compare finds for two samples that do not overlap.
+func TestSampleWarningMatchesCompare(t *testing.T) {
+	tests := []struct {
+		n    int
+		minP float64
+	}{
+		{3, 2.0 / 20},
+		{4, 2.0 / 70},
+		{6, 2.0 / 924},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
+			var o, n strings.Builder
+			for i := range tt.n {
+				fmt.Fprintf(&o, "BenchmarkA 1 %d ns/op\n", 100+i)
+				fmt.Fprintf(&n, "BenchmarkA 1 %d ns/op\n", 200+i)
+			}
+			rows, err := Compare(strings.NewReader(o.String()), strings.NewReader(n.String()), DefaultConfidence)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 1 || math.Abs(rows[0].P-tt.minP) > 1e-9 {
+				t.Fatalf("rows %+v, want one with P = %v", rows, tt.minP)
+			}
+			warns := SampleWarning(tt.n, tt.n, DefaultAlpha) != ""
+			if warns != (tt.minP >= DefaultAlpha) {
+				t.Errorf("SampleWarning(%d, %d) warns %v, smallest p %v", tt.n, tt.n, warns, tt.minP)
+			}
+		})
+	}
+}
+
+// TestJudgeAllocsOneSample checks the exact rule end to end: one run per
+// side, where the U-test can say nothing, still fails on one more
+// allocation.
+func TestJudgeAllocsOneSample(t *testing.T) {
+	old := "BenchmarkA-2 1000 100 ns/op 64 B/op 1 allocs/op\n"
+	new := "BenchmarkA-2 1000 100 ns/op 64 B/op 2 allocs/op\n"
+	rows, err := Compare(strings.NewReader(old), strings.NewReader(new), DefaultConfidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		verdict string
+		fails   bool
+	}{
+		"sec/op":    {Unchanged, false},
+		"B/op":      {Unchanged, false},
+		"allocs/op": {Worse, true},
+	}
+	got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05})
+	if len(got) != len(want) {
+		t.Fatalf("got %d rows, want %d: %+v", len(got), len(want), got)
+	}
+	for _, j := range got {
+		w := want[j.Unit]
+		if j.Verdict != w.verdict || j.Fails != w.fails {
+			t.Errorf("%s: %q fails %v, want %q fails %v (P %v)", j.Unit, j.Verdict, j.Fails, w.verdict, w.fails, j.P)
+		}
+	}
+}
