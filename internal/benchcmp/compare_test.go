@@ -110,12 +110,12 @@ func TestMatchesBenchstat(t *testing.T) {
 	rows := compareFiles(t, oldPath, newPath)
 	checked := 0
 	var unit string
-	for _, table := range strings.Split(string(out), "\n\n") {
-		r := csv.NewReader(strings.NewReader(table))
+	for _, tbl := range strings.Split(string(out), "\n\n") {
+		r := csv.NewReader(strings.NewReader(tbl))
 		r.FieldsPerRecord = -1
 		recs, err := r.ReadAll()
 		if err != nil {
-			t.Fatalf("benchstat csv: %v\n%s", err, table)
+			t.Fatalf("benchstat csv: %v\n%s", err, tbl)
 		}
 		for _, rec := range recs {
 			if len(rec) < 7 {
@@ -125,7 +125,24 @@ func TestMatchesBenchstat(t *testing.T) {
 				unit = rec[1]
 				continue
 			}
-			if rec[0] == "" || rec[0] == "geomean" {
+			if rec[0] == "geomean" {
+				o, n, ok := geomean(Judge(rows, Gate{Alpha: DefaultAlpha}), table{"example.com/m", unit})
+				if rec[1] == "" || strings.Contains(rec[5], "?") {
+					if ok {
+						t.Errorf("%s: benchstat has no geomean, Compare has %v %v", unit, o.Center, n.Center)
+					}
+					continue
+				}
+				if !ok {
+					t.Errorf("%s: benchstat has a geomean, Compare has none", unit)
+					continue
+				}
+				checkNum(t, unit+" old geomean", rec[1], o.Center)
+				checkNum(t, unit+" new geomean", rec[3], n.Center)
+				checked++
+				continue
+			}
+			if rec[0] == "" {
 				continue
 			}
 			row, ok := find(rows, rec[0], unit)

@@ -29,6 +29,39 @@ func tables(rows []Judged) []table {
 	return ts
 }
 
+// geomean returns the geometric mean of each column's medians over the
+// table's rows that ran on that side, as benchstat's last row. Like
+// benchstat it has none when a median is not positive.
+func geomean(rows []Judged, t table) (old, new Side, ok bool) {
+	var lo, ln float64
+	for _, r := range rows {
+		if r.Pkg != t.pkg || r.Unit != t.unit {
+			continue
+		}
+		for _, c := range []struct {
+			s   Side
+			sum *float64
+			n   *int
+		}{{r.Old, &lo, &old.N}, {r.New, &ln, &new.N}} {
+			if c.s.N == 0 {
+				continue
+			}
+			if c.s.Center <= 0 {
+				return Side{}, Side{}, false
+			}
+			*c.sum += math.Log(c.s.Center)
+			*c.n++
+		}
+	}
+	if old.N == 0 || new.N == 0 {
+		return Side{}, Side{}, false
+	}
+	old.Center, new.Center = math.Exp(lo/float64(old.N)), math.Exp(ln/float64(new.N))
+	return old, new, true
+}
+
+func geoDelta(o, n Side) string { return fmt.Sprintf("%+.2f%%", 100*(n.Center-o.Center)/o.Center) }
+
 func scaled(s Side, unit string) string {
 	if s.N == 0 {
 		return "-"
@@ -55,10 +88,13 @@ func pString(r Judged) string {
 	return fmt.Sprintf("p=%.3f n=%d+%d", r.PAdj, r.Old.N, r.New.N)
 }
 
-// WriteText writes one table per unit in the layout of benchstat's: the
-// median ± the confidence interval of each side, the change of the median
-// (or ~ when not significant) and the p-value with the sample counts. Gated
-// regressions are marked with "!".
+// WriteText writes one table per package and unit in the layout of
+// benchstat's: the median ± the confidence interval of each side, the
+// change of the median (or ~ when not significant) and the p-value with the
+// sample counts, then the geometric mean of the medians. Gated regressions
+// are marked with "!". The numbers are benchstat's (benchmath computes
+// them, and a test checks them against benchstat's own output); the
+// spacing and the marks are netbench's.
 func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	pkg := ""
@@ -80,6 +116,10 @@ func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 				mark = " !"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)%s\n", r.Name, scaled(r.Old, t.unit), scaled(r.New, t.unit), deltaString(r), pString(r), mark)
+		}
+		if o, n, ok := geomean(rows, t); ok {
+			c := benchunit.ClassOf(t.unit)
+			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s\n", benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(o, n))
 		}
 	}
 	return tw.Flush()
@@ -108,6 +148,10 @@ func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
 				d = "**" + d + "** ❗"
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.Name, scaled(r.Old, u), scaled(r.New, u), d, pString(r))
+		}
+		if o, n, ok := geomean(rows, t); ok {
+			c := benchunit.ClassOf(u)
+			fmt.Fprintf(w, "| geomean | %s | %s | %s | |\n", benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(o, n))
 		}
 	}
 	_, err := fmt.Fprintln(w)
