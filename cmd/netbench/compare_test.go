@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -90,9 +91,12 @@ func TestCompareFixture(t *testing.T) {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
 	got := map[string]verdictRow{}
+	var table strings.Builder
 	for _, r := range rows {
 		got[strings.TrimSuffix(r.Name, "-"+lastField(r.Name))+" "+r.Unit] = r
+		fmt.Fprintf(&table, "%-10s %-10s %+8.1f%%  %-9s fails_gate=%v\n", r.Name, r.Unit, r.Delta, r.Verdict, r.Fails)
 	}
+	t.Logf("verdicts:\n%s", table.String())
 	want := []struct {
 		key     string
 		verdict string
@@ -114,7 +118,6 @@ func TestCompareFixture(t *testing.T) {
 			t.Errorf("%s: verdict %q fails %v (delta %.1f%%), want %q fails %v", w.key, r.Verdict, r.Fails, r.Delta, w.verdict, w.fails)
 		}
 	}
-	t.Logf("stderr:\n%s", errOut)
 	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
 		t.Errorf("worktrees left behind:\n%s", list)
 	}

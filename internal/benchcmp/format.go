@@ -88,6 +88,40 @@ func pString(r Judged) string {
 	return fmt.Sprintf("p=%.3f n=%d+%d", r.PAdj, r.Old.N, r.New.N)
 }
 
+// tableWriter renders the tables of WriteText and WriteMarkdown.
+type tableWriter struct {
+	pkg     func(pkg string)
+	header  func(unit string)
+	row     func(r Judged, unit string)
+	geomean func(old, new string, delta string)
+	between func()
+}
+
+// walk calls tw's functions for every package, table, row and geomean of
+// rows, in order.
+func (tw tableWriter) walk(rows []Judged) {
+	pkg := ""
+	for i, t := range tables(rows) {
+		if i > 0 {
+			tw.between()
+		}
+		if t.pkg != pkg {
+			tw.pkg(t.pkg)
+			pkg = t.pkg
+		}
+		tw.header(t.unit)
+		for _, r := range rows {
+			if r.Pkg == t.pkg && r.Unit == t.unit {
+				tw.row(r, t.unit)
+			}
+		}
+		if o, n, ok := geomean(rows, t); ok {
+			c := benchunit.ClassOf(t.unit)
+			tw.geomean(benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(o, n))
+		}
+	}
+}
+
 // WriteText writes one table per package and unit in the layout of
 // benchstat's: the median ± the confidence interval of each side, the
 // change of the median (or ~ when not significant) and the p-value with the
@@ -97,63 +131,40 @@ func pString(r Judged) string {
 // spacing and the marks are netbench's.
 func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	pkg := ""
-	for i, t := range tables(rows) {
-		if i > 0 {
-			fmt.Fprintln(tw)
-		}
-		if t.pkg != pkg {
-			fmt.Fprintf(tw, "pkg: %s\n", t.pkg)
-			pkg = t.pkg
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\n", t.unit, oldName, newName)
-		for _, r := range rows {
-			if r.Pkg != t.pkg || r.Unit != t.unit {
-				continue
-			}
+	tableWriter{
+		pkg:    func(pkg string) { fmt.Fprintf(tw, "pkg: %s\n", pkg) },
+		header: func(unit string) { fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\n", unit, oldName, newName) },
+		row: func(r Judged, unit string) {
 			mark := ""
 			if r.Fails {
 				mark = " !"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)%s\n", r.Name, scaled(r.Old, t.unit), scaled(r.New, t.unit), deltaString(r), pString(r), mark)
-		}
-		if o, n, ok := geomean(rows, t); ok {
-			c := benchunit.ClassOf(t.unit)
-			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s\n", benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(o, n))
-		}
-	}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)%s\n", r.Name, scaled(r.Old, unit), scaled(r.New, unit), deltaString(r), pString(r), mark)
+		},
+		geomean: func(o, n, d string) { fmt.Fprintf(tw, "geomean\t%s\t%s\t%s\n", o, n, d) },
+		between: func() { fmt.Fprintln(tw) },
+	}.walk(rows)
 	return tw.Flush()
 }
 
 // WriteMarkdown writes the tables of WriteText as Markdown, for pull-request
 // comments.
 func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
-	pkg := ""
-	for i, t := range tables(rows) {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if t.pkg != pkg {
-			fmt.Fprintf(w, "`pkg: %s`\n\n", t.pkg)
-			pkg = t.pkg
-		}
-		u := t.unit
-		fmt.Fprintf(w, "| %s | %s | %s | vs base | p |\n|---|---:|---:|---:|---|\n", u, oldName, newName)
-		for _, r := range rows {
-			if r.Pkg != t.pkg || r.Unit != u {
-				continue
-			}
+	tableWriter{
+		pkg: func(pkg string) { fmt.Fprintf(w, "`pkg: %s`\n\n", pkg) },
+		header: func(unit string) {
+			fmt.Fprintf(w, "| %s | %s | %s | vs base | p |\n|---|---:|---:|---:|---|\n", unit, oldName, newName)
+		},
+		row: func(r Judged, unit string) {
 			d := deltaString(r)
 			if r.Fails {
 				d = "**" + d + "** ❗"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.Name, scaled(r.Old, u), scaled(r.New, u), d, pString(r))
-		}
-		if o, n, ok := geomean(rows, t); ok {
-			c := benchunit.ClassOf(u)
-			fmt.Fprintf(w, "| geomean | %s | %s | %s | |\n", benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(o, n))
-		}
-	}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.Name, scaled(r.Old, unit), scaled(r.New, unit), d, pString(r))
+		},
+		geomean: func(o, n, d string) { fmt.Fprintf(w, "| geomean | %s | %s | %s | |\n", o, n, d) },
+		between: func() { fmt.Fprintln(w) },
+	}.walk(rows)
 	_, err := fmt.Fprintln(w)
 	return err
 }
