@@ -63,17 +63,25 @@ func (e *RunError) Error() string {
 
 func (e *RunError) Unwrap() error { return e.Err }
 
+// command runs name with args in dir and returns its standard output. A
+// failure names the command line and carries its standard error, which is
+// also returned for callers that look into it.
+func command(ctx context.Context, dir, name string, args ...string) (out []byte, stderr string, err error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	out, err = cmd.Output()
+	if err != nil {
+		err = fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, errBuf.String())
+	}
+	return out, errBuf.String(), err
+}
+
 // goCmd runs the go command in dir and returns its standard output.
 func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return out, nil
+	out, _, err := command(ctx, dir, "go", args...)
+	return out, err
 }
 
 // List returns the packages matching opts.Packages that have test files.

@@ -1,11 +1,8 @@
 package benchrun
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"os/exec"
 	"strings"
 )
 
@@ -15,17 +12,12 @@ var ErrNotGitRepo = errors.New("benchrun: not inside a git repository (netbench 
 
 // git runs git in dir and returns its trimmed standard output.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, stderr, err := command(ctx, dir, "git", args...)
 	if err != nil {
-		msg := stderr.String()
-		if strings.Contains(msg, "not a git repository") {
+		if strings.Contains(stderr, "not a git repository") {
 			return "", ErrNotGitRepo
 		}
-		return "", fmt.Errorf("git %s: %w\n%s", strings.Join(args, " "), err, msg)
+		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
 }
