@@ -1,0 +1,374 @@
+package search
+
+import (
+	"fmt"
+	"iter"
+	"math"
+)
+
+// AhoCorasick is a multi-pattern searcher: the Aho-Corasick automaton of
+// its patterns compiled to a DFA, so that the search does exactly one table
+// load per haystack byte whatever the number of patterns.
+//
+// The 256 byte values are mapped to classes: one class per byte that
+// occurs in some pattern (both cases of a letter share one under
+// ASCIICaseInsensitive) and one class for all other bytes. The transitions
+// are a flat []uint32 indexed by state*numClasses + class, and states are
+// stored pre-multiplied by numClasses, so a step is one load of the class,
+// one add and one load of the next state. States that end a match are
+// numbered last, so the search loop tests for a match with one comparison.
+// Each such state points to a chain of outputs: its own pattern (and equal
+// duplicates), then the outputs of its dictionary suffix link (the longest
+// proper suffix that ends a match), longest first.
+//
+// Memory: the automaton has at most one state per pattern byte plus the
+// root, and each state costs 4·numClasses bytes of transitions plus 8
+// bytes (depth and output chain head); each pattern adds a 12-byte output.
+// Without shared prefixes a pattern of n bytes thus costs about
+// n·(4·numClasses+8)+12 bytes; for example 10,000 patterns of 10 lowercase
+// letters (27 classes) take about 11.6 MB, and patterns over all 256 byte
+// values cost about 1 KiB per pattern byte. NewAhoCorasick panics if the
+// table would need more than 2³² entries, or if a pattern is empty.
+//
+// An AhoCorasick is immutable once built and safe for concurrent use.
+// Its Find, All and Matcher behave as those of Set, without the prefilter.
+type AhoCorasick struct {
+	trans    []uint32 // pre-multiplied next state, by state*stride + class
+	classes  [256]uint8
+	stride   uint32   // number of classes
+	minMatch uint32   // pre-multiplied id of the first state with outputs
+	depth    []int32  // by state index: length of the state's prefix
+	head     []uint32 // by state index: 1 + index in outs of the first output, or 0
+	outs     []acOut
+	n        int
+	kind     matchKind
+	fold     bool
+}
+
+// acOut is one output of a state: the pattern that ends there, its length,
+// and 1 + the index of the next (shorter) output, or 0.
+type acOut struct {
+	pat  int32
+	len  int32
+	next uint32
+}
+
+// NewAhoCorasick builds the automaton of patterns. The match kind is
+// LeftmostFirst unless an option says otherwise. It panics if a pattern is
+// empty. Building takes time proportional to the number of states times the
+// number of byte classes.
+func NewAhoCorasick(patterns [][]byte, opts ...SetOption) *AhoCorasick {
+	var cfg setConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	a := &AhoCorasick{n: len(patterns), kind: cfg.kind, fold: cfg.fold}
+	total := 0
+	for i, p := range patterns {
+		if len(p) == 0 {
+			panic(fmt.Sprintf("search: pattern %d is empty", i))
+		}
+		if len(p) > math.MaxInt32 || len(patterns) > math.MaxInt32 {
+			panic("search: too many patterns")
+		}
+		total += len(p)
+	}
+	fold := func(c byte) byte { return c }
+	if cfg.fold {
+		fold = func(c byte) byte {
+			if 'A' <= c && c <= 'Z' {
+				return c + 'a' - 'A'
+			}
+			return c
+		}
+	}
+
+	// Byte classes.
+	var used [256]bool
+	for _, p := range patterns {
+		for _, c := range p {
+			used[fold(c)] = true
+		}
+	}
+	nc := 0
+	for c := range 256 {
+		if used[c] {
+			a.classes[c] = uint8(nc)
+			nc++
+		}
+	}
+	if nc < 256 {
+		for c := range 256 {
+			if !used[c] {
+				a.classes[c] = uint8(nc)
+			}
+		}
+		nc++
+	}
+	if cfg.fold {
+		for c := 'A'; c <= 'Z'; c++ {
+			a.classes[c] = a.classes[c+'a'-'A']
+		}
+	}
+	if uint64(total+1)*uint64(nc) > math.MaxUint32 {
+		panic("search: too many patterns for an AhoCorasick automaton")
+	}
+	stride := uint32(nc)
+	a.stride = stride
+
+	// Trie, in the transition table (0 means no child: the root is
+	// nobody's child). State ids are plain indexes until renumbering.
+	trans := make([]uint32, nc, (total+1)*nc) // an upper bound: one state per byte
+	depth := []int32{0}
+	term := []int32{-1}                 // by state: first pattern ending there, or -1
+	dup := make([]int32, len(patterns)) // by pattern: next equal pattern, or -1
+	last := []int32{-1}                 // by state: last pattern ending there
+	var zeros [256]uint32
+	for i, p := range patterns {
+		s := uint32(0)
+		for _, c := range p {
+			idx := s*stride + uint32(a.classes[c])
+			v := trans[idx]
+			if v == 0 {
+				v = uint32(len(depth))
+				trans[idx] = v
+				depth = append(depth, depth[s]+1)
+				term = append(term, -1)
+				last = append(last, -1)
+				trans = append(trans, zeros[:nc]...)
+			}
+			s = v
+		}
+		dup[i] = -1
+		if term[s] < 0 {
+			term[s] = int32(i)
+		} else {
+			dup[last[s]] = int32(i)
+		}
+		last[s] = int32(i)
+	}
+	n := len(depth)
+
+	// Failure links in breadth-first order complete the DFA; output chains
+	// are built as states are dequeued, after their failure target.
+	fail := make([]uint32, n)
+	head := make([]uint32, n)
+	queue := make([]uint32, 0, n)
+	a.outs = make([]acOut, 0, len(patterns))
+	for c := range stride {
+		if v := trans[c]; v != 0 {
+			queue = append(queue, v) // fail[v] = 0
+		}
+	}
+	for qi := 0; qi < len(queue); qi++ {
+		u := queue[qi]
+		// This state's own outputs, in pattern order, then those of its
+		// failure target (its dictionary suffix link's chain).
+		h := head[fail[u]]
+		if term[u] >= 0 {
+			first := len(a.outs)
+			for p := term[u]; p >= 0; p = dup[p] {
+				a.outs = append(a.outs, acOut{pat: p, len: depth[u], next: uint32(len(a.outs) + 2)})
+			}
+			a.outs[len(a.outs)-1].next = h
+			h = uint32(first + 1)
+		}
+		head[u] = h
+		row, frow := trans[u*stride:(u+1)*stride], trans[fail[u]*stride:]
+		for c := range stride {
+			if v := row[c]; v != 0 {
+				fail[v] = frow[c]
+				queue = append(queue, v)
+			} else {
+				row[c] = frow[c]
+			}
+		}
+	}
+
+	// Renumber: root first, then states without outputs, then states with.
+	newID := make([]uint32, n)
+	next := uint32(1)
+	for s := 1; s < n; s++ {
+		if head[s] == 0 {
+			newID[s] = next
+			next++
+		}
+	}
+	a.minMatch = next * stride
+	for s := 1; s < n; s++ {
+		if head[s] != 0 {
+			newID[s] = next
+			next++
+		}
+	}
+	a.trans = make([]uint32, n*nc)
+	a.depth = make([]int32, n)
+	a.head = make([]uint32, n)
+	for s := range n {
+		id := newID[s]
+		a.depth[id], a.head[id] = depth[s], head[s]
+		dst, src := a.trans[id*stride:(id+1)*stride], trans[uint32(s)*stride:]
+		for c := range dst {
+			dst[c] = newID[src[c]] * stride
+		}
+	}
+	return a
+}
+
+// Len returns the number of patterns.
+func (a *AhoCorasick) Len() int { return a.n }
+
+// Find returns the first match in haystack for the automaton's match kind,
+// as Set.Find does.
+func (a *AhoCorasick) Find(haystack []byte) (Match, bool) { return a.find(haystack, nil) }
+
+// All returns the successive matches in haystack, as Set.All does.
+func (a *AhoCorasick) All(haystack []byte) iter.Seq[Match] {
+	return func(yield func(Match) bool) { a.all(haystack, nil, yield) }
+}
+
+// Matcher returns a Matcher that reports every occurrence of every pattern
+// whatever the match kind, as Set.Matcher does.
+func (a *AhoCorasick) Matcher() Matcher { return &acMatcher{a: a} }
+
+// scan runs the automaton from state s over h[i:] and returns the state
+// and offset just after the first byte that leads to a state with outputs,
+// or i == -1 when there is none. pf, when not nil, skips the bytes that
+// cannot begin a match while the automaton is at the root, until m says it
+// does not pay.
+func (a *AhoCorasick) scan(h []byte, i int, s uint32, pf *prefilter, m *pfState) (uint32, int) {
+	trans, cls, minMatch := a.trans, &a.classes, a.minMatch
+	if pf != nil && !m.off {
+		for i < len(h) {
+			if s == 0 {
+				j := pf.next(h, i, m)
+				m.calls++
+				m.skipped += j - i
+				if i = j; i == len(h) {
+					return s, -1
+				}
+				if m.calls%64 == 0 && m.skipped < pfMinSkip*m.calls {
+					m.off = true
+					break
+				}
+			}
+			s = trans[s+uint32(cls[h[i]])]
+			i++
+			if s >= minMatch {
+				return s, i
+			}
+		}
+	}
+	for ; i < len(h); i++ {
+		s = trans[s+uint32(cls[h[i]])]
+		if s >= minMatch {
+			return s, i + 1
+		}
+	}
+	return s, -1
+}
+
+// leftmost returns the leftmost-first or leftmost-longest match in h[at:].
+// Once a match is found, the automaton keeps running while the prefix it
+// tracks (the longest live candidate) starts at or before the best start,
+// since a match starting there may still be earlier or preferred.
+func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Match, bool) {
+	s, i := a.scan(h, at, 0, pf, m)
+	if i < 0 {
+		return Match{}, false
+	}
+	id := s / a.stride
+	o := &a.outs[a.head[id]-1]
+	start, end, pat := i-int(o.len), i, o.pat
+	longest := a.kind == leftmostLongest
+	trans, cls := a.trans, &a.classes
+	for i < len(h) && i-int(a.depth[id]) <= start {
+		s = trans[s+uint32(cls[h[i]])]
+		i++
+		id = s / a.stride
+		if s < a.minMatch {
+			continue
+		}
+		o = &a.outs[a.head[id]-1]
+		st := i - int(o.len)
+		if st < start || st == start && (longest || o.pat < pat) {
+			start, end, pat = st, i, o.pat
+		}
+	}
+	return Match{Start: int64(start), End: int64(end), Pattern: int(pat)}, true
+}
+
+func (a *AhoCorasick) find(h []byte, pf *prefilter) (Match, bool) {
+	m := pfStart
+	if a.kind != overlapping {
+		return a.leftmost(h, 0, pf, &m)
+	}
+	s, i := a.scan(h, 0, 0, pf, &m)
+	if i < 0 {
+		return Match{}, false
+	}
+	o := &a.outs[a.head[s/a.stride]-1]
+	return Match{Start: int64(i - int(o.len)), End: int64(i), Pattern: int(o.pat)}, true
+}
+
+func (a *AhoCorasick) all(h []byte, pf *prefilter, yield func(Match) bool) {
+	m := pfStart
+	if a.kind != overlapping {
+		for at := 0; at < len(h); {
+			match, ok := a.leftmost(h, at, pf, &m)
+			if !ok || !yield(match) {
+				return
+			}
+			at = int(match.End)
+		}
+		return
+	}
+	var s uint32
+	for i := 0; ; {
+		if s, i = a.scan(h, i, s, pf, &m); i < 0 {
+			return
+		}
+		for e := a.head[s/a.stride]; e != 0; {
+			o := &a.outs[e-1]
+			if !yield(Match{Start: int64(i - int(o.len)), End: int64(i), Pattern: int(o.pat)}) {
+				return
+			}
+			e = o.next
+		}
+	}
+}
+
+// acMatcher reports every occurrence of every pattern in a stream. The
+// automaton state carries the matches that straddle chunks.
+type acMatcher struct {
+	a     *AhoCorasick
+	pf    *prefilter
+	chunk []byte
+	i     int    // offset in chunk of the next byte to scan
+	s     uint32 // automaton state after chunk[:i]
+	e     uint32 // 1 + index of the next output to report at i, or 0
+	base  int64  // stream offset of chunk[0]
+	memo  pfState
+}
+
+func (m *acMatcher) Feed(chunk []byte) {
+	m.base += int64(len(m.chunk))
+	m.chunk, m.i, m.e, m.memo = chunk, 0, 0, pfStart
+}
+
+func (m *acMatcher) Next() (Match, bool) {
+	if m.e == 0 {
+		s, i := m.a.scan(m.chunk, m.i, m.s, m.pf, &m.memo)
+		if i < 0 {
+			m.s, m.i = s, len(m.chunk)
+			return Match{}, false
+		}
+		m.s, m.i, m.e = s, i, m.a.head[s/m.a.stride]
+	}
+	o := &m.a.outs[m.e-1]
+	m.e = o.next
+	end := m.base + int64(m.i)
+	return Match{Start: end - int64(o.len), End: end, Pattern: int(o.pat)}, true
+}
+
+func (m *acMatcher) Reset() { *m = acMatcher{a: m.a, pf: m.pf} }

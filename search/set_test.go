@@ -1,0 +1,418 @@
+package search
+
+import (
+	"fmt"
+	"iter"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/internal/race"
+)
+
+func setOptions(kind matchKind, fold bool) []SetOption {
+	opts := []SetOption{[...]func() SetOption{LeftmostFirst, LeftmostLongest, Overlapping}[kind]()}
+	if fold {
+		opts = append(opts, ASCIICaseInsensitive())
+	}
+	return opts
+}
+
+func setKindName(kind matchKind, fold bool) string {
+	s := [...]string{"leftmost-first", "leftmost-longest", "overlapping"}[kind]
+	if fold {
+		s += "/fold"
+	}
+	return s
+}
+
+func toBytes(ss []string) [][]byte {
+	b := make([][]byte, len(ss))
+	for i, s := range ss {
+		b[i] = []byte(s)
+	}
+	return b
+}
+
+// setFeedRandom feeds h to m in random chunks and collects the matches.
+func setFeedRandom(m Matcher, h []byte, rng *rand.Rand) []Match {
+	var got []Match
+	for len(h) > 0 {
+		n := min(len(h), rng.IntN(8))
+		if rng.IntN(4) == 0 {
+			n = min(len(h), rng.IntN(len(h)+1))
+		}
+		m.Feed(h[:n])
+		for match, ok := m.Next(); ok; match, ok = m.Next() {
+			got = append(got, match)
+		}
+		h = h[n:]
+	}
+	return got
+}
+
+// setCheck compares Set and AhoCorasick with the references.
+func setCheck(t *testing.T, pats [][]byte, h []byte, kind matchKind, fold bool, rng *rand.Rand) {
+	t.Helper()
+	opts := setOptions(kind, fold)
+	name := setKindName(kind, fold)
+	s := NewSet(pats, opts...)
+	a := NewAhoCorasick(pats, opts...)
+	wantM, wantOK := setFindSlow(h, pats, kind, fold)
+	wantAll := setAllSlow(h, pats, kind, fold)
+	wantOver := setOverlappingSlow(h, pats, fold)
+	for _, impl := range []struct {
+		name    string
+		find    func([]byte) (Match, bool)
+		all     func([]byte) []Match
+		matcher func() Matcher
+	}{
+		{"Set", s.Find, func(h []byte) []Match { return slices.Collect(s.All(h)) }, s.Matcher},
+		{"AhoCorasick", a.Find, func(h []byte) []Match { return slices.Collect(a.All(h)) }, a.Matcher},
+	} {
+		if m, ok := impl.find(h); m != wantM || ok != wantOK {
+			t.Fatalf("%s %s: Find(%q) with %q = %v, %v; want %v, %v", impl.name, name, h, pats, m, ok, wantM, wantOK)
+		}
+		if got := impl.all(h); !slices.Equal(got, wantAll) {
+			t.Fatalf("%s %s: All(%q) with %q =\n%v; want\n%v", impl.name, name, h, pats, got, wantAll)
+		}
+		if rng != nil {
+			m := impl.matcher()
+			for range 2 {
+				if got := setFeedRandom(m, h, rng); !slices.Equal(got, wantOver) {
+					t.Fatalf("%s %s: Matcher(%q) with %q =\n%v; want\n%v", impl.name, name, h, pats, got, wantOver)
+				}
+				m.Reset()
+			}
+		}
+	}
+	if s.Len() != len(pats) || a.Len() != len(pats) {
+		t.Fatalf("Len = %d, %d; want %d", s.Len(), a.Len(), len(pats))
+	}
+}
+
+func TestSetTable(t *testing.T) {
+	for _, tt := range []struct {
+		pats []string
+		h    string
+		opts []SetOption
+		want []Match
+	}{
+		{[]string{"Samwise", "Sam"}, "Samwise", nil, []Match{{0, 7, 0}}},
+		{[]string{"Sam", "Samwise"}, "Samwise", nil, []Match{{0, 3, 0}}},
+		{[]string{"Sam", "Samwise"}, "Samwise", []SetOption{LeftmostLongest()}, []Match{{0, 7, 1}}},
+		{[]string{"Sam", "Samwise"}, "Samwise", []SetOption{Overlapping()}, []Match{{0, 3, 0}, {0, 7, 1}}},
+		{[]string{"bcd", "abcdef"}, "abcdex", nil, []Match{{1, 4, 0}}},
+		{[]string{"bcd", "abcdef"}, "abcdef", nil, []Match{{0, 6, 1}}},
+		{[]string{"b", "abc"}, "abd", nil, []Match{{1, 2, 0}}},
+		{[]string{"a", "aa", "aaa"}, "aaa", []SetOption{Overlapping()}, []Match{{0, 1, 0}, {0, 2, 1}, {1, 2, 0}, {0, 3, 2}, {1, 3, 1}, {2, 3, 0}}},
+		{[]string{"a", "aa"}, "aaa", []SetOption{LeftmostLongest()}, []Match{{0, 2, 1}, {2, 3, 0}}},
+		{[]string{"x", "x"}, "xx", []SetOption{Overlapping()}, []Match{{0, 1, 0}, {0, 1, 1}, {1, 2, 0}, {1, 2, 1}}},
+		{[]string{"x", "x"}, "xx", []SetOption{LeftmostLongest()}, []Match{{0, 1, 0}, {1, 2, 0}}},
+		{[]string{"GO"}, "go Go gO GO", nil, []Match{{9, 11, 0}}},
+		{[]string{"GO"}, "go Go gO GO", []SetOption{ASCIICaseInsensitive()}, []Match{{0, 2, 0}, {3, 5, 0}, {6, 8, 0}, {9, 11, 0}}},
+		{[]string{"é"}, "É é", []SetOption{ASCIICaseInsensitive()}, []Match{{3, 5, 0}}},
+		{[]string{"foo", "bar"}, "", nil, nil},
+		{nil, "anything", nil, nil},
+		{[]string{"he", "she", "his", "hers"}, "ushers", []SetOption{Overlapping()}, []Match{{1, 4, 1}, {2, 4, 0}, {2, 6, 3}}},
+		{[]string{"he", "she", "his", "hers"}, "ushers", nil, []Match{{1, 4, 1}}},
+	} {
+		s := NewSet(toBytes(tt.pats), tt.opts...)
+		got := slices.Collect(s.All([]byte(tt.h)))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("NewSet(%q).All(%q) = %v; want %v", tt.pats, tt.h, got, tt.want)
+		}
+		m, ok := s.Find([]byte(tt.h))
+		if ok != (len(tt.want) > 0) || ok && m != tt.want[0] {
+			t.Errorf("NewSet(%q).Find(%q) = %v, %v", tt.pats, tt.h, m, ok)
+		}
+	}
+}
+
+func TestSetEmptyPattern(t *testing.T) {
+	for _, build := range []func(){
+		func() { NewSet([][]byte{[]byte("a"), {}}) },
+		func() { NewAhoCorasick([][]byte{nil}) },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "empty") {
+					t.Errorf("recover() = %v; want a panic about an empty pattern", r)
+				}
+			}()
+			build()
+		}()
+	}
+	s := NewSet(nil)
+	if _, ok := s.Find([]byte("abc")); ok || s.Len() != 0 {
+		t.Errorf("empty set matched")
+	}
+	m := s.Matcher()
+	m.Feed([]byte("abc"))
+	if _, ok := m.Next(); ok {
+		t.Errorf("empty set Matcher matched")
+	}
+}
+
+// setRandomInput builds random patterns and a haystack over a small
+// alphabet, with the patterns planted in the haystack.
+func setRandomInput(rng *rand.Rand, alphabet string, npats, maxLen, hlen int) ([][]byte, []byte) {
+	word := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return b
+	}
+	pats := make([][]byte, npats)
+	for i := range pats {
+		pats[i] = word(1 + rng.IntN(maxLen))
+	}
+	h := word(hlen)
+	for range rng.IntN(4) {
+		p := pats[rng.IntN(len(pats))]
+		if len(p) <= len(h) {
+			copy(h[rng.IntN(len(h)-len(p)+1):], p)
+		}
+	}
+	return pats, h
+}
+
+func TestSetRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	iters := 3000
+	if testing.Short() {
+		iters = 300
+	}
+	for range iters {
+		alphabet := []string{"ab", "abc", "aAbB", "abcd", "aAbBcC", "\x00\xffxX"}[rng.IntN(6)]
+		pats, h := setRandomInput(rng, alphabet, 1+rng.IntN(12), 1+rng.IntN(8), rng.IntN(64))
+		for kind := range overlapping + 1 {
+			for _, fold := range []bool{false, true} {
+				setCheck(t, pats, h, kind, fold, rng)
+			}
+		}
+	}
+}
+
+// TestSetPrefilter covers the prefilter's memo: a frequent and a rare
+// first byte, case folding of first bytes, and a set with too many.
+func TestSetPrefilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	h := []byte(strings.Repeat("xaxbxa", 50) + "zq" + strings.Repeat("ab", 30) + "Zq")
+	for _, pats := range [][]string{
+		{"zq"}, {"xb", "zq"}, {"ab", "xa", "zq"}, {"ab", "xa", "zq", "q"}, {"Zq", "ba"},
+	} {
+		for kind := range overlapping + 1 {
+			for _, fold := range []bool{false, true} {
+				setCheck(t, toBytes(pats), h, kind, fold, rng)
+			}
+		}
+	}
+	if p := newPrefilter(toBytes([]string{"ab", "Ab"}), true); p == nil || p.n != 2 {
+		t.Errorf("prefilter of ab, Ab folded = %v; want 2 bytes", p)
+	}
+	if p := newPrefilter(toBytes([]string{"ab", "cd"}), true); p != nil {
+		t.Errorf("prefilter of ab, cd folded = %v; want none (4 bytes)", p)
+	}
+}
+
+// setFuzzInput decodes a fuzz input: data[0] picks the match kind, case
+// folding and the alphabet, data[1] the number of patterns (1–20); each
+// pattern is a length byte then its bytes (taken cyclically from the
+// input); the rest is the haystack.
+func setFuzzInput(data []byte) (pats [][]byte, h []byte, kind matchKind, fold bool) {
+	if len(data) < 3 {
+		return nil, nil, 0, false
+	}
+	kind = matchKind(data[0] % 3)
+	fold = data[0]/3%2 == 1
+	alphabets := []string{"ab", "abc", "aAbB", "abcd", ""}
+	alphabet := alphabets[int(data[0]/6)%len(alphabets)]
+	conv := func(c byte) byte {
+		if alphabet == "" {
+			return c
+		}
+		return alphabet[int(c)%len(alphabet)]
+	}
+	npats := 1 + int(data[1])%20
+	data = data[2:]
+	k := 0
+	take := func() byte {
+		c := data[k%len(data)]
+		k++
+		return c
+	}
+	for range npats {
+		n := int(take())
+		if n < 200 {
+			n = 1 + n%6
+		} else {
+			n = 1 + (n-200)*3
+		}
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = conv(take())
+		}
+		pats = append(pats, p)
+	}
+	if k < len(data) {
+		for _, c := range data[k:] {
+			h = append(h, conv(c))
+		}
+	}
+	return pats, h, kind, fold
+}
+
+func setFuzzSeeds(f *testing.F) {
+	f.Add([]byte("\x00\x03\x02ab\x01b\x03abaabababbabaab"))
+	f.Add([]byte("\x01\x05\x02ab\x01b\x03abaabababbabaab"))
+	f.Add([]byte("\x0a\x05\x02aB\x01b\x03AbaabABabbabaab"))
+	f.Add([]byte("\x1e\x02\x03he\x00\x04hers\x02sheushersandhishe"))
+	f.Add([]byte("\x20\x02\xcaab\x01ccabababababababababababababababab"))
+}
+
+func FuzzSetFind(f *testing.F) {
+	setFuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pats, h, kind, fold := setFuzzInput(data)
+		if pats == nil {
+			return
+		}
+		want, wantOK := setFindSlow(h, pats, kind, fold)
+		opts := setOptions(kind, fold)
+		for _, find := range []func([]byte) (Match, bool){NewSet(pats, opts...).Find, NewAhoCorasick(pats, opts...).Find} {
+			if got, ok := find(h); got != want || ok != wantOK {
+				t.Fatalf("%s: Find(%q) with %q = %v, %v; want %v, %v", setKindName(kind, fold), h, pats, got, ok, want, wantOK)
+			}
+		}
+	})
+}
+
+func FuzzSetAll(f *testing.F) {
+	setFuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pats, h, kind, fold := setFuzzInput(data)
+		if pats == nil {
+			return
+		}
+		want := setAllSlow(h, pats, kind, fold)
+		opts := setOptions(kind, fold)
+		for _, all := range []func([]byte) iter.Seq[Match]{NewSet(pats, opts...).All, NewAhoCorasick(pats, opts...).All} {
+			if got := slices.Collect(all(h)); !slices.Equal(got, want) {
+				t.Fatalf("%s: All(%q) with %q =\n%v; want\n%v", setKindName(kind, fold), h, pats, got, want)
+			}
+		}
+	})
+}
+
+func FuzzSetMatcher(f *testing.F) {
+	setFuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pats, h, kind, fold := setFuzzInput(data)
+		if pats == nil {
+			return
+		}
+		seed := uint64(len(data)) // the chunking is derived from the input
+		for _, c := range data {
+			seed = seed*31 + uint64(c)
+		}
+		want := setOverlappingSlow(h, pats, fold)
+		rng := rand.New(rand.NewPCG(seed, 0))
+		opts := setOptions(kind, fold)
+		for _, m := range []Matcher{NewSet(pats, opts...).Matcher(), NewAhoCorasick(pats, opts...).Matcher()} {
+			if got := setFeedRandom(m, h, rng); !slices.Equal(got, want) {
+				t.Fatalf("%s: Matcher(%q) with %q =\n%v; want\n%v", setKindName(kind, fold), h, pats, got, want)
+			}
+		}
+	})
+}
+
+func TestSetNoAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	h := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog ", 50))
+	for _, pats := range [][]string{{"fox", "dog"}, {"the", "quick", "lazy", "over", "jumps"}} {
+		for kind := range overlapping + 1 {
+			for _, fold := range []bool{false, true} {
+				s := NewSet(toBytes(pats), setOptions(kind, fold)...)
+				name := setKindName(kind, fold)
+				if n := testing.AllocsPerRun(100, func() { s.Find(h) }); n != 0 {
+					t.Errorf("%s: Find allocates %v times", name, n)
+				}
+				count := 0
+				if n := testing.AllocsPerRun(100, func() {
+					for m := range s.All(h) {
+						count += int(m.End)
+					}
+				}); n != 0 {
+					t.Errorf("%s: All loop allocates %v times", name, n)
+				}
+				m := s.Matcher()
+				if n := testing.AllocsPerRun(100, func() {
+					m.Reset()
+					for i := 0; i < len(h); i += 7 {
+						m.Feed(h[i:min(i+7, len(h))])
+						for _, ok := m.Next(); ok; _, ok = m.Next() {
+							count++
+						}
+					}
+				}); n != 0 {
+					t.Errorf("%s: Feed+Next allocates %v times", name, n)
+				}
+				sinkInt += count
+			}
+		}
+	}
+}
+
+func TestAhoCorasickBuildTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct {
+		name     string
+		alphabet int
+	}{{"lowercase", 26}, {"bytes", 256}} {
+		// Over all byte values the table is 256 entries per state
+		// (about 90 MB here): measured for the record, not in short or
+		// race runs.
+		if tc.alphabet == 256 && (testing.Short() || race.Enabled) {
+			continue
+		}
+		pats := make([][]byte, 10000)
+		total := 0
+		for i := range pats {
+			p := make([]byte, 4+rng.IntN(13))
+			for j := range p {
+				if tc.alphabet == 26 {
+					p[j] = 'a' + byte(rng.IntN(26))
+				} else {
+					p[j] = byte(rng.Uint32())
+				}
+			}
+			pats[i] = p
+			total += len(p)
+		}
+		// The best of three builds, so that a noisy machine does not fail
+		// the test.
+		var a *AhoCorasick
+		d := time.Duration(1<<63 - 1)
+		for range 3 {
+			start := time.Now()
+			a = NewAhoCorasick(pats)
+			d = min(d, time.Since(start))
+		}
+		t.Logf("%s: built 10,000 patterns (%d bytes, %d states, %d classes, %.1f MB) in %v",
+			tc.name, total, len(a.depth), a.stride, float64(4*len(a.trans)+8*len(a.depth)+12*len(a.outs))/1e6, d)
+		if tc.alphabet == 26 && d > time.Second {
+			t.Errorf("building 10,000 patterns took %v; want < 1s", d)
+		}
+		for _, i := range []int{0, 4999, 9999} {
+			if m, ok := a.Find(pats[i]); !ok || m.Start != 0 || m.End > int64(len(pats[i])) {
+				t.Errorf("Find(pattern %d) = %v, %v", i, m, ok)
+			}
+		}
+	}
+}
