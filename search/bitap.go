@@ -66,16 +66,9 @@ func (b *Bitap) Index(haystack []byte) int {
 func (b *Bitap) Matcher() Matcher { return &bitapMatcher{b: b} }
 
 type bitapMatcher struct {
-	b     *Bitap
-	chunk []byte // chunk being scanned, nil once exhausted
-	pos   int    // next byte of chunk to scan
-	base  int64  // stream offset of chunk[0]
-	d     uint64 // shift-and state word
-}
-
-func (m *bitapMatcher) Feed(chunk []byte) {
-	m.base += int64(len(m.chunk))
-	m.chunk, m.pos = chunk, 0
+	stream
+	b *Bitap
+	d uint64 // shift-and state word
 }
 
 func (m *bitapMatcher) Next() (Match, bool) {
@@ -93,8 +86,7 @@ func (m *bitapMatcher) Next() (Match, bool) {
 		}
 		m.d = d
 	}
-	m.base += int64(len(m.chunk))
-	m.chunk, m.pos = nil, 0
+	m.drained()
 	return Match{}, false
 }
 

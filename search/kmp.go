@@ -98,16 +98,9 @@ func (k *KMP) Index(haystack []byte) int {
 func (k *KMP) Matcher() Matcher { return &kmpMatcher{k: k} }
 
 type kmpMatcher struct {
+	stream
 	k     *KMP
-	chunk []byte // chunk being scanned, nil once exhausted
-	pos   int    // next byte of chunk to scan
-	base  int64  // stream offset of chunk[0]
-	state int    // needle prefix length matched so far
-}
-
-func (m *kmpMatcher) Feed(chunk []byte) {
-	m.base += int64(len(m.chunk)) // only non-zero if the last chunk was not drained
-	m.chunk, m.pos = chunk, 0
+	state int // needle prefix length matched so far
 }
 
 func (m *kmpMatcher) Next() (Match, bool) {
@@ -121,8 +114,7 @@ func (m *kmpMatcher) Next() (Match, bool) {
 		}
 		m.state = st
 	}
-	m.base += int64(len(m.chunk))
-	m.chunk, m.pos = nil, 0
+	m.drained()
 	return Match{}, false
 }
 

@@ -41,3 +41,25 @@ type Matcher interface {
 	// Reset forgets the stream: the next Feed starts at offset 0.
 	Reset()
 }
+
+// stream is the chunk bookkeeping the single-pattern matchers share: the
+// chunk being scanned, the next position in it, and the stream offset of
+// its first byte. Its Feed is their Feed.
+type stream struct {
+	chunk []byte // chunk being scanned
+	pos   int    // next byte of chunk to scan
+	base  int64  // stream offset of chunk[0]
+}
+
+// Feed implements Matcher.Feed: the next chunk starts where the previous
+// one ended (all of it counts, even if Next was not drained).
+func (s *stream) Feed(chunk []byte) {
+	s.base += int64(len(s.chunk))
+	s.chunk, s.pos = chunk, 0
+}
+
+// drained records that the current chunk has been scanned to its end.
+func (s *stream) drained() {
+	s.base += int64(len(s.chunk))
+	s.chunk, s.pos = nil, 0
+}
