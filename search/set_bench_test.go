@@ -128,16 +128,22 @@ func setBenchPrefilter(b *testing.B, text []byte, first string, pats [][]byte) {
 		find func([]byte) (Match, bool)
 	}{{"on", s.Find}, {"off", a.Find}} {
 		b.Run("patterns=5/first="+first+"/prefilter="+impl.name, func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m, ok := impl.find(text)
-				if ok {
-					b.Fatalf("unexpected match %v", m)
-				}
-				sinkSetMatch = m
-			}
+			benchFindAbsent(b, text, impl.find)
 		})
+	}
+}
+
+// benchFindAbsent times find over text, in which nothing may match, so the
+// whole text is scanned on every iteration.
+func benchFindAbsent(b *testing.B, text []byte, find func([]byte) (Match, bool)) {
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		m, ok := find(text)
+		if ok {
+			b.Fatalf("unexpected match %v", m)
+		}
+		sinkSetMatch = m
 	}
 }
 
@@ -156,16 +162,7 @@ func BenchmarkSetFind(b *testing.B) {
 	for _, n := range []int{5, 16, 100, 1000} {
 		pats := setBenchAbsent(text, n, rand.New(rand.NewPCG(uint64(n), 1)))
 		b.Run(fmt.Sprintf("patterns=%d/impl=netkit", n), func(b *testing.B) {
-			s := NewSet(pats)
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m, ok := s.Find(text)
-				if ok {
-					b.Fatalf("unexpected match %v", m)
-				}
-				sinkSetMatch = m
-			}
+			benchFindAbsent(b, text, NewSet(pats).Find)
 		})
 		if n > setBenchRegexpMax {
 			continue
