@@ -5,39 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/netkit/netkit/internal/corpus"
 )
-
-// englishLetters returns n random lower-case letters drawn with the letter
-// frequencies of English text (per mille), so that 'e' and 'a' are common
-// and 'q' and 'z' rare, as in the text a real search scans.
-func englishLetters(rng *rand.Rand, n int) []byte {
-	const letters = "abcdefghijklmnopqrstuvwxyz"
-	freq := [26]int{82, 15, 28, 43, 127, 22, 20, 61, 70, 2, 8, 40, 24, 67, 75, 19, 1, 60, 63, 91, 28, 10, 24, 2, 20, 1}
-	var cum [26]int
-	total := 0
-	for i, f := range freq {
-		total += f
-		cum[i] = total
-	}
-	b := make([]byte, n)
-	for i := range b {
-		r := rng.IntN(total)
-		j := 0
-		for cum[j] <= r {
-			j++
-		}
-		b[i] = letters[j]
-	}
-	return b
-}
-
-// removeAll changes haystack bytes until needle no longer occurs in it.
-func removeAll(h, needle []byte) {
-	for i := bytes.Index(h, needle); i >= 0; i = bytes.Index(h, needle) {
-		j := i + len(needle) - 1
-		h[j] = 'a' + (h[j]-'a'+1)%26
-	}
-}
 
 var sinkIndex int
 
@@ -48,17 +18,17 @@ var sinkIndex int
 // reference.
 func BenchmarkIndex(b *testing.B) {
 	rng := rand.New(rand.NewPCG(42, 42))
-	base := englishLetters(rng, 1<<20)
+	base := corpus.EnglishLetters(rng, 1<<20)
 	for _, n := range []int{2, 4, 8, 16, 32, 64, 256} {
 		for _, first := range []string{"rare", "common"} {
 			lead := "qz"
 			if first == "common" {
 				lead = "ea"
 			}
-			needle := englishLetters(rng, n)
+			needle := corpus.EnglishLetters(rng, n)
 			needle[0] = lead[rng.IntN(2)]
 			h := bytes.Clone(base)
-			removeAll(h, needle)
+			corpus.RemoveAll(h, needle)
 			p := NewPattern(needle)
 			for _, impl := range []string{"pattern", "bytes"} {
 				b.Run(fmt.Sprintf("needle=%d/first=%s/impl=%s", n, first, impl), func(b *testing.B) {
@@ -110,9 +80,9 @@ func BenchmarkWorstCase(b *testing.B) {
 // chunks through each matcher for a 16-byte needle that occurs every 64 KiB.
 func BenchmarkMatcher(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	h := englishLetters(rng, 1<<20)
-	needle := englishLetters(rng, 16)
-	removeAll(h, needle)
+	h := corpus.EnglishLetters(rng, 1<<20)
+	needle := corpus.EnglishLetters(rng, 16)
+	corpus.RemoveAll(h, needle)
 	for i := 1000; i+len(needle) <= len(h); i += 64 << 10 {
 		copy(h[i:], needle)
 	}

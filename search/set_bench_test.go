@@ -1,89 +1,14 @@
 package search
 
 import (
-	"bytes"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/netkit/netkit/internal/corpus"
 )
-
-const setBenchSize = 1 << 20
-
-// setBenchText returns 1 MiB of Go source: the .go files under
-// GOROOT/src concatenated in path order (read at test time, not
-// committed).
-var setBenchText = sync.OnceValues(func() ([]byte, error) {
-	var text []byte
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env GOROOT: %w", err)
-	}
-	root := filepath.Join(strings.TrimSpace(string(goroot)), "src")
-	errDone := fmt.Errorf("done")
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		text = append(text, b...)
-		if len(text) >= setBenchSize {
-			return errDone
-		}
-		return nil
-	})
-	if err != errDone {
-		return nil, fmt.Errorf("reading Go sources under %s: %v (%d bytes)", root, err, len(text))
-	}
-	return text[:setBenchSize], nil
-})
-
-// setBenchWords returns n distinct identifiers of at least 4 bytes that
-// occur at most 3 times in text, in a random order.
-func setBenchWords(b *testing.B, text []byte, n int, rng *rand.Rand) [][]byte {
-	count := map[string]int{}
-	for _, w := range regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{3,}`).FindAll(text, -1) {
-		count[string(w)]++
-	}
-	var rare []string
-	for w, c := range count {
-		if c <= 3 {
-			rare = append(rare, w)
-		}
-	}
-	if len(rare) < n {
-		b.Fatalf("only %d rare words; want %d", len(rare), n)
-	}
-	slices.Sort(rare)
-	rng.Shuffle(len(rare), func(i, j int) { rare[i], rare[j] = rare[j], rare[i] })
-	return toBytes(rare[:n])
-}
-
-// setBenchAbsent returns n random lower-case words of 5–10 letters that do
-// not occur in text.
-func setBenchAbsent(text []byte, n int, rng *rand.Rand) [][]byte {
-	words := make([][]byte, 0, n)
-	for len(words) < n {
-		w := make([]byte, 5+rng.IntN(6))
-		for i := range w {
-			w[i] = 'a' + byte(rng.IntN(26))
-		}
-		if !bytes.Contains(text, w) {
-			words = append(words, w)
-		}
-	}
-	return words
-}
 
 // setBenchRegexp compiles the leftmost-first equivalent of a Set, the
 // reference in the same run (for sets of up to setBenchRegexpMax patterns:
@@ -104,7 +29,7 @@ var sinkSetMatch Match
 // 'e', 't' and 'a' common. prefilter=off is the same search on the bare
 // automaton, the reference.
 func BenchmarkSetPrefilter(b *testing.B) {
-	text, err := setBenchText()
+	text, err := corpus.GoSource()
 	if err != nil {
 		b.Skip(err)
 	}
@@ -113,7 +38,7 @@ func BenchmarkSetPrefilter(b *testing.B) {
 		if first == "common" {
 			lead = "eta"
 		}
-		pats := setBenchAbsent(text, 5, rand.New(rand.NewPCG(3, 3)))
+		pats := corpus.AbsentWords(text, 5, rand.New(rand.NewPCG(3, 3)))
 		for i, p := range pats {
 			p[0] = lead[i%3]
 		}
@@ -155,12 +80,12 @@ const setBenchRegexpMax = 16
 // that do not occur in it, so the whole text is scanned. impl=regexp is an
 // alternation of the quoted words, the reference.
 func BenchmarkSetFind(b *testing.B) {
-	text, err := setBenchText()
+	text, err := corpus.GoSource()
 	if err != nil {
 		b.Skip(err)
 	}
 	for _, n := range []int{5, 16, 100, 1000} {
-		pats := setBenchAbsent(text, n, rand.New(rand.NewPCG(uint64(n), 1)))
+		pats := corpus.AbsentWords(text, n, rand.New(rand.NewPCG(uint64(n), 1)))
 		b.Run(fmt.Sprintf("patterns=%d/impl=netkit", n), func(b *testing.B) {
 			benchFindAbsent(b, text, NewSet(pats).Find)
 		})
@@ -184,12 +109,15 @@ func BenchmarkSetFind(b *testing.B) {
 // of a set of identifiers that each occur at most three times in it.
 // impl=regexp is an alternation of the quoted words, the reference.
 func BenchmarkSetAll(b *testing.B) {
-	text, err := setBenchText()
+	text, err := corpus.GoSource()
 	if err != nil {
 		b.Skip(err)
 	}
 	for _, n := range []int{5, 16, 100, 1000} {
-		pats := setBenchWords(b, text, n, rand.New(rand.NewPCG(uint64(n), 2)))
+		pats, err := corpus.RareWords(text, n, rand.New(rand.NewPCG(uint64(n), 2)))
+		if err != nil {
+			b.Fatal(err)
+		}
 		// The match count is checked against regexp for the smaller sets.
 		want := 0
 		if n <= setBenchRegexpMax {
