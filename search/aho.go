@@ -43,6 +43,7 @@ type AhoCorasick struct {
 	n        int
 	kind     matchKind
 	fold     bool
+	maxLen   int // length of the longest pattern
 }
 
 // acOut is one output of a state: the pattern that ends there, its length,
@@ -72,6 +73,7 @@ func NewAhoCorasick(patterns [][]byte, opts ...SetOption) *AhoCorasick {
 			panic("search: too many patterns")
 		}
 		total += len(p)
+		a.maxLen = max(a.maxLen, len(p))
 	}
 	fold := func(c byte) byte { return c }
 	if cfg.fold {
@@ -235,7 +237,8 @@ func (a *AhoCorasick) Matcher() Matcher { return &acMatcher{a: a} }
 // and offset just after the first byte that leads to a state with outputs,
 // or i == -1 when there is none. pf, when not nil, skips the bytes that
 // cannot begin a match while the automaton is at the root, until m says it
-// does not pay.
+// does not pay; without it the automaton steps through every byte, in
+// interleaved lanes when the haystack is long (see scanLanes).
 func (a *AhoCorasick) scan(h []byte, i int, s uint32, pf *prefilter, m *pfState) (uint32, int) {
 	trans, cls, minMatch := a.trans, &a.classes, a.minMatch
 	if pf != nil && !m.off {
@@ -259,13 +262,139 @@ func (a *AhoCorasick) scan(h []byte, i int, s uint32, pf *prefilter, m *pfState)
 			}
 		}
 	}
-	for ; i < len(h); i++ {
+	if !m.lanesOff && len(h)-i >= lanes*(a.maxLen+laneMin) {
+		return a.scanLanes(h, i, s, m)
+	}
+	return a.step(h, i, len(h), s)
+}
+
+// step runs the automaton from state s over h[i:end], as scan does
+// without a prefilter, one byte after the other.
+func (a *AhoCorasick) step(h []byte, i, end int, s uint32) (uint32, int) {
+	trans, cls, minMatch := a.trans, &a.classes, a.minMatch
+	for ; i < end; i++ {
 		s = trans[s+uint32(cls[h[i]])]
 		if s >= minMatch {
 			return s, i + 1
 		}
 	}
 	return s, -1
+}
+
+// Interleaved lanes: scanLanes cuts h[i:] into lanes segments of equal
+// length and runs one automaton over each in the same loop. A step is a
+// load that depends on the previous step's load, so one automaton waits on
+// memory latency at every byte; four independent ones overlap their loads.
+//
+// Each lane but the first starts at the root maxLen-1 bytes before its
+// segment (its warm-up): the automaton's state after a byte depends only on
+// the last maxLen bytes read (no state is deeper than the longest
+// pattern), so after its segment's first byte, the lane is in exactly the
+// state a single pass would be in. When a lane reaches a
+// state with outputs, the lanes before it are finished one after the other
+// (their own matches come first); the lanes themselves are only an
+// acceleration of the single pass, whose answer scanLanes returns. The
+// segments are at most laneMax bytes long, so that finishing the lanes
+// before a match costs at most (lanes-1)·laneMax single steps, and the work
+// of the lanes past the match, which the next call repeats, at most one
+// block of lanes·laneMax bytes.
+//
+// The warm-ups cost (lanes-1)·(maxLen-1) steps per block. When calls return after
+// short distances (dense matches), that overhead is not repaid, and m turns
+// the lanes off for the rest of the search.
+const (
+	lanes        = 4
+	laneMin      = 256  // minimum segment length beyond the warm-up
+	laneMax      = 4096 // maximum segment length: bounds the finishing work
+	laneMinAvg   = 1024 // minimum average advance per call to keep lanes on
+	laneMinCalls = 8    // calls before the average is judged
+)
+
+func (a *AhoCorasick) scanLanes(h []byte, i int, s uint32, m *pfState) (uint32, int) {
+	from, e := i, -1
+	for w := a.maxLen; len(h)-i >= lanes*(w+laneMin); {
+		n := min((len(h)-i)/lanes, max(m.laneLen(), w))
+		if s, e = a.block(h, i, n, s); e >= 0 {
+			break
+		}
+		i += lanes * n
+	}
+	if e < 0 {
+		s, e = a.step(h, i, len(h), s)
+	}
+	m.laneCalls++
+	if e >= 0 {
+		m.laneAdvance += e - from
+	} else {
+		m.laneAdvance += len(h) - from
+	}
+	if m.laneCalls >= laneMinCalls && m.laneAdvance < laneMinAvg*m.laneCalls {
+		m.lanesOff = true
+	}
+	return s, e
+}
+
+// laneLen returns the segment length for the next block: a quarter of the
+// average distance between the matches seen so far, within [laneMin,
+// laneMax], so that finishing the lanes before a match costs a fraction of
+// what the lanes saved since the previous one.
+func (m *pfState) laneLen() int {
+	if m.laneCalls == 0 {
+		return laneMax
+	}
+	return min(laneMax, max(laneMin, m.laneAdvance/m.laneCalls/4))
+}
+
+// block runs the lanes over the segments of n bytes that begin at i,
+// i+n, …, the first lane from state s. It returns what step over
+// h[i:i+lanes*n] would: the state and offset after the first byte that
+// leads to outputs, or, when there is none, the state after the last
+// segment and -1.
+func (a *AhoCorasick) block(h []byte, i, n int, s uint32) (uint32, int) {
+	trans, cls, minMatch := a.trans, &a.classes, a.minMatch
+	w := a.maxLen - 1
+	var start [lanes]int
+	for k := range start {
+		start[k] = i + k*n
+	}
+	// Warm-ups, interleaved; matches found there belong to the lane before.
+	s1, s2, s3 := uint32(0), uint32(0), uint32(0)
+	{
+		w1, w2, w3 := h[start[1]-w:start[1]], h[start[2]-w:start[2]], h[start[3]-w:start[3]]
+		w2, w3 = w2[:len(w1)], w3[:len(w1)]
+		for t := range w1 {
+			s1 = trans[s1+uint32(cls[w1[t]])]
+			s2 = trans[s2+uint32(cls[w2[t]])]
+			s3 = trans[s3+uint32(cls[w3[t]])]
+		}
+	}
+	s0 := s
+	h0, h1, h2, h3 := h[start[0]:start[0]+n], h[start[1]:start[1]+n], h[start[2]:start[2]+n], h[start[3]:start[3]+n]
+	h1, h2, h3 = h1[:len(h0)], h2[:len(h0)], h3[:len(h0)]
+	t := 0
+	for ; t < len(h0); t++ {
+		s0 = trans[s0+uint32(cls[h0[t]])]
+		s1 = trans[s1+uint32(cls[h1[t]])]
+		s2 = trans[s2+uint32(cls[h2[t]])]
+		s3 = trans[s3+uint32(cls[h3[t]])]
+		if s0 >= minMatch || s1 >= minMatch || s2 >= minMatch || s3 >= minMatch {
+			break
+		}
+	}
+	if t == len(h0) {
+		return s3, -1
+	}
+	// Each lane is clean before its offset t; finish the lanes in turn.
+	state := [lanes]uint32{s0, s1, s2, s3}
+	for k := range lanes {
+		if state[k] >= minMatch {
+			return state[k], start[k] + t + 1
+		}
+		if s, e := a.step(h, start[k]+t+1, start[k]+n, state[k]); e >= 0 {
+			return s, e
+		}
+	}
+	panic("unreachable: a lane stopped without a match")
 }
 
 // leftmost returns the leftmost-first or leftmost-longest match in h[at:].

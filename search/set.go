@@ -119,6 +119,11 @@ type pfState struct {
 	next           [3]int
 	calls, skipped int
 	off            bool
+
+	// The lanes of scanLanes: calls and the bytes they advanced, and
+	// whether they are turned off.
+	laneCalls, laneAdvance int
+	lanesOff               bool
 }
 
 const pfMinSkip = 16
