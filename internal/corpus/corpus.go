@@ -79,9 +79,16 @@ func EnglishLetters(rng *rand.Rand, n int) []byte {
 }
 
 // RemoveAll changes bytes of h until needle no longer occurs in it: the
-// last byte of each occurrence becomes the next letter.
+// last byte of each occurrence becomes the next letter. A change can only
+// create occurrences that start after the changed one, so one pass from
+// left to right suffices.
 func RemoveAll(h, needle []byte) {
-	for i := bytes.Index(h, needle); i >= 0; i = bytes.Index(h, needle) {
+	for i := 0; ; i++ {
+		k := bytes.Index(h[i:], needle)
+		if k < 0 {
+			return
+		}
+		i += k
 		j := i + len(needle) - 1
 		h[j] = 'a' + (h[j]-'a'+1)%26
 	}

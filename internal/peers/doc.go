@@ -1,7 +1,14 @@
-// Package peers holds benchmarks that compare netkit's buffer pool with the
-// buffer pools of other libraries (sync.Pool as the bare reference,
-// valyala/bytebufferpool, libp2p/go-buffer-pool, bytedance/gopkg's
-// lang/mcache), side by side in the same run.
+// Package peers holds benchmarks that compare netkit with other libraries
+// doing the same job, side by side in the same run:
+//
+//   - netkit's buffer pool with sync.Pool as the bare reference,
+//     valyala/bytebufferpool, libp2p/go-buffer-pool and bytedance/gopkg's
+//     lang/mcache (bufpool_test.go);
+//   - netkit's multi-pattern search.Set with the Aho-Corasick automata of
+//     cloudflare/ahocorasick, petar-dambovaliev/aho-corasick and
+//     BobuSumisu/aho-corasick, on the inputs of the search package's own
+//     benchmarks, with a test that each peer's matches equal netkit's under
+//     the same match semantics (ahocorasick_test.go).
 //
 // It is a module of its own, github.com/netkit/netkit/internal/peers, so
 // that the peer libraries are dependencies of these test-only comparisons
