@@ -98,6 +98,17 @@ func RemoveAll(h, needle []byte) {
 // at most 3 times in text, in an order fixed by rng, or an error when text
 // has fewer.
 func RareWords(text []byte, n int, rng *rand.Rand) ([][]byte, error) {
+	words, err := SomeRareWords(text, n, rng)
+	if err == nil && len(words) < n {
+		err = fmt.Errorf("corpus: only %d rare words; want %d", len(words), n)
+	}
+	return words, err
+}
+
+// SomeRareWords is RareWords returning all of text's rare identifiers when
+// it has fewer than n (1 MiB of Go source has about 5,000), and an error
+// only when it has none.
+func SomeRareWords(text []byte, n int, rng *rand.Rand) ([][]byte, error) {
 	count := map[string]int{}
 	for _, w := range regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{3,}`).FindAll(text, -1) {
 		count[string(w)]++
@@ -108,9 +119,10 @@ func RareWords(text []byte, n int, rng *rand.Rand) ([][]byte, error) {
 			rare = append(rare, w)
 		}
 	}
-	if len(rare) < n {
-		return nil, fmt.Errorf("corpus: only %d rare words; want %d", len(rare), n)
+	if len(rare) == 0 {
+		return nil, fmt.Errorf("corpus: no rare words in %d bytes", len(text))
 	}
+	n = min(n, len(rare))
 	slices.Sort(rare)
 	rng.Shuffle(len(rare), func(i, j int) { rare[i], rare[j] = rare[j], rare[i] })
 	return toBytes(rare[:n]), nil
