@@ -12,10 +12,11 @@ import "bytes"
 // work exceeds the number of haystack bytes passed over (plus a small
 // allowance), the prefilter is not paying for itself and Index finishes
 // the haystack with Two-Way, so no input costs more than linear time. A
-// needle of at most shortNeedle bytes hands over to bytes.Index instead,
-// and sooner: its vectorised brute force is faster than a bytes.IndexByte
-// call per candidate when the rarest byte is common, and costs at most
-// O(shortNeedle·len(haystack)) on every platform.
+// needle of at most bruteNeedle (8) bytes finishes instead with bytes.Index
+// over 64-byte windows (windowIndex), which is its vectorised brute force,
+// at O(8·len(haystack)) at worst. Needles of at most shortNeedle (4) bytes
+// hand over sooner, since a bytes.IndexByte call per candidate loses to
+// that brute force as soon as the rarest byte is at all common.
 //
 // A Pattern is immutable once built and safe for concurrent use.
 type Pattern struct {
@@ -26,16 +27,20 @@ type Pattern struct {
 	kmp    *KMP
 }
 
-// Work charged to the prefilter (in haystack bytes): per candidate found by
-// bytes.IndexByte (the cost of the call and the pair check), and per byte
-// of the needle compared when the pair check passes. Needles of at most
-// shortNeedle bytes pay more per candidate, since bytes.Index is a cheap
-// fallback for them.
+// Work charged to the prefilter, in haystack bytes the fallback would scan
+// in the same time: per candidate found by bytes.IndexByte (the call and
+// the pair check, about 5 ns here, while Two-Way scans 3 bytes a
+// nanosecond), and per byte of the needle compared when the pair check
+// passes. Needles of at most bruteNeedle and shortNeedle bytes pay more
+// per candidate, since bytes.Index's brute force, their fallback, is
+// faster still.
 const (
-	candidateCost      = 8
+	candidateCost      = 16
+	bruteCandidateCost = 32
 	shortCandidateCost = 64
 	prefilterSlack     = 256
 	shortNeedle        = 4
+	bruteNeedle        = 8
 )
 
 // byteRank ranks bytes by how often they occur in typical network payloads
@@ -115,8 +120,11 @@ func (p *Pattern) Index(haystack []byte) int {
 	}
 	last := len(h) - n // last possible start of a match
 	work, cost := 0, candidateCost
-	if n <= shortNeedle {
+	switch {
+	case n <= shortNeedle:
 		cost = shortCandidateCost
+	case n <= bruteNeedle:
+		cost = bruteCandidateCost
 	}
 	for s := 0; s <= last; {
 		j := bytes.IndexByte(h[s+p.i1:last+p.i1+1], p.b1)
@@ -133,11 +141,8 @@ func (p *Pattern) Index(haystack []byte) int {
 		work += cost
 		s++
 		if work > s+prefilterSlack {
-			if n <= shortNeedle {
-				if k := bytes.Index(h[s:], p.needle); k >= 0 {
-					return s + k
-				}
-				return -1
+			if n <= bruteNeedle {
+				return p.windowIndex(h, s, last)
 			}
 			if k := p.tw.Index(h[s:]); k >= 0 {
 				return s + k
@@ -149,9 +154,44 @@ func (p *Pattern) Index(haystack []byte) int {
 }
 
 // Matcher returns a Matcher that reports every occurrence of the needle in
-// a stream, overlapping ones included, at absolute stream offsets. It is
-// KMP's matcher (see KMP.Matcher): the state crossing a chunk boundary is
-// the length of the needle prefix matched so far and the stream offset, and
-// bytes.IndexByte skips ahead while that length is zero. An empty needle
-// matches nothing in a stream.
-func (p *Pattern) Matcher() Matcher { return p.kmp.Matcher() }
+// a stream, overlapping ones included, at absolute stream offsets. An empty
+// needle matches nothing in a stream.
+//
+// Matches wholly inside a chunk are found with Index, resumed one byte past
+// each match, so a chunk scans at Index's speed; when matches are so dense
+// that resuming would verify the same bytes again and again (the needle
+// "aaaa" in "aaaa…"), the rest of the chunk is scanned by KMP, so a chunk
+// costs O(len(chunk)+len(needle)) time whatever the input. Matches that
+// straddle chunks are found by stepping KMP over at most the first
+// len(needle)-1 bytes of the next chunk.
+//
+// The only state carried from one chunk to the next is the stream offset
+// and the KMP state: the length of the longest needle prefix, shorter than
+// the needle, that is a suffix of the stream so far. It is computed from
+// the chunk's last len(needle)-1 bytes (from the whole chunk and the
+// previous state when the chunk is shorter) before Next reports false, so
+// no byte of an earlier chunk is buffered or read again, and the caller
+// may reuse a chunk once Next has reported false for it. The matcher keeps
+// a reference to the chunk until then. Feed and Next do not allocate.
+func (p *Pattern) Matcher() Matcher { return &patternMatcher{p: p} }
+
+// windowIndex returns the first start in s…last of h at which the needle
+// (of at most bruteNeedle bytes) occurs, or -1. It calls bytes.Index on
+// overlapping windows of windowLen bytes: on haystacks that short,
+// bytes.Index goes straight to its vectorised brute force, at O(n) per
+// start, instead of first trying its own first-byte heuristic, whose speed
+// on the same bytes varies fivefold with the offset it starts at.
+//
+// 64 is bytes.Index's brute-force limit on amd64; elsewhere the windows are
+// still correct, searched by whatever bytes.Index does with 64 bytes.
+const windowLen = 64
+
+func (p *Pattern) windowIndex(h []byte, s, last int) int {
+	n := len(p.needle)
+	for ; s <= last; s += windowLen - n + 1 {
+		if k := bytes.Index(h[s:min(s+windowLen, len(h))], p.needle); k >= 0 {
+			return s + k
+		}
+	}
+	return -1
+}
