@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/netkit/netkit/internal/corpus"
@@ -11,27 +13,112 @@ import (
 
 var sinkIndex int
 
-// BenchmarkIndex searches 1 MiB of English-frequency lower-case letters for
-// an absent needle, so the whole haystack is scanned. first=rare needles
-// start with 'q' or 'z', first=common ones with 'e' or 'a'; the rest of the
-// needle is drawn like the haystack. impl=bytes is bytes.Index, the
-// reference.
-func BenchmarkIndex(b *testing.B) {
+// indexBenchTexts returns the haystacks of BenchmarkIndex: 1 MiB of
+// English-frequency lower-case letters, 1 MiB of Go source, and 64 MiB of
+// letters, which no cache holds, so that the search is memory-bound.
+func indexBenchTexts(b *testing.B) []struct {
+	name string
+	h    []byte
+} {
 	rng := rand.New(rand.NewPCG(42, 42))
-	base := corpus.EnglishLetters(rng, 1<<20)
-	for _, n := range []int{2, 4, 8, 16, 32, 64, 256} {
-		for _, first := range []string{"rare", "common"} {
-			lead := "qz"
-			if first == "common" {
-				lead = "ea"
+	texts := []struct {
+		name string
+		h    []byte
+	}{{"letters", corpus.EnglishLetters(rng, 1<<20)}}
+	if src, err := corpus.GoSource(); err == nil {
+		texts = append(texts, struct {
+			name string
+			h    []byte
+		}{"gosrc", src})
+	} else {
+		b.Logf("text=gosrc skipped: %v", err)
+	}
+	return append(texts, struct {
+		name string
+		h    []byte
+	}{"letters64M", letters64M()})
+}
+
+var letters64M = sync.OnceValue(func() []byte {
+	return corpus.EnglishLetters(rand.New(rand.NewPCG(64, 64)), 64<<20)
+})
+
+// indexBenchNeedle returns an n-byte needle whose first byte is rare or
+// common in h: for letters, 'q' or 'z' against 'e' or 'a', then random
+// letters; for Go source, a piece of the source that starts at a rare byte
+// ('Q', 'Z', 'X', 'J') or at a common one ('e', 't', tab, space), with its
+// last bytes changed (within printable ASCII) until it no longer occurs in
+// h. Needles in letters are removed from the haystack instead (see
+// BenchmarkIndex), so that they stay letters.
+func indexBenchNeedle(rng *rand.Rand, h []byte, text string, n int, first string) []byte {
+	if text != "gosrc" {
+		lead := "qz"
+		if first == "common" {
+			lead = "ea"
+		}
+		needle := corpus.EnglishLetters(rng, n)
+		needle[0] = lead[rng.IntN(2)]
+		return needle
+	}
+	lead := "QZXJ"
+	if first == "common" {
+		lead = "et\t "
+	}
+	var needle []byte
+	for needle == nil {
+		i := rng.IntN(len(h) - n)
+		if strings.IndexByte(lead, h[i]) >= 0 {
+			needle = bytes.Clone(h[i : i+n])
+		}
+	}
+	for k := n - 1; bytes.Contains(h, needle); {
+		if needle[k] < '!' || needle[k] >= '~' {
+			needle[k] = '!'
+			k = max(k-1, 1)
+			continue
+		}
+		needle[k]++
+	}
+	return needle
+}
+
+// BenchmarkIndex searches each text for absent needles of 2 to 256 bytes,
+// so the whole haystack is scanned. first=rare needles start with a byte
+// that is rare in the text, first=common ones with a common byte (see
+// indexBenchNeedle). impl=bytes is bytes.Index, the reference.
+func BenchmarkIndex(b *testing.B) {
+	rng := rand.New(rand.NewPCG(42, 43))
+	type needle struct {
+		n     int
+		first string
+		b     []byte
+	}
+	for _, text := range indexBenchTexts(b) {
+		h := text.h
+		var needles []needle
+		for _, n := range []int{2, 4, 8, 16, 32, 64, 256} {
+			for _, first := range []string{"rare", "common"} {
+				needles = append(needles, needle{n, first, indexBenchNeedle(rng, h, text.name, n, first)})
 			}
-			needle := corpus.EnglishLetters(rng, n)
-			needle[0] = lead[rng.IntN(2)]
-			h := bytes.Clone(base)
-			corpus.RemoveAll(h, needle)
-			p := NewPattern(needle)
+		}
+		if text.name != "gosrc" {
+			// Remove the needles from (a copy of) the letters; removing one
+			// may create another, so repeat until none occurs.
+			h = bytes.Clone(h)
+			for again := true; again; {
+				again = false
+				for _, nd := range needles {
+					if bytes.Contains(h, nd.b) {
+						corpus.RemoveAll(h, nd.b)
+						again = true
+					}
+				}
+			}
+		}
+		for _, nd := range needles {
+			p := NewPattern(nd.b)
 			for _, impl := range []string{"pattern", "bytes"} {
-				b.Run(fmt.Sprintf("needle=%d/first=%s/impl=%s", n, first, impl), func(b *testing.B) {
+				b.Run(fmt.Sprintf("text=%s/needle=%d/first=%s/impl=%s", text.name, nd.n, nd.first, impl), func(b *testing.B) {
 					b.SetBytes(int64(len(h)))
 					b.ReportAllocs()
 					if impl == "pattern" {
@@ -40,7 +127,7 @@ func BenchmarkIndex(b *testing.B) {
 						}
 					} else {
 						for b.Loop() {
-							sinkIndex = bytes.Index(h, needle)
+							sinkIndex = bytes.Index(h, nd.b)
 						}
 					}
 					if sinkIndex != -1 {

@@ -157,3 +157,59 @@ func BenchmarkSetAll(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSetStream feeds 1 MiB of Go source in 64 KiB chunks to a Set's
+// Matcher, which reports every occurrence of a set of rare identifiers,
+// against impl=all, the same Set's All under Overlapping over the whole
+// text: the same matches, found without chunk boundaries.
+func BenchmarkSetStream(b *testing.B) {
+	text, err := corpus.GoSource()
+	if err != nil {
+		b.Skip(err)
+	}
+	const chunk = 64 << 10
+	for _, n := range []int{16, 100} {
+		pats, err := corpus.RareWords(text, n, rand.New(rand.NewPCG(uint64(n), 2)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := NewSet(pats, Overlapping())
+		want := 0
+		for range s.All(text) {
+			want++
+		}
+		b.Run(fmt.Sprintf("patterns=%d/chunk=65536/impl=matcher", n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			m := s.Matcher()
+			for b.Loop() {
+				m.Reset()
+				count := 0
+				for i := 0; i < len(text); i += chunk {
+					m.Feed(text[i:min(i+chunk, len(text))])
+					for match, ok := m.Next(); ok; match, ok = m.Next() {
+						sinkSetMatch = match
+						count++
+					}
+				}
+				if count != want {
+					b.Fatalf("%d matches; want %d", count, want)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("patterns=%d/chunk=65536/impl=all", n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				count := 0
+				for m := range s.All(text) {
+					sinkSetMatch = m
+					count++
+				}
+				if count != want {
+					b.Fatalf("%d matches; want %d", count, want)
+				}
+			}
+		})
+	}
+}
