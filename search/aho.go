@@ -21,6 +21,11 @@ import (
 // duplicates), then the outputs of its dictionary suffix link (the longest
 // proper suffix that ends a match), longest first.
 //
+// Each step waits for the previous step's load, so a long haystack is cut
+// into four segments searched by four interleaved runs of the automaton,
+// which overlap their loads; the result is exactly that of a single pass
+// (see scanLanes).
+//
 // Memory: the automaton has at most one state per pattern byte plus the
 // root, and each state costs 4·numClasses bytes of transitions plus 8
 // bytes (depth and output chain head); each pattern adds a 12-byte output.
@@ -324,9 +329,10 @@ func (a *AhoCorasick) step(h []byte, i, end int, s uint32) (uint32, int) {
 // of the lanes past the match, which the next call repeats, at most one
 // block of lanes·laneMax bytes.
 //
-// The warm-ups cost (lanes-1)·(maxLen-1) steps per block. When calls return after
-// short distances (dense matches), that overhead is not repaid, and m turns
-// the lanes off for the rest of the search.
+// The warm-ups cost (lanes-1)·(maxLen-1) steps per block. When calls
+// return after short distances (dense matches), that overhead and the
+// finishing are not repaid, and m turns the lanes off for the rest of the
+// search.
 const (
 	lanes        = 4
 	laneMin      = 256  // minimum segment length beyond the warm-up
