@@ -29,3 +29,18 @@ func ExampleKMP_Matcher() {
 	// 2 8
 	// 26 32
 }
+
+func ExamplePattern_Matcher() {
+	// A header terminator split across two reads is still found, at its
+	// offset in the stream.
+	m := search.NewPattern([]byte("\r\n\r\n")).Matcher()
+	for _, read := range []string{"GET / HTTP/1.1\r\nHost: a\r\n\r", "\nGET /2 HTTP/1.1\r\n\r\n"} {
+		m.Feed([]byte(read))
+		for match, ok := m.Next(); ok; match, ok = m.Next() {
+			fmt.Println("headers end at", match.End)
+		}
+	}
+	// Output:
+	// headers end at 27
+	// headers end at 46
+}

@@ -42,3 +42,17 @@ func ExampleSet_All() {
 	// hers at 2 (pattern 3)
 	// his at 11 (pattern 2)
 }
+
+func ExampleSet_Matcher() {
+	s := search.NewSet([][]byte{[]byte("password"), []byte("token")})
+	m := s.Matcher()
+	for _, chunk := range []string{"user=a&pass", "word=x&tok", "en=y"} {
+		m.Feed([]byte(chunk))
+		for match, ok := m.Next(); ok; match, ok = m.Next() {
+			fmt.Println(match.Pattern, match.Start, match.End)
+		}
+	}
+	// Output:
+	// 0 7 15
+	// 1 18 23
+}
