@@ -61,8 +61,8 @@ func TestSetLongHaystacks(t *testing.T) {
 		if trial%5 == 4 {
 			maxLen = 300 + rng.IntN(200) // segments no longer than a pattern
 		}
-		pats, h := setRandomInput(rng, alphabet, 1+rng.IntN(8), maxLen, 0)
-		h = make([]byte, 2048+rng.IntN(30000))
+		pats, _ := setRandomInput(rng, alphabet, 1+rng.IntN(8), maxLen, 0)
+		h := make([]byte, 2048+rng.IntN(30000))
 		for j := range h {
 			h[j] = alphabet[rng.IntN(len(alphabet))]
 			if trial%3 == 1 {
