@@ -250,6 +250,11 @@ func (a *AhoCorasick) memSize() int {
 // Len returns the number of patterns.
 func (a *AhoCorasick) Len() int { return a.n }
 
+// MaxLen returns the length of the longest pattern (0 for no patterns): a
+// match starts at most MaxLen-1 bytes before any offset it covers, which is
+// how far a caller searching pieces of a stream must look back.
+func (a *AhoCorasick) MaxLen() int { return a.maxLen }
+
 // Find returns the first match in haystack for the automaton's match kind,
 // as Set.Find does.
 func (a *AhoCorasick) Find(haystack []byte) (Match, bool) { return a.find(haystack, nil) }

@@ -71,6 +71,9 @@ func NewSet(needles [][]byte, opts ...SetOption) *Set {
 // Len returns the number of patterns in the set.
 func (s *Set) Len() int { return s.a.Len() }
 
+// MaxLen returns the length of the longest pattern (0 for no patterns).
+func (s *Set) MaxLen() int { return s.a.maxLen }
+
 // Find returns the first match in haystack for the set's match kind (see
 // LeftmostFirst, LeftmostLongest and Overlapping), or false when there is
 // none. It allocates nothing. It takes O(len(haystack)) time for

@@ -1,0 +1,538 @@
+package buf
+
+import (
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/iovec"
+	"github.com/netkit/netkit/search"
+)
+
+// A Composite is a sequence of buffers read as one: the readable bytes of
+// each appended Buffer, in order, without copying them together. It is the
+// accumulator for reads that arrive in pieces and the gather list for
+// writes that leave in pieces (Buffers, WriteTo).
+//
+// Reads consume from the front and may straddle components: ReadUint64 of
+// a value whose bytes lie in three buffers works as on one. Absolute
+// accessors (GetUint32, PutUint64, …) address the readable bytes by offset,
+// as Buffer's do. Index and IndexSet search across component seams, copying
+// at most a seam window of 2(m−1) bytes for a pattern of m bytes.
+//
+// # Ownership
+//
+// Append takes over one reference to the buffer: the composite releases it
+// when the buffer's bytes have been consumed and Discard (or WriteTo) drops
+// them, or when the composite is released. The composite reads the bytes
+// that were readable when the buffer was appended; the caller must not
+// write to the buffer afterwards (it no longer holds a reference). Release
+// releases every component; a released composite panics with ErrReleased on
+// any use. Slices returned by Next alias component memory (or, for bytes
+// that straddle components, a scratch area of the composite); they are
+// valid until the next read, Discard or Release. With -tags invariants,
+// released memory is poisoned with 0xDE, so a stale view reads garbage that
+// tests notice.
+//
+// Reads do not release anything: bytes consumed by Read, Next, Skip and the
+// fixed-width reads stay in memory, so that slices returned by Next stay
+// valid, until Discard (Discard(0) releases just what reads consumed) or
+// Release.
+//
+// # Costs
+//
+// Append is O(1) amortised and allocates nothing once the component arrays
+// have grown; Insert and AppendAll are O(m+n) for m new and n held
+// components. Sequential reads cost what Buffer's do, plus a component
+// switch at each seam. Absolute accessors find their component through the
+// last-found component, then an index of the offsets built on demand, then
+// a binary search. Each component costs 40 bytes here besides its Buffer.
+//
+// The zero value is not usable; call NewComposite. A Composite is not safe
+// for concurrent use.
+type Composite struct {
+	ends  []int       // ends[j]: stream offset one past component j's last byte
+	comps []component // parallel to ends; comps[h:] are held
+	h     int         // first held component
+	r     int         // stream offset of the reader
+	w     int         // stream offset one past the last byte
+	cur   int         // component the reader is in; len(comps) when empty
+	rp    []byte      // comps[cur]'s bytes from r on (empty at a seam or the end)
+	last  int         // component found by the last lookup
+	pages pageIndex   // offset → component, for random access
+
+	max       int             // component limit; 0 for none
+	alloc     *Allocator      // for Consolidate
+	scratch   []byte          // Next's copy of straddling bytes; seam windows
+	pat       *search.Pattern // Index's last pattern
+	patNeedle []byte
+	bufs      net.Buffers  // Buffers' result, reused
+	iov       *iovec.Array // WriteTo's writev entries, reused
+	released  bool
+}
+
+// A component is one appended buffer: the reference the composite holds
+// and the bytes that were readable when it was appended.
+type component struct {
+	p []byte
+	b *Buffer
+}
+
+// A CompositeOption configures NewComposite.
+type CompositeOption func(*Composite)
+
+// DefaultMaxComponents is the component limit of a Composite made without
+// WithMaxComponents: none. Netty consolidates past 16 components because
+// its component lookup is a linear scan; here lookups cost O(1) amortised
+// or O(log n), and WriteTo hands the kernel 1024 components per writev, so
+// a limit would only trade copying for memory. Set one when many tiny
+// buffers (a few bytes each) are appended and kept: each costs a Buffer
+// header besides its bytes.
+const DefaultMaxComponents = 0
+
+// WithMaxComponents makes Append consolidate all held components into one
+// buffer (see Consolidate) whenever a new component would make more than n.
+// n ≤ 0 means no limit.
+func WithMaxComponents(n int) CompositeOption {
+	return func(c *Composite) { c.max = max(n, 0) }
+}
+
+// WithAllocator sets the allocator that Consolidate and automatic
+// consolidation take their buffer from (buf.Default otherwise).
+func WithAllocator(a *Allocator) CompositeOption {
+	return func(c *Composite) { c.alloc = a }
+}
+
+// NewComposite returns an empty composite.
+func NewComposite(opts ...CompositeOption) *Composite {
+	c := &Composite{max: DefaultMaxComponents, alloc: Default}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// check panics once c has been released.
+func (c *Composite) check() {
+	if c.released {
+		panic(fmt.Errorf("%w (composite)", ErrReleased))
+	}
+}
+
+// Len returns the number of readable bytes.
+func (c *Composite) Len() int {
+	c.check()
+	return c.w - c.r
+}
+
+// NumComponents returns the number of buffers the composite holds,
+// including ones whose bytes have all been read but not yet discarded.
+func (c *Composite) NumComponents() int {
+	c.check()
+	return len(c.comps) - c.h
+}
+
+// start returns the stream offset of component j's first byte.
+func (c *Composite) start(j int) int { return c.ends[j] - len(c.comps[j].p) }
+
+// Append adds b's readable bytes at the end, taking over one reference to
+// b (see the type's Ownership section). An empty b is released at once.
+// Append allocates only when the component arrays grow, or when a
+// component limit makes it consolidate. It panics with ErrReleased if b is
+// released.
+func (c *Composite) Append(b *Buffer) {
+	c.check()
+	p := b.Bytes()
+	if len(p) == 0 {
+		b.Release()
+		return
+	}
+	if c.max > 0 && len(c.comps)-c.h >= c.max {
+		c.consolidate(b)
+		return
+	}
+	if len(c.comps) == cap(c.comps) && c.h > 0 {
+		c.compact()
+	}
+	atEnd := c.cur == len(c.comps)
+	c.w += len(p)
+	c.comps = append(c.comps, component{p: p, b: b})
+	c.ends = append(c.ends, c.w)
+	if atEnd {
+		c.rp = p
+	}
+	if invariants.Enabled {
+		c.verify()
+	}
+}
+
+// AppendAll appends each of bs in order, as Append, in O(len(bs)) time.
+func (c *Composite) AppendAll(bs ...*Buffer) {
+	c.check()
+	if n := len(c.comps) + len(bs); n > cap(c.comps) {
+		c.compact()
+		c.reserve(len(bs))
+	}
+	for _, b := range bs {
+		c.Append(b)
+	}
+}
+
+// reserve makes room for n more components.
+func (c *Composite) reserve(n int) {
+	if len(c.comps)+n <= cap(c.comps) {
+		return
+	}
+	size := max(len(c.comps)+n, 2*cap(c.comps), 4)
+	comps := make([]component, len(c.comps), size)
+	copy(comps, c.comps)
+	ends := make([]int, len(c.ends), size)
+	copy(ends, c.ends)
+	c.comps, c.ends = comps, ends
+}
+
+// compact moves the held components to the front of the arrays.
+func (c *Composite) compact() {
+	if c.h == 0 {
+		return
+	}
+	n := copy(c.comps, c.comps[c.h:])
+	clear(c.comps[n:])
+	c.comps = c.comps[:n]
+	c.ends = c.ends[:copy(c.ends, c.ends[c.h:])]
+	c.cur -= c.h
+	c.last = 0
+	c.h = 0
+	c.pages.valid = false
+}
+
+// Insert inserts the readable bytes of bs, in order, at readable offset off
+// (0 ≤ off ≤ Len), taking over one reference to each as Append does. A
+// component that off falls inside is split in two, both halves sharing its
+// buffer (which Insert retains once more). Insert takes O(m+n) time for m
+// buffers inserted and n held; it panics if off is out of range.
+func (c *Composite) Insert(off int, bs ...*Buffer) {
+	c.check()
+	if off < 0 || off > c.w-c.r {
+		panic(fmt.Sprintf("buf: Composite.Insert at %d out of range with %d readable bytes", off, c.w-c.r))
+	}
+	add := make([]component, 0, len(bs)) // before any change: bs are checked first
+	for _, b := range bs {
+		if p := b.Bytes(); len(p) > 0 {
+			add = append(add, component{p: p, b: b})
+		} else {
+			b.Release()
+		}
+	}
+	if len(add) == 0 {
+		return
+	}
+	pos := c.r + off
+	j := len(c.comps)
+	if pos < c.w {
+		j = c.find(pos)
+		if s := c.start(j); pos > s {
+			// Split component j at pos: both halves hold a reference.
+			cp := c.comps[j]
+			cp.b.Retain()
+			c.reserve(1)
+			c.comps = append(c.comps, component{})
+			c.ends = append(c.ends, 0)
+			copy(c.comps[j+1:], c.comps[j:])
+			copy(c.ends[j+1:], c.ends[j:])
+			c.comps[j].p = cp.p[:pos-s]
+			c.comps[j+1].p = cp.p[pos-s:]
+			c.ends[j] = pos
+			j++
+		}
+	}
+	c.reserve(len(add))
+	n := len(c.comps)
+	c.comps = c.comps[:n+len(add)]
+	c.ends = c.ends[:n+len(add)]
+	copy(c.comps[j+len(add):], c.comps[j:n])
+	copy(c.comps[j:], add)
+	end := pos
+	for k := j; k < len(c.comps); k++ {
+		end += len(c.comps[k].p)
+		c.ends[k] = end
+	}
+	c.w = end
+	c.pages.valid = false
+	c.last = c.h
+	c.seek()
+	if invariants.Enabled {
+		c.verify()
+	}
+}
+
+// seek points the reader's component and slice at stream offset r.
+func (c *Composite) seek() {
+	if c.r == c.w {
+		c.cur, c.rp = len(c.comps), nil
+		return
+	}
+	j := c.find(c.r)
+	c.cur, c.rp = j, c.comps[j].p[c.r-c.start(j):]
+}
+
+// Discard consumes n readable bytes and releases every component whose
+// bytes have all been consumed, by Discard or by earlier reads: Discard(0)
+// releases just what reads consumed. With fewer than n readable bytes it
+// consumes nothing, still releases what was consumed, and returns io.EOF
+// (nothing readable) or io.ErrUnexpectedEOF. Slices returned by Next are
+// invalid afterwards. It panics if n is negative. It allocates nothing and
+// takes O(1) time per released component plus O(log n) to find the new
+// reader position.
+func (c *Composite) Discard(n int) error {
+	c.check()
+	if n < 0 {
+		panic("buf: Composite.Discard with negative count")
+	}
+	var err error
+	switch {
+	case n > c.w-c.r:
+		err = c.short()
+	case n <= len(c.rp):
+		c.r += n
+		c.rp = c.rp[n:]
+	default:
+		c.r += n
+		c.seek()
+	}
+	c.releaseRead()
+	return err
+}
+
+// releaseRead releases the held components before the reader.
+func (c *Composite) releaseRead() {
+	k := c.cur
+	if len(c.rp) == 0 && k < len(c.comps) {
+		k++ // the reader's component is read to its end
+	}
+	for j := c.h; j < k; j++ {
+		c.comps[j].b.Release()
+		c.comps[j] = component{}
+	}
+	c.h = k
+	if c.h == len(c.comps) {
+		// Nothing held: start over at the front of the arrays.
+		c.comps, c.ends = c.comps[:0], c.ends[:0]
+		c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
+		c.pages.valid = false
+	}
+	c.last = max(c.last, c.h)
+	if invariants.Enabled {
+		poisonScratch(c.scratch)
+		c.verify()
+	}
+}
+
+// Release releases every component and makes c unusable: any later use
+// panics with ErrReleased. Slices returned by Next are invalid afterwards.
+func (c *Composite) Release() {
+	c.check()
+	for j := c.h; j < len(c.comps); j++ {
+		c.comps[j].b.Release()
+	}
+	if invariants.Enabled {
+		poisonScratch(c.scratch)
+	}
+	*c = Composite{released: true}
+}
+
+// Reset releases every component, leaving c empty and usable.
+func (c *Composite) Reset() {
+	c.check()
+	for j := c.h; j < len(c.comps); j++ {
+		c.comps[j].b.Release()
+	}
+	clear(c.comps)
+	c.comps, c.ends = c.comps[:0], c.ends[:0]
+	c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
+	c.r, c.w = 0, 0
+	c.pages.valid = false
+	if invariants.Enabled {
+		poisonScratch(c.scratch)
+	}
+}
+
+func poisonScratch(p []byte) { fill(p[:cap(p)], poison) }
+
+// Consolidate copies the readable bytes into one buffer from the
+// composite's allocator, which replaces every component (consumed bytes are
+// dropped and their components released), and returns it; it returns nil
+// when nothing is readable. The buffer stays owned by the composite: it is
+// valid until the composite discards or releases it; Retain it to keep it
+// longer. When one component already holds exactly the readable bytes
+// nothing is copied. Slices returned by Next are invalid afterwards.
+func (c *Composite) Consolidate() *Buffer {
+	c.check()
+	if c.r == c.w {
+		c.releaseRead()
+		return nil
+	}
+	if c.w-c.r == len(c.rp) && len(c.rp) == len(c.comps[c.cur].p) {
+		c.releaseRead()
+		return c.comps[c.h].b
+	}
+	c.consolidate(nil)
+	return c.comps[0].b
+}
+
+// consolidate replaces the held components, and then extra if not nil, by
+// one buffer holding the readable bytes.
+func (c *Composite) consolidate(extra *Buffer) {
+	n := c.w - c.r
+	var xp []byte
+	if extra != nil {
+		xp = extra.Bytes()
+	}
+	nb := c.alloc.Get(n + len(xp))
+	dst := nb.room(n + len(xp))
+	c.peek(dst[:n], c.r)
+	copy(dst[n:], xp)
+	if extra != nil {
+		extra.Release()
+	}
+	for j := c.h; j < len(c.comps); j++ {
+		c.comps[j].b.Release()
+	}
+	clear(c.comps)
+	if invariants.Enabled {
+		poisonScratch(c.scratch)
+	}
+	p := nb.Bytes()
+	c.comps = append(c.comps[:0], component{p: p, b: nb})
+	c.ends = append(c.ends[:0], c.r+len(p))
+	c.w = c.r + len(p)
+	c.h, c.cur, c.last, c.rp = 0, 0, 0, p
+	c.pages.valid = false
+	if invariants.Enabled {
+		c.verify()
+	}
+}
+
+// Slice returns a new composite of the n readable bytes starting off bytes
+// after the reader index. It shares component memory but holds its own
+// reference to every buffer it covers: it stays valid after c is released
+// and must itself be released. It panics if the range is outside the
+// readable bytes. It allocates the new composite and its arrays.
+func (c *Composite) Slice(off, n int) *Composite {
+	c.check()
+	if off < 0 || n < 0 || off > c.w-c.r-n {
+		panic(fmt.Sprintf("buf: Composite.Slice(%d, %d) out of range with %d readable bytes", off, n, c.w-c.r))
+	}
+	s := &Composite{max: c.max, alloc: c.alloc}
+	if n == 0 {
+		return s
+	}
+	pos, end := c.r+off, c.r+off+n
+	first, lastc := c.find(pos), c.find(end-1)
+	s.reserve(lastc - first + 1)
+	for j := first; j <= lastc; j++ {
+		p := c.comps[j].p
+		st := c.start(j)
+		lo, hi := max(pos, st)-st, min(end, c.ends[j])-st
+		s.w += hi - lo
+		s.comps = append(s.comps, component{p: p[lo:hi], b: c.comps[j].b.Retain()})
+		s.ends = append(s.ends, s.w)
+	}
+	s.rp = s.comps[0].p
+	return s
+}
+
+// find returns the component holding stream offset pos, which must lie in
+// [c.r, c.w): the last component found when it holds pos, else through the
+// page index or a binary search.
+func (c *Composite) find(pos int) int {
+	if j := c.last; j < len(c.ends) && pos < c.ends[j] && pos >= c.start(j) {
+		return j
+	}
+	j := c.findSlow(pos)
+	c.last = j
+	return j
+}
+
+func (c *Composite) findSlow(pos int) int {
+	if !c.pages.valid {
+		c.pages.misses++
+		if c.pages.misses <= len(c.comps)-c.h || len(c.comps)-c.h < pageMinComponents {
+			return c.search(c.h, len(c.ends), pos)
+		}
+		c.pages.build(c)
+	}
+	return c.pages.find(c, pos)
+}
+
+// search returns the first j in [lo, hi) with ends[j] > pos; there must be
+// one. The loop compiles to conditional moves: no branch to mispredict.
+func (c *Composite) search(lo, hi, pos int) int {
+	ends := c.ends[lo:hi]
+	base, n := 0, len(ends)
+	for n > 1 {
+		half := n >> 1
+		if ends[base+half-1] <= pos {
+			base += half
+		}
+		n -= half
+	}
+	return lo + base
+}
+
+// peek copies len(dst) bytes starting at stream offset pos, which must all
+// be readable, into dst without consuming them.
+func (c *Composite) peek(dst []byte, pos int) {
+	j := c.find(pos)
+	for off := pos - c.start(j); len(dst) > 0; j, off = j+1, 0 {
+		n := copy(dst, c.comps[j].p[off:])
+		dst = dst[n:]
+	}
+}
+
+// poke copies src into the readable bytes starting at stream offset pos.
+func (c *Composite) poke(pos int, src []byte) {
+	j := c.find(pos)
+	for off := pos - c.start(j); len(src) > 0; j, off = j+1, 0 {
+		n := copy(c.comps[j].p[off:], src)
+		src = src[n:]
+	}
+}
+
+// short returns the error of a read that wants more than Len bytes.
+func (c *Composite) short() error {
+	if c.r == c.w {
+		return io.EOF
+	}
+	return io.ErrUnexpectedEOF
+}
+
+// verify checks the composite's structure (invariants build only).
+func (c *Composite) verify() {
+	if len(c.ends) != len(c.comps) || c.h > len(c.comps) {
+		panic("buf: composite arrays out of step")
+	}
+	end := c.r
+	if c.h < len(c.comps) {
+		end = c.start(c.h)
+	}
+	for j := c.h; j < len(c.comps); j++ {
+		if len(c.comps[j].p) == 0 || c.ends[j] != end+len(c.comps[j].p) {
+			panic(fmt.Sprintf("buf: composite component %d ends at %d, want %d", j, c.ends[j], end+len(c.comps[j].p)))
+		}
+		end = c.ends[j]
+	}
+	if end != c.w || c.r > c.w {
+		panic(fmt.Sprintf("buf: composite reader %d, end %d, components end at %d", c.r, c.w, end))
+	}
+	if c.r < c.w {
+		j := c.cur
+		if len(c.rp) == 0 {
+			j++
+		}
+		if j >= len(c.comps) || c.r < c.start(j) || c.r >= c.ends[j] {
+			panic(fmt.Sprintf("buf: composite reader %d not in component %d", c.r, j))
+		}
+	}
+}
