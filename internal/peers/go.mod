@@ -12,4 +12,6 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0
 )
 
+require golang.org/x/sys v0.49.0 // indirect
+
 replace github.com/netkit/netkit => ../..
