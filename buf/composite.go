@@ -64,7 +64,8 @@ type Composite struct {
 
 	max       int             // component limit; 0 for none
 	alloc     *Allocator      // for Consolidate
-	scratch   []byte          // Next's copy of straddling bytes; seam windows
+	scratch   []byte          // Next's copy of straddling bytes
+	window    []byte          // Index's seam windows
 	pat       *search.Pattern // Index's last pattern
 	patNeedle []byte
 	bufs      net.Buffers  // Buffers' result, reused
@@ -211,7 +212,9 @@ func (c *Composite) compact() {
 // (0 ≤ off ≤ Len), taking over one reference to each as Append does. A
 // component that off falls inside is split in two, both halves sharing its
 // buffer (which Insert retains once more). Insert takes O(m+n) time for m
-// buffers inserted and n held; it panics if off is out of range.
+// buffers inserted and n held; it panics if off is out of range. With a
+// component limit (WithMaxComponents) that the new components exceed, it
+// consolidates afterwards, which invalidates slices returned by Next.
 func (c *Composite) Insert(off int, bs ...*Buffer) {
 	c.check()
 	if off < 0 || off > c.w-c.r {
@@ -262,6 +265,9 @@ func (c *Composite) Insert(off int, bs ...*Buffer) {
 	c.pages.valid = false
 	c.last = c.h
 	c.seek()
+	if c.max > 0 && len(c.comps)-c.h > c.max {
+		c.consolidate(nil)
+	}
 	if invariants.Enabled {
 		c.verify()
 	}
@@ -373,12 +379,17 @@ func (c *Composite) Consolidate() *Buffer {
 		c.releaseRead()
 		return nil
 	}
-	if c.w-c.r == len(c.rp) && len(c.rp) == len(c.comps[c.cur].p) {
-		c.releaseRead()
-		return c.comps[c.h].b
+	c.releaseRead()
+	if cp := c.comps[c.h]; len(c.comps)-c.h == 1 && c.start(c.h) == c.r && sameBytes(cp.p, cp.b.Bytes()) {
+		return cp.b // already one buffer holding exactly the readable bytes
 	}
 	c.consolidate(nil)
 	return c.comps[0].b
+}
+
+// sameBytes reports whether p and q are the same memory (both non-empty).
+func sameBytes(p, q []byte) bool {
+	return len(p) == len(q) && len(p) > 0 && &p[0] == &q[0]
 }
 
 // consolidate replaces the held components, and then extra if not nil, by
@@ -484,6 +495,9 @@ func (c *Composite) search(lo, hi, pos int) int {
 // peek copies len(dst) bytes starting at stream offset pos, which must all
 // be readable, into dst without consuming them.
 func (c *Composite) peek(dst []byte, pos int) {
+	if len(dst) == 0 {
+		return
+	}
 	j := c.find(pos)
 	for off := pos - c.start(j); len(dst) > 0; j, off = j+1, 0 {
 		n := copy(dst, c.comps[j].p[off:])

@@ -23,9 +23,10 @@ func (c *Composite) Index(needle []byte) int {
 // IndexPattern returns the readable offset of the first instance of p's
 // needle in c, or -1. Each component is searched in place with p.Index;
 // a match across a seam is looked for in a window of the m−1 bytes before
-// and after the seam (m the needle's length), copied into a scratch area
+// and after the seam (m the needle's length), copied into a window area
 // of the composite: at most 2(m−1) bytes copied per seam. It allocates
-// only to grow the scratch area.
+// only to grow the window area. It does not disturb slices returned by
+// Next.
 func (c *Composite) IndexPattern(p *search.Pattern) int {
 	c.check()
 	if p.Len() == 0 {
@@ -106,10 +107,10 @@ func indexAcross[F finder](c *Composite, f F) (search.Match, bool) {
 		if L > 1 && j+1 < len(c.comps) {
 			lo := max(st, end-(L-1))
 			hi := min(c.w, end+L-1)
-			if cap(c.scratch) < 2*(L-1) {
-				c.scratch = make([]byte, 2*(L-1))
+			if cap(c.window) < 2*(L-1) {
+				c.window = make([]byte, 2*(L-1))
 			}
-			win := c.scratch[:hi-lo]
+			win := c.window[:hi-lo]
 			c.peek(win, lo)
 			if m, ok := f.find(win); ok && lo+int(m.Start) < end {
 				return shift(m, lo-c.r), true

@@ -23,6 +23,15 @@
 // never after the last Release. A Buffer is not safe for concurrent use;
 // Retain, Release and RefCount are.
 //
+// # Composite
+//
+// A Composite reads a sequence of buffers as one without copying them
+// together: reads that arrive in pieces are appended as they come, parsed
+// with the same methods as a Buffer (a uint32 may straddle two pieces), and
+// released piece by piece as Discard moves past them; a response assembled
+// from pieces goes out with one writev through WriteTo. Append takes over
+// one reference to each buffer.
+//
 // # Misuse and leaks
 //
 // Every method checks, with one atomic load, that the buffer is live:

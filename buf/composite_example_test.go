@@ -1,0 +1,105 @@
+package buf_test
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/search"
+)
+
+// Reads arrive in pieces; a Composite accumulates them without copying and
+// parses a length-prefixed frame whose header and body straddle the pieces.
+func ExampleComposite() {
+	c := buf.NewComposite()
+	defer c.Release()
+
+	// Three reads: the 4-byte length prefix itself is split across two.
+	for _, piece := range []string{"\x00\x00", "\x00\x0bhello", ", world!"} {
+		b := buf.Get(len(piece))
+		b.WriteString(piece)
+		c.Append(b) // the composite now holds b's reference
+	}
+
+	for {
+		if c.Len() < 4 {
+			break
+		}
+		n := int(c.GetUint32(0)) // peek at the length, across the seam
+		if c.Len() < 4+n {
+			break // wait for more reads
+		}
+		c.Skip(4)
+		body, _ := c.Next(n) // aliases one component, or a scratch copy
+		fmt.Printf("frame of %d bytes: %s\n", n, body)
+		c.Discard(0) // release the buffers that have been read to the end
+	}
+	fmt.Println("left over:", c.Len(), "bytes in", c.NumComponents(), "component(s)")
+	// Output:
+	// frame of 11 bytes: hello, worl
+	// left over: 2 bytes in 1 component(s)
+}
+
+// WriteTo sends every component with writev and releases each buffer once
+// it has been written.
+func ExampleComposite_WriteTo() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer conn.Close()
+		b, _ := io.ReadAll(conn)
+		got <- string(b)
+	}()
+
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := buf.NewComposite()
+	for _, part := range []string{"HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n\r\n", "hello"} {
+		b := buf.Get(len(part))
+		b.WriteString(part)
+		c.Append(b)
+	}
+	n, err := c.WriteTo(conn) // one writev; the buffers go back to the pool
+	if err != nil {
+		log.Fatal(err)
+	}
+	conn.Close()
+	fmt.Printf("wrote %d bytes, %d left\n", n, c.Len())
+	fmt.Printf("%q\n", <-got)
+	c.Release()
+	// Output:
+	// wrote 43 bytes, 0 left
+	// "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+}
+
+// IndexSet finds the first of several patterns even when it straddles the
+// buffers that make up the composite.
+func ExampleComposite_IndexSet() {
+	c := buf.NewComposite()
+	defer c.Release()
+	for _, piece := range []string{"GET /index.html HTTP/1.1\r\nHo", "st: a\r", "\n\r\n"} {
+		b := buf.Get(len(piece))
+		b.WriteString(piece)
+		c.Append(b)
+	}
+	ends := search.NewSet([][]byte{[]byte("\r\n\r\n"), []byte("\n\n")})
+	if m, ok := c.IndexSet(ends); ok {
+		fmt.Printf("headers end at %d..%d\n", m.Start, m.End)
+	}
+	fmt.Println(c.Index([]byte("Host:")))
+	// Output:
+	// headers end at 33..37
+	// 26
+}

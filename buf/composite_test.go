@@ -1,0 +1,1392 @@
+package buf_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/search"
+)
+
+// compCodec is a fixed-width encoding (see codec) with Composite's read,
+// Get and Put methods for it.
+type compCodec struct {
+	enc  codec
+	read func(c *buf.Composite) (uint64, error)
+	get  func(c *buf.Composite, i int) uint64
+	put  func(c *buf.Composite, i int, v uint64)
+}
+
+// compCodecs are in the order of codecs.
+var compCodecs = []compCodec{
+	{codecs[0],
+		func(c *buf.Composite) (uint64, error) { v, err := c.ReadUint16(); return uint64(v), err },
+		func(c *buf.Composite, i int) uint64 { return uint64(c.GetUint16(i)) },
+		func(c *buf.Composite, i int, v uint64) { c.PutUint16(i, uint16(v)) }},
+	{codecs[1],
+		func(c *buf.Composite) (uint64, error) { v, err := c.ReadUint32(); return uint64(v), err },
+		func(c *buf.Composite, i int) uint64 { return uint64(c.GetUint32(i)) },
+		func(c *buf.Composite, i int, v uint64) { c.PutUint32(i, uint32(v)) }},
+	{codecs[2],
+		func(c *buf.Composite) (uint64, error) { return c.ReadUint64() },
+		func(c *buf.Composite, i int) uint64 { return c.GetUint64(i) },
+		func(c *buf.Composite, i int, v uint64) { c.PutUint64(i, v) }},
+	{codecs[3],
+		func(c *buf.Composite) (uint64, error) { v, err := c.ReadUint16LE(); return uint64(v), err },
+		func(c *buf.Composite, i int) uint64 { return uint64(c.GetUint16LE(i)) },
+		func(c *buf.Composite, i int, v uint64) { c.PutUint16LE(i, uint16(v)) }},
+	{codecs[4],
+		func(c *buf.Composite) (uint64, error) { v, err := c.ReadUint32LE(); return uint64(v), err },
+		func(c *buf.Composite, i int) uint64 { return uint64(c.GetUint32LE(i)) },
+		func(c *buf.Composite, i int, v uint64) { c.PutUint32LE(i, uint32(v)) }},
+	{codecs[5],
+		func(c *buf.Composite) (uint64, error) { return c.ReadUint64LE() },
+		func(c *buf.Composite, i int) uint64 { return c.GetUint64LE(i) },
+		func(c *buf.Composite, i int, v uint64) { c.PutUint64LE(i, v) }},
+}
+
+// compLayouts are component sizes, cycled to cut a composite's bytes: 1–9
+// bytes each, so that values of 2, 4 and 8 bytes straddle two, three and
+// more components at some offsets and lie inside one at others.
+var compLayouts = [][]int{
+	{9}, {1}, {2}, {3}, {5, 1, 1}, {7, 1, 8}, {4, 1, 1, 1, 1, 9}, {1, 2, 3, 4, 5, 6, 7, 8, 9},
+}
+
+// compBuffer returns a pooled buffer whose readable bytes are p, with two
+// consumed bytes before them, so the composite must take Bytes and not the
+// buffer's memory from its start.
+func compBuffer(p []byte) *buf.Buffer {
+	b := buf.Get(len(p) + 2)
+	b.Write([]byte{0xEE, 0xEE})
+	b.Skip(2)
+	b.Write(p)
+	return b
+}
+
+// compPieces cuts data into buffers of the sizes of layout (cycled).
+func compPieces(data []byte, layout []int) []*buf.Buffer {
+	var bs []*buf.Buffer
+	for i, k := 0, 0; i < len(data); k++ {
+		n := min(layout[k%len(layout)], len(data)-i)
+		bs = append(bs, compBuffer(data[i:i+n]))
+		i += n
+	}
+	return bs
+}
+
+// compFrom returns a composite of data cut as compPieces does, and its
+// buffers, each retained once more so the caller can watch the composite
+// release them (and must release them itself).
+func compFrom(data []byte, layout []int, opts ...buf.CompositeOption) (*buf.Composite, []*buf.Buffer) {
+	c := buf.NewComposite(opts...)
+	bs := compPieces(data, layout)
+	for _, b := range bs {
+		c.Append(b.Retain())
+	}
+	return c, bs
+}
+
+// compNew is compFrom for callers that do not watch the buffers.
+func compNew(data []byte, layout []int, opts ...buf.CompositeOption) *buf.Composite {
+	c := buf.NewComposite(opts...)
+	for _, b := range compPieces(data, layout) {
+		c.Append(b)
+	}
+	return c
+}
+
+// releaseAll releases one reference to each of bs.
+func releaseAll(bs []*buf.Buffer) {
+	for _, b := range bs {
+		b.Release()
+	}
+}
+
+// compFlat returns the readable bytes of c as Buffers gives them.
+func compFlat(c *buf.Composite) []byte {
+	var p []byte
+	for _, v := range c.Buffers() {
+		p = append(p, v...)
+	}
+	return p
+}
+
+// checkComp fails t unless c's readable bytes are want, through Len and
+// Buffers, whose views must all be non-empty.
+func checkComp(t *testing.T, c *buf.Composite, want []byte) {
+	t.Helper()
+	for i, v := range c.Buffers() {
+		if len(v) == 0 {
+			t.Fatalf("Buffers()[%d] is empty", i)
+		}
+	}
+	if got := compFlat(c); c.Len() != len(want) || !bytes.Equal(got, want) {
+		t.Fatalf("Len %d bytes %x, want Len %d bytes %x", c.Len(), trim(got), len(want), trim(want))
+	}
+	if n, views := c.NumComponents(), len(c.Buffers()); n < views {
+		t.Fatalf("NumComponents %d < %d views", n, views)
+	}
+}
+
+// checkRefs fails t unless the buffers' reference counts are want, in order.
+func checkRefs(t *testing.T, bs []*buf.Buffer, want ...int) {
+	t.Helper()
+	got := make([]int, len(bs))
+	for i, b := range bs {
+		got[i] = b.RefCount()
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("RefCounts %v, want %v", got, want)
+	}
+}
+
+// repeat returns n copies of v.
+func repeat(v, n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = v
+	}
+	return p
+}
+
+// compReads are the reads that consume a fixed number of bytes, each
+// returning the bytes it consumed as it saw them (nil for Skip and
+// Discard, which return none).
+var compReads = func() []struct {
+	name string
+	n    int
+	read func(c *buf.Composite) ([]byte, error)
+} {
+	type read = struct {
+		name string
+		n    int
+		read func(c *buf.Composite) ([]byte, error)
+	}
+	rs := []read{
+		{"ReadByte", 1, func(c *buf.Composite) ([]byte, error) { v, err := c.ReadByte(); return []byte{v}, err }},
+	}
+	for _, n := range []int{1, 3, 5, 13} {
+		rs = append(rs,
+			read{fmt.Sprintf("Next(%d)", n), n, func(c *buf.Composite) ([]byte, error) { return c.Next(n) }},
+			read{fmt.Sprintf("Skip(%d)", n), n, func(c *buf.Composite) ([]byte, error) { return nil, c.Skip(n) }},
+			read{fmt.Sprintf("Discard(%d)", n), n, func(c *buf.Composite) ([]byte, error) { return nil, c.Discard(n) }})
+	}
+	for _, cc := range compCodecs {
+		rs = append(rs, read{"Read" + cc.enc.name, cc.enc.size, func(c *buf.Composite) ([]byte, error) {
+			v, err := cc.read(c)
+			if err != nil && v != 0 {
+				return nil, fmt.Errorf("value %#x with error %w", v, err)
+			}
+			return cc.enc.encode(nil, v), err
+		}})
+	}
+	return rs
+}()
+
+// TestCompositeReads reads from every offset of composites cut in every
+// layout, so each read runs inside one component, across two and across
+// three or more; then reads the same way to the end, where the last read
+// falls short.
+func TestCompositeReads(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(40)
+	for _, layout := range compLayouts {
+		for _, rd := range compReads {
+			for start := 0; start+rd.n <= len(data); start++ {
+				c := compNew(data, layout)
+				if start%2 == 0 {
+					c.Discard(start)
+				} else {
+					c.Skip(start)
+				}
+				got, err := rd.read(c)
+				if err != nil || got != nil && !bytes.Equal(got, data[start:start+rd.n]) {
+					t.Fatalf("layout %v, %s at %d = %x, %v, want %x", layout, rd.name, start, got, err, data[start:start+rd.n])
+				}
+				checkComp(t, c, data[start+rd.n:])
+				c.Release()
+			}
+			// Consecutive reads to the end.
+			c, m := compNew(data, layout), &compModel{data: bytes.Clone(data)}
+			for {
+				got, err := rd.read(c)
+				want, wantErr := m.Next(rd.n)
+				if err != wantErr || err == nil && got != nil && !bytes.Equal(got, want) {
+					t.Fatalf("layout %v, %s with %d left = %x, %v, model %x, %v", layout, rd.name, m.Len()+len(want), got, err, want, wantErr)
+				}
+				checkComp(t, c, m.data)
+				if err != nil {
+					break
+				}
+			}
+			c.Release()
+		}
+	}
+}
+
+// TestCompositeShortReads checks that a read of more than Len bytes returns
+// io.EOF on an empty composite and io.ErrUnexpectedEOF otherwise, and
+// consumes nothing, whatever the reader's position among the components.
+func TestCompositeShortReads(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(16)
+	for _, rd := range compReads {
+		for have := range rd.n {
+			for _, skip := range []int{0, 1, 3, 4} {
+				// skip bytes read before the have bytes: the reader sits at
+				// a seam, inside a component or after all of them.
+				c := compNew(data[:skip+have], []int{2, 1})
+				c.Skip(skip)
+				got, err := rd.read(c)
+				wantErr := io.ErrUnexpectedEOF
+				if have == 0 {
+					wantErr = io.EOF
+				}
+				if err != wantErr {
+					t.Fatalf("%s with %d readable (%d skipped) = %x, %v, want %v", rd.name, have, skip, got, err, wantErr)
+				}
+				checkComp(t, c, data[skip:skip+have])
+				c.Release()
+			}
+		}
+	}
+}
+
+func TestCompositeRead(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(50)
+	for _, layout := range compLayouts {
+		for _, n := range []int{1, 2, 3, 5, 8, 13, 64} {
+			c, m := compNew(data, layout), &compModel{data: bytes.Clone(data)}
+			for {
+				p, q := make([]byte, n), make([]byte, n)
+				got, err := c.Read(p)
+				want, wantErr := m.Read(q)
+				if got != want || err != wantErr || !bytes.Equal(p[:got], q[:want]) {
+					t.Fatalf("layout %v: Read(%d bytes) = %d, %v (%x), model %d, %v (%x)", layout, n, got, err, p[:got], want, wantErr, q[:want])
+				}
+				checkComp(t, c, m.data)
+				if err != nil {
+					break
+				}
+				if n, err := c.Read(nil); n != 0 || err != nil {
+					t.Fatalf("Read(nil) = %d, %v, want 0, nil", n, err)
+				}
+			}
+			if n, err := c.Read(nil); n != 0 || err != nil {
+				t.Fatalf("Read(nil) when empty = %d, %v, want 0, nil", n, err)
+			}
+			c.Release()
+		}
+	}
+	// io.ReadAll through the io.Reader and io.ByteReader interfaces.
+	var r io.Reader = compNew(data, []int{3, 1})
+	if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("io.ReadAll = %x, %v", got, err)
+	}
+	r.(*buf.Composite).Release()
+}
+
+func TestCompositeReadByte(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(30)
+	for _, layout := range compLayouts {
+		c := compNew(data, layout)
+		for i := range data {
+			if v, err := c.ReadByte(); v != data[i] || err != nil {
+				t.Fatalf("layout %v: ReadByte #%d = %#x, %v, want %#x", layout, i, v, err, data[i])
+			}
+		}
+		if v, err := c.ReadByte(); v != 0 || err != io.EOF {
+			t.Fatalf("ReadByte at the end = %#x, %v, want 0, EOF", v, err)
+		}
+		c.Release()
+	}
+}
+
+// TestCompositeNext checks where Next's slices point: into the component
+// when the bytes lie in one, into a copy when they straddle.
+func TestCompositeNext(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c, bs := compFrom([]byte("abcdefgh"), []int{4, 4})
+	defer releaseAll(bs)
+	defer c.Release()
+	if p, err := c.Next(0); len(p) != 0 || err != nil {
+		t.Fatalf("Next(0) = %q, %v", p, err)
+	}
+	p, err := c.Next(3)
+	if string(p) != "abc" || err != nil || &p[0] != &bs[0].Bytes()[0] || cap(p) != 3 {
+		t.Fatalf("Next(3) = %q, %v (cap %d): want a view of the first buffer", p, err, cap(p))
+	}
+	p, err = c.Next(2)
+	if string(p) != "de" || err != nil || cap(p) != 2 {
+		t.Fatalf("Next(2) across the seam = %q, %v (cap %d)", p, err, cap(p))
+	}
+	p, err = c.Next(3)
+	if string(p) != "fgh" || err != nil || &p[0] != &bs[1].Bytes()[1] {
+		t.Fatalf("Next(3) = %q, %v: want a view of the second buffer", p, err)
+	}
+	if p, err := c.Next(0); len(p) != 0 || err != nil {
+		t.Fatalf("Next(0) at the end = %q, %v", p, err)
+	}
+	if p, err := c.Next(1); p != nil || err != io.EOF {
+		t.Fatalf("Next(1) at the end = %q, %v", p, err)
+	}
+}
+
+// TestCompositeNextSurvivesSearch checks that a straddling Next's bytes,
+// which live in a scratch area, stay valid through searches, which also
+// copy bytes across seams: they are neither reads nor Discard nor Release.
+func TestCompositeNextSurvivesSearch(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := compNew([]byte("abcdefghijklmnopqrstuvwxyz"), []int{3})
+	defer c.Release()
+	p, err := c.Next(5)
+	if string(p) != "abcde" || err != nil {
+		t.Fatalf("Next(5) = %q, %v", p, err)
+	}
+	if i := c.Index([]byte("ijklmnopq")); i != 3 {
+		t.Fatalf("Index = %d, want 3", i)
+	}
+	if i := c.IndexPattern(search.NewPattern([]byte("xyz"))); i != 18 {
+		t.Fatalf("IndexPattern = %d, want 18", i)
+	}
+	if m, ok := c.IndexSet(search.NewSet([][]byte{[]byte("nopqrstu"), []byte("zz")})); !ok || m.Start != 8 {
+		t.Fatalf("IndexSet = %+v, %v, want a match at 8", m, ok)
+	}
+	c.GetUint64(1)
+	c.PutUint32(2, c.GetUint32(2))
+	s := c.Slice(1, 10)
+	s.Release()
+	c.Buffers()
+	if string(p) != "abcde" {
+		t.Fatalf("Next's slice changed to %q without a read, Discard or Release", p)
+	}
+}
+
+func TestCompositeGetPut(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(30)
+	vals := testValues()
+	for _, layout := range compLayouts {
+		for _, cc := range compCodecs {
+			for _, skip := range []int{0, 3} {
+				c, bs := compFrom(data, layout)
+				c.Skip(skip) // offsets count from the reader
+				m := &compModel{data: bytes.Clone(data[skip:])}
+				for i := 0; i+cc.enc.size <= m.Len(); i++ {
+					if got, want := cc.get(c, i), cc.enc.decode(m.data[i:]); got != want {
+						t.Fatalf("layout %v, skip %d: Get%s(%d) = %#x, want %#x", layout, skip, cc.enc.name, i, got, want)
+					}
+				}
+				for k, v := range vals {
+					i := k % (m.Len() - cc.enc.size + 1)
+					cc.put(c, i, v)
+					m.Put(i, cc.enc.encode(nil, v))
+					if got := cc.get(c, i); got != v&cc.enc.mask() {
+						t.Fatalf("layout %v: Get%s(%d) after Put(%#x) = %#x", layout, cc.enc.name, i, v, got)
+					}
+				}
+				checkComp(t, c, m.data)
+				// Put wrote into the buffers' memory, which their other
+				// holder (this test) sees.
+				var held []byte
+				for _, b := range bs {
+					held = append(held, b.Bytes()...)
+				}
+				if !bytes.Equal(held[skip:], m.data) {
+					t.Fatalf("layout %v: buffers hold %x after Puts, want %x", layout, held[skip:], m.data)
+				}
+				c.Release()
+				releaseAll(bs)
+			}
+		}
+	}
+}
+
+// TestCompositePanics checks the documented panics: out-of-range Get, Put,
+// Slice and Insert and negative counts. None changes anything.
+func TestCompositePanics(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(12)
+	c := compNew(data, []int{5})
+	defer c.Release()
+	c.Skip(2) // 10 readable
+	n := c.Len()
+	for _, cc := range compCodecs {
+		for _, i := range []int{-1, n - cc.enc.size + 1, n, 1 << 40} {
+			mustPanic(t, nil, func() { cc.get(c, i) })
+			mustPanic(t, nil, func() { cc.put(c, i, 0) })
+		}
+	}
+	for _, r := range [][2]int{{-1, 0}, {0, -1}, {0, n + 1}, {n, 1}, {1, n}, {n + 1, 0}, {-5, 6}} {
+		mustPanic(t, nil, func() { c.Slice(r[0], r[1]).Release() })
+	}
+	for _, off := range []int{-1, n + 1} {
+		b := compBuffer([]byte("x"))
+		mustPanic(t, nil, func() { c.Insert(off, b) })
+		if b.RefCount() != 1 {
+			t.Fatalf("Insert(%d) panicked but took the buffer (RefCount %d)", off, b.RefCount())
+		}
+		b.Release()
+	}
+	mustPanic(t, nil, func() { c.Next(-1) })
+	mustPanic(t, nil, func() { c.Skip(-1) })
+	mustPanic(t, nil, func() { c.Discard(-1) })
+	checkComp(t, c, data[2:])
+	if t.Failed() {
+		t.FailNow()
+	}
+	// The edges are in range.
+	for _, cc := range compCodecs {
+		cc.put(c, n-cc.enc.size, cc.get(c, n-cc.enc.size))
+		cc.put(c, 0, cc.get(c, 0))
+	}
+	for _, r := range [][2]int{{0, 0}, {n, 0}, {0, n}, {n - 1, 1}} {
+		s := c.Slice(r[0], r[1])
+		checkComp(t, s, data[2+r[0]:2+r[0]+r[1]])
+		s.Release()
+	}
+	checkComp(t, c, data[2:])
+}
+
+func TestCompositeAppendEmpty(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := compNew([]byte("abc"), []int{3})
+	defer c.Release()
+	read := buf.Get(8)
+	read.WriteString("xy")
+	read.Next(2)
+	for _, b := range []*buf.Buffer{buf.Get(8), buf.Wrap(nil), read} {
+		b.Retain()
+		c.Append(b)
+		if b.RefCount() != 1 {
+			t.Fatalf("Append of an empty buffer kept it: RefCount %d, want 1", b.RefCount())
+		}
+		b.Release()
+		if c.NumComponents() != 1 {
+			t.Fatalf("Append of an empty buffer: %d components, want 1", c.NumComponents())
+		}
+		checkComp(t, c, []byte("abc"))
+	}
+	// A released buffer is refused before anything changes.
+	a := buf.NewAllocator()
+	dead := a.Get(8)
+	dead.WriteString("x")
+	dead.Release()
+	mustPanic(t, buf.ErrReleased, func() { c.Append(dead) })
+	checkComp(t, c, []byte("abc"))
+}
+
+func TestCompositeAppendAll(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := buf.NewComposite()
+	defer c.Release()
+	m := &compModel{}
+	var all []*buf.Buffer
+	for round := range 20 {
+		// Two to six buffers, one of them empty, into a composite whose
+		// front has been partly read, so the arrays grow and compact.
+		bs := compPieces(pattern(round%5+4), []int{round%3 + 1, 2})
+		bs = append(bs, buf.Get(4))
+		for _, b := range bs {
+			m.Append(b.Bytes())
+			all = append(all, b.Retain())
+		}
+		c.AppendAll(bs...)
+		checkComp(t, c, m.data)
+		if want := len(bs) - 1; round == 0 && c.NumComponents() != want {
+			t.Fatalf("AppendAll of %d buffers, one empty: %d components, want %d", len(bs), c.NumComponents(), want)
+		}
+		if all[len(all)-1].RefCount() != 1 {
+			t.Fatal("AppendAll kept an empty buffer")
+		}
+		k := m.Len() / 2
+		c.Discard(k)
+		m.Next(k)
+		checkComp(t, c, m.data)
+	}
+	c.AppendAll()
+	checkComp(t, c, m.data)
+	c.Discard(c.Len())
+	checkRefs(t, all, repeat(1, len(all))...)
+	releaseAll(all)
+}
+
+func TestCompositeInsert(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := []byte("0123456789")
+	for _, tc := range []struct {
+		name   string
+		skip   int // bytes read before the Insert
+		off    int
+		ins    []string
+		comps  int // components after the Insert
+		splits int // index of the buffer Insert splits, or -1
+	}{
+		{"start", 0, 0, []string{"ab"}, 3, -1},
+		{"middle of a component", 0, 2, []string{"ab"}, 4, 0},
+		{"seam", 0, 4, []string{"ab"}, 3, -1},
+		{"end", 0, 10, []string{"ab"}, 3, -1},
+		{"several with an empty one", 0, 7, []string{"a", "", "bc", "d"}, 6, 1},
+		{"only empty", 0, 3, []string{""}, 2, -1},
+		{"start after reads", 3, 0, []string{"ab"}, 4, 0},
+		{"reader's component after reads", 1, 2, []string{"ab"}, 4, 0},
+		{"seam after reads", 3, 1, []string{"ab"}, 3, -1},
+		{"end after reads", 3, 7, []string{"ab"}, 3, -1},
+		{"at the end of all reads", 10, 0, []string{"ab"}, 3, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, bs := compFrom(data, []int{4, 6})
+			c.Skip(tc.skip)
+			m := &compModel{data: bytes.Clone(data[tc.skip:])}
+			var ins []*buf.Buffer
+			var insBytes []byte
+			for _, s := range tc.ins {
+				b := compBuffer([]byte(s))
+				ins = append(ins, b.Retain())
+				insBytes = append(insBytes, s...)
+			}
+			m.Insert(tc.off, insBytes)
+			c.Insert(tc.off, ins...)
+			checkComp(t, c, m.data)
+			if c.NumComponents() != tc.comps {
+				t.Fatalf("%d components after Insert, want %d", c.NumComponents(), tc.comps)
+			}
+			want := []int{2, 2}
+			if tc.splits >= 0 {
+				want[tc.splits] = 3 // both halves hold a reference
+			}
+			checkRefs(t, bs, want...)
+			for i, s := range tc.ins {
+				if want := min(len(s), 1) + 1; ins[i].RefCount() != want {
+					t.Fatalf("inserted buffer %q: RefCount %d, want %d", s, ins[i].RefCount(), want)
+				}
+			}
+			// Reads and random access go through the new layout.
+			for i := 0; i+2 <= m.Len(); i++ {
+				if got, want := c.GetUint16(i), uint16(m.data[i])<<8|uint16(m.data[i+1]); got != want {
+					t.Fatalf("GetUint16(%d) = %#x, want %#x", i, got, want)
+				}
+			}
+			for m.Len() > 0 {
+				want, _ := m.Next(1)
+				if got, err := c.ReadByte(); got != want[0] || err != nil {
+					t.Fatalf("ReadByte = %q, %v, want %q", got, err, want)
+				}
+			}
+			c.Discard(0)
+			if c.NumComponents() != 0 {
+				t.Fatalf("%d components after reading and discarding everything", c.NumComponents())
+			}
+			checkRefs(t, append(bs, ins...), repeat(1, len(bs)+len(ins))...)
+			c.Release()
+			releaseAll(bs)
+			releaseAll(ins)
+		})
+	}
+}
+
+func TestCompositeDiscard(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(12)
+	c, bs := compFrom(data, []int{3, 4, 5})
+	checkRefs(t, bs, 2, 2, 2)
+
+	c.ReadUint16()
+	c.Discard(0)
+	checkRefs(t, bs, 2, 2, 2) // the first is not read to its end
+	c.ReadByte()
+	checkRefs(t, bs, 2, 2, 2) // reads release nothing
+	if err := c.Discard(0); err != nil {
+		t.Fatalf("Discard(0) = %v", err)
+	}
+	checkRefs(t, bs, 1, 2, 2)
+	if c.NumComponents() != 2 {
+		t.Fatalf("%d components, want 2", c.NumComponents())
+	}
+
+	if err := c.Discard(2); err != nil {
+		t.Fatalf("Discard(2) = %v", err)
+	}
+	checkRefs(t, bs, 1, 2, 2) // the remainder of the second is kept
+	checkComp(t, c, data[5:])
+	if err := c.Discard(2); err != nil {
+		t.Fatalf("Discard(2) = %v", err)
+	}
+	checkRefs(t, bs, 1, 1, 2)
+	checkComp(t, c, data[7:])
+
+	if err := c.Discard(6); err != io.ErrUnexpectedEOF {
+		t.Fatalf("Discard(6) of 5 = %v, want ErrUnexpectedEOF", err)
+	}
+	checkComp(t, c, data[7:])
+	c.Skip(5)
+	checkRefs(t, bs, 1, 1, 2)
+	if err := c.Discard(1); err != io.EOF {
+		t.Fatalf("Discard(1) when empty = %v, want EOF", err)
+	}
+	checkRefs(t, bs, 1, 1, 1) // still released what was read
+	if c.NumComponents() != 0 {
+		t.Fatalf("%d components, want 0", c.NumComponents())
+	}
+	c.Release()
+	releaseAll(bs)
+
+	// Across several components at once, from inside one.
+	c, bs = compFrom(data, []int{3, 4, 5})
+	c.Skip(1)
+	if err := c.Discard(8); err != nil {
+		t.Fatalf("Discard(8) = %v", err)
+	}
+	checkRefs(t, bs, 1, 1, 2)
+	checkComp(t, c, data[9:])
+	c.Discard(3)
+	checkRefs(t, bs, 1, 1, 1)
+	c.Append(compBuffer([]byte("more"))) // usable after everything went
+	checkComp(t, c, []byte("more"))
+	c.Release()
+	releaseAll(bs)
+
+	// Many components: Discard keeps the arrays small (it releases from
+	// the front while Append adds at the back).
+	c = buf.NewComposite()
+	m := &compModel{}
+	for i := range 2000 {
+		p := pattern(i%9 + 1)
+		c.Append(compBuffer(p))
+		m.Append(p)
+		n := max(m.Len()-4, 0)
+		if i%3 == 0 {
+			n = m.Len() / 2
+		}
+		c.Discard(n)
+		m.Next(n)
+		if c.NumComponents() > 10 {
+			t.Fatalf("%d components held for %d bytes", c.NumComponents(), c.Len())
+		}
+	}
+	checkComp(t, c, m.data)
+	c.Release()
+}
+
+func TestCompositeSlice(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(30)
+	layout := []int{1, 2, 3, 4, 5, 6, 7, 8, 9} // 30 = 1+…+7 + 2
+	c, bs := compFrom(data, layout)
+	c.Skip(2) // in the second component
+	s := c.Slice(5, 12)
+	checkComp(t, s, data[7:19])
+	// Readable offsets 5–16 are stream offsets 7–18: components 3 (6–9),
+	// 4 (10–14) and 5 (15–20).
+	checkRefs(t, bs, 2, 2, 2, 3, 3, 3, 2, 2)
+	ss := s.Slice(3, 5) // a slice of a slice
+	checkComp(t, ss, data[10:15])
+	checkRefs(t, bs, 2, 2, 2, 3, 4, 3, 2, 2)
+
+	c.Release()
+	checkRefs(t, bs, 1, 1, 1, 2, 3, 2, 1, 1)
+	// The slices outlive their parent and read like composites.
+	checkComp(t, s, data[7:19])
+	if v, err := s.ReadUint64(); err != nil || v != codecs[2].decode(data[7:]) {
+		t.Fatalf("ReadUint64 from a slice = %#x, %v", v, err)
+	}
+	if v := uint64(s.GetUint32LE(0)); v != codecs[4].decode(data[15:]) {
+		t.Fatalf("GetUint32LE from a slice = %#x", v)
+	}
+	if i := s.Index(data[16:18]); i != 1 {
+		t.Fatalf("Index in a slice = %d, want 1", i)
+	}
+	s.Discard(4)
+	checkComp(t, s, nil)
+	s.Release()
+	checkRefs(t, bs, 1, 1, 1, 1, 2, 1, 1, 1)
+	checkComp(t, ss, data[10:15])
+	ss.Release()
+	checkRefs(t, bs, 1, 1, 1, 1, 1, 1, 1, 1)
+	releaseAll(bs)
+
+	// An empty slice holds nothing.
+	c, bs = compFrom(data[:5], []int{5})
+	for _, off := range []int{0, 3, 5} {
+		e := c.Slice(off, 0)
+		checkRefs(t, bs, 2)
+		checkComp(t, e, nil)
+		if _, err := e.ReadByte(); err != io.EOF {
+			t.Fatalf("ReadByte from an empty slice = %v", err)
+		}
+		e.Append(compBuffer([]byte("z")))
+		checkComp(t, e, []byte("z"))
+		e.Release()
+	}
+	c.Release()
+	releaseAll(bs)
+}
+
+func TestCompositeConsolidate(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(12)
+
+	t.Run("empty", func(t *testing.T) {
+		c := buf.NewComposite()
+		if b := c.Consolidate(); b != nil {
+			t.Fatalf("Consolidate of a new composite = %x", b.Bytes())
+		}
+		c.Release()
+		c, bs := compFrom(data[:7], []int{3, 4})
+		c.Skip(7)
+		if b := c.Consolidate(); b != nil {
+			t.Fatalf("Consolidate with everything read = %x", b.Bytes())
+		}
+		checkRefs(t, bs, 1, 1) // and what was read is released
+		if c.NumComponents() != 0 {
+			t.Fatalf("%d components, want 0", c.NumComponents())
+		}
+		c.Release()
+		releaseAll(bs)
+	})
+
+	// With one component holding exactly the readable bytes nothing is
+	// copied: the component's buffer is returned.
+	for _, tc := range []struct {
+		name   string
+		layout []int
+		read   func(c *buf.Composite)
+		want   int // index of the buffer returned
+	}{
+		{"one component", []int{5}, func(*buf.Composite) {}, 0},
+		{"after Skip to a seam", []int{3, 5}, func(c *buf.Composite) { c.Skip(3) }, 1},
+		{"after Discard to a seam", []int{3, 5}, func(c *buf.Composite) { c.Discard(3) }, 1},
+		{"after reads to a seam", []int{2, 1, 5}, func(c *buf.Composite) { c.ReadUint16(); c.ReadByte() }, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			total := 0
+			for _, n := range tc.layout {
+				total += n
+			}
+			c, bs := compFrom(data[:total], tc.layout)
+			tc.read(c)
+			want := data[total-tc.layout[len(tc.layout)-1] : total]
+			b := c.Consolidate()
+			if b != bs[tc.want] {
+				t.Fatalf("Consolidate copied (returned %p, want buffer %d %p)", b, tc.want, bs[tc.want])
+			}
+			if !bytes.Equal(b.Bytes(), want) || c.NumComponents() != 1 {
+				t.Fatalf("Consolidate = %x with %d components, want %x", b.Bytes(), c.NumComponents(), want)
+			}
+			checkComp(t, c, want)
+			refs := repeat(1, len(bs))
+			refs[tc.want] = 2
+			checkRefs(t, bs, refs...)
+			c.Release()
+			releaseAll(bs)
+		})
+	}
+
+	// Otherwise the readable bytes are copied into one new buffer, and
+	// the buffer returned holds exactly them.
+	for _, tc := range []struct {
+		name  string
+		make  func() (*buf.Composite, []*buf.Buffer, func())
+		bytes []byte
+	}{
+		{"several", func() (*buf.Composite, []*buf.Buffer, func()) {
+			c, bs := compFrom(data, []int{3, 4, 5})
+			c.Skip(1)
+			return c, bs, func() {}
+		}, data[1:]},
+		{"one component partly read", func() (*buf.Composite, []*buf.Buffer, func()) {
+			c, bs := compFrom(data[:5], []int{5})
+			c.Skip(2)
+			return c, bs, func() {}
+		}, data[2:5]},
+		{"part of a component in a slice", func() (*buf.Composite, []*buf.Buffer, func()) {
+			p, bs := compFrom(data[:6], []int{6})
+			c := p.Slice(1, 3)
+			return c, bs, p.Release
+		}, data[1:4]},
+		{"half of a split component", func() (*buf.Composite, []*buf.Buffer, func()) {
+			c, bs := compFrom(data[:6], []int{6})
+			x := compBuffer([]byte("xy"))
+			c.Insert(3, x)
+			c.Discard(5) // "012" and "xy": the reader is at "345"
+			return c, bs, func() {}
+		}, data[3:6]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, bs, done := tc.make()
+			b := c.Consolidate()
+			if b == nil || !bytes.Equal(b.Bytes(), tc.bytes) || c.NumComponents() != 1 {
+				var got []byte
+				if b != nil {
+					got = b.Bytes()
+				}
+				t.Fatalf("Consolidate = %x with %d components, want %x in one", got, c.NumComponents(), tc.bytes)
+			}
+			for _, x := range bs {
+				if b == x {
+					t.Fatal("Consolidate returned a component's buffer")
+				}
+			}
+			checkComp(t, c, tc.bytes)
+			done()
+			checkRefs(t, bs, repeat(1, len(bs))...) // the components are released
+			if v, err := c.ReadByte(); v != tc.bytes[0] || err != nil {
+				t.Fatalf("ReadByte after Consolidate = %#x, %v", v, err)
+			}
+			if b2 := c.Consolidate(); b2 != nil && !bytes.Equal(b2.Bytes(), tc.bytes[1:]) {
+				t.Fatalf("second Consolidate = %x, want %x", b2.Bytes(), tc.bytes[1:])
+			}
+			checkComp(t, c, tc.bytes[1:])
+			c.Release()
+			releaseAll(bs)
+		})
+	}
+
+	t.Run("WithAllocator", func(t *testing.T) {
+		a := buf.NewAllocator()
+		c := compNew(data, []int{5}, buf.WithAllocator(a))
+		b := c.Consolidate()
+		if got := a.Stats().Total().InUse; got == 0 {
+			t.Fatal("Consolidate did not take its buffer from the composite's allocator")
+		}
+		if !bytes.Equal(b.Bytes(), data) {
+			t.Fatalf("Consolidate = %x", b.Bytes())
+		}
+		c.Release()
+		if got := a.Stats().Total().InUse; got != 0 {
+			t.Fatalf("%d bytes in use after Release", got)
+		}
+	})
+}
+
+func TestCompositeMaxComponents(t *testing.T) {
+	buftest.CheckLeaks(t)
+	for _, limit := range []int{-1, 0, 1, 2, 3, 16} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			data := pattern(100)
+			c := buf.NewComposite(buf.WithMaxComponents(limit))
+			m := &compModel{}
+			var bs []*buf.Buffer
+			maxSeen := 0
+			for i, b := range compPieces(data, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+				m.Append(b.Bytes())
+				bs = append(bs, b)
+				c.Append(b.Retain())
+				maxSeen = max(maxSeen, c.NumComponents())
+				if limit > 0 && c.NumComponents() > limit {
+					t.Fatalf("%d components after Append #%d with a limit of %d", c.NumComponents(), i, limit)
+				}
+				checkComp(t, c, m.data)
+				if i%3 == 2 {
+					// Reads across seams in between; consumed bytes are
+					// dropped by the next consolidation.
+					got, err := c.Next(4)
+					want, wantErr := m.Next(4)
+					if err != wantErr || !bytes.Equal(got, want) {
+						t.Fatalf("Next(4) = %x, %v, want %x, %v", got, err, want, wantErr)
+					}
+				}
+			}
+			if limit <= 0 && maxSeen != len(bs) {
+				t.Fatalf("no limit, but at most %d components for %d appends", maxSeen, len(bs))
+			}
+			held := 0
+			for _, b := range bs {
+				if b.RefCount() == 2 {
+					held++
+				}
+			}
+			if limit > 0 && held > limit {
+				t.Fatalf("%d appended buffers still held with a limit of %d", held, limit)
+			}
+			checkComp(t, c, m.data)
+			c.Release()
+			checkRefs(t, bs, repeat(1, len(bs))...)
+			releaseAll(bs)
+		})
+	}
+	if buf.DefaultMaxComponents != 0 {
+		t.Fatalf("DefaultMaxComponents = %d, want 0 (no limit)", buf.DefaultMaxComponents)
+	}
+}
+
+func TestCompositeReset(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(7)
+	c, bs := compFrom(data, []int{3, 4})
+	c.Skip(1)
+	c.Reset()
+	checkRefs(t, bs, 1, 1)
+	checkComp(t, c, nil)
+	if c.NumComponents() != 0 {
+		t.Fatalf("%d components after Reset", c.NumComponents())
+	}
+	if _, err := c.ReadByte(); err != io.EOF {
+		t.Fatalf("ReadByte after Reset = %v", err)
+	}
+	// Usable afterwards.
+	for _, b := range compPieces(data, []int{2}) {
+		c.Append(b)
+	}
+	checkComp(t, c, data)
+	if v, err := c.ReadUint32(); err != nil || uint64(v) != codecs[1].decode(data) {
+		t.Fatalf("ReadUint32 after Reset and Append = %#x, %v", v, err)
+	}
+	c.Reset()
+	c.Reset()
+	checkComp(t, c, nil)
+	c.Release()
+	releaseAll(bs)
+}
+
+// compMethods calls every method of *Composite with arguments valid on a
+// live composite holding at least 16 readable bytes. b is a live buffer
+// for the methods that take one; the caller releases it if it is left
+// with a reference.
+var compMethods = []struct {
+	name string
+	call func(c *buf.Composite, b *buf.Buffer)
+}{
+	{"Len", func(c *buf.Composite, _ *buf.Buffer) { c.Len() }},
+	{"NumComponents", func(c *buf.Composite, _ *buf.Buffer) { c.NumComponents() }},
+	{"Append", func(c *buf.Composite, b *buf.Buffer) { c.Append(b) }},
+	{"AppendAll", func(c *buf.Composite, b *buf.Buffer) { c.AppendAll(b) }},
+	{"AppendAll()", func(c *buf.Composite, _ *buf.Buffer) { c.AppendAll() }},
+	{"Insert", func(c *buf.Composite, b *buf.Buffer) { c.Insert(0, b) }},
+	{"Discard", func(c *buf.Composite, _ *buf.Buffer) { c.Discard(1) }},
+	{"Discard(0)", func(c *buf.Composite, _ *buf.Buffer) { c.Discard(0) }},
+	{"Release", func(c *buf.Composite, _ *buf.Buffer) { c.Release() }},
+	{"Reset", func(c *buf.Composite, _ *buf.Buffer) { c.Reset() }},
+	{"Consolidate", func(c *buf.Composite, _ *buf.Buffer) { c.Consolidate() }},
+	{"Slice", func(c *buf.Composite, _ *buf.Buffer) { c.Slice(0, 1).Release() }},
+	{"Slice(0, 0)", func(c *buf.Composite, _ *buf.Buffer) { c.Slice(0, 0).Release() }},
+	{"Read", func(c *buf.Composite, _ *buf.Buffer) { c.Read(make([]byte, 4)) }},
+	{"Read(nil)", func(c *buf.Composite, _ *buf.Buffer) { c.Read(nil) }},
+	{"ReadByte", func(c *buf.Composite, _ *buf.Buffer) { c.ReadByte() }},
+	{"Next", func(c *buf.Composite, _ *buf.Buffer) { c.Next(1) }},
+	{"Next(0)", func(c *buf.Composite, _ *buf.Buffer) { c.Next(0) }},
+	{"Skip", func(c *buf.Composite, _ *buf.Buffer) { c.Skip(1) }},
+	{"ReadUint16", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint16() }},
+	{"ReadUint32", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint32() }},
+	{"ReadUint64", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint64() }},
+	{"ReadUint16LE", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint16LE() }},
+	{"ReadUint32LE", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint32LE() }},
+	{"ReadUint64LE", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint64LE() }},
+	{"GetUint16", func(c *buf.Composite, _ *buf.Buffer) { c.GetUint16(0) }},
+	{"GetUint32", func(c *buf.Composite, _ *buf.Buffer) { c.GetUint32(0) }},
+	{"GetUint64", func(c *buf.Composite, _ *buf.Buffer) { c.GetUint64(0) }},
+	{"GetUint16LE", func(c *buf.Composite, _ *buf.Buffer) { c.GetUint16LE(0) }},
+	{"GetUint32LE", func(c *buf.Composite, _ *buf.Buffer) { c.GetUint32LE(0) }},
+	{"GetUint64LE", func(c *buf.Composite, _ *buf.Buffer) { c.GetUint64LE(0) }},
+	{"PutUint16", func(c *buf.Composite, _ *buf.Buffer) { c.PutUint16(0, 1) }},
+	{"PutUint32", func(c *buf.Composite, _ *buf.Buffer) { c.PutUint32(0, 1) }},
+	{"PutUint64", func(c *buf.Composite, _ *buf.Buffer) { c.PutUint64(0, 1) }},
+	{"PutUint16LE", func(c *buf.Composite, _ *buf.Buffer) { c.PutUint16LE(0, 1) }},
+	{"PutUint32LE", func(c *buf.Composite, _ *buf.Buffer) { c.PutUint32LE(0, 1) }},
+	{"PutUint64LE", func(c *buf.Composite, _ *buf.Buffer) { c.PutUint64LE(0, 1) }},
+	{"Index", func(c *buf.Composite, _ *buf.Buffer) { c.Index([]byte("x")) }},
+	{"Index(empty)", func(c *buf.Composite, _ *buf.Buffer) { c.Index(nil) }},
+	{"IndexPattern", func(c *buf.Composite, _ *buf.Buffer) { c.IndexPattern(search.NewPattern([]byte("x"))) }},
+	{"IndexSet", func(c *buf.Composite, _ *buf.Buffer) { c.IndexSet(search.NewSet([][]byte{[]byte("x")})) }},
+	{"Buffers", func(c *buf.Composite, _ *buf.Buffer) { c.Buffers() }},
+	{"WriteTo", func(c *buf.Composite, _ *buf.Buffer) { c.WriteTo(io.Discard) }},
+}
+
+func TestCompositeReleased(t *testing.T) {
+	buftest.CheckLeaks(t)
+	// The methods work on a live composite (so the panics below are due
+	// to the release alone).
+	for _, m := range compMethods {
+		c := compNew(pattern(20), []int{3})
+		b := compBuffer([]byte("live")).Retain() // the composite may take one
+		m.call(c, b)
+		if m.name != "Release" {
+			c.Release()
+		}
+		want := 2 // methods that do not take b leave both references
+		switch m.name {
+		case "Append", "AppendAll", "Insert":
+			want = 1
+		}
+		if b.RefCount() != want {
+			t.Fatalf("%s: the buffer's RefCount is %d after the composite's Release, want %d", m.name, b.RefCount(), want)
+		}
+		for range want {
+			b.Release()
+		}
+	}
+	for _, m := range compMethods {
+		c, bs := compFrom(pattern(20), []int{3})
+		c.Release()
+		checkRefs(t, bs, repeat(1, len(bs))...)
+		releaseAll(bs)
+		b := compBuffer([]byte("live"))
+		func() {
+			defer func() {
+				r := recover()
+				err, ok := r.(error)
+				if !ok || !errors.Is(err, buf.ErrReleased) {
+					t.Errorf("%s on a released composite: panic %v (%T), want an error wrapping ErrReleased", m.name, r, r)
+				}
+			}()
+			m.call(c, b)
+		}()
+		if b.RefCount() != 1 {
+			t.Errorf("%s on a released composite took the buffer (RefCount %d)", m.name, b.RefCount())
+		}
+		b.Release()
+	}
+}
+
+func TestCompositeBufferViews(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(30)
+	for _, layout := range compLayouts {
+		for skip := 0; skip <= len(data); skip++ {
+			c, bs := compFrom(data, layout)
+			c.Skip(skip)
+			views := c.Buffers()
+			checkComp(t, c, data[skip:])
+			// One view per component holding readable bytes: a partly
+			// read component's view starts at the reader.
+			n, off := 0, 0
+			for _, b := range bs {
+				if off+b.Len() > skip {
+					n++
+				}
+				off += b.Len()
+			}
+			if len(views) != n {
+				t.Fatalf("layout %v, skip %d: %d views, want %d", layout, skip, len(views), n)
+			}
+			if c.Len() > 0 {
+				last := bs[len(bs)-1].Bytes()
+				if v := views[len(views)-1]; &v[len(v)-1] != &last[len(last)-1] {
+					t.Fatal("the last view does not alias the last buffer")
+				}
+			}
+			c.Discard(0)
+			if c.NumComponents() != len(views) {
+				t.Fatalf("layout %v, skip %d: %d components after Discard(0), %d views", layout, skip, c.NumComponents(), len(views))
+			}
+			c.Release()
+			releaseAll(bs)
+		}
+	}
+	c := buf.NewComposite()
+	if v := c.Buffers(); len(v) != 0 {
+		t.Fatalf("Buffers of an empty composite = %q", v)
+	}
+	c.Release()
+}
+
+func TestCompositeIndex(t *testing.T) {
+	buftest.CheckLeaks(t)
+	for _, tc := range []struct {
+		content string
+		layout  []int
+		skip    int
+		needle  string
+		want    int
+	}{
+		{"", []int{1}, 0, "", 0},
+		{"", []int{1}, 0, "a", -1},
+		{"abc", []int{1}, 0, "", 0},
+		{"abc", []int{1}, 3, "", 0},
+		{"abc", []int{1}, 0, "c", 2},
+		{"abcabc", []int{2}, 0, "ca", 2},
+		{"abcabc", []int{2}, 1, "ab", 2},
+		{"abcabc", []int{2}, 4, "ab", -1},
+		{"abc", []int{1}, 0, "abcd", -1},
+		{"hello\r\n\r\nbody", []int{6, 1, 1, 1, 9}, 0, "\r\n\r\n", 5},
+		{"hello\r\n\r\nbody", []int{6, 1, 1, 1, 9}, 3, "\r\n\r\n", 2},
+		{"aaaaaaaaaaaaaaaaaaaaaaab", []int{1}, 0, "aaaaaaaaaaab", 12},
+		{"aaaaaaaaaaaaaaaaaaaaaaab", []int{2, 3}, 5, "aaaaab", 13},
+		{"xyzxyzxyzxyzxy", []int{1}, 0, "xyzxyzxyzxyzxyz", -1},
+		{"ab", []int{1}, 0, "ab", 0},
+	} {
+		c := compNew([]byte(tc.content), tc.layout)
+		c.Skip(tc.skip)
+		needle := []byte(tc.needle)
+		for range 2 { // the second time with the cached pattern
+			if got := c.Index(needle); got != tc.want {
+				t.Errorf("Index(%q) in %q (layout %v, skip %d) = %d, want %d", tc.needle, tc.content, tc.layout, tc.skip, got, tc.want)
+			}
+		}
+		if got := c.IndexPattern(search.NewPattern(needle)); got != tc.want {
+			t.Errorf("IndexPattern(%q) in %q = %d, want %d", tc.needle, tc.content, got, tc.want)
+		}
+		checkComp(t, c, []byte(tc.content[tc.skip:]))
+		c.Release()
+	}
+
+	// Random contents of a small alphabet in tiny components, against
+	// bytes.Index on the flat bytes.
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		data, layout := compRandom(r, "ab", 80)
+		c := compNew(data, layout)
+		skip := r.IntN(len(data) + 1)
+		c.Skip(skip)
+		flat := data[skip:]
+		for range 4 {
+			needle := compNeedle(r, flat, "ab", 16)
+			if trial%5 == 0 {
+				needle = compNeedle(r, flat, "ab", 40) // longer than every component
+			}
+			want := bytes.Index(flat, needle)
+			if got := c.Index(needle); got != want {
+				t.Fatalf("Index(%q) in %q (layout %v) = %d, want %d", needle, flat, layout, got, want)
+			}
+			if got := c.Index(bytes.Clone(needle)); got != want {
+				t.Fatalf("Index(%q) again = %d, want %d", needle, got, want)
+			}
+			if got := c.IndexPattern(search.NewPattern(needle)); got != want {
+				t.Fatalf("IndexPattern(%q) in %q (layout %v) = %d, want %d", needle, flat, layout, got, want)
+			}
+		}
+		checkComp(t, c, flat)
+		c.Release()
+	}
+}
+
+// compRandom returns up to n bytes of alphabet and a layout of 1–9 byte
+// components for them, often all of one byte.
+func compRandom(r *rand.Rand, alphabet string, n int) ([]byte, []int) {
+	data := make([]byte, r.IntN(n+1))
+	for i := range data {
+		data[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	if r.IntN(3) == 0 {
+		return data, []int{1}
+	}
+	layout := make([]int, 1+r.IntN(6))
+	for i := range layout {
+		layout[i] = 1 + r.IntN(9)
+	}
+	return data, layout
+}
+
+// compNeedle returns a needle of 1 to n bytes: mostly a piece of flat,
+// sometimes random bytes of alphabet.
+func compNeedle(r *rand.Rand, flat []byte, alphabet string, n int) []byte {
+	k := 1 + r.IntN(n)
+	if len(flat) > 0 && r.IntN(4) != 0 {
+		i := r.IntN(len(flat))
+		return bytes.Clone(flat[i:min(i+k, len(flat))])
+	}
+	p := make([]byte, k)
+	for i := range p {
+		p[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return p
+}
+
+func TestCompositeIndexSet(t *testing.T) {
+	buftest.CheckLeaks(t)
+	optionSets := []struct {
+		name string
+		opts []search.SetOption
+	}{
+		{"LeftmostFirst", nil},
+		{"LeftmostLongest", []search.SetOption{search.LeftmostLongest()}},
+		{"Overlapping", []search.SetOption{search.Overlapping()}},
+		{"LeftmostFirst fold", []search.SetOption{search.LeftmostFirst(), search.ASCIICaseInsensitive()}},
+		{"LeftmostLongest fold", []search.SetOption{search.LeftmostLongest(), search.ASCIICaseInsensitive()}},
+		{"Overlapping fold", []search.SetOption{search.Overlapping(), search.ASCIICaseInsensitive()}},
+	}
+	// A case whose answer differs by match kind, straddling seams.
+	c := compNew([]byte("xxabcdxx"), []int{1})
+	for _, tc := range []struct {
+		opts  []search.SetOption
+		start int64
+		end   int64
+		pat   int
+	}{
+		{nil, 2, 5, 0},
+		{[]search.SetOption{search.LeftmostLongest()}, 2, 6, 1},
+		{[]search.SetOption{search.Overlapping()}, 3, 4, 2},
+		{[]search.SetOption{search.ASCIICaseInsensitive()}, 2, 5, 0},
+	} {
+		s := search.NewSet([][]byte{[]byte("abc"), []byte("abcd"), []byte("b")}, tc.opts...)
+		if m, ok := c.IndexSet(s); !ok || m.Start != tc.start || m.End != tc.end || m.Pattern != tc.pat {
+			t.Errorf("IndexSet = %+v, %v, want %d..%d pattern %d", m, ok, tc.start, tc.end, tc.pat)
+		}
+	}
+	if m, ok := c.IndexSet(search.NewSet(nil)); ok {
+		t.Errorf("IndexSet of no patterns = %+v, true", m)
+	}
+	c.Release()
+
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 3000 {
+		o := optionSets[trial%len(optionSets)]
+		data, layout := compRandom(r, "abAB", 80)
+		c := compNew(data, layout)
+		skip := r.IntN(len(data) + 1)
+		c.Skip(skip)
+		flat := data[skip:]
+		needles := make([][]byte, 1+r.IntN(4))
+		for i := range needles {
+			n := 12
+			if trial%7 == 0 {
+				n = 30 // longer than every component
+			}
+			needles[i] = compNeedle(r, flat, "abAB", n)
+		}
+		s := search.NewSet(needles, o.opts...)
+		want, wantOK := s.Find(flat)
+		if got, ok := c.IndexSet(s); got != want || ok != wantOK {
+			t.Fatalf("%s: IndexSet(%q) in %q (layout %v) = %+v, %v, want %+v, %v", o.name, needles, flat, layout, got, ok, want, wantOK)
+		}
+		checkComp(t, c, flat)
+		c.Release()
+	}
+}
+
+// TestCompositeAllocs checks that steady-state use allocates nothing.
+func TestCompositeAllocs(t *testing.T) {
+	buftest.CheckLeaks(t)
+	if race.Enabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	// Buffers for the read tests are wrapped, so the reads and Discard
+	// count no pool activity; the first subtest uses a pooled allocator
+	// with leak tracking off.
+	wrapped := func(data []byte, layout []int) *buf.Composite {
+		c := buf.NewComposite()
+		for i, k := 0, 0; i < len(data); k++ {
+			n := min(layout[k%len(layout)], len(data)-i)
+			c.Append(buf.Wrap(data[i : i+n : i+n]))
+			i += n
+		}
+		return c
+	}
+	const runs = 200
+	check := func(name string, f func()) {
+		t.Helper()
+		if n := testing.AllocsPerRun(runs, f); n != 0 {
+			t.Errorf("%s: %v allocs per run, want 0", name, n)
+		}
+	}
+
+	t.Run("Append+Discard", func(t *testing.T) {
+		skipIfNoPooling(t)
+		a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+		payload := pattern(16)
+		c := buf.NewComposite()
+		defer c.Release()
+		cycle := func() {
+			b := a.Get(len(payload))
+			b.Write(payload)
+			c.Append(b)
+			c.Skip(16)
+			c.Discard(0)
+		}
+		// Everything released each time.
+		for range 64 {
+			cycle()
+		}
+		check("Append, Discard everything", cycle)
+		// One component kept across the cycles: the arrays fill and compact.
+		held := a.Get(8)
+		held.Write(payload[:8])
+		c.Append(held)
+		roll := func() {
+			b := a.Get(len(payload))
+			b.Write(payload)
+			c.Append(b)
+			c.Skip(c.Len() - 16) // the older component is read to its end
+			c.Discard(0)
+		}
+		for range 64 {
+			roll()
+		}
+		check("Append, Discard the older", roll)
+	})
+
+	t.Run("ReadUint", func(t *testing.T) {
+		c := wrapped(pattern(runs*13+100), []int{1, 2, 3, 5, 7, 9, 4})
+		defer c.Release()
+		check("ReadUint64+ReadUint32+ReadByte", func() {
+			c.ReadUint64()
+			c.ReadUint32()
+			c.ReadByte()
+		})
+	})
+
+	t.Run("GetUint64", func(t *testing.T) {
+		c := wrapped(pattern(4096), []int{3, 5, 7, 9, 1, 2})
+		defer c.Release()
+		r := rand.New(rand.NewPCG(9, 10))
+		offs := make([]int, 1024)
+		for i := range offs {
+			offs[i] = r.IntN(c.Len() - 8)
+		}
+		k := 0
+		get := func() {
+			for range 16 {
+				c.GetUint64(offs[k%len(offs)])
+				k++
+			}
+		}
+		for range 2 * len(offs) / 16 {
+			get() // the page index is built on demand
+		}
+		check("GetUint64 at random offsets", get)
+	})
+
+	t.Run("Next inside one component", func(t *testing.T) {
+		c := wrapped(pattern(runs*8+100), []int{512})
+		defer c.Release()
+		check("Next(7)", func() {
+			c.Next(7)
+			c.Skip(1)
+		})
+	})
+
+	t.Run("Next straddling", func(t *testing.T) {
+		c := wrapped(pattern(runs*16+100), []int{3, 1, 5})
+		defer c.Release()
+		c.Next(16) // the scratch area grows
+		check("Next(16) across seams", func() { c.Next(16) })
+	})
+
+	t.Run("search", func(t *testing.T) {
+		data := bytes.Repeat([]byte("abcabd"), 100)
+		data = append(data, "abcabcabe"...)
+		c := wrapped(data, []int{1, 2, 3, 4, 5, 6, 7, 8, 9})
+		defer c.Release()
+		needle := []byte("cabcabe")
+		c.Index(needle)
+		check("Index, same needle", func() {
+			if c.Index(needle) < 0 {
+				t.Fatal("needle not found")
+			}
+		})
+		p := search.NewPattern([]byte("bcab"))
+		c.IndexPattern(p)
+		check("IndexPattern", func() { c.IndexPattern(p) })
+		s := search.NewSet([][]byte{[]byte("abe"), []byte("cabcx")}, search.LeftmostLongest())
+		c.IndexSet(s)
+		check("IndexSet", func() {
+			if _, ok := c.IndexSet(s); !ok {
+				t.Fatal("set not found")
+			}
+		})
+	})
+
+	t.Run("Discard", func(t *testing.T) {
+		c := wrapped(pattern(runs*11+100), []int{1, 2, 3, 5, 7, 9, 4})
+		defer c.Release()
+		check("Discard(11)", func() { c.Discard(11) })
+	})
+}
