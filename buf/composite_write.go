@@ -22,6 +22,13 @@ import (
 // It allocates only to grow that slice.
 func (c *Composite) Buffers() net.Buffers {
 	c.check()
+	return c.buffers(len(c.comps))
+}
+
+// buffers returns the views of Buffers, at most k ≥ 1 of them: writev
+// takes iovec.Max per call, and building views of every component for
+// each call would make WriteTo quadratic in the number of components.
+func (c *Composite) buffers(k int) net.Buffers {
 	c.bufs = c.bufs[:0]
 	if c.r == c.w {
 		return c.bufs
@@ -29,7 +36,7 @@ func (c *Composite) Buffers() net.Buffers {
 	if len(c.rp) > 0 {
 		c.bufs = append(c.bufs, c.rp)
 	}
-	for j := c.cur + 1; j < len(c.comps); j++ {
+	for j := c.cur + 1; j < len(c.comps) && len(c.bufs) < k; j++ {
 		c.bufs = append(c.bufs, c.comps[j].p)
 	}
 	return c.bufs
@@ -45,27 +52,55 @@ func (c *Composite) Buffers() net.Buffers {
 // components per writev(2) call straight from component memory, resumes
 // after partial writes, and waits through the runtime's poller while a
 // non-blocking descriptor is full. Otherwise it falls back to
-// net.Buffers.WriteTo (writev for the standard library's connections,
-// one Write per component for other writers). A short write without an
-// error reports io.ErrShortWrite.
+// net.Buffers.WriteTo for a syscall.Conn (writev for the standard
+// library's connections) and to one Write per component for other
+// writers. A short write without an error stops the write and reports
+// io.ErrShortWrite.
 func (c *Composite) WriteTo(w io.Writer) (int64, error) {
 	c.check()
 	if c.r == c.w {
 		c.releaseRead()
 		return 0, nil
 	}
-	if sc, ok := w.(syscall.Conn); ok {
+	sc, isConn := w.(syscall.Conn)
+	if isConn {
 		if n, err, done := c.writev(sc); done {
 			return n, err
 		}
 	}
-	bufs := c.Buffers()
-	n, err := bufs.WriteTo(w)
+	var n int64
+	var err error
+	if isConn {
+		// net's connections write these with writev where the path above
+		// is not available.
+		bufs := c.Buffers()
+		n, err = bufs.WriteTo(w)
+	} else {
+		n, err = writeEach(w, c.Buffers())
+	}
 	c.Discard(int(n))
 	if err == nil && c.r != c.w {
 		err = io.ErrShortWrite
 	}
 	return n, err
+}
+
+// writeEach writes bufs to w, one Write each, and stops at the first error
+// or short write, so that the n bytes written are the first n. (After a
+// short write without an error net.Buffers.WriteTo goes on with the next
+// slice: w would get bytes from the middle of the stream.)
+func writeEach(w io.Writer, bufs [][]byte) (n int64, err error) {
+	for _, p := range bufs {
+		m, err := w.Write(p)
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+		if m != len(p) {
+			return n, io.ErrShortWrite
+		}
+	}
+	return n, nil
 }
 
 // writev writes through w's descriptor. done is false when the descriptor
@@ -84,9 +119,10 @@ func (c *Composite) writev(sc syscall.Conn) (n int64, err error, done bool) {
 		var wrote int
 		var werr error
 		cerr := rc.Write(func(fd uintptr) bool {
-			wrote, werr = c.iov.Writev(fd, c.Buffers())
+			bufs := c.buffers(iovec.Max)
+			wrote, werr = c.iov.Writev(fd, bufs)
 			for iovec.Retry(werr) {
-				wrote, werr = c.iov.Writev(fd, c.Buffers())
+				wrote, werr = c.iov.Writev(fd, bufs)
 			}
 			return !iovec.Wait(werr) // false: wait until writable, then again
 		})
@@ -99,10 +135,12 @@ func (c *Composite) writev(sc syscall.Conn) (n int64, err error, done bool) {
 			c.Discard(wrote)
 		}
 		switch {
+		case cerr != nil:
+			// The poller's error (deadline, close) ends a wait after
+			// EAGAIN: werr is that EAGAIN, which is not the reason.
+			err = cerr
 		case werr != nil:
 			err = werr
-		case cerr != nil:
-			err = cerr
 		case wrote == 0:
 			err = io.ErrShortWrite
 		}

@@ -1,0 +1,605 @@
+package buf_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+)
+
+// cwComposed is a composite built by cwCompose together with what the
+// test needs to check it: the bytes laid end to end and one extra reference
+// to every appended buffer, so that the test can tell which ones the
+// composite has released.
+type cwComposed struct {
+	c    *buf.Composite
+	data []byte
+	bufs []*buf.Buffer // retained once by cwCompose
+	ends []int         // ends[k]: offset in data one past bufs[k]'s bytes
+}
+
+// cwCompose appends one pooled buffer per size, filled with random bytes.
+// Each buffer is retained before it is appended; call done to check and
+// drop those references.
+func cwCompose(t *testing.T, rng *rand.Rand, sizes []int) *cwComposed {
+	t.Helper()
+	x := &cwComposed{c: buf.NewComposite()}
+	for _, n := range sizes {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(rng.Uint32())
+		}
+		b := buf.Get(n)
+		b.Write(p)
+		x.bufs = append(x.bufs, b.Retain())
+		x.c.Append(b)
+		x.data = append(x.data, p...)
+		x.ends = append(x.ends, len(x.data))
+	}
+	if x.c.Len() != len(x.data) {
+		t.Fatalf("composite of %d sizes: Len %d, want %d", len(sizes), x.c.Len(), len(x.data))
+	}
+	return x
+}
+
+// checkReleased checks that the composite has released exactly the buffers
+// whose bytes all lie before stream offset consumed: those have the test's
+// reference only, the others the composite's as well.
+func (x *cwComposed) checkReleased(t *testing.T, consumed int) {
+	t.Helper()
+	bad := 0
+	for k, b := range x.bufs {
+		want := 2
+		if x.ends[k] <= consumed {
+			want = 1
+		}
+		if got := b.RefCount(); got != want && bad < 5 {
+			bad++
+			t.Errorf("buffer %d (bytes %d…%d, %d consumed): RefCount %d, want %d",
+				k, x.ends[k]-b.Len(), x.ends[k], consumed, got, want)
+		}
+	}
+}
+
+// done checks that every buffer has been released by the composite, drops
+// the test's references and releases the composite.
+func (x *cwComposed) done(t *testing.T) {
+	t.Helper()
+	x.checkReleased(t, len(x.data))
+	for _, b := range x.bufs {
+		b.Release()
+	}
+	x.c.Release()
+}
+
+// cwRemaining returns the composite's readable bytes as Buffers sees them.
+func cwRemaining(c *buf.Composite) []byte {
+	var p []byte
+	for _, v := range c.Buffers() {
+		p = append(p, v...)
+	}
+	return p
+}
+
+// cwMixedSizes returns component sizes from 1 byte to 64 KiB, spread
+// evenly over the powers of two, adding up to at least total bytes.
+func cwMixedSizes(rng *rand.Rand, total int) []int {
+	var sizes []int
+	for sum := 0; sum < total; {
+		n := min(1+rng.IntN(1<<rng.IntN(17)), 64<<10)
+		if rng.IntN(16) == 0 {
+			n = 64 << 10
+		}
+		sizes = append(sizes, n)
+		sum += n
+	}
+	return sizes
+}
+
+// cwEqual reports the first difference of got from want.
+func cwEqual(t *testing.T, what string, got, want []byte) {
+	t.Helper()
+	if bytes.Equal(got, want) {
+		return
+	}
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	t.Errorf("%s: %d bytes, want %d; first difference at byte %d", what, len(got), len(want), i)
+}
+
+// cwTCP returns the two ends of a loopback TCP connection.
+func cwTCP(t testing.TB) (client, server *net.TCPConn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			t.Error(err)
+		}
+		accepted <- conn
+	}()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := <-accepted
+	if srv == nil {
+		conn.Close()
+		t.FailNow()
+	}
+	client, server = conn.(*net.TCPConn), srv.(*net.TCPConn)
+	t.Cleanup(func() {
+		client.Close()
+		server.Close()
+	})
+	return client, server
+}
+
+// cwReadAll reads r to the end in a goroutine, chunk bytes per Read; the
+// result arrives on the channel.
+func cwReadAll(r io.Reader, chunk int) <-chan []byte {
+	ch := make(chan []byte, 1)
+	go func() {
+		var got []byte
+		p := make([]byte, chunk)
+		for {
+			n, err := r.Read(p)
+			got = append(got, p[:n]...)
+			if err != nil {
+				ch <- got
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// cwWriteToConn writes x's composite to client with WriteTo while the
+// server end is read to the end, and checks what arrived and that every
+// buffer was released.
+func cwWriteToConn(t *testing.T, x *cwComposed, client, server *net.TCPConn) {
+	t.Helper()
+	got := cwReadAll(server, 64<<10)
+	n, err := x.c.WriteTo(client)
+	if err != nil {
+		t.Fatalf("WriteTo: %d bytes, error %v", n, err)
+	}
+	if n != int64(len(x.data)) {
+		t.Errorf("WriteTo wrote %d bytes, want %d", n, len(x.data))
+	}
+	if l := x.c.Len(); l != 0 {
+		t.Errorf("after WriteTo: Len %d, want 0", l)
+	}
+	if k := x.c.NumComponents(); k != 0 {
+		t.Errorf("after WriteTo: %d components held, want 0", k)
+	}
+	client.CloseWrite()
+	cwEqual(t, "bytes received", <-got, x.data)
+	x.done(t)
+}
+
+// TestCompositeWriteToTCP writes several MiB of components from 1 byte to
+// 64 KiB to a loopback socket, enough to fill the socket buffer, so that
+// writev writes in part and WriteTo waits and resumes.
+func TestCompositeWriteToTCP(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := cwCompose(t, rng, cwMixedSizes(rng, 6<<20))
+	t.Logf("%d components, %d bytes", len(x.bufs), len(x.data))
+	client, server := cwTCP(t)
+	cwWriteToConn(t, x, client, server)
+}
+
+// TestCompositeWriteToManyComponents writes more components than one
+// writev call takes (iovec.Max, 1024).
+func TestCompositeWriteToManyComponents(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	sizes := make([]int, 3000)
+	for i := range sizes {
+		sizes[i] = 1 + rng.IntN(64)
+	}
+	x := cwCompose(t, rng, sizes)
+	client, server := cwTCP(t)
+	cwWriteToConn(t, x, client, server)
+}
+
+// TestCompositeWriteToSlowReader writes to a socket with a small send
+// buffer whose peer reads a little at a time.
+func TestCompositeWriteToSlowReader(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := cwCompose(t, rng, cwMixedSizes(rng, 1<<20))
+	client, server := cwTCP(t)
+	if err := client.SetWriteBuffer(4096); err != nil {
+		t.Fatal(err)
+	}
+	got := cwReadAll(server, 1000)
+	n, err := x.c.WriteTo(client)
+	if err != nil || n != int64(len(x.data)) {
+		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(x.data))
+	}
+	client.CloseWrite()
+	cwEqual(t, "bytes received", <-got, x.data)
+	x.done(t)
+}
+
+// TestCompositeWriteToReaderMidComponent writes from a reader that has
+// consumed part of the first component and all of some before: WriteTo
+// writes from the reader on and releases everything.
+func TestCompositeWriteToReaderMidComponent(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := cwCompose(t, rng, []int{10, 20, 3000, 5, 4464, 1})
+	const skip = 10 + 20 + 7
+	if err := x.c.Skip(skip); err != nil {
+		t.Fatal(err)
+	}
+	// Skip releases nothing; the first two buffers are still held.
+	x.checkReleased(t, 0)
+	client, server := cwTCP(t)
+	got := cwReadAll(server, 4096)
+	n, err := x.c.WriteTo(client)
+	if err != nil || n != int64(len(x.data)-skip) {
+		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(x.data)-skip)
+	}
+	client.CloseWrite()
+	cwEqual(t, "bytes received", <-got, x.data[skip:])
+	x.done(t)
+}
+
+// TestCompositeWriteToEmpty: with nothing readable, WriteTo writes nothing
+// and releases the components that reads consumed, as Discard(0) does.
+func TestCompositeWriteToEmpty(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := cwCompose(t, rng, []int{5, 6, 7})
+	if _, err := io.ReadAll(x.c); err != nil {
+		t.Fatal(err)
+	}
+	x.checkReleased(t, 0)
+	var w bytes.Buffer
+	n, err := x.c.WriteTo(&w)
+	if n != 0 || err != nil || w.Len() != 0 {
+		t.Errorf("WriteTo of an empty composite = %d, %v (%d bytes written); want 0, nil", n, err, w.Len())
+	}
+	x.done(t)
+
+	c := buf.NewComposite()
+	defer c.Release()
+	if n, err := c.WriteTo(&w); n != 0 || err != nil {
+		t.Errorf("WriteTo of a new composite = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// TestCompositeWriteToDeadline lets a write deadline expire while the peer
+// reads nothing: WriteTo returns the deadline error and the bytes it did
+// write, the composite keeps exactly the rest (including the remainder of
+// a component written in part) and releases only what was written; a
+// second WriteTo, with the peer reading, writes the rest.
+func TestCompositeWriteToDeadline(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	// Odd sizes, so that the socket buffer is unlikely to fill exactly at
+	// a component boundary.
+	sizes := make([]int, 0, 150)
+	for range cap(sizes) {
+		sizes = append(sizes, 4095+rng.IntN(16<<10))
+	}
+	x := cwCompose(t, rng, sizes)
+	client, server := cwTCP(t)
+	if err := client.SetWriteBuffer(16 << 10); err != nil {
+		t.Fatal(err)
+	}
+	cwDeadlineWrite(t, x, client, func() io.Reader { return server }, client.CloseWrite)
+}
+
+// cwDeadlineWrite is TestCompositeWriteToDeadline's check on any writer
+// with a write deadline whose peer, reader, is not read until the
+// deadline has expired; closeWrite signals the end of the stream.
+func cwDeadlineWrite(t *testing.T, x *cwComposed, w interface {
+	io.Writer
+	SetWriteDeadline(time.Time) error
+}, reader func() io.Reader, closeWrite func() error) {
+	t.Helper()
+	total := len(x.data)
+	if err := w.SetWriteDeadline(time.Now().Add(100 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	n, err := x.c.WriteTo(w)
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("WriteTo past the deadline: error %v, want os.ErrDeadlineExceeded", err)
+	}
+	if n <= 0 || n >= int64(total) {
+		t.Fatalf("WriteTo past the deadline wrote %d bytes; want some of %d", n, total)
+	}
+	if got := x.c.Len(); got != total-int(n) {
+		t.Errorf("after WriteTo of %d bytes: Len %d, want %d", n, got, total-int(n))
+	}
+	cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[n:])
+	x.checkReleased(t, int(n))
+	partial := false
+	for k, e := range x.ends {
+		partial = partial || (e > int(n) && e-x.bufs[k].Len() < int(n))
+	}
+	t.Logf("deadline after %d of %d bytes; a component written in part: %v", n, total, partial)
+
+	// The rest, with the peer reading.
+	if err := w.SetWriteDeadline(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	got := cwReadAll(reader(), 32<<10)
+	n2, err := x.c.WriteTo(w)
+	if err != nil || n2 != int64(total)-n {
+		t.Errorf("second WriteTo = %d, %v; want %d, nil", n2, err, int64(total)-n)
+	}
+	if l := x.c.Len(); l != 0 {
+		t.Errorf("after the second WriteTo: Len %d, want 0", l)
+	}
+	closeWrite()
+	cwEqual(t, "bytes received", <-got, x.data)
+	x.done(t)
+}
+
+// cwShortWriter accepts at most max bytes per Write, without an error: a
+// writer that breaks io.Writer's contract.
+type cwShortWriter struct {
+	bytes.Buffer
+	max int
+}
+
+func (w *cwShortWriter) Write(p []byte) (int, error) {
+	return w.Buffer.Write(p[:min(len(p), w.max)])
+}
+
+var errCWBroken = errors.New("broken writer")
+
+// cwFailingWriter accepts budget bytes in all, then fails, writing part of
+// the Write that crosses the budget.
+type cwFailingWriter struct {
+	bytes.Buffer
+	budget int
+}
+
+func (w *cwFailingWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.budget {
+		w.budget -= len(p)
+		return w.Buffer.Write(p)
+	}
+	n, _ := w.Buffer.Write(p[:w.budget])
+	w.budget = 0
+	return n, errCWBroken
+}
+
+// cwNoFD is a syscall.Conn whose descriptor cannot be had: WriteTo falls
+// back to plain writes.
+type cwNoFD struct{ bytes.Buffer }
+
+func (*cwNoFD) SyscallConn() (syscall.RawConn, error) { return nil, errors.New("no descriptor") }
+
+// TestCompositeWriteToFallback writes to writers that are not descriptors.
+func TestCompositeWriteToFallback(t *testing.T) {
+	sizes := []int{1, 100, 4096, 3, 70, 65536, 2, 999}
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+
+	for _, tc := range []struct {
+		name string
+		w    interface {
+			io.Writer
+			Bytes() []byte
+		}
+	}{
+		{"bytes.Buffer", new(bytes.Buffer)},
+		{"syscall.Conn without descriptor", new(cwNoFD)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			buftest.CheckLeaks(t)
+			x := cwCompose(t, rand.New(rand.NewPCG(13, 14)), sizes)
+			n, err := x.c.WriteTo(tc.w)
+			if n != int64(total) || err != nil {
+				t.Errorf("WriteTo = %d, %v; want %d, nil", n, err, total)
+			}
+			if l := x.c.Len(); l != 0 {
+				t.Errorf("after WriteTo: Len %d", l)
+			}
+			cwEqual(t, "bytes written", tc.w.Bytes(), x.data)
+			x.done(t)
+		})
+	}
+
+	t.Run("short writes", func(t *testing.T) {
+		buftest.CheckLeaks(t)
+		x := cwCompose(t, rand.New(rand.NewPCG(15, 16)), []int{7, 2, 1, 10, 5})
+		w := &cwShortWriter{max: 3}
+		// The first Write takes 3 of the first component's 7 bytes: WriteTo
+		// stops there, keeps the other 4, and reports io.ErrShortWrite.
+		n, err := x.c.WriteTo(w)
+		if n != 3 || !errors.Is(err, io.ErrShortWrite) {
+			t.Errorf("WriteTo = %d, %v; want 3, io.ErrShortWrite", n, err)
+		}
+		cwEqual(t, "bytes written", w.Bytes(), x.data[:n])
+		cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[n:])
+		x.checkReleased(t, int(n))
+		// Calling again until everything is written delivers the stream in
+		// order, each call writing something.
+		for calls := 0; x.c.Len() > 0; calls++ {
+			before := x.c.Len()
+			n, err := x.c.WriteTo(w)
+			if n <= 0 || n > 3*int64(len(x.bufs)) || (err != nil && !errors.Is(err, io.ErrShortWrite)) {
+				t.Fatalf("WriteTo with %d bytes left = %d, %v", before, n, err)
+			}
+			if err == nil && x.c.Len() != 0 {
+				t.Fatalf("WriteTo = %d, nil with %d bytes left", n, x.c.Len())
+			}
+			x.checkReleased(t, w.Len())
+			if calls > len(x.data) {
+				t.Fatal("WriteTo makes no progress")
+			}
+		}
+		cwEqual(t, "bytes written", w.Bytes(), x.data)
+		x.done(t)
+	})
+
+	t.Run("error", func(t *testing.T) {
+		buftest.CheckLeaks(t)
+		x := cwCompose(t, rand.New(rand.NewPCG(17, 18)), sizes)
+		const budget = 1 + 100 + 1000 // fails 1000 bytes into the third component
+		w := &cwFailingWriter{budget: budget}
+		n, err := x.c.WriteTo(w)
+		if n != budget || !errors.Is(err, errCWBroken) {
+			t.Errorf("WriteTo = %d, %v; want %d, %v", n, err, budget, errCWBroken)
+		}
+		if l := x.c.Len(); l != total-budget {
+			t.Errorf("after the failed WriteTo: Len %d, want %d", l, total-budget)
+		}
+		cwEqual(t, "bytes written", w.Bytes(), x.data[:budget])
+		cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[budget:])
+		x.checkReleased(t, budget)
+
+		// The same writer, healed, takes the rest.
+		w.budget = total
+		n, err = x.c.WriteTo(w)
+		if n != int64(total-budget) || err != nil {
+			t.Errorf("second WriteTo = %d, %v; want %d, nil", n, err, total-budget)
+		}
+		cwEqual(t, "bytes written", w.Bytes(), x.data)
+		x.done(t)
+	})
+}
+
+// TestCompositeWriteToClosed: a closed connection is an error, and the
+// composite keeps everything.
+func TestCompositeWriteToClosed(t *testing.T) {
+	buftest.CheckLeaks(t)
+	x := cwCompose(t, rand.New(rand.NewPCG(19, 20)), []int{100, 200})
+	client, _ := cwTCP(t)
+	client.Close()
+	n, err := x.c.WriteTo(client)
+	if n != 0 || !errors.Is(err, net.ErrClosed) {
+		t.Errorf("WriteTo a closed connection = %d, %v; want 0, net.ErrClosed", n, err)
+	}
+	if l := x.c.Len(); l != len(x.data) {
+		t.Errorf("after the failed WriteTo: Len %d, want %d", l, len(x.data))
+	}
+	x.checkReleased(t, 0)
+	if _, err := io.ReadAll(x.c); err != nil {
+		t.Fatal(err)
+	}
+	x.c.Discard(0)
+	x.done(t)
+}
+
+// TestCompositeBuffers checks that Buffers returns one view per component
+// holding readable bytes, together the readable bytes, and that it
+// consumes nothing.
+func TestCompositeBuffers(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(21, 22))
+	sizes := []int{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8000}
+	x := cwCompose(t, rng, sizes)
+
+	views := x.c.Buffers()
+	if len(views) != len(sizes) {
+		t.Errorf("Buffers: %d views, want %d", len(views), len(sizes))
+	}
+	for k, v := range views {
+		if len(v) != sizes[k] {
+			t.Errorf("view %d: %d bytes, want %d", k, len(v), sizes[k])
+		}
+	}
+	cwEqual(t, "views", cwRemaining(x.c), x.data)
+	if l := x.c.Len(); l != len(x.data) {
+		t.Errorf("Buffers consumed something: Len %d, want %d", l, len(x.data))
+	}
+
+	// The views alias component memory: a Put shows through them.
+	x.c.PutUint64(0, 0x0102030405060708)
+	binaryPut := []byte{1, 2, 3, 4, 5, 6, 7, 8}
+	copy(x.data, binaryPut)
+	cwEqual(t, "views after PutUint64", cwRemaining(x.c), x.data)
+
+	// After reads the first view starts at the reader.
+	for _, skip := range []int{2, 1, 3, 5} {
+		if err := x.c.Skip(skip); err != nil {
+			t.Fatal(err)
+		}
+		consumed := len(x.data) - x.c.Len()
+		cwEqual(t, "views after Skip", cwRemaining(x.c), x.data[consumed:])
+		for k, v := range x.c.Buffers() {
+			if len(v) == 0 {
+				t.Errorf("after Skip to %d: view %d is empty", consumed, k)
+			}
+		}
+	}
+
+	// Read everything: no views.
+	if err := x.c.Skip(x.c.Len()); err != nil {
+		t.Fatal(err)
+	}
+	if v := x.c.Buffers(); len(v) != 0 {
+		t.Errorf("Buffers of an empty composite: %d views", len(v))
+	}
+	x.c.Discard(0)
+	x.done(t)
+}
+
+// TestCompositeBuffersWriteTo is the documented pattern: net.Buffers'
+// WriteTo, then Discard what was written.
+func TestCompositeBuffersWriteTo(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(23, 24))
+
+	t.Run("bytes.Buffer", func(t *testing.T) {
+		x := cwCompose(t, rng, []int{10, 20, 30000, 4})
+		var w bytes.Buffer
+		bufs := x.c.Buffers()
+		n, err := bufs.WriteTo(&w)
+		if err != nil || n != int64(len(x.data)) {
+			t.Fatalf("Buffers().WriteTo = %d, %v", n, err)
+		}
+		x.checkReleased(t, 0) // nothing consumed yet
+		if err := x.c.Discard(int(n)); err != nil {
+			t.Fatal(err)
+		}
+		cwEqual(t, "bytes written", w.Bytes(), x.data)
+		x.done(t)
+	})
+
+	t.Run("tcp", func(t *testing.T) {
+		x := cwCompose(t, rng, cwMixedSizes(rng, 2<<20))
+		client, server := cwTCP(t)
+		got := cwReadAll(server, 64<<10)
+		bufs := x.c.Buffers()
+		n, err := bufs.WriteTo(client)
+		if err != nil || n != int64(len(x.data)) {
+			t.Fatalf("Buffers().WriteTo = %d, %v", n, err)
+		}
+		if err := x.c.Discard(int(n)); err != nil {
+			t.Fatal(err)
+		}
+		if l := x.c.Len(); l != 0 {
+			t.Errorf("after Discard: Len %d", l)
+		}
+		client.CloseWrite()
+		cwEqual(t, "bytes received", <-got, x.data)
+		x.done(t)
+	})
+}
