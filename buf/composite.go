@@ -47,7 +47,8 @@ import (
 // components. Sequential reads cost what Buffer's do, plus a component
 // switch at each seam. Absolute accessors find their component through the
 // last-found component, then an index of the offsets built on demand, then
-// a binary search. Each component costs 40 bytes here besides its Buffer.
+// a binary search. Each component costs 40 bytes here besides its Buffer,
+// and up to 32 more once random access has built the page index.
 //
 // The zero value is not usable; call NewComposite. A Composite is not safe
 // for concurrent use.
@@ -60,6 +61,8 @@ type Composite struct {
 	cur   int         // component the reader is in; len(comps) when empty
 	rp    []byte      // comps[cur]'s bytes from r on (empty at a seam or the end)
 	last  int         // component found by the last lookup
+	wp    []byte      // the accessors' last component, from its start…
+	wlo   int         // …at this stream offset (wp nil: none)
 	pages pageIndex   // offset → component, for random access
 
 	max       int             // component limit; 0 for none
@@ -117,9 +120,11 @@ func NewComposite(opts ...CompositeOption) *Composite {
 // check panics once c has been released.
 func (c *Composite) check() {
 	if c.released {
-		panic(fmt.Errorf("%w (composite)", ErrReleased))
+		panicReleased()
 	}
 }
+
+func panicReleased() { panic(fmt.Errorf("%w (composite)", ErrReleased)) }
 
 // Len returns the number of readable bytes.
 func (c *Composite) Len() int {
@@ -206,6 +211,7 @@ func (c *Composite) compact() {
 	c.last = 0
 	c.h = 0
 	c.pages.valid = false
+	c.wp = nil
 }
 
 // Insert inserts the readable bytes of bs, in order, at readable offset off
@@ -264,6 +270,7 @@ func (c *Composite) Insert(off int, bs ...*Buffer) {
 	c.w = end
 	c.pages.valid = false
 	c.last = c.h
+	c.wp = nil
 	c.seek()
 	if c.max > 0 && len(c.comps)-c.h > c.max {
 		c.consolidate(nil)
@@ -329,6 +336,7 @@ func (c *Composite) releaseRead() {
 		c.pages.valid = false
 	}
 	c.last = max(c.last, c.h)
+	c.wp = nil
 	if invariants.Enabled {
 		poisonScratch(c.scratch)
 		c.verify()
@@ -359,6 +367,7 @@ func (c *Composite) Reset() {
 	c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
 	c.r, c.w = 0, 0
 	c.pages.valid = false
+	c.wp = nil
 	if invariants.Enabled {
 		poisonScratch(c.scratch)
 	}
@@ -420,6 +429,7 @@ func (c *Composite) consolidate(extra *Buffer) {
 	c.w = c.r + len(p)
 	c.h, c.cur, c.last, c.rp = 0, 0, 0, p
 	c.pages.valid = false
+	c.wp = nil
 	if invariants.Enabled {
 		c.verify()
 	}
@@ -467,12 +477,18 @@ func (c *Composite) find(pos int) int {
 }
 
 func (c *Composite) findSlow(pos int) int {
+	if j, ok := c.pages.lookup(c, pos); ok {
+		return j
+	}
 	if !c.pages.valid {
 		c.pages.misses++
 		if c.pages.misses <= len(c.comps)-c.h || len(c.comps)-c.h < pageMinComponents {
 			return c.search(c.h, len(c.ends), pos)
 		}
 		c.pages.build(c)
+		if j, ok := c.pages.lookup(c, pos); ok {
+			return j
+		}
 	}
 	return c.pages.find(c, pos)
 }

@@ -3,6 +3,7 @@ package buf
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // The reads mirror Buffer's: the same names, errors and panics. Each has a
@@ -207,123 +208,142 @@ func (c *Composite) ReadUint64LE() (uint64, error) {
 	return binary.LittleEndian.Uint64(a[:]), err
 }
 
-// at returns the n bytes at readable offset i when they lie in one
-// component, or nil when they straddle (the caller then peeks or pokes). It
-// panics if they are not all readable.
-func (c *Composite) at(i, n int) []byte {
-	c.check()
-	if i < 0 || i > c.w-c.r-n {
-		panic(fmt.Sprintf("buf: Composite index %d, width %d out of range with %d readable bytes", i, n, c.w-c.r))
-	}
+// load returns the n (2, 4 or 8) bytes at readable offset i as a
+// little-endian integer. It is the whole of a Get accessor, one call: the
+// accessors' last component is tried first, then the page index, then a
+// search; bytes that straddle components are gathered by loadStraddle. It
+// panics if the bytes are not all readable or c is released.
+func (c *Composite) load(i, n int) uint64 {
 	pos := c.r + i
-	j := c.find(pos)
-	p := c.comps[j].p[pos-c.start(j):]
-	if len(p) < n {
-		return nil
+	if off := pos - c.wlo; i >= 0 && off >= 0 && off <= len(c.wp)-n {
+		return loadLE(c.wp[off:], n)
 	}
-	return p[:n]
+	if c.released || i < 0 || i > c.w-c.r-n {
+		c.badIndex(i, n)
+	}
+	j, ok := c.pages.lookup(c, pos)
+	if !ok {
+		j = c.find(pos)
+	}
+	p := c.comps[j].p
+	c.wp, c.wlo = p, c.ends[j]-len(p)
+	if off := pos - c.wlo; off <= len(p)-n {
+		return loadLE(p[off:], n)
+	}
+	return c.loadStraddle(pos, n)
 }
 
-// get returns the n ≤ 8 bytes at readable offset i, copied into a when they
-// straddle components.
-func (c *Composite) get(i, n int, a *[8]byte) []byte {
-	if p := c.at(i, n); p != nil {
-		return p
+// store writes the low n (2, 4 or 8) bytes of v little-endian at readable
+// offset i; the Put accessors' counterpart of load.
+func (c *Composite) store(i, n int, v uint64) {
+	pos := c.r + i
+	if off := pos - c.wlo; i >= 0 && off >= 0 && off <= len(c.wp)-n {
+		storeLE(c.wp[off:], n, v)
+		return
 	}
-	c.peek(a[:n], c.r+i)
-	return a[:n]
+	p, off := c.locate(i, n)
+	if off <= len(p)-n {
+		storeLE(p[off:], n, v)
+		return
+	}
+	var a [8]byte
+	binary.LittleEndian.PutUint64(a[:], v)
+	c.poke(pos, a[:n])
+}
+
+// locate checks that the n bytes at readable offset i are readable and
+// returns the component holding the first of them, with that byte's offset
+// in it; the component becomes the accessors' last one.
+func (c *Composite) locate(i, n int) (p []byte, off int) {
+	if c.released || i < 0 || i > c.w-c.r-n {
+		c.badIndex(i, n)
+	}
+	pos := c.r + i
+	j, ok := c.pages.lookup(c, pos)
+	if !ok {
+		j = c.find(pos)
+	}
+	p = c.comps[j].p
+	c.wp, c.wlo = p, c.ends[j]-len(p)
+	return p, pos - c.wlo
+}
+
+func loadLE(p []byte, n int) uint64 {
+	switch n {
+	case 8:
+		return binary.LittleEndian.Uint64(p)
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(p))
+	}
+	return uint64(binary.LittleEndian.Uint16(p))
+}
+
+func storeLE(p []byte, n int, v uint64) {
+	switch n {
+	case 8:
+		binary.LittleEndian.PutUint64(p, v)
+	case 4:
+		binary.LittleEndian.PutUint32(p, uint32(v))
+	default:
+		binary.LittleEndian.PutUint16(p, uint16(v))
+	}
+}
+
+// loadStraddle is load for n bytes at stream offset pos that straddle
+// components.
+func (c *Composite) loadStraddle(pos, n int) uint64 {
+	var a [8]byte
+	c.peek(a[:n], pos)
+	return binary.LittleEndian.Uint64(a[:])
+}
+
+// badIndex panics for locate: released, or out of range.
+func (c *Composite) badIndex(i, n int) {
+	c.check()
+	panic(fmt.Sprintf("buf: Composite index %d, width %d out of range with %d readable bytes", i, n, c.w-c.r))
 }
 
 // GetUint16 returns the big-endian uint16 at readable offset i without
 // consuming anything. Like every Get and Put accessor it addresses the
 // readable bytes (offset 0 is the next byte a read returns), may straddle
 // components, and panics when the value does not lie entirely within the
-// readable bytes. It takes O(1) time when offsets near the last one are
-// accessed, O(1) amortised through the page index for random offsets.
-func (c *Composite) GetUint16(i int) uint16 {
-	var a [8]byte
-	return binary.BigEndian.Uint16(c.get(i, 2, &a))
-}
+// readable bytes. It takes O(1) time: offsets in the component of the last
+// access are found at once, others through the page index (after as many
+// scattered accesses as there are components have paid for building it)
+// or a binary search.
+func (c *Composite) GetUint16(i int) uint16 { return bits.ReverseBytes16(uint16(c.load(i, 2))) }
 
 // GetUint32 returns the big-endian uint32 at readable offset i.
-func (c *Composite) GetUint32(i int) uint32 {
-	var a [8]byte
-	return binary.BigEndian.Uint32(c.get(i, 4, &a))
-}
+func (c *Composite) GetUint32(i int) uint32 { return bits.ReverseBytes32(uint32(c.load(i, 4))) }
 
 // GetUint64 returns the big-endian uint64 at readable offset i.
-func (c *Composite) GetUint64(i int) uint64 {
-	var a [8]byte
-	return binary.BigEndian.Uint64(c.get(i, 8, &a))
-}
+func (c *Composite) GetUint64(i int) uint64 { return bits.ReverseBytes64(c.load(i, 8)) }
 
 // GetUint16LE returns the little-endian uint16 at readable offset i.
-func (c *Composite) GetUint16LE(i int) uint16 {
-	var a [8]byte
-	return binary.LittleEndian.Uint16(c.get(i, 2, &a))
-}
+func (c *Composite) GetUint16LE(i int) uint16 { return uint16(c.load(i, 2)) }
 
 // GetUint32LE returns the little-endian uint32 at readable offset i.
-func (c *Composite) GetUint32LE(i int) uint32 {
-	var a [8]byte
-	return binary.LittleEndian.Uint32(c.get(i, 4, &a))
-}
+func (c *Composite) GetUint32LE(i int) uint32 { return uint32(c.load(i, 4)) }
 
 // GetUint64LE returns the little-endian uint64 at readable offset i.
-func (c *Composite) GetUint64LE(i int) uint64 {
-	var a [8]byte
-	return binary.LittleEndian.Uint64(c.get(i, 8, &a))
-}
-
-// put writes the n ≤ 8 bytes of a at readable offset i.
-func (c *Composite) put(i, n int, a *[8]byte) {
-	if p := c.at(i, n); p != nil {
-		copy(p, a[:n])
-		return
-	}
-	c.poke(c.r+i, a[:n])
-}
+func (c *Composite) GetUint64LE(i int) uint64 { return c.load(i, 8) }
 
 // PutUint16 overwrites the readable bytes at offset i with v big-endian,
 // across components if need be. It writes into the components' memory,
 // which other holders of those buffers see; it never moves an index.
-func (c *Composite) PutUint16(i int, v uint16) {
-	var a [8]byte
-	binary.BigEndian.PutUint16(a[:], v)
-	c.put(i, 2, &a)
-}
+func (c *Composite) PutUint16(i int, v uint16) { c.store(i, 2, uint64(bits.ReverseBytes16(v))) }
 
 // PutUint32 overwrites readable offset i with v big-endian.
-func (c *Composite) PutUint32(i int, v uint32) {
-	var a [8]byte
-	binary.BigEndian.PutUint32(a[:], v)
-	c.put(i, 4, &a)
-}
+func (c *Composite) PutUint32(i int, v uint32) { c.store(i, 4, uint64(bits.ReverseBytes32(v))) }
 
 // PutUint64 overwrites readable offset i with v big-endian.
-func (c *Composite) PutUint64(i int, v uint64) {
-	var a [8]byte
-	binary.BigEndian.PutUint64(a[:], v)
-	c.put(i, 8, &a)
-}
+func (c *Composite) PutUint64(i int, v uint64) { c.store(i, 8, bits.ReverseBytes64(v)) }
 
 // PutUint16LE overwrites readable offset i with v little-endian.
-func (c *Composite) PutUint16LE(i int, v uint16) {
-	var a [8]byte
-	binary.LittleEndian.PutUint16(a[:], v)
-	c.put(i, 2, &a)
-}
+func (c *Composite) PutUint16LE(i int, v uint16) { c.store(i, 2, uint64(v)) }
 
 // PutUint32LE overwrites readable offset i with v little-endian.
-func (c *Composite) PutUint32LE(i int, v uint32) {
-	var a [8]byte
-	binary.LittleEndian.PutUint32(a[:], v)
-	c.put(i, 4, &a)
-}
+func (c *Composite) PutUint32LE(i int, v uint32) { c.store(i, 4, uint64(v)) }
 
 // PutUint64LE overwrites readable offset i with v little-endian.
-func (c *Composite) PutUint64LE(i int, v uint64) {
-	var a [8]byte
-	binary.LittleEndian.PutUint64(a[:], v)
-	c.put(i, 8, &a)
-}
+func (c *Composite) PutUint64LE(i int, v uint64) { c.store(i, 8, v) }

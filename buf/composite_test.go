@@ -1390,3 +1390,66 @@ func TestCompositeAllocs(t *testing.T) {
 		check("Discard(11)", func() { c.Discard(11) })
 	})
 }
+
+// TestCompositeRandomAccess drives the accessors' lookups: the last
+// component, the page index (built after enough scattered accesses),
+// offsets appended past what the index covers, a reader moved past
+// discarded components, and an Insert that invalidates the index. Every
+// Get is checked against the flat model and every Put written to both.
+func TestCompositeRandomAccess(t *testing.T) {
+	buftest.CheckLeaks(t)
+	for _, sizes := range []struct {
+		name   string
+		lo, hi int
+	}{{"tiny", 1, 3}, {"small", 1, 9}, {"mixed", 1, 600}, {"large", 480, 544}, {"equal", 64, 64}} {
+		t.Run(sizes.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(sizes.lo), uint64(sizes.hi)))
+			c := buf.NewComposite()
+			m := &compModel{}
+			add := func(k int) {
+				for range k {
+					p := make([]byte, sizes.lo+r.IntN(sizes.hi-sizes.lo+1))
+					for i := range p {
+						p[i] = byte(r.Uint32())
+					}
+					c.Append(compBuffer(p))
+					m.Append(p)
+				}
+			}
+			access := func(k int) {
+				t.Helper()
+				for range k {
+					cc := compCodecs[r.IntN(len(compCodecs))]
+					if m.Len() < cc.enc.size {
+						return
+					}
+					i := r.IntN(m.Len() - cc.enc.size + 1)
+					if r.IntN(4) == 0 {
+						v := r.Uint64()
+						cc.put(c, i, v)
+						m.Put(i, cc.enc.encode(nil, v))
+					}
+					if got, want := cc.get(c, i), cc.enc.decode(m.Get(i, cc.enc.size)); got != want {
+						t.Fatalf("Get%s(%d) = %#x, model %#x", cc.enc.name, i, got, want)
+					}
+				}
+			}
+			add(200)
+			access(2000) // builds the page index
+			add(50)      // offsets past the index
+			access(2000)
+			n := m.Len() / 3
+			if err := c.Discard(n); err != nil {
+				t.Fatal(err)
+			}
+			m.Next(n)
+			access(2000)
+			x := []byte{1, 2, 3, 4, 5}
+			c.Insert(m.Len()/2, compBuffer(x))
+			m.Insert(m.Len()/2, x)
+			access(2000)
+			checkComp(t, c, m.data)
+			c.Release()
+		})
+	}
+}
