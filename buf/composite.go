@@ -6,7 +6,6 @@ import (
 	"net"
 
 	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/iovec"
 	"github.com/netkit/netkit/search"
 )
 
@@ -71,8 +70,8 @@ type Composite struct {
 	window    []byte          // Index's seam windows
 	pat       *search.Pattern // Index's last pattern
 	patNeedle []byte
-	bufs      net.Buffers  // Buffers' result, reused
-	iov       *iovec.Array // WriteTo's writev entries, reused
+	bufs      net.Buffers // Buffers' result, reused
+	raw       *rawWriter  // WriteTo's writev state, reused
 	released  bool
 }
 
@@ -368,6 +367,9 @@ func (c *Composite) Reset() {
 	c.r, c.w = 0, 0
 	c.pages.valid = false
 	c.wp = nil
+	if c.raw != nil {
+		c.raw.conn, c.raw.rc = nil, nil
+	}
 	if invariants.Enabled {
 		poisonScratch(c.scratch)
 	}

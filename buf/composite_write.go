@@ -103,29 +103,70 @@ func writeEach(w io.Writer, bufs [][]byte) (n int64, err error) {
 	return n, nil
 }
 
+// A rawWriter is WriteTo's writev state, kept by the composite so that a
+// write allocates nothing: the iovec array, the callback handed to
+// RawConn.Write (bound once), and the RawConn of the last connection
+// written to.
+type rawWriter struct {
+	c     *Composite
+	iov   iovec.Array
+	fn    func(fd uintptr) bool // write, bound once
+	conn  syscall.Conn          // the connection rc belongs to (a pointer)
+	rc    syscall.RawConn
+	wrote int
+	err   error
+}
+
+// write is the RawConn.Write callback: one writev of up to iovec.Max
+// views, retried on EINTR; false asks the poller to wait until the
+// descriptor is writable.
+func (x *rawWriter) write(fd uintptr) bool {
+	bufs := x.c.buffers(iovec.Max)
+	x.wrote, x.err = x.iov.Writev(fd, bufs)
+	for iovec.Retry(x.err) {
+		x.wrote, x.err = x.iov.Writev(fd, bufs)
+	}
+	return !iovec.Wait(x.err)
+}
+
+// rawConn returns sc's RawConn, reusing the last one for the standard
+// library's connections (whose SyscallConn allocates).
+func (x *rawWriter) rawConn(sc syscall.Conn) (syscall.RawConn, error) {
+	if x.rc != nil && x.conn == sc {
+		return x.rc, nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	switch sc.(type) {
+	case *net.TCPConn, *net.UnixConn:
+		// Pointers: comparable, and the same connection next time.
+		x.conn, x.rc = sc, rc
+	}
+	return rc, nil
+}
+
 // writev writes through w's descriptor. done is false when the descriptor
 // cannot be used (no writev on this system, or no raw access), and nothing
 // has been written.
 func (c *Composite) writev(sc syscall.Conn) (n int64, err error, done bool) {
-	rc, err := sc.SyscallConn()
+	x := c.raw
+	if x == nil {
+		x = &rawWriter{c: c}
+		x.fn = x.write
+		c.raw = x
+	}
+	rc, err := x.rawConn(sc)
 	if err != nil {
 		return 0, nil, false
 	}
-	if c.iov == nil {
-		c.iov = new(iovec.Array)
-	}
 	unsupported := false
 	for c.r < c.w && err == nil {
-		var wrote int
-		var werr error
-		cerr := rc.Write(func(fd uintptr) bool {
-			bufs := c.buffers(iovec.Max)
-			wrote, werr = c.iov.Writev(fd, bufs)
-			for iovec.Retry(werr) {
-				wrote, werr = c.iov.Writev(fd, bufs)
-			}
-			return !iovec.Wait(werr) // false: wait until writable, then again
-		})
+		x.wrote, x.err = 0, nil
+		cerr := rc.Write(x.fn)
+		wrote, werr := x.wrote, x.err
+		x.err = nil
 		if werr == iovec.ErrUnsupported {
 			unsupported = true
 			break

@@ -13,6 +13,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/internal/race"
 )
 
 // cwComposed is a composite built by cwCompose together with what the
@@ -602,4 +603,46 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 		cwEqual(t, "bytes received", <-got, x.data)
 		x.done(t)
 	})
+}
+
+// TestCompositeWriteToAllocs checks that WriteTo on a TCP connection
+// allocates nothing once the composite has written to it: the RawConn and
+// the writev callback are kept.
+func TestCompositeWriteToAllocs(t *testing.T) {
+	buftest.CheckLeaks(t)
+	if race.Enabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	client, server := cwTCP(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p := make([]byte, 64<<10)
+		for {
+			if _, err := server.Read(p); err != nil {
+				return
+			}
+		}
+	}()
+	skipIfNoPooling(t)
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+	parts := [][]byte{pattern(100), pattern(3), pattern(4000), pattern(17)}
+	c := buf.NewComposite()
+	send := func() {
+		for _, p := range parts {
+			b := a.Get(len(p))
+			b.Write(p)
+			c.Append(b)
+		}
+		if _, err := c.WriteTo(client); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send()
+	if n := testing.AllocsPerRun(100, send); n != 0 {
+		t.Errorf("WriteTo: %v allocs per run, want 0", n)
+	}
+	c.Release()
+	client.CloseWrite()
+	<-done
 }
