@@ -186,7 +186,8 @@ func (c *Composite) AppendAll(bs ...*Buffer) {
 
 // reserve makes room for n more components.
 func (c *Composite) reserve(n int) {
-	if len(c.comps)+n <= cap(c.comps) {
+	// Append grows the two arrays separately, so their capacities differ.
+	if len(c.comps)+n <= cap(c.comps) && len(c.ends)+n <= cap(c.ends) {
 		return
 	}
 	size := max(len(c.comps)+n, 2*cap(c.comps), 4)

@@ -1334,14 +1334,16 @@ func TestCompositeAllocs(t *testing.T) {
 		k := 0
 		get := func() {
 			for range 16 {
-				c.GetUint64(offs[k%len(offs)])
+				o := offs[k%len(offs)]
+				c.PutUint32(o, c.GetUint32(o))
+				c.GetUint64(o)
 				k++
 			}
 		}
 		for range 2 * len(offs) / 16 {
 			get() // the page index is built on demand
 		}
-		check("GetUint64 at random offsets", get)
+		check("GetUint64, GetUint32, PutUint32 at random offsets", get)
 	})
 
 	t.Run("Next inside one component", func(t *testing.T) {
@@ -1451,5 +1453,27 @@ func TestCompositeRandomAccess(t *testing.T) {
 			checkComp(t, c, m.data)
 			c.Release()
 		})
+	}
+}
+
+// TestCompositeInsertAfterAppends inserts into a component after every
+// count of appends up to 100, so that Insert meets the component arrays at
+// every pair of capacities Append's growth leaves them with (they grow
+// separately and their capacities differ).
+func TestCompositeInsertAfterAppends(t *testing.T) {
+	buftest.CheckLeaks(t)
+	for k := 1; k <= 100; k++ {
+		c, m := buf.NewComposite(), &compModel{}
+		for i := range k {
+			p := []byte{byte(i), byte(i)}
+			c.Append(compBuffer(p))
+			m.Append(p)
+		}
+		x := []byte("ins")
+		off := 2*(k/2) + 1 // inside component k/2: it is split
+		c.Insert(off, compBuffer(x))
+		m.Insert(off, x)
+		checkComp(t, c, m.data)
+		c.Release()
 	}
 }
