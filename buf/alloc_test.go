@@ -232,8 +232,12 @@ func TestIdleMemoryReturns(t *testing.T) {
 	// Two collections drop every pooled block and header. What is left is
 	// bookkeeping (measured ~110 bytes a buffer: the meta each header's cleanup reads and the
 	// registry's index), which the cleanups release and the next GC frees.
+	// The invariants build never pools: released blocks are poisoned and
+	// freed through cleanups, so there is no two-collection bound to check
+	// (CI saw 5 MiB left after two GCs on a loaded machine, 149 KiB once
+	// the cleanups had run); only the settled heap is.
 	const bookkeeping = 160
-	if limit := start + start/10 + bookkeeping*uint64(count); afterTwo > limit {
+	if limit := start + start/10 + bookkeeping*uint64(count); !invariants.Enabled && afterTwo > limit {
 		t.Errorf("heap %d KiB after two GCs, want at most %d KiB (start + 10%% + %d B per buffer)", afterTwo>>10, limit>>10, bookkeeping)
 	}
 	if settled > start+start/10 {
