@@ -50,17 +50,7 @@ func TestCompositeWriteToPipe(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	x := cwCompose(t, rng, cwMixedSizes(rng, 1<<20))
 	r, w := cwPipe(t)
-	got := cwReadAll(r, 1000)
-	n, err := x.c.WriteTo(w)
-	if err != nil || n != int64(len(x.data)) {
-		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(x.data))
-	}
-	if l := x.c.Len(); l != 0 {
-		t.Errorf("after WriteTo: Len %d", l)
-	}
-	w.Close()
-	cwEqual(t, "bytes received", <-got, x.data)
-	x.done(t)
+	cwWriteAll(t, x, w, cwReadAll(r, 1000), w.Close, x.data)
 }
 
 // TestCompositeWriteToPipeManyComponents writes 3000 small components, more
@@ -74,14 +64,7 @@ func TestCompositeWriteToPipeManyComponents(t *testing.T) {
 	}
 	x := cwCompose(t, rng, sizes)
 	r, w := cwPipe(t)
-	got := cwReadAll(r, 512)
-	n, err := x.c.WriteTo(w)
-	if err != nil || n != int64(len(x.data)) {
-		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(x.data))
-	}
-	w.Close()
-	cwEqual(t, "bytes received", <-got, x.data)
-	x.done(t)
+	cwWriteAll(t, x, w, cwReadAll(r, 512), w.Close, x.data)
 }
 
 // TestCompositeWriteToPipeDeadline is TestCompositeWriteToDeadline on the

@@ -170,18 +170,15 @@ func cwReadAll(r io.Reader, chunk int) <-chan []byte {
 	return ch
 }
 
-// cwWriteToConn writes x's composite to client with WriteTo while the
-// server end is read to the end, and checks what arrived and that every
+// cwWriteAll writes x's composite to w with WriteTo while got collects
+// what the other end reads, then closes w's side with closeW and checks
+// that exactly want arrived, that the composite is empty and that every
 // buffer was released.
-func cwWriteToConn(t *testing.T, x *cwComposed, client, server *net.TCPConn) {
+func cwWriteAll(t *testing.T, x *cwComposed, w io.Writer, got <-chan []byte, closeW func() error, want []byte) {
 	t.Helper()
-	got := cwReadAll(server, 64<<10)
-	n, err := x.c.WriteTo(client)
-	if err != nil {
-		t.Fatalf("WriteTo: %d bytes, error %v", n, err)
-	}
-	if n != int64(len(x.data)) {
-		t.Errorf("WriteTo wrote %d bytes, want %d", n, len(x.data))
+	n, err := x.c.WriteTo(w)
+	if err != nil || n != int64(len(want)) {
+		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(want))
 	}
 	if l := x.c.Len(); l != 0 {
 		t.Errorf("after WriteTo: Len %d, want 0", l)
@@ -189,9 +186,16 @@ func cwWriteToConn(t *testing.T, x *cwComposed, client, server *net.TCPConn) {
 	if k := x.c.NumComponents(); k != 0 {
 		t.Errorf("after WriteTo: %d components held, want 0", k)
 	}
-	client.CloseWrite()
-	cwEqual(t, "bytes received", <-got, x.data)
+	closeW()
+	cwEqual(t, "bytes received", <-got, want)
 	x.done(t)
+}
+
+// cwWriteToConn writes x's composite to client with WriteTo while the
+// server end is read to the end (cwWriteAll).
+func cwWriteToConn(t *testing.T, x *cwComposed, client, server *net.TCPConn) {
+	t.Helper()
+	cwWriteAll(t, x, client, cwReadAll(server, 64<<10), client.CloseWrite, x.data)
 }
 
 // TestCompositeWriteToTCP writes several MiB of components from 1 byte to
@@ -230,14 +234,7 @@ func TestCompositeWriteToSlowReader(t *testing.T) {
 	if err := client.SetWriteBuffer(4096); err != nil {
 		t.Fatal(err)
 	}
-	got := cwReadAll(server, 1000)
-	n, err := x.c.WriteTo(client)
-	if err != nil || n != int64(len(x.data)) {
-		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(x.data))
-	}
-	client.CloseWrite()
-	cwEqual(t, "bytes received", <-got, x.data)
-	x.done(t)
+	cwWriteAll(t, x, client, cwReadAll(server, 1000), client.CloseWrite, x.data)
 }
 
 // TestCompositeWriteToReaderMidComponent writes from a reader that has
@@ -254,14 +251,7 @@ func TestCompositeWriteToReaderMidComponent(t *testing.T) {
 	// Skip releases nothing; the first two buffers are still held.
 	x.checkReleased(t, 0)
 	client, server := cwTCP(t)
-	got := cwReadAll(server, 4096)
-	n, err := x.c.WriteTo(client)
-	if err != nil || n != int64(len(x.data)-skip) {
-		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(x.data)-skip)
-	}
-	client.CloseWrite()
-	cwEqual(t, "bytes received", <-got, x.data[skip:])
-	x.done(t)
+	cwWriteAll(t, x, client, cwReadAll(server, 4096), client.CloseWrite, x.data[skip:])
 }
 
 // TestCompositeWriteToEmpty: with nothing readable, WriteTo writes nothing
