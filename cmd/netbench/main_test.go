@@ -236,3 +236,57 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("help: %v\n%s", err, out)
 	}
 }
+
+// printingBench is a benchmark that prints to standard output, with and
+// without a newline, lines shaped like configuration and result lines, and
+// to standard error.
+const printingBench = `package sum
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+func BenchmarkPrints(b *testing.B) {
+	fmt.Println("key: value")
+	b.Run("size=64", func(b *testing.B) {
+		fmt.Println("hello")
+		fmt.Println("BenchmarkPrints/size=64 \t 7 \t 1 ns/op")
+		fmt.Fprintln(os.Stderr, "on stderr")
+		fmt.Print("no newline")
+		for b.Loop() {
+			sink = Sum(nil)
+		}
+	})
+}
+`
+
+// TestRunBenchmarkPrints: a benchmark that prints must keep its results,
+// and nothing it prints may reach the output as a result or configuration
+// line.
+func TestRunBenchmarkPrints(t *testing.T) {
+	dir, _ := newModule(t, map[string]string{"sum/print_test.go": printingBench})
+	out, errOut, err := runIn(t, dir, "run", "-bench", "Prints", "-benchtime", "1x", "-count", "3", "-cpu", "1", "./sum")
+	if err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, errOut)
+	}
+	results := 0
+	for line := range strings.Lines(out) {
+		line = strings.TrimSuffix(line, "\n")
+		if strings.HasPrefix(line, "Benchmark") {
+			if f := strings.Fields(line); f[0] != "BenchmarkPrints/size=64" || f[1] != "1" {
+				t.Errorf("result line %q, want BenchmarkPrints/size=64 with 1 iteration", line)
+			}
+			results++
+		}
+	}
+	if results != 3 {
+		t.Errorf("%d results, want 3:\n%s", results, out)
+	}
+	for _, bad := range []string{"key: value", "hello", "no newline", "on stderr"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds %q, printed by the benchmark:\n%s", bad, out)
+		}
+	}
+}

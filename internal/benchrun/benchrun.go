@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -161,13 +162,16 @@ const maxKeep = 64 << 10
 // Run runs p's benchmarks and copies the lines of the Go benchmark format it
 // prints (configuration and result lines) to w. It calls onResult with each
 // result line's top-level benchmark name, for progress reports.
+//
+// The binary runs with -test.v=test2json, as under go test -json: the
+// testing package then prints each result line whole, after the benchmark
+// has run, and frames its own lines with a ^V marker, so what a benchmark
+// prints can neither split a result line nor pass for one (see scanner).
+// The binary's standard error goes to the same pipe, as go test -json has
+// it; a RunError carries the end of both.
 func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult func(name string)) error {
-	bench := opts.Bench
-	if bench == "" {
-		bench = "."
-	}
 	count := max(opts.Count, 1)
-	args := []string{"-test.run", "^$", "-test.bench", bench, "-test.benchmem", "-test.count", strconv.Itoa(count)}
+	args := []string{"-test.run", "^$", "-test.bench", benchOrAll(opts.Bench), "-test.benchmem", "-test.count", strconv.Itoa(count), "-test.v=test2json"}
 	if opts.Benchtime != "" {
 		args = append(args, "-test.benchtime", opts.Benchtime)
 	}
@@ -180,7 +184,7 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 	cmd := exec.CommandContext(ctx, p.Binary, args...)
 	cmd.Dir = p.Dir
 	var log tailBuffer
-	cmd.Stderr = &log
+	cmd.Stderr = &log // what the runtime writes to fd 2 itself (a crash)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -188,9 +192,10 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	failed := false
+	var sc scanner
 	br := bufio.NewReaderSize(stdout, 64<<10)
 	var buf []byte
+	var werr error
 	for {
 		var rerr error
 		buf, rerr = readLine(br, buf[:0])
@@ -198,45 +203,208 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 			break // io.EOF, or the pipe failed: Wait reports how the binary ended
 		}
 		line := strings.TrimRight(string(buf), "\r\n")
-		log.Write([]byte(line + "\n"))
-		switch {
-		case isResult(line):
-			if onResult != nil {
-				onResult(topLevel(line))
+		log.Write([]byte(strings.ReplaceAll(line, marker, "") + "\n"))
+		for _, seg := range splitMarker(line) {
+			for _, out := range sc.line(seg) {
+				if werr == nil {
+					_, werr = io.WriteString(w, out+"\n")
+				}
+				if onResult != nil && isResult(out) {
+					onResult(topLevel(out))
+				}
 			}
-			fmt.Fprintln(w, line)
-		case isConfig(line):
-			fmt.Fprintln(w, line)
-		case strings.HasPrefix(line, "--- FAIL") || line == "FAIL":
-			failed = true
 		}
 		if rerr != nil {
 			break
 		}
 	}
 	err = cmd.Wait()
-	if err == nil && failed {
+	if err == nil && sc.failed {
 		err = errors.New("a benchmark failed")
 	}
 	if err != nil {
 		return &RunError{ImportPath: p.ImportPath, Err: err, Output: log.String()}
 	}
+	if werr != nil {
+		return fmt.Errorf("benchrun: writing the results of %s: %w", p.ImportPath, werr)
+	}
 	return nil
 }
 
-// maxLine is the longest line Run keeps; the rest of a longer line is read
-// and dropped (no benchmark or configuration line is that long).
+func benchOrAll(bench string) string {
+	if bench == "" {
+		return "."
+	}
+	return bench
+}
+
+// marker starts every line the testing package frames under
+// -test.v=test2json ("=== RUN", "--- FAIL" …). As cmd/test2json does, a
+// marker inside a line also ends the text before it, which a benchmark
+// printed without a newline.
+const marker = "\x16"
+
+// splitMarker splits line before every marker that does not start it.
+func splitMarker(line string) []string {
+	var segs []string
+	for {
+		i := strings.Index(line[min(1, len(line)):], marker)
+		if i < 0 {
+			return append(segs, line)
+		}
+		segs = append(segs, line[:i+1])
+		line = line[i+1:]
+	}
+}
+
+// configKeys are the configuration lines the testing package prints before
+// the first benchmark, in this order (pkg and cpu may be absent).
+var configKeys = []string{"goos", "goarch", "pkg", "cpu"}
+
+// scanner picks the configuration and result lines out of the output of a
+// test binary run with -test.v=test2json. The testing package prints:
+//
+//	goos: linux               once, right before the first framing line
+//	goarch: amd64
+//	pkg: example.com/m
+//	cpu: …
+//	^V=== RUN   BenchmarkX    before a benchmark runs (once per name)
+//	BenchmarkX                the name alone (not a result)
+//	…                         anything the benchmark prints
+//	BenchmarkX-2 \t 100 \t …  the result, printed after the run
+//	^V=== NAME                after each result
+//	^V--- FAIL: BenchmarkX    and --- SKIP, --- BENCH (followed by logs)
+//
+// A result is therefore the last line before "=== NAME" (empty) that ends
+// in the current benchmark's name and a measurement; text a benchmark
+// printed without a newline may precede it on the line. Configuration lines
+// are only the goos…cpu block directly before the first framing line.
+type scanner struct {
+	framed  bool     // a framing line was seen
+	config  []string // candidate configuration block
+	cur     string   // the benchmark that runs, from "=== RUN"
+	collect bool     // lines may be results of cur
+	pending string   // the last result-shaped line of cur since the last framing line
+	failed  bool     // "--- FAIL" or "FAIL" was framed
+}
+
+// line takes one line (without its newline) and returns the lines to
+// write, if any.
+func (s *scanner) line(l string) []string {
+	if !strings.HasPrefix(l, marker) {
+		switch {
+		case !s.framed:
+			switch {
+			case s.isConfigLine(l):
+				s.config = append(s.config, l)
+			case strings.HasPrefix(l, "goos: "):
+				s.config = []string{l} // what came before was printed by the tests
+			default:
+				s.config = nil
+			}
+		case s.collect:
+			if r, ok := resultOf(l, s.cur); ok {
+				s.pending = r
+			}
+		}
+		return nil
+	}
+	var out []string
+	if !s.framed {
+		s.framed = true
+		if len(s.config) > 0 && strings.HasPrefix(s.config[0], "goos: ") {
+			out = s.config
+		}
+		s.config = nil
+	}
+	l = l[len(marker):]
+	pending := s.pending
+	s.pending, s.collect = "", false
+	switch {
+	case strings.HasPrefix(l, "=== RUN   "):
+		s.cur, s.collect = l[len("=== RUN   "):], true
+	case strings.TrimRight(l, " ") == "=== NAME":
+		if pending != "" {
+			out = append(out, pending)
+		}
+		s.collect = true // the next run of cur (-count, -cpu)
+	case strings.HasPrefix(l, "=== NAME  "):
+		s.cur, s.collect = l[len("=== NAME  "):], true
+	case strings.HasPrefix(l, "--- FAIL: ") || l == "FAIL" || strings.HasPrefix(l, "FAIL\t"):
+		s.failed = true
+	}
+	return out
+}
+
+// isConfigLine reports whether l may be the next line of the configuration
+// block the testing package prints.
+func (s *scanner) isConfigLine(l string) bool {
+	key, _, ok := strings.Cut(l, ": ")
+	if !ok {
+		return false
+	}
+	i := len(s.config)
+	for _, c := range s.config {
+		if strings.HasPrefix(c, key+": ") {
+			return false
+		}
+	}
+	if i == 0 {
+		return key == "goos"
+	}
+	return slices.Contains(configKeys, key)
+}
+
+// resultOf returns the result line at the end of l for the benchmark
+// named name: name, with its -GOMAXPROCS suffix when not 1, the padding and
+// a tab, then the measurements. Text before it is what the benchmark
+// printed without a newline.
+func resultOf(l, name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	for end := len(l); ; {
+		i := strings.LastIndex(l[:end], name)
+		if i < 0 {
+			return "", false
+		}
+		if r := l[i:]; isResult(r) && resultName(r, name) {
+			return r, true
+		}
+		end = i
+	}
+}
+
+// resultName reports whether result line r starts with name, an optional
+// -N suffix, spaces and the tab the testing package prints.
+func resultName(r, name string) bool {
+	rest := r[len(name):]
+	if strings.HasPrefix(rest, "-") {
+		if d := strings.TrimLeft(rest[1:], "0123456789"); len(d) < len(rest)-1 {
+			rest = d
+		}
+	}
+	return strings.HasPrefix(strings.TrimLeft(rest, " "), "\t")
+}
+
+// maxLine is the longest line Run keeps; longer lines keep their last
+// maxLine bytes, where a result line would be (no benchmark or
+// configuration line is that long).
 const maxLine = 1 << 20
 
-// readLine appends the next line of br to buf, at most maxLine bytes of it,
-// and always consumes the whole line.
+// readLine appends the next line of br to buf, the last maxLine bytes of it
+// at most, and always consumes the whole line.
 func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		frag, err := br.ReadSlice('\n')
-		if room := maxLine - len(buf); room > 0 {
-			buf = append(buf, frag[:min(len(frag), room)]...)
+		buf = append(buf, frag...)
+		if len(buf) > 2*maxLine {
+			buf = append(buf[:0], buf[len(buf)-maxLine:]...)
 		}
 		if err != bufio.ErrBufferFull {
+			if len(buf) > maxLine {
+				buf = append(buf[:0], buf[len(buf)-maxLine:]...)
+			}
 			return buf, err
 		}
 	}
@@ -251,16 +419,6 @@ func isResult(line string) bool {
 	}
 	_, err := strconv.ParseUint(f[1], 10, 64)
 	return err == nil
-}
-
-// isConfig reports whether line is a configuration line: "key: value" with
-// a lower-case key without spaces.
-func isConfig(line string) bool {
-	key, _, ok := strings.Cut(line, ":")
-	if !ok || key == "" || key[0] < 'a' || key[0] > 'z' {
-		return false
-	}
-	return !strings.ContainsAny(key, " \t") && strings.HasPrefix(line[len(key)+1:], " ")
 }
 
 // topLevel returns the top-level benchmark name of a result line:

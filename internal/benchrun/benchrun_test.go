@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,41 +64,91 @@ func TestIsResult(t *testing.T) {
 	}
 }
 
-func TestIsConfig(t *testing.T) {
+// TestScanner feeds scanner the output of a test binary run with
+// -test.v=test2json (^V written as \x16) and checks which lines it keeps.
+func TestScanner(t *testing.T) {
+	const head = "goos: linux\ngoarch: amd64\npkg: example.com/m\ncpu: AMD EPYC\n"
 	tests := []struct {
-		line string
-		want bool
+		name   string
+		in     string
+		want   []string
+		failed bool
 	}{
-		{"goos: linux", true},
-		{"goarch: amd64", true},
-		{"pkg: example.com/m", true},
-		{"cpu: AMD EPYC 7B13", true},
-		{"cpu: Intel(R) Xeon(R) CPU @ 2.20GHz", true},
-		{"commit: 0123abc", true},
-		{"go-version: go1.26", true},
-		{"note: a: b", true},    // a value may hold colons
-		{"key:   spaced", true}, // several spaces
-
-		{"Key: v", false}, // upper-case key
-		{"PASS", false},
-		{"no colon", false},
-		{"a b: c", false},
-		{"key:value", false}, // no space after the colon
-		{": value", false},
-		{"1key: v", false},
-		{" key: v", false},
-		{"\tkey: v", false},
-		{"    x_test.go:3: broken", false},
-		{"--- FAIL: BenchmarkBroken", false},
-		{"ok  \texample.com/m\t0.1s", false},
-		{"BenchmarkX-8 \t 1000 \t 12.5 ns/op", false},
-		{"BenchmarkX: 1", false},
-		{"", false},
+		{
+			name: "plain",
+			in:   head + "\x16=== RUN   BenchmarkX\nBenchmarkX\nBenchmarkX-2 \t 100 \t 5 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux", "goarch: amd64", "pkg: example.com/m", "cpu: AMD EPYC", "BenchmarkX-2 \t 100 \t 5 ns/op"},
+		},
+		{
+			name: "printed text before the result on its line",
+			in:   "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\nhello\nno newlineBenchmarkX-2    \t 100 \t 5 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux", "BenchmarkX-2    \t 100 \t 5 ns/op"},
+		},
+		{
+			name: "printed result-shaped lines",
+			in: "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\nBenchmarkX-2 \t 7 \t 1 ns/op\nBenchmarkY-2 \t 7 \t 1 ns/op\n" +
+				"BenchmarkX-2 \t 100 \t 5 ns/op\n\x16=== NAME  \n" +
+				"BenchmarkX-2 \t 7 \t 1 ns/op\nBenchmarkX-2 \t 101 \t 6 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux", "BenchmarkX-2 \t 100 \t 5 ns/op", "BenchmarkX-2 \t 101 \t 6 ns/op"},
+		},
+		{
+			name: "printed configuration-shaped lines",
+			in:   "goos: fake\nnote: x\ngoos: linux\ngoarch: amd64\n\x16=== RUN   BenchmarkX\nBenchmarkX\ngoos: plan9\nkey: value\nBenchmarkX \t 1 \t 5 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux", "goarch: amd64", "BenchmarkX \t 1 \t 5 ns/op"},
+		},
+		{
+			name: "text printed before the configuration",
+			in:   "starting\ngoos: linux\ngoarch: amd64\nlate\n\x16=== RUN   BenchmarkX\n",
+			want: nil,
+		},
+		{
+			name: "a framing line after text without a newline",
+			in:   "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\nBenchmarkX \t 1 \t 5 ns/op text\x16=== RUN   BenchmarkX/a\nBenchmarkX/a \t 1 \t 5 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux", "BenchmarkX/a \t 1 \t 5 ns/op"},
+		},
+		{
+			name: "skipped after printing a result-shaped line",
+			in:   "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\nBenchmarkX \t 1 \t 5 ns/op\n    x_test.go:3: skipped\n\x16--- SKIP: BenchmarkX\n",
+			want: []string{"goos: linux"},
+		},
+		{
+			name:   "failed",
+			in:     "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\nBenchmarkX \t 1 \t 5 ns/op\n    x_test.go:3: broken\n\x16--- FAIL: BenchmarkX\n\x16FAIL\n",
+			want:   []string{"goos: linux"},
+			failed: true,
+		},
+		{
+			name: "FAIL printed by the benchmark is not a failure",
+			in:   "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\n--- FAIL: BenchmarkX\nFAIL\nBenchmarkX \t 1 \t 5 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux", "BenchmarkX \t 1 \t 5 ns/op"},
+		},
+		{
+			name: "logs after --- BENCH are not results",
+			in:   "goos: linux\n\x16=== RUN   BenchmarkX\nBenchmarkX\nBenchmarkX \t 1 \t 5 ns/op\n\x16--- BENCH: BenchmarkX\n    x_test.go:3: BenchmarkX \t 9 \t 9 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux"},
+		},
+		{
+			name: "another benchmark's name is not a result",
+			in:   "goos: linux\n\x16=== RUN   BenchmarkX/a\nBenchmarkX/a\nBenchmarkX/ab \t 1 \t 5 ns/op\nBenchmarkX/a-b \t 1 \t 5 ns/op\n\x16=== NAME  \n",
+			want: []string{"goos: linux"},
+		},
 	}
 	for _, tt := range tests {
-		if got := isConfig(tt.line); got != tt.want {
-			t.Errorf("isConfig(%q) = %v, want %v", tt.line, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			var s scanner
+			var got []string
+			for line := range strings.Lines(tt.in) {
+				for _, seg := range splitMarker(strings.TrimSuffix(line, "\n")) {
+					got = append(got, s.line(seg)...)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("kept %q\nwant %q", got, tt.want)
+			}
+			if s.failed != tt.failed {
+				t.Errorf("failed = %v, want %v", s.failed, tt.failed)
+			}
+		})
 	}
 }
 
@@ -209,6 +261,27 @@ func BenchmarkHelperProcess(b *testing.B) {
 			for range b.N {
 			}
 		})
+	case "print":
+		// Everything a benchmark may print that Run must not take for a
+		// result or a configuration line, around and inside the runs.
+		fmt.Println("key: value")
+		fmt.Println("goos: plan9")
+		fmt.Fprintln(os.Stderr, "on stderr")
+		b.Run("skip", func(b *testing.B) {
+			fmt.Println("BenchmarkHelperProcess/skip \t 7 \t 1 ns/op")
+			b.Skip("skipped")
+		})
+		b.Run("size=64", func(b *testing.B) {
+			fmt.Println("hello")
+			fmt.Println("pkg: fake")
+			fmt.Println("BenchmarkHelperProcess/size=64 \t 7 \t 1 ns/op")
+			fmt.Println("BenchmarkHelperProcess/size=64-2 \t 7 \t 1 ns/op")
+			fmt.Fprintln(os.Stderr, "BenchmarkHelperProcess/size=64 \t 7 \t 1 ns/op")
+			fmt.Print("no newline")
+			for range b.N {
+			}
+		})
+		return
 	}
 	b.Run("size=64", func(b *testing.B) {
 		for range b.N {
@@ -218,7 +291,7 @@ func BenchmarkHelperProcess(b *testing.B) {
 
 // runHelper runs BenchmarkHelperProcess in mode through Package.Run and
 // returns what Run wrote, the names it reported and its error.
-func runHelper(t *testing.T, mode string) (out string, names []string, err error) {
+func runHelper(t *testing.T, mode string, opts Options) (out string, names []string, err error) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -229,7 +302,11 @@ func runHelper(t *testing.T, mode string) (out string, names []string, err error
 	defer cancel()
 	p := Package{ImportPath: "example.com/helper", Dir: t.TempDir(), Binary: exe}
 	var w bytes.Buffer
-	err = p.Run(ctx, Options{Bench: "^BenchmarkHelperProcess$", Benchtime: "1x"}, &w, func(name string) {
+	opts.Bench, opts.Benchtime = "^BenchmarkHelperProcess$", "1x"
+	if opts.CPU == "" {
+		opts.CPU = "1" // result names without a -GOMAXPROCS suffix
+	}
+	err = p.Run(ctx, opts, &w, func(name string) {
 		names = append(names, name)
 	})
 	if ctx.Err() != nil {
@@ -238,56 +315,80 @@ func runHelper(t *testing.T, mode string) (out string, names []string, err error
 	return w.String(), names, err
 }
 
-func checkHelperOutput(t *testing.T, out string, names []string) {
+// checkHelperOutput checks that out is the configuration block the testing
+// package prints, then exactly the result lines of wantNames, in order,
+// each with one iteration (the helper runs with -benchtime 1x; the lines
+// it prints itself claim 7), and that onResult got a name per result.
+func checkHelperOutput(t *testing.T, out string, names []string, wantNames ...string) {
 	t.Helper()
-	var results int
-	for line := range strings.Lines(out) {
-		line = strings.TrimSuffix(line, "\n")
-		switch {
-		case isResult(line):
-			results++
-			if !strings.HasPrefix(line, "BenchmarkHelperProcess/size=64") {
-				t.Errorf("result line %q, want one of BenchmarkHelperProcess/size=64", line)
-			}
-		case isConfig(line):
-		default:
-			t.Errorf("Run wrote %q, neither a result nor a configuration line", line)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, key := range []string{"goos: ", "goarch: ", "pkg: "} {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], key) {
+			t.Fatalf("Run wrote no %q line where the configuration belongs:\n%s", key, out)
 		}
 	}
-	if results != 1 || !strings.Contains(out, "goos: ") || !strings.Contains(out, "pkg: ") {
-		t.Errorf("Run wrote %d result lines, want 1, and the configuration:\n%s", results, out)
+	if lines[0] != "goos: "+runtime.GOOS || lines[2] != "pkg: github.com/netkit/netkit/internal/benchrun" {
+		t.Errorf("configuration %q, %q; want goos: %s and this package", lines[0], lines[2], runtime.GOOS)
 	}
-	if len(names) != 1 || names[0] != "BenchmarkHelperProcess" {
-		t.Errorf("onResult got %q, want [BenchmarkHelperProcess]", names)
+	lines = lines[3:]
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "cpu: ") {
+		lines = lines[1:]
+	}
+	var got []string
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if !isResult(line) || f[1] != "1" {
+			t.Errorf("Run wrote %q, not a result line of one iteration", line)
+			continue
+		}
+		got = append(got, f[0])
+	}
+	if !slices.Equal(got, wantNames) {
+		t.Errorf("results of %q, want %q:\n%s", got, wantNames, out)
+	}
+	if len(names) != len(wantNames) || len(names) > 0 && names[0] != "BenchmarkHelperProcess" {
+		t.Errorf("onResult got %q, want BenchmarkHelperProcess %d times", names, len(wantNames))
 	}
 }
 
 func TestRun(t *testing.T) {
-	out, names, err := runHelper(t, "ok")
+	out, names, err := runHelper(t, "ok", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkHelperOutput(t, out, names)
+	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/size=64")
 }
 
-// TestRunStderr runs a binary that writes to its standard error while Run
-// reads its standard output. Both end in Run's tailBuffer, which has no
-// lock: exec.Cmd copies the standard error in a goroutine of its own while
-// Run's loop writes the standard output lines, so the race detector
-// reports a data race on tailBuffer.b.
+// TestRunPrints runs a benchmark that prints, with and without a newline
+// at the end, lines shaped like configuration and result lines, on standard
+// output and standard error, around a sub-benchmark that skips and one that
+// runs -count 2 times at -cpu 1,2. Run must write exactly the four real
+// results and the testing package's configuration.
+func TestRunPrints(t *testing.T) {
+	out, names, err := runHelper(t, "print", Options{Count: 2, CPU: "1,2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = "BenchmarkHelperProcess/size=64"
+	checkHelperOutput(t, out, names, n, n, n+"-2", n+"-2")
+}
+
+// TestRunStderr runs a binary that writes 200 lines to its standard error.
+// Run merges them into the stream it scans (as go test -json does): none may
+// reach the results, and the one result must.
 func TestRunStderr(t *testing.T) {
-	out, names, err := runHelper(t, "stderr")
+	out, names, err := runHelper(t, "stderr", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out, "stderr line") {
 		t.Errorf("the standard error went to the results:\n%s", out)
 	}
-	checkHelperOutput(t, out, names)
+	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/size=64")
 }
 
 func TestRunFail(t *testing.T) {
-	out, _, err := runHelper(t, "fail")
+	out, _, err := runHelper(t, "fail", Options{})
 	var re *RunError
 	if !errors.As(err, &re) {
 		t.Fatalf("Run = %v (%T), want a *RunError", err, err)
@@ -300,18 +401,17 @@ func TestRunFail(t *testing.T) {
 	}
 }
 
-// TestRunLongLine runs a binary that prints a line longer than Run's
-// scanner accepts (1 MiB) before its results. Run ignores the scanner's
-// error (bufio.ErrTooLong): it stops reading, the results after the long
-// line are lost, and it returns nil as if the run had succeeded. (When
-// more than a pipe buffer of output follows, the child blocks on the full
-// pipe and Run hangs until the context ends.)
+// TestRunLongLine runs a binary that prints a line longer than Run keeps
+// (maxLine) inside a sub-benchmark, before its result and the next
+// sub-benchmark. Run must succeed, drop the long line, and write both
+// results.
 func TestRunLongLine(t *testing.T) {
-	out, names, err := runHelper(t, "longline")
+	out, names, err := runHelper(t, "longline", Options{})
 	if err != nil {
-		return // reported, as it should be
+		t.Fatalf("Run = %v, want nil", err)
 	}
-	if !strings.Contains(out, "BenchmarkHelperProcess/size=64") {
-		t.Errorf("Run = nil, but the lines after the long one are lost: it wrote %d bytes %.200q and reported %q", len(out), out, names)
+	if strings.Contains(out, "xxx") {
+		t.Errorf("the long line went to the results (%d bytes written)", len(out))
 	}
+	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/long", "BenchmarkHelperProcess/size=64")
 }
