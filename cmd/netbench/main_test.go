@@ -290,3 +290,22 @@ func TestRunBenchmarkPrints(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSubBenchmarkPattern: -bench is split at "/" as go test splits it,
+// so a pattern naming a sub-benchmark runs just that sub-benchmark.
+func TestRunSubBenchmarkPattern(t *testing.T) {
+	dir, _ := newModule(t, nil)
+	out, errOut, err := runIn(t, dir, "run", "-bench", "Sum/n=10$", "-benchtime", "1x", "-cpu", "1", "./sum")
+	if err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, errOut)
+	}
+	var names []string
+	for line := range strings.Lines(out) {
+		if strings.HasPrefix(line, "Benchmark") {
+			names = append(names, strings.Fields(line)[0])
+		}
+	}
+	if len(names) != 1 || names[0] != "BenchmarkSum/n=10" {
+		t.Errorf("-bench Sum/n=10$ ran %q, want [BenchmarkSum/n=10]:\n%s", names, out)
+	}
+}

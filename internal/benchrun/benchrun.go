@@ -137,11 +137,12 @@ func Build(ctx context.Context, opts Options, pkgs []Package, binDir string, bui
 	return kept, nil
 }
 
+// listBenchmarks returns the top-level benchmarks of p's binary that bench
+// may run. -test.list matches top-level names only, so it gets the first
+// level of each alternative of bench (see splitBench): "Foo/size=64" lists
+// BenchmarkFoo, as go test would run it.
 func listBenchmarks(ctx context.Context, p Package, bench string) ([]string, error) {
-	if bench == "" {
-		bench = "."
-	}
-	cmd := exec.CommandContext(ctx, p.Binary, "-test.list", bench)
+	cmd := exec.CommandContext(ctx, p.Binary, "-test.list", listPattern(bench))
 	cmd.Dir = p.Dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
