@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/netkit/netkit/internal/benchrun"
@@ -89,24 +92,86 @@ func run(stdout, stderr io.Writer, args []string) error {
 	return usageError("unknown command %q", args[0])
 }
 
-func runCmd(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("netbench run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var opts benchrun.Options
-	var outFile string
-	fs.StringVar(&opts.Bench, "bench", ".", "benchmarks to run (regexp)")
-	fs.IntVar(&opts.Count, "count", 1, "runs of each benchmark")
-	fs.StringVar(&opts.Benchtime, "benchtime", "", "time or iterations per benchmark")
-	fs.StringVar(&opts.CPU, "cpu", "", "GOMAXPROCS values")
-	fs.DurationVar(&opts.Timeout, "timeout", 30*time.Minute, "limit for each test binary")
-	fs.StringVar(&outFile, "o", "", "output file")
-	if err := fs.Parse(args); err != nil {
-		return fail(err)
-	}
-	if opts.Count < 1 {
+// runFlags are the flags run and compare share, named as go test's.
+type runFlags struct {
+	opts benchrun.Options
+	out  string // -o: results file; "" is standard output
+}
+
+// addRunFlags registers the flags of run on fs; compare registers them too,
+// with its own default -count.
+func addRunFlags(fs *flag.FlagSet, f *runFlags, count int) {
+	fs.StringVar(&f.opts.Bench, "bench", ".", "benchmarks to run (regexp, split at / as go test does)")
+	fs.IntVar(&f.opts.Count, "count", count, "runs of each benchmark")
+	fs.StringVar(&f.opts.Benchtime, "benchtime", "", "time or iterations per benchmark")
+	fs.StringVar(&f.opts.CPU, "cpu", "", "GOMAXPROCS values")
+	fs.DurationVar(&f.opts.Timeout, "timeout", 30*time.Minute, "limit for each test binary run")
+	fs.StringVar(&f.out, "o", "", "write results to file instead of standard output")
+}
+
+// check reports a bad flag of addRunFlags before anything is built.
+func (f *runFlags) check() error {
+	if f.opts.Count < 1 {
 		return usageError("-count must be at least 1")
 	}
+	for _, err := range []error{benchrun.CheckBench(f.opts.Bench), benchrun.CheckCPU(f.opts.CPU), benchrun.CheckBenchtime(f.opts.Benchtime)} {
+		if err != nil {
+			return fail(err)
+		}
+	}
+	if f.opts.Timeout < 0 {
+		return usageError("-timeout must not be negative")
+	}
+	return nil
+}
+
+// create opens the -o file, or returns stdout, so that an unwritable file is
+// reported before anything is built. finish closes the file and returns
+// the first error of closing it.
+func (f *runFlags) create(stdout io.Writer) (w io.Writer, finish func() error, err error) {
+	if f.out == "" {
+		return stdout, func() error { return nil }, nil
+	}
+	file, err := os.OpenFile(f.out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	return file, file.Close, nil
+}
+
+// parseFlags parses args into fs. On -h or -help it prints the usage to
+// stdout and returns help == true; errors are usage errors, which main
+// prints once (the flag package prints nothing itself).
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return true, nil
+	case err != nil:
+		return false, usageError("%s: %v (see netbench help)", fs.Name(), err)
+	}
+	return false, nil
+}
+
+func runCmd(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("netbench run", flag.ContinueOnError)
+	var f runFlags
+	addRunFlags(fs, &f, 1)
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	opts := f.opts
 	opts.Packages = fs.Args()
+	out, finish, err := f.create(stdout)
+	if err != nil {
+		return err
+	}
+	defer finish()
 
 	ctx := context.Background()
 	config, err := benchrun.Config(ctx, "")
@@ -132,33 +197,48 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return usageError("no benchmarks match -bench %q in %v", opts.Bench, packagesOrDefault(opts.Packages))
 	}
 
-	out := stdout
-	if outFile != "" {
-		f, err := os.Create(outFile)
-		if err != nil {
-			return fail(err)
+	for _, line := range withCPUList(config, opts.CPU) {
+		if _, err := fmt.Fprintln(out, line); err != nil {
+			return fail(fmt.Errorf("writing the results: %w", err))
 		}
-		defer f.Close()
-		out = f
-	}
-	for _, line := range config {
-		fmt.Fprintln(out, line)
 	}
 	prog.start(pkgs)
 	for i, p := range pkgs {
 		prog.pkg(i, p)
 		if err := p.Run(ctx, opts, out, prog.result); err != nil {
-			prog.done()
+			prog.stop()
 			return fail(err)
 		}
+	}
+	if err := finish(); err != nil {
+		prog.stop()
+		return fail(fmt.Errorf("writing the results: %w", err))
 	}
 	prog.done()
-	if f, ok := out.(*os.File); ok && outFile != "" {
-		if err := f.Close(); err != nil {
-			return fail(err)
+	return nil
+}
+
+// withCPUList returns the configuration lines with the gomaxprocs line
+// giving the -cpu list, when there is one: the results then ran at several
+// GOMAXPROCS values, and each result name's -N suffix tells which (none
+// for 1), as under go test.
+func withCPUList(config []string, cpu string) []string {
+	if cpu == "" {
+		return config
+	}
+	var list []string
+	for v := range strings.SplitSeq(cpu, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			list = append(list, v)
 		}
 	}
-	return nil
+	out := slices.Clone(config)
+	for i, line := range out {
+		if strings.HasPrefix(line, "gomaxprocs: ") {
+			out[i] = "gomaxprocs: " + strings.Join(list, ",")
+		}
+	}
+	return out
 }
 
 func packagesOrDefault(p []string) []string {

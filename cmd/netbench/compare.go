@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,24 +34,21 @@ type revision struct {
 
 func compareCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("netbench compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var opts benchrun.Options
+	var f runFlags
+	addRunFlags(fs, &f, 10)
+	threshold := percent(5)
+	fs.Var(&threshold, "threshold", "smallest gated slowdown, in percent (5 or 5%)")
 	var (
-		threshold  = fs.Float64("threshold", 5, "smallest gated slowdown, in percent")
 		alpha      = fs.Float64("alpha", benchcmp.DefaultAlpha, "significance level")
 		gateUnits  = fs.String("gate", "", "comma-separated units gated besides sec/op (e.g. B/s)")
 		correct    = fs.String("correct", "", `multiple-comparison correction: "" or holm`)
 		format     = fs.String("format", "text", "output: text, csv, json or markdown")
 		seed       = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
 		interleave = fs.Bool("interleave", true, "alternate the revisions round by round; false runs every round of OLD, then of NEW (for measuring what interleaving buys)")
+		allowLow   = fs.Bool("allow-low-count", false, "compare even when -count is too low for any p-value to reach -alpha")
 	)
-	fs.StringVar(&opts.Bench, "bench", ".", "benchmarks to run (regexp)")
-	fs.IntVar(&opts.Count, "count", 10, "runs of each benchmark per revision")
-	fs.StringVar(&opts.Benchtime, "benchtime", "", "time or iterations per benchmark")
-	fs.StringVar(&opts.CPU, "cpu", "", "GOMAXPROCS values")
-	fs.DurationVar(&opts.Timeout, "timeout", 30*time.Minute, "limit for each test binary run")
-	if err := fs.Parse(args); err != nil {
-		return fail(err)
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return err
 	}
 	if fs.NArg() < 2 {
 		return usageError("compare needs two revisions: netbench compare OLD NEW [packages]")
@@ -62,14 +61,29 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	if *correct != "" && *correct != "holm" {
 		return usageError("unknown -correct %q (want holm)", *correct)
 	}
-	if opts.Count < 1 {
-		return usageError("-count must be at least 1")
+	if !(*alpha > 0 && *alpha < 1) {
+		return usageError("-alpha must be between 0 and 1, not %v", *alpha)
 	}
-	gate := benchcmp.Gate{Alpha: *alpha, Threshold: *threshold / 100, Holm: *correct == "holm"}
+	if err := f.check(); err != nil {
+		return err
+	}
+	opts := f.opts
+	gate := benchcmp.Gate{Alpha: *alpha, Threshold: float64(threshold) / 100, Holm: *correct == "holm"}
 	if *gateUnits != "" {
 		gate.Units = strings.Split(*gateUnits, ",")
 	}
+	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
+		if !*allowLow {
+			return usageError("%s, or -allow-low-count to compare anyway (then only allocs/op and B/op can fail the gate)", w)
+		}
+		fmt.Fprintln(stderr, "netbench: warning:", w)
+	}
 	opts.Packages = fs.Args()[2:]
+	out, finish, err := f.create(stdout)
+	if err != nil {
+		return err
+	}
+	defer finish()
 
 	ctx := context.Background()
 	cwd, err := os.Getwd()
@@ -78,6 +92,9 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	top, err := benchrun.Toplevel(ctx, cwd)
 	if err != nil {
+		return fail(err)
+	}
+	if _, err := benchrun.Commit(ctx, top, "HEAD"); errors.Is(err, benchrun.ErrNoCommits) {
 		return fail(err)
 	}
 	rel, err := filepath.Rel(top, cwd)
@@ -131,22 +148,36 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 		return fail(err)
 	}
 	judged := benchcmp.Judge(rows, gate)
-	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
-		fmt.Fprintln(stderr, "netbench: warning:", w)
-	}
 	oldName, newName := label(revs[0]), label(revs[1])
 	switch *format {
 	case "text":
-		err = benchcmp.WriteText(stdout, oldName, newName, judged)
+		err = benchcmp.WriteText(out, oldName, newName, judged)
 	case "markdown":
-		err = benchcmp.WriteMarkdown(stdout, oldName, newName, judged)
+		err = benchcmp.WriteMarkdown(out, oldName, newName, judged)
 	case "json":
-		err = benchcmp.WriteJSON(stdout, judged)
+		err = benchcmp.WriteJSON(out, judged)
 	case "csv":
-		err = benchcmp.WriteCSV(stdout, judged)
+		err = benchcmp.WriteCSV(out, judged)
+	}
+	if err == nil {
+		err = finish()
 	}
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("writing the comparison: %w", err))
+	}
+	compared, oneSided := benchcmp.Coverage(judged)
+	if len(oneSided) > 0 {
+		fmt.Fprintf(stderr, "netbench: warning: %d benchmark(s) ran in one revision only and were not compared:\n", len(oneSided))
+		for _, o := range oneSided {
+			side := revs[0].arg
+			if o.Verdict == benchcmp.Added {
+				side = revs[1].arg
+			}
+			fmt.Fprintf(stderr, "\t%s (only in %s)\n", o.Name, side)
+		}
+	}
+	if compared == 0 {
+		return fail(fmt.Errorf("nothing was compared: no benchmark has results in both %s and %s", revs[0].arg, revs[1].arg))
 	}
 	var failed []string
 	for _, j := range judged {
@@ -155,9 +186,24 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if len(failed) > 0 {
-		return &statusError{exitRegression, fmt.Errorf("%d regression(s) beyond the gate (threshold %g%%, alpha %g): %s",
-			len(failed), *threshold, *alpha, strings.Join(failed, ", "))}
+		return &statusError{exitRegression, fmt.Errorf("%d regression(s) beyond the gate (threshold %v%%, alpha %g): %s",
+			len(failed), threshold, *alpha, strings.Join(failed, ", "))}
 	}
+	return nil
+}
+
+// percent is the value of -threshold: a percentage written "5" or "5%",
+// finite and not negative.
+type percent float64
+
+func (p *percent) String() string { return strconv.FormatFloat(float64(*p), 'g', -1, 64) }
+
+func (p *percent) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return fmt.Errorf("want a percentage such as 5 or 5%%, not %q", s)
+	}
+	*p = percent(v)
 	return nil
 }
 

@@ -80,7 +80,7 @@ func TestCompareFixture(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(4000, 1000, true)})
 	gitRun(t, dir, "commit", "-q", "-am", "change speeds")
 
-	args := []string{"compare", "-format", "json", "-count", "6", "-benchtime", "2000x", "-alpha", "0.01", "-threshold", "25", "-seed", "1", oldCommit, "HEAD", "./sum"}
+	args := []string{"compare", "-format", "json", "-count", "6", "-benchtime", "2000x", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum"}
 	out, errOut, err := runIn(t, dir, args...)
 	var se *statusError
 	if !errors.As(err, &se) || se.code != exitRegression {
@@ -194,7 +194,7 @@ func TestCompareBrokenRevision(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"sum/bad_test.go": "package sum\n\nfunc BenchmarkBad(b *testing.B) { undefinedThing() }\n"})
 	gitRun(t, dir, "add", "-A")
 	gitRun(t, dir, "commit", "-q", "-m", "broken")
-	out, _, err := runIn(t, dir, "compare", "-count", "1", "-benchtime", "1x", good, "HEAD", "./...")
+	out, _, err := runIn(t, dir, "compare", "-count", "1", "-allow-low-count", "-benchtime", "1x", good, "HEAD", "./...")
 	var se *statusError
 	if !errors.As(err, &se) || se.code != exitFailure || !strings.Contains(err.Error(), "revision HEAD") || !strings.Contains(err.Error(), "undefined") {
 		t.Fatalf("compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)

@@ -216,6 +216,9 @@ func TestRunFailures(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error does not mention %q:\n%v", tt.want, err)
 			}
+			if strings.Contains(errOut, "netbench: ran ") {
+				t.Errorf("a failed run printed its summary:\n%s", errOut)
+			}
 		})
 	}
 }

@@ -88,7 +88,14 @@ func (p *progress) draw() {
 
 func (p *progress) elapsed() time.Duration { return time.Since(p.begin).Round(time.Second) }
 
-// done ends the progress line.
+// stop ends the progress line of a run that failed.
+func (p *progress) stop() {
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r\033[K")
+	}
+}
+
+// done ends the progress line of a run that succeeded, with a summary.
 func (p *progress) done() {
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K")

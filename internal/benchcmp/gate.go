@@ -117,3 +117,24 @@ func SampleWarning(n1, n2 int, alpha float64) string {
 	}
 	return ""
 }
+
+// Coverage counts the rows measured in both revisions, and returns one row
+// (its first) for each benchmark measured in one revision only, whose
+// verdict (Added or Removed) says which. A comparison with compared == 0
+// tested nothing, and must not pass.
+func Coverage(rows []Judged) (compared int, oneSided []Judged) {
+	type bench struct{ pkg, name string }
+	seen := map[bench]bool{}
+	for _, r := range rows {
+		switch r.Verdict {
+		case Added, Removed:
+			if b := (bench{r.Pkg, r.Name}); !seen[b] {
+				seen[b] = true
+				oneSided = append(oneSided, r)
+			}
+		default:
+			compared++
+		}
+	}
+	return compared, oneSided
+}

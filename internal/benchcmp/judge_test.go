@@ -401,3 +401,29 @@ func TestJudgeAllocsOneSample(t *testing.T) {
 		}
 	}
 }
+
+func TestCoverage(t *testing.T) {
+	side := func(n int) Side { return Side{N: n, Center: 1, Values: make([]float64, n)} }
+	rows := []Row{
+		{Name: "A", Unit: "sec/op", Old: side(5), New: side(5)},
+		{Name: "A", Unit: "B/op", Old: side(5), New: side(5)},
+		{Name: "B", Unit: "sec/op", Old: side(5)},
+		{Name: "B", Unit: "B/op", Old: side(5)},
+		{Name: "C", Unit: "sec/op", New: side(5)},
+		{Pkg: "p", Name: "C", Unit: "sec/op", New: side(5)},
+	}
+	compared, one := Coverage(Judge(rows, Gate{Alpha: DefaultAlpha}))
+	if compared != 2 {
+		t.Errorf("compared = %d, want 2", compared)
+	}
+	var got []string
+	for _, o := range one {
+		got = append(got, o.Pkg+"."+o.Name+":"+o.Verdict)
+	}
+	if want := []string{".B:removed", ".C:added", "p.C:added"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("one-sided %q, want %q", got, want)
+	}
+	if compared, one := Coverage(Judge(rows[2:], Gate{Alpha: DefaultAlpha})); compared != 0 || len(one) != 3 {
+		t.Errorf("without A: compared %d, %d one-sided; want 0, 3", compared, len(one))
+	}
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/netkit/netkit/internal/benchrun"
+)
+
+// wantStatus fails t unless err carries exit status code and mentions want.
+func wantStatus(t *testing.T, err error, code int, want string) {
+	t.Helper()
+	var se *statusError
+	if !errors.As(err, &se) || se.code != code {
+		t.Fatalf("error %v, want exit status %d", err, code)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %q does not mention %q", err, want)
+	}
+}
+
+// TestBadFlagsBuildNothing: bad flags are reported before anything runs.
+// PATH holds only a go and a git that record being called, and neither
+// may be.
+func TestBadFlagsBuildNothing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
+	}
+	bin := t.TempDir()
+	called := filepath.Join(t.TempDir(), "called")
+	for _, name := range []string{"go", "git"} {
+		script := "#!/bin/sh\necho " + name + " >> " + called + "\nexit 1\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	unwritable := filepath.Join(t.TempDir(), "no-such-dir", "out.txt")
+	common := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-bench", "["}, "invalid -bench"},
+		{[]string{"-bench", "Foo/("}, "invalid -bench"},
+		{[]string{"-cpu", "0"}, "invalid -cpu"},
+		{[]string{"-cpu", "x"}, "invalid -cpu"},
+		{[]string{"-benchtime", "0x"}, "invalid -benchtime"},
+		{[]string{"-count", "0"}, "-count must be at least 1"},
+		{[]string{"-o", unwritable}, "no-such-dir"},
+		{[]string{"-no-such-flag"}, "flag provided but not defined"},
+	}
+	for _, tc := range common {
+		_, _, err := runIn(t, t.TempDir(), append([]string{"run"}, tc.args...)...)
+		wantStatus(t, err, exitFailure, tc.want)
+		args := append([]string{"compare"}, tc.args...)
+		if tc.args[0] != "-count" {
+			args = append(args, "-count", "10")
+		}
+		_, _, err = runIn(t, t.TempDir(), append(args, "HEAD", ".")...)
+		wantStatus(t, err, exitFailure, tc.want)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-threshold", "x"}, "percentage"},
+		{[]string{"-threshold", "-1%"}, "percentage"},
+		{[]string{"-alpha", "2"}, "-alpha must be between 0 and 1"},
+		{[]string{"-count", "3"}, "-allow-low-count"},
+		{[]string{"-format", "xml"}, "unknown -format"},
+	} {
+		_, _, err := runIn(t, t.TempDir(), append(append([]string{"compare"}, tc.args...), "HEAD", ".")...)
+		wantStatus(t, err, exitFailure, tc.want)
+	}
+	if b, err := os.ReadFile(called); err == nil {
+		t.Errorf("commands ran despite bad flags: %q", b)
+	}
+	if _, err := os.Stat(filepath.Dir(unwritable)); err == nil {
+		t.Errorf("-o created a directory")
+	}
+}
+
+func TestPercentFlag(t *testing.T) {
+	for in, want := range map[string]float64{"5": 5, "5%": 5, "0.5%": 0.5, "0": 0, "12.5": 12.5} {
+		var p percent
+		if err := p.Set(in); err != nil || float64(p) != want {
+			t.Errorf("Set(%q) = %v, %v; want %v", in, float64(p), err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "5%%", "%", "-1", "-1%", "NaN", "Inf", "5 percent"} {
+		var p percent
+		if err := p.Set(in); err == nil {
+			t.Errorf("Set(%q) = nil (%v), want an error", in, float64(p))
+		}
+	}
+}
+
+// TestHelpFlag: -h and -help of each command print the usage on standard
+// output and succeed.
+func TestHelpFlag(t *testing.T) {
+	for _, args := range [][]string{{"run", "-h"}, {"run", "-help"}, {"compare", "-h"}, {"compare", "-count", "3", "-help"}, {"-h"}, {"help"}} {
+		out, errOut, err := runIn(t, t.TempDir(), args...)
+		if err != nil || !strings.Contains(out, "netbench compare [flags] OLD NEW") || errOut != "" {
+			t.Errorf("%v: error %v, stdout %d bytes, stderr %q; want nil, the usage on stdout, nothing on stderr", args, err, len(out), errOut)
+		}
+	}
+}
+
+// TestNoCommits: a repository without commits gets a plain message, for
+// run and compare.
+func TestNoCommits(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/x\n\ngo 1.26\n"})
+	gitRun(t, dir, "init", "-q")
+	for _, args := range [][]string{{"run"}, {"compare", "HEAD", "."}} {
+		_, _, err := runIn(t, dir, args...)
+		if !errors.Is(err, benchrun.ErrNoCommits) || strings.Contains(err.Error(), "rev-parse") {
+			t.Errorf("%v: %v, want ErrNoCommits without a git command line", args, err)
+		}
+		wantStatus(t, err, exitFailure, "repository has no commits")
+	}
+}
+
+// TestGomaxprocsLine: the gomaxprocs line gives the -cpu list under -cpu,
+// and this process's GOMAXPROCS (the benchmarks' too) without it.
+func TestGomaxprocsLine(t *testing.T) {
+	dir, _ := newModule(t, nil)
+	for _, tc := range []struct {
+		cpu, want string
+	}{
+		{"1, 2", "gomaxprocs: 1,2\n"},
+		{"", "gomaxprocs: " + strconv.Itoa(runtime.GOMAXPROCS(0)) + "\n"},
+	} {
+		args := []string{"run", "-bench", "Alloc", "-benchtime", "1x"}
+		if tc.cpu != "" {
+			args = append(args, "-cpu", tc.cpu)
+		}
+		args = append(args, "./sum")
+		out, errOut, err := runIn(t, dir, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errOut)
+		}
+		if strings.Count(out, "gomaxprocs: ") != 1 || !strings.Contains(out, tc.want) {
+			t.Errorf("-cpu %q: want one line %q:\n%s", tc.cpu, tc.want, out)
+		}
+	}
+}
+
+// devFull opens /dev/full, where every write fails with ENOSPC.
+func devFull(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// TestWriteErrors: results that cannot be written (-o /dev/full, standard
+// output on /dev/full) fail run and compare with exit status 2.
+func TestWriteErrors(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, nil)
+	t.Chdir(dir)
+	full := devFull(t)
+	runArgs := []string{"run", "-bench", "Alloc", "-benchtime", "1x", "./sum"}
+	cmpArgs := []string{"compare", "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "HEAD", ".", "./sum"}
+	for _, tc := range []struct {
+		name   string
+		stdout *os.File
+		args   []string
+	}{
+		{"run > /dev/full", full, runArgs},
+		{"run -o /dev/full", nil, append([]string{"run", "-o", "/dev/full"}, runArgs[1:]...)},
+		{"compare > /dev/full", full, cmpArgs},
+		{"compare -o /dev/full", nil, append([]string{"compare", "-o", "/dev/full"}, cmpArgs[1:]...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout bytes.Buffer
+			var errOut bytes.Buffer
+			var err error
+			if tc.stdout != nil {
+				err = run(tc.stdout, &errOut, tc.args)
+			} else {
+				err = run(&stdout, &errOut, tc.args)
+			}
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("error %v, want ENOSPC\nstderr:\n%s", err, errOut.String())
+			}
+			wantStatus(t, err, exitFailure, "writing")
+			if strings.Contains(errOut.String(), "netbench: ran ") {
+				t.Errorf("a failed run printed its summary:\n%s", errOut.String())
+			}
+		})
+	}
+}
+
+// TestCompareOneSided: benchmarks that ran in one revision only are listed
+// on standard error and marked in the table; with nothing left to compare,
+// compare fails with exit status 2.
+func TestCompareOneSided(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, first := newModule(t, nil)
+	writeFiles(t, dir, map[string]string{"sum/extra_test.go": "package sum\n\nimport \"testing\"\n\nfunc BenchmarkSumExtra(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = Sum(nil)\n\t}\n}\n"})
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "-m", "extra")
+	second := gitRun(t, dir, "rev-parse", "HEAD")
+	gitRun(t, dir, "rm", "-q", "sum/sum_test.go")
+	writeFiles(t, dir, map[string]string{"sum/extra_test.go": "package sum\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkSumOther(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = Sum(nil)\n\t}\n}\n"})
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "-m", "renamed")
+	flags := []string{"compare", "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "-cpu", "1"}
+
+	out, errOut, err := runIn(t, dir, append(flags, first, second, "./sum")...)
+	if err != nil {
+		t.Fatalf("compare with one added benchmark: %v, want success\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, "1 benchmark(s) ran in one revision only") || !strings.Contains(errOut, "SumExtra (only in "+second+")") {
+		t.Errorf("stderr does not list SumExtra as only in the new revision:\n%s", errOut)
+	}
+	if !strings.Contains(out, "SumExtra") || !strings.Contains(out, "added") {
+		t.Errorf("table does not mark SumExtra as added:\n%s", out)
+	}
+
+	_, errOut, err = runIn(t, dir, append(flags, first, "HEAD", "./sum")...)
+	wantStatus(t, err, exitFailure, "nothing was compared")
+	for _, want := range []string{"Sum/n=10 (only in " + first + ")", "SumOther (only in HEAD)"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
