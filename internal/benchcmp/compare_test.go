@@ -94,7 +94,11 @@ func TestCompareVerdicts(t *testing.T) {
 
 // TestMatchesBenchstat runs the real benchstat (golang.org/x/perf, a
 // dependency of this module) on the same files and checks that medians,
-// intervals, deltas and p-values agree with Compare's.
+// intervals, deltas and p-values agree with Compare's: every row's
+// "vs base" column is "~" exactly when Compare finds no significant change
+// at benchstat's alpha, and otherwise the change of the median that
+// Compare computes, to benchstat's two decimals; the geomean rows' changes
+// agree too.
 func TestMatchesBenchstat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds benchstat")
@@ -108,7 +112,7 @@ func TestMatchesBenchstat(t *testing.T) {
 		t.Fatalf("benchstat: %v\n%s", err, stderr.String())
 	}
 	rows := compareFiles(t, oldPath, newPath)
-	checked := 0
+	checked, deltas := 0, 0
 	var unit string
 	for _, tbl := range strings.Split(string(out), "\n\n") {
 		r := csv.NewReader(strings.NewReader(tbl))
@@ -139,7 +143,11 @@ func TestMatchesBenchstat(t *testing.T) {
 				}
 				checkNum(t, unit+" old geomean", rec[1], o.Center)
 				checkNum(t, unit+" new geomean", rec[3], n.Center)
+				if got := geoDelta(Judge(rows, Gate{Alpha: DefaultAlpha}), table{"example.com/m", unit}); rec[5] != got {
+					t.Errorf("%s geomean: benchstat's change %q, Compare's %q", unit, rec[5], got)
+				}
 				checked++
+				deltas++
 				continue
 			}
 			if rec[0] == "" {
@@ -158,11 +166,23 @@ func TestMatchesBenchstat(t *testing.T) {
 			if want := fmt.Sprintf("p=%.3f n=10", row.P); rec[6] != want {
 				t.Errorf("%s %s: benchstat %q, Compare %q", rec[0], unit, rec[6], want)
 			}
+			switch got := fmt.Sprintf("%+.2f%%", 100*row.Delta); {
+			case rec[5] == "~":
+				if row.Significant(DefaultAlpha) {
+					t.Errorf("%s %s: benchstat finds no significant change, Compare finds %s (p=%v)", rec[0], unit, got, row.P)
+				}
+			case !row.Significant(DefaultAlpha):
+				t.Errorf("%s %s: benchstat's change %q, Compare finds none significant (p=%v)", rec[0], unit, rec[5], row.P)
+			case rec[5] != got:
+				t.Errorf("%s %s: benchstat's change %q, Compare's %q", rec[0], unit, rec[5], got)
+			default:
+				deltas++
+			}
 			checked++
 		}
 	}
-	if checked < 5 {
-		t.Fatalf("only %d rows compared with benchstat:\n%s", checked, out)
+	if checked < 5 || deltas < 2 {
+		t.Fatalf("only %d rows compared with benchstat, %d of them with a change:\n%s", checked, deltas, out)
 	}
 }
 

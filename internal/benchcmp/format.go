@@ -60,7 +60,26 @@ func geomean(rows []Judged, t table) (old, new Side, ok bool) {
 	return old, new, true
 }
 
-func geoDelta(o, n Side) string { return fmt.Sprintf("%+.2f%%", 100*(n.Center-o.Center)/o.Center) }
+// geoDelta returns the change of the table's geomean as benchstat gives it:
+// the geometric mean of the rows' new/old ratios over the rows that ran on
+// both sides, rather than the ratio of the two geomeans, which compares
+// different sets of benchmarks when a row ran on one side only. It is "?"
+// when no row ran on both sides. geoDelta is called only where geomean
+// found every median positive.
+func geoDelta(rows []Judged, t table) string {
+	var sum float64
+	n := 0
+	for _, r := range rows {
+		if r.Pkg == t.pkg && r.Unit == t.unit && r.Old.N > 0 && r.New.N > 0 {
+			sum += math.Log(r.New.Center / r.Old.Center)
+			n++
+		}
+	}
+	if n == 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", 100*(math.Exp(sum/float64(n))-1))
+}
 
 func scaled(s Side, unit string) string {
 	if s.N == 0 {
@@ -117,7 +136,7 @@ func (tw tableWriter) walk(rows []Judged) {
 		}
 		if o, n, ok := geomean(rows, t); ok {
 			c := benchunit.ClassOf(t.unit)
-			tw.geomean(benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(o, n))
+			tw.geomean(benchunit.Scale(o.Center, c), benchunit.Scale(n.Center, c), geoDelta(rows, t))
 		}
 	}
 }
