@@ -45,30 +45,41 @@ Usage:
   netbench clean                    remove the cache of worktrees and test binaries
   netbench help                     show this text
 
-Flags of run (named as go test's):
-  -bench regexp     benchmarks to run (default ".")
-  -count n          runs of each benchmark (default 1)
+Flags of run and compare (named as go test's):
+  -bench regexp     benchmarks to run, split at "/" into one regexp per
+                    level of the name as go test splits it (default ".")
+  -count n          runs of each benchmark (default 1; compare: 10)
   -benchtime d      time or iterations per benchmark, as go test (default 1s)
   -cpu list         GOMAXPROCS values, as go test
-  -timeout d        limit for each test binary (default 30m)
-  -o file           write results to file instead of standard output
+  -timeout d        limit for each test binary run (default 30m)
+  -o file           write results (compare: the comparison) to file instead
+                    of standard output
 
-Flags of compare: those of run (with -count defaulting to 10) and
-  -threshold pct    smallest gated slowdown (default 5)
+Flags of compare only:
+  -threshold pct    smallest gated slowdown, "5" or "5%" (default 5)
   -alpha a          significance level (default 0.05)
+  -allow-low-count  compare even when -count is too low for any p-value to
+                    reach -alpha (then only allocs/op and B/op can fail)
   -gate units       units gated besides sec/op, comma-separated (e.g. B/s)
   -correct holm     Holm correction of the gated p-values
   -format f         text (default), csv, json or markdown
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
-compare exits 1 when a gated unit regressed significantly by more than the
-threshold, or allocs/op or B/op grew while constant on both sides; 2 on
-usage, git, build or benchmark errors. The cache lives in $NETBENCH_CACHE,
-or netbench under the user cache directory.
 
-The output of run starts with configuration lines (commit, go, gomaxprocs, kernel,
-governor, loadavg); each package adds goos, goarch, pkg and cpu. Progress goes
-to standard error: one updating line on a terminal, plain log lines otherwise.
+Exit status: 0 on success; 1 when compare found a gated regression (a gated
+unit significantly worse by more than -threshold, or allocs/op or B/op grown
+while constant on both sides); 2 on usage, git, build, benchmark or write
+errors, and when compare cannot gate: no benchmark measured in both
+revisions, or a -count at which no p-value can reach -alpha (unless
+-allow-low-count). Benchmarks measured in one revision only are listed on
+standard error and marked added or removed in the table. The cache lives in
+$NETBENCH_CACHE, or netbench under the user cache directory.
+
+The output of run starts with configuration lines (commit, go, gomaxprocs,
+kernel, governor, loadavg); each package adds goos, goarch, pkg and cpu. Under
+-cpu, gomaxprocs gives the list, and each result name's -N suffix the value
+it ran at (none for 1). Progress goes to standard error: one updating line on
+a terminal, plain log lines otherwise.
 `
 
 // run is the whole command; main only sets the exit status.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -235,6 +237,24 @@ func TestCompareOneSided(t *testing.T) {
 	for _, want := range []string{"Sum/n=10 (only in " + first + ")", "SumOther (only in HEAD)"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+// TestDocListsCommands: the package doc and the usage text name every
+// command and the exit statuses.
+func TestDocListsCommands(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("package doc lacks %q", want)
+		}
+		if want != "Exit status: 0" && !strings.Contains(usage, strings.TrimSuffix(want, " [packages]")) {
+			t.Errorf("usage lacks %q", want)
 		}
 	}
 }

@@ -1,13 +1,34 @@
-// Command netbench runs the testing.B benchmarks of every package of a Go
-// module and writes the results in the Go benchmark format, ready for
-// benchstat.
+// Command netbench runs the testing.B benchmarks of the packages of a Go
+// module, writes the results in the Go benchmark format, and compares two
+// git revisions with benchstat's statistics.
 //
 // Usage:
 //
 //	netbench run [flags] [packages]
+//	netbench compare [flags] OLD NEW [packages]
+//	netbench clean
 //	netbench help
 //
-// Run "netbench help" for the flags.
+// run builds each package's test binary once, runs its benchmarks and
+// writes configuration lines (commit, go, gomaxprocs, machine) and the
+// results to standard output or -o. Progress goes to standard error.
+//
+// compare checks out OLD and NEW (NEW may be "." for the work tree) in
+// worktrees under the cache, builds their test binaries, runs them
+// interleaved -count times, and prints the benchstat table (-format text,
+// markdown, csv or json). Benchmarks that ran in one revision only are
+// listed on standard error.
+//
+// clean removes the cache ($NETBENCH_CACHE, or netbench under the user
+// cache directory). help, or -h after a command, prints the flags on
+// standard output.
+//
+// Exit status: 0 on success; 1 when compare found a gated regression
+// (significant at -alpha and larger than -threshold, or allocs/op or B/op
+// grown while constant on both sides); 2 on bad usage, git, build, run or
+// write errors, and for a comparison that cannot gate: nothing measured in
+// both revisions, or a -count too low for any p-value to reach -alpha
+// (unless -allow-low-count).
 package main
 
 import (
