@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -108,20 +109,20 @@ func List(ctx context.Context, opts Options) ([]Package, error) {
 // Build builds the test binary of each package into binDir (go test -c,
 // with buildFlags) and keeps the packages that have benchmarks matching
 // opts.Bench. A package that does not build is a *BuildError.
+//
+// The binaries are named "<i>-<last element>.test" after the package's
+// index in pkgs, so that no two packages share a file (a name derived from
+// the import path alone maps a/b_c and a_b/c to one name).
 func Build(ctx context.Context, opts Options, pkgs []Package, binDir string, buildFlags ...string) ([]Package, error) {
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		return nil, err
 	}
 	var kept []Package
-	for _, p := range pkgs {
-		p.Binary = filepath.Join(binDir, strings.NewReplacer("/", "_", ".", "_").Replace(p.ImportPath)+".test")
-		args := append([]string{"test", "-c", "-o", p.Binary}, buildFlags...)
-		cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
-		cmd.Dir = opts.Dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, &BuildError{ImportPath: p.ImportPath, Output: string(out)}
-		}
-		if _, err := os.Stat(p.Binary); err != nil {
+	for i, p := range pkgs {
+		p.Binary = filepath.Join(binDir, strconv.Itoa(i)+"-"+binaryName(p.ImportPath))
+		if ok, err := buildTest(ctx, opts.Dir, p.ImportPath, p.Binary, buildFlags); err != nil {
+			return nil, err
+		} else if !ok {
 			continue // no test binary: nothing to run
 		}
 		names, err := listBenchmarks(ctx, p, opts.Bench)
@@ -134,6 +135,29 @@ func Build(ctx context.Context, opts Options, pkgs []Package, binDir string, bui
 		}
 	}
 	return kept, nil
+}
+
+// binaryName returns the file name of the test binary of importPath, as
+// go test -c names it: the last element of the path and ".test".
+func binaryName(importPath string) string {
+	return path.Base(importPath) + ".test"
+}
+
+// buildTest builds the test binary of the package importPath into out, from
+// the directory dir, and reports whether go test -c wrote a binary (it
+// writes none for a package without test files).
+func buildTest(ctx context.Context, dir, importPath, out string, buildFlags []string) (bool, error) {
+	args := append([]string{"test", "-c", "-o", out}, buildFlags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, importPath)...)
+	cmd.Dir = dir
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return false, context.Cause(ctx)
+		}
+		return false, &BuildError{ImportPath: importPath, Output: string(msg)}
+	}
+	_, err := os.Stat(out)
+	return err == nil, nil
 }
 
 func listBenchmarks(ctx context.Context, p Package, bench string) ([]string, error) {
