@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/netkit/netkit/internal/benchrun"
@@ -79,9 +81,9 @@ func run(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "run":
-		return runCmd(stdout, stderr, args[1:])
+		return interruptible(func(ctx context.Context) error { return runCmd(ctx, stdout, stderr, args[1:]) })
 	case "compare":
-		return compareCmd(stdout, stderr, args[1:])
+		return interruptible(func(ctx context.Context) error { return compareCmd(ctx, stdout, stderr, args[1:]) })
 	case "clean":
 		return cleanCmd(stdout, args[1:])
 	}
@@ -89,7 +91,21 @@ func run(stdout, stderr io.Writer, args []string) error {
 	return usageError("unknown command %q", args[0])
 }
 
-func runCmd(stdout, stderr io.Writer, args []string) error {
+// interruptible runs cmd with a context that SIGINT and SIGTERM cancel.
+// Cancelling kills the go, git and test-binary processes started with it,
+// and cmd returns through its deferred clean-ups (worktrees, temporary
+// binaries) before the signal's own failure is reported.
+func interruptible(cmd func(ctx context.Context) error) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := cmd(ctx)
+	if err != nil && ctx.Err() != nil {
+		return fail(fmt.Errorf("stopped: %w", context.Cause(ctx)))
+	}
+	return err
+}
+
+func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("netbench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opts benchrun.Options
@@ -108,7 +124,6 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	opts.Packages = fs.Args()
 
-	ctx := context.Background()
 	config, err := benchrun.Config(ctx, "")
 	if err != nil {
 		return fail(err)

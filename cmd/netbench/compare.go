@@ -30,7 +30,7 @@ type revision struct {
 	out    bytes.Buffer
 }
 
-func compareCmd(stdout, stderr io.Writer, args []string) error {
+func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("netbench compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opts benchrun.Options
@@ -71,7 +71,6 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	opts.Packages = fs.Args()[2:]
 
-	ctx := context.Background()
 	cwd, err := os.Getwd()
 	if err != nil {
 		return fail(err)

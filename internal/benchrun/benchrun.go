@@ -70,6 +70,7 @@ func (e *RunError) Unwrap() error { return e.Err }
 func command(ctx context.Context, dir, name string, args ...string) (out []byte, stderr string, err error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	stopGently(cmd)
 	var errBuf bytes.Buffer
 	cmd.Stderr = &errBuf
 	out, err = cmd.Output()
@@ -77,6 +78,19 @@ func command(ctx context.Context, dir, name string, args ...string) (out []byte,
 		err = fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, errBuf.String())
 	}
 	return out, errBuf.String(), err
+}
+
+// stopGently makes the cancellation of cmd's context interrupt it, as ^C
+// would, so that go and git remove their temporary files and the go
+// command stops its compilers; it is killed if it has not ended 10s later.
+func stopGently(cmd *exec.Cmd) {
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill() // no interrupts on this system
+		}
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
 }
 
 // goCmd runs the go command in dir and returns its standard output.
@@ -150,6 +164,7 @@ func buildTest(ctx context.Context, dir, importPath, out string, buildFlags []st
 	args := append([]string{"test", "-c", "-o", out}, buildFlags...)
 	cmd := exec.CommandContext(ctx, "go", append(args, importPath)...)
 	cmd.Dir = dir
+	stopGently(cmd)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
 			return false, context.Cause(ctx)
