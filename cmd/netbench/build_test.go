@@ -161,3 +161,33 @@ func TestCompareModuleInSubdirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestRunDirtyUntracked: an untracked .go file changes what is built, so
+// it makes the commit line "-dirty"; an ignored file does not. Untracked
+// files were once left out altogether.
+func TestRunDirtyUntracked(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		dirty bool
+	}{
+		{"untracked go file", map[string]string{"sum/extra.go": "package sum\n\nconst Extra = 1\n"}, true},
+		{"ignored file", map[string]string{"out.log": "noise\n"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, commit := newModule(t, map[string]string{".gitignore": "*.log\n"})
+			writeFiles(t, dir, tc.files)
+			out, errOut, err := runIn(t, dir, "run", "-bench", "Alloc", "-benchtime", "1x", "./sum")
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, errOut)
+			}
+			want := "commit: " + commit + "\n"
+			if tc.dirty {
+				want = "commit: " + commit + "-dirty\n"
+			}
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		})
+	}
+}
