@@ -191,3 +191,26 @@ func TestRunDirtyUntracked(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareRelativeCache: a relative $NETBENCH_CACHE, used from a
+// subdirectory, is relative to where netbench runs, not to the top of the
+// repository where git runs; the second run finds the binaries.
+func TestCompareRelativeCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	dir, _ := newModule(t, nil)
+	t.Setenv("NETBENCH_CACHE", "cache")
+	for range 2 {
+		got := comparedBenchmarks(t, filepath.Join(dir, "sum"), "-bench", "Alloc", "HEAD", "HEAD", ".")
+		if want := []string{"example.com/m/sum Alloc"}; !slices.Equal(got, want) {
+			t.Errorf("compared %q, want %q", got, want)
+		}
+	}
+	if _, errOut, _ := runIn(t, filepath.Join(dir, "sum"), "compare", "-count", "6", "-benchtime", "1x", "-bench", "Alloc", "HEAD", "HEAD", "."); strings.Count(errOut, "test binaries cached") != 2 {
+		t.Errorf("third run rebuilt:\n%s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sum", "cache", "bin")); err != nil {
+		t.Errorf("no cache where NETBENCH_CACHE points: %v", err)
+	}
+}

@@ -12,11 +12,12 @@ func Toplevel(ctx context.Context, dir string) (string, error) {
 	return git(ctx, dir, "rev-parse", "--show-toplevel")
 }
 
-// CacheDir returns netbench's cache directory: $NETBENCH_CACHE when set,
-// otherwise netbench under the user cache directory.
+// CacheDir returns netbench's cache directory, as an absolute path (git
+// and go run in other directories): $NETBENCH_CACHE when set, otherwise
+// netbench under the user cache directory.
 func CacheDir() (string, error) {
 	if d := os.Getenv("NETBENCH_CACHE"); d != "" {
-		return d, nil
+		return filepath.Abs(d)
 	}
 	d, err := os.UserCacheDir()
 	if err != nil {
