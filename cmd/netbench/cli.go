@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/netkit/netkit/internal/benchrun"
@@ -93,14 +95,28 @@ func run(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "run":
-		return runCmd(stdout, stderr, args[1:])
+		return interruptible(func(ctx context.Context) error { return runCmd(ctx, stdout, stderr, args[1:]) })
 	case "compare":
-		return compareCmd(stdout, stderr, args[1:])
+		return interruptible(func(ctx context.Context) error { return compareCmd(ctx, stdout, stderr, args[1:]) })
 	case "clean":
 		return cleanCmd(stdout, args[1:])
 	}
 	fmt.Fprint(stderr, usage)
 	return usageError("unknown command %q", args[0])
+}
+
+// interruptible runs cmd with a context that SIGINT and SIGTERM cancel.
+// Cancelling kills the go, git and test-binary processes started with it,
+// and cmd returns through its deferred clean-ups (worktrees, temporary
+// binaries) before the signal's own failure is reported.
+func interruptible(cmd func(ctx context.Context) error) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := cmd(ctx)
+	if err != nil && ctx.Err() != nil {
+		return fail(fmt.Errorf("stopped: %w", context.Cause(ctx)))
+	}
+	return err
 }
 
 // runFlags are the flags run and compare share, named as go test's.
@@ -166,7 +182,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, e
 	return false, nil
 }
 
-func runCmd(stdout, stderr io.Writer, args []string) error {
+func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("netbench run", flag.ContinueOnError)
 	var f runFlags
 	addRunFlags(fs, &f, 1)
@@ -184,7 +200,6 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	defer finish()
 
-	ctx := context.Background()
 	config, err := benchrun.Config(ctx, "")
 	if err != nil {
 		return fail(err)

@@ -32,7 +32,7 @@ type revision struct {
 	out    bytes.Buffer
 }
 
-func compareCmd(stdout, stderr io.Writer, args []string) error {
+func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("netbench compare", flag.ContinueOnError)
 	var f runFlags
 	addRunFlags(fs, &f, 10)
@@ -85,7 +85,6 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	defer finish()
 
-	ctx := context.Background()
 	cwd, err := os.Getwd()
 	if err != nil {
 		return fail(err)
@@ -97,11 +96,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	if _, err := benchrun.Commit(ctx, top, "HEAD"); errors.Is(err, benchrun.ErrNoCommits) {
 		return fail(err)
 	}
-	rel, err := filepath.Rel(top, cwd)
-	if err != nil {
-		return fail(err)
-	}
-	goVersion, err := benchrun.GoVersion(ctx, cwd)
+	rel, err := benchrun.Prefix(ctx, cwd)
 	if err != nil {
 		return fail(err)
 	}
@@ -112,7 +107,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	prog := newProgress(stderr)
 	revs := []*revision{{arg: fs.Arg(0)}, {arg: fs.Arg(1)}}
 	for _, r := range revs {
-		remove, err := prepare(ctx, r, opts, top, rel, cache, goVersion, prog)
+		remove, err := prepare(ctx, r, opts, top, rel, cache, prog)
 		if remove != nil {
 			defer remove()
 		}
@@ -253,57 +248,67 @@ func label(r *revision) string {
 	return r.arg + " (" + short + ")"
 }
 
-// prepare resolves r, checks it out (a worktree in the cache, or the work
-// tree itself for "."), and builds or loads its test binaries. The returned
-// function removes the worktree.
-func prepare(ctx context.Context, r *revision, opts benchrun.Options, top, rel, cache, goVersion string, prog *progress) (remove func(), err error) {
-	flags := []string{opts.Bench}
+// prepare resolves r, checks it out (a worktree of its own under
+// $cache/wt, or the work tree itself for "."), lists its packages there and
+// builds or loads their test binaries (cached for a commit, in a temporary
+// directory for the work tree). rel is the slash-separated directory of the
+// invocation inside the repository. The returned function removes what
+// prepare made; call it even when err != nil.
+func prepare(ctx context.Context, r *revision, opts benchrun.Options, top, rel, cache string, prog *progress) (remove func(), err error) {
 	if r.arg == "." {
 		head, err := benchrun.Commit(ctx, top, "HEAD")
 		if err != nil {
 			return nil, err
 		}
-		r.commit, r.src = head+"+worktree", filepath.Join(top, rel)
+		r.commit, r.src = head+"+worktree", filepath.Join(top, filepath.FromSlash(rel))
 		binDir, err := os.MkdirTemp("", "netbench-wt-")
 		if err != nil {
 			return nil, err
 		}
 		prog.logf("building the work tree")
-		return func() { os.RemoveAll(binDir) }, build(ctx, r, opts, binDir)
+		opts.Dir = r.src
+		pkgs, err := benchrun.List(ctx, opts)
+		if err == nil {
+			r.pkgs, err = benchrun.Build(ctx, opts, pkgs, binDir)
+		}
+		return func() { os.RemoveAll(binDir) }, err
 	}
 	commit, err := benchrun.Commit(ctx, top, r.arg)
 	if err != nil {
-		if errors.Is(err, benchrun.ErrNotGitRepo) {
+		if errors.Is(err, benchrun.ErrNotGitRepo) || ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("unknown revision %q", r.arg)
 	}
 	r.commit = commit
-	wt := filepath.Join(cache, "wt", commit)
-	remove, err = benchrun.AddWorktree(ctx, top, commit, wt)
+	wt, remove, err := benchrun.AddWorktree(ctx, top, commit, filepath.Join(cache, "wt"))
 	if err != nil {
 		return nil, err
 	}
-	r.src = filepath.Join(wt, rel)
-	binDir := filepath.Join(cache, "bin", benchrun.BuildKey(commit, goVersion, flags...))
-	if pkgs, ok := benchrun.LoadBuild(binDir, wt); ok {
-		prog.logf("%s: test binaries cached", r.arg)
-		r.pkgs = pkgs
-		return remove, nil
-	}
-	prog.logf("%s: building test binaries", r.arg)
-	if err := build(ctx, r, opts, binDir); err != nil {
-		return remove, err
-	}
-	return remove, benchrun.SaveBuild(binDir, wt, r.pkgs)
-}
-
-func build(ctx context.Context, r *revision, opts benchrun.Options, binDir string) error {
+	r.src = filepath.Join(wt, filepath.FromSlash(rel))
 	opts.Dir = r.src
 	pkgs, err := benchrun.List(ctx, opts)
 	if err != nil {
-		return err
+		return remove, err
 	}
-	r.pkgs, err = benchrun.Build(ctx, opts, pkgs, binDir)
-	return err
+	env, err := benchrun.BuildEnv(ctx, r.src, wt)
+	if err != nil {
+		return remove, err
+	}
+	in := benchrun.BuildInputs{Commit: commit, Env: env}
+	bins := benchrun.Cache{Dir: filepath.Join(cache, "bin")}
+	missing := 0
+	for _, p := range pkgs {
+		in.ImportPath = p.ImportPath
+		if !bins.Has(in) {
+			missing++
+		}
+	}
+	if missing == 0 {
+		prog.logf("%s: test binaries cached", r.arg)
+	} else {
+		prog.logf("%s: building %d of %d test binaries", r.arg, missing, len(pkgs))
+	}
+	r.pkgs, err = bins.Build(ctx, opts, in, pkgs)
+	return remove, err
 }

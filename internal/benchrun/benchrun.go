@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -70,6 +71,7 @@ func (e *RunError) Unwrap() error { return e.Err }
 func command(ctx context.Context, dir, name string, args ...string) (out []byte, stderr string, err error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	stopGently(cmd)
 	var errBuf bytes.Buffer
 	cmd.Stderr = &errBuf
 	out, err = cmd.Output()
@@ -77,6 +79,19 @@ func command(ctx context.Context, dir, name string, args ...string) (out []byte,
 		err = fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, errBuf.String())
 	}
 	return out, errBuf.String(), err
+}
+
+// stopGently makes the cancellation of cmd's context interrupt it, as ^C
+// would, so that go and git remove their temporary files and the go
+// command stops its compilers; it is killed if it has not ended 10s later.
+func stopGently(cmd *exec.Cmd) {
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill() // no interrupts on this system
+		}
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
 }
 
 // goCmd runs the go command in dir and returns its standard output.
@@ -109,20 +124,20 @@ func List(ctx context.Context, opts Options) ([]Package, error) {
 // Build builds the test binary of each package into binDir (go test -c,
 // with buildFlags) and keeps the packages that have benchmarks matching
 // opts.Bench. A package that does not build is a *BuildError.
+//
+// The binaries are named "<i>-<last element>.test" after the package's
+// index in pkgs, so that no two packages share a file (a name derived from
+// the import path alone maps a/b_c and a_b/c to one name).
 func Build(ctx context.Context, opts Options, pkgs []Package, binDir string, buildFlags ...string) ([]Package, error) {
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		return nil, err
 	}
 	var kept []Package
-	for _, p := range pkgs {
-		p.Binary = filepath.Join(binDir, strings.NewReplacer("/", "_", ".", "_").Replace(p.ImportPath)+".test")
-		args := append([]string{"test", "-c", "-o", p.Binary}, buildFlags...)
-		cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
-		cmd.Dir = opts.Dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, &BuildError{ImportPath: p.ImportPath, Output: string(out)}
-		}
-		if _, err := os.Stat(p.Binary); err != nil {
+	for i, p := range pkgs {
+		p.Binary = filepath.Join(binDir, strconv.Itoa(i)+"-"+binaryName(p.ImportPath))
+		if ok, err := buildTest(ctx, opts.Dir, p.ImportPath, p.Binary, buildFlags); err != nil {
+			return nil, err
+		} else if !ok {
 			continue // no test binary: nothing to run
 		}
 		names, err := listBenchmarks(ctx, p, opts.Bench)
@@ -135,6 +150,30 @@ func Build(ctx context.Context, opts Options, pkgs []Package, binDir string, bui
 		}
 	}
 	return kept, nil
+}
+
+// binaryName returns the file name of the test binary of importPath, as
+// go test -c names it: the last element of the path and ".test".
+func binaryName(importPath string) string {
+	return path.Base(importPath) + ".test"
+}
+
+// buildTest builds the test binary of the package importPath into out, from
+// the directory dir, and reports whether go test -c wrote a binary (it
+// writes none for a package without test files).
+func buildTest(ctx context.Context, dir, importPath, out string, buildFlags []string) (bool, error) {
+	args := append([]string{"test", "-c", "-o", out}, buildFlags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, importPath)...)
+	cmd.Dir = dir
+	stopGently(cmd)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return false, context.Cause(ctx)
+		}
+		return false, &BuildError{ImportPath: importPath, Output: string(msg)}
+	}
+	_, err := os.Stat(out)
+	return err == nil, nil
 }
 
 // listBenchmarks returns the top-level benchmarks of p's binary that bench

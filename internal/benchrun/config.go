@@ -9,8 +9,9 @@ import (
 )
 
 // Config returns the configuration lines that head a run's output: the
-// commit (with "-dirty" when the work tree has changes), the go version that
-// builds the binaries, GOMAXPROCS, and a fingerprint of the machine —
+// commit (with "-dirty" when the work tree has changes, untracked files
+// that git does not ignore included), the go version that builds the
+// binaries, GOMAXPROCS, and a fingerprint of the machine —
 // kernel, CPU frequency governor when readable, and the load average when
 // the run starts, so results from a busy machine can be told apart.
 // goos, goarch, cpu and pkg lines come from the test binaries themselves.
@@ -19,7 +20,13 @@ func Config(ctx context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if out, err := git(ctx, dir, "status", "--porcelain", "--untracked-files=no"); err == nil && len(strings.TrimSpace(out)) > 0 {
+	// Untracked files count (a new .go file changes what is built);
+	// ignored ones do not.
+	out, err := git(ctx, dir, "status", "--porcelain", "--untracked-files=normal")
+	if err != nil {
+		return nil, err
+	}
+	if out != "" {
 		commit += "-dirty"
 	}
 	goVersion, err := GoVersion(ctx, dir)

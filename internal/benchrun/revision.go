@@ -2,9 +2,6 @@ package benchrun
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +12,12 @@ func Toplevel(ctx context.Context, dir string) (string, error) {
 	return git(ctx, dir, "rev-parse", "--show-toplevel")
 }
 
-// CacheDir returns netbench's cache directory: $NETBENCH_CACHE when set,
-// otherwise netbench under the user cache directory.
+// CacheDir returns netbench's cache directory, as an absolute path (git
+// and go run in other directories): $NETBENCH_CACHE when set, otherwise
+// netbench under the user cache directory.
 func CacheDir() (string, error) {
 	if d := os.Getenv("NETBENCH_CACHE"); d != "" {
-		return d, nil
+		return filepath.Abs(d)
 	}
 	d, err := os.UserCacheDir()
 	if err != nil {
@@ -28,65 +26,44 @@ func CacheDir() (string, error) {
 	return filepath.Join(d, "netbench"), nil
 }
 
-// AddWorktree checks commit out, detached, into dest with git worktree, and
-// returns a function that removes the worktree again so that `git worktree
-// list` in the user's repository is as it was.
-func AddWorktree(ctx context.Context, repo, commit, dest string) (remove func(), err error) {
-	_, _ = git(ctx, repo, "worktree", "remove", "--force", dest) // a leftover of an interrupted run
-	_ = os.RemoveAll(dest)
-	_, _ = git(ctx, repo, "worktree", "prune")
-	if _, err := git(ctx, repo, "worktree", "add", "--detach", "--force", dest, commit); err != nil {
-		return nil, err
-	}
-	return func() {
-		_, _ = git(context.Background(), repo, "worktree", "remove", "--force", dest)
-		_ = os.RemoveAll(dest)
-		_, _ = git(context.Background(), repo, "worktree", "prune")
-	}, nil
+// Prefix returns the path of dir inside its git work tree, slash-separated
+// and without a trailing slash ("" at the top). Git computes it, so a dir
+// reached through a symbolic link gives the same answer as its real path.
+func Prefix(ctx context.Context, dir string) (string, error) {
+	p, err := git(ctx, dir, "rev-parse", "--show-prefix")
+	return strings.TrimSuffix(p, "/"), err
 }
 
-// BuildKey names a cache entry of test binaries: the commit, the go
-// version and the build-relevant options.
-func BuildKey(commit, goVersion string, parts ...string) string {
-	h := sha256.Sum256([]byte(strings.Join(append([]string{commit, goVersion}, parts...), "\x00")))
-	return commit + "-" + hex.EncodeToString(h[:8])
-}
-
-// manifest records the packages a cached build found benchmarks in.
-const manifest = "packages.json"
-
-// LoadBuild returns the packages of a cached build in binDir, with their
-// source directories re-rooted at srcRoot, or ok == false.
-func LoadBuild(binDir, srcRoot string) (pkgs []Package, ok bool) {
-	b, err := os.ReadFile(filepath.Join(binDir, manifest))
-	if err != nil || json.Unmarshal(b, &pkgs) != nil {
-		return nil, false
+// AddWorktree checks commit out, detached, into a new directory under
+// parent with git worktree, and returns the directory and a function that
+// removes the worktree again, so that `git worktree list` in the user's
+// repository is as it was. Each call gets a directory of its own: runs
+// that check out the same commit at the same time do not share one.
+//
+// remove runs git without a context on purpose, so that it still works
+// after ctx is cancelled (an interrupted run must clean up). If the checkout
+// fails, what it left is removed before AddWorktree returns.
+func AddWorktree(ctx context.Context, repo, commit, parent string) (dir string, remove func(), err error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", nil, err
 	}
-	for i := range pkgs {
-		pkgs[i].Dir = filepath.Join(srcRoot, pkgs[i].Dir)
-		pkgs[i].Binary = filepath.Join(binDir, pkgs[i].Binary)
-		if _, err := os.Stat(pkgs[i].Binary); err != nil {
-			return nil, false
-		}
-	}
-	return pkgs, true
-}
-
-// SaveBuild writes the manifest of a build in binDir, storing source
-// directories relative to srcRoot.
-func SaveBuild(binDir, srcRoot string, pkgs []Package) error {
-	rel := make([]Package, len(pkgs))
-	for i, p := range pkgs {
-		d, err := filepath.Rel(srcRoot, p.Dir)
-		if err != nil {
-			return err
-		}
-		p.Dir, p.Binary = d, filepath.Base(p.Binary)
-		rel[i] = p
-	}
-	b, err := json.MarshalIndent(rel, "", "\t")
+	dir, err = os.MkdirTemp(parent, commit[:min(len(commit), 12)]+"-")
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	return os.WriteFile(filepath.Join(binDir, manifest), b, 0o644)
+	remove = func() {
+		if _, err := git(context.Background(), repo, "worktree", "remove", "--force", dir); err != nil {
+			_ = os.RemoveAll(dir)
+			_, _ = git(context.Background(), repo, "worktree", "prune")
+		}
+		_ = os.RemoveAll(dir)
+	}
+	if _, err := git(ctx, repo, "worktree", "add", "--detach", dir, commit); err != nil {
+		remove()
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		return "", nil, err
+	}
+	return dir, remove, nil
 }

@@ -1,0 +1,202 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestNetbenchProcess is not a test: netbenchCommand runs the test binary
+// with it to get netbench as a process of its own (to signal it, or to run
+// two at once), with the arguments after "--".
+func TestNetbenchProcess(t *testing.T) {
+	if os.Getenv("NETBENCH_TEST_PROCESS") != "1" {
+		t.Skip("run by netbenchCommand")
+	}
+	args := os.Args
+	for i, a := range args {
+		if a == "--" {
+			args = args[i+1:]
+			break
+		}
+	}
+	err := run(os.Stdout, os.Stderr, args)
+	if err == nil {
+		os.Exit(0)
+	}
+	fmt.Fprintln(os.Stderr, "netbench:", err)
+	var se *statusError
+	if errors.As(err, &se) {
+		os.Exit(se.code)
+	}
+	os.Exit(99)
+}
+
+// netbenchCommand returns netbench with args as a command to run in dir,
+// with env added to the environment.
+func netbenchCommand(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestNetbenchProcess$", "--"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append(env, "NETBENCH_TEST_PROCESS=1")...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cmd, &out
+}
+
+// slowBench is a benchmark that records its pid in $NETBENCH_TEST_MARKER
+// (when set) and then sleeps for each of its iterations.
+func slowBench(sleep time.Duration) string {
+	return `package slow
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func BenchmarkSlow(b *testing.B) {
+	if m := os.Getenv("NETBENCH_TEST_MARKER"); m != "" {
+		os.WriteFile(m, []byte(strconv.Itoa(os.Getpid())), 0o644)
+	}
+	for b.Loop() {
+		time.Sleep(` + strconv.FormatInt(int64(sleep), 10) + `)
+	}
+}
+`
+}
+
+// leftovers lists what is in dir, which need not exist.
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestCompareConcurrentSameCommit: two compares of one commit at once once
+// shared $cache/wt/<sha>, and each removed the other's worktree.
+func TestCompareConcurrentSameCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	cache := t.TempDir()
+	dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(50 * time.Millisecond)})
+	before := gitRun(t, dir, "worktree", "list")
+	env := []string{"NETBENCH_CACHE=" + cache}
+	// The short run ends while the long one still runs, and removes what
+	// it made; the long one must not notice.
+	short, shortOut := netbenchCommand(t, dir, env, "compare", "-count", "4", "-benchtime", "1x", "-threshold", "1000", "HEAD", "HEAD", "./slow")
+	long, longOut := netbenchCommand(t, dir, env, "compare", "-count", "12", "-benchtime", "1x", "-threshold", "1000", "HEAD", "HEAD", "./slow")
+	for _, c := range []*exec.Cmd{short, long} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		cmd  *exec.Cmd
+		out  *bytes.Buffer
+	}{{"short", short, shortOut}, {"long", long, longOut}} {
+		if err := c.cmd.Wait(); err != nil {
+			t.Errorf("%s compare: %v\n%s", c.name, err, c.out)
+		} else if !strings.Contains(c.out.String(), "Slow-") {
+			t.Errorf("%s compare has no row of BenchmarkSlow:\n%s", c.name, c.out)
+		}
+	}
+	if after := gitRun(t, dir, "worktree", "list"); after != before {
+		t.Errorf("git worktree list after the runs:\n%s\nwant\n%s", after, before)
+	}
+	if l := leftovers(t, filepath.Join(cache, "wt")); len(l) > 0 {
+		t.Errorf("left in $NETBENCH_CACHE/wt: %v", l)
+	}
+}
+
+// TestCompareInterrupted: SIGINT in the middle of a run stops the running
+// benchmark, removes the worktrees and exits 2, leaving `git worktree list`
+// as it was and nothing under $NETBENCH_CACHE/wt. Without the signal
+// handling the process died at once and left its worktrees behind.
+func TestCompareInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cache := t.TempDir()
+			marker := filepath.Join(t.TempDir(), "pid")
+			dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(time.Hour)})
+			before := gitRun(t, dir, "worktree", "list")
+			cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + cache, "NETBENCH_TEST_MARKER=" + marker},
+				"compare", "-count", "6", "-benchtime", "1x", "HEAD", "HEAD", "./slow")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var pid int
+			for deadline := time.Now().Add(2 * time.Minute); pid == 0; {
+				if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
+					pid, _ = strconv.Atoi(string(b))
+					continue
+				}
+				select {
+				case err := <-done:
+					t.Fatalf("compare ended before the benchmark ran: %v\n%s", err, out)
+				case <-time.After(20 * time.Millisecond):
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("the benchmark did not start\n%s", out)
+				}
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				cmd.Process.Kill()
+				t.Fatalf("compare did not end after %v\n%s", sig, out)
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitFailure {
+				t.Errorf("compare after %v: %v, want exit status %d\n%s", sig, err, exitFailure, out)
+			}
+			if !strings.Contains(out.String(), "signal received") {
+				t.Errorf("the message does not say a signal stopped it:\n%s", out)
+			}
+			if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("the benchmark process %d still exists (kill 0: %v)", pid, err)
+			}
+			if after := gitRun(t, dir, "worktree", "list"); after != before {
+				t.Errorf("git worktree list after %v:\n%s\nwant\n%s", sig, after, before)
+			}
+			if l := leftovers(t, filepath.Join(cache, "wt")); len(l) > 0 {
+				t.Errorf("left in $NETBENCH_CACHE/wt: %v", l)
+			}
+			for _, name := range leftovers(t, filepath.Join(cache, "bin")) {
+				if strings.HasPrefix(name, ".") {
+					t.Errorf("temporary build directory left in the cache: %s", name)
+				}
+			}
+		})
+	}
+}
