@@ -188,12 +188,14 @@ func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
 	return err
 }
 
-// jsonSide and jsonRow are the shapes of -format json.
+// jsonSide and jsonRow are the shapes of -format json. An interval bound
+// that is infinite (fewer than six samples have no finite 95% interval)
+// is null, as JSON has no infinities.
 type jsonSide struct {
-	Center float64 `json:"center"`
-	Lo     float64 `json:"lo"`
-	Hi     float64 `json:"hi"`
-	N      int     `json:"n"`
+	Center float64  `json:"center"`
+	Lo     *float64 `json:"lo"`
+	Hi     *float64 `json:"hi"`
+	N      int      `json:"n"`
 }
 
 type jsonRow struct {
@@ -213,7 +215,7 @@ func side(s Side) *jsonSide {
 	if s.N == 0 {
 		return nil
 	}
-	return &jsonSide{s.Center, s.Lo, s.Hi, s.N}
+	return &jsonSide{s.Center, finite(s.Lo), finite(s.Hi), s.N}
 }
 
 func finite(v float64) *float64 {

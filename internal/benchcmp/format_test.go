@@ -181,8 +181,9 @@ func TestWriteJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	type jside struct {
-		Center, Lo, Hi float64
-		N              int
+		Center float64
+		Lo, Hi *float64
+		N      int
 	}
 	var got []struct {
 		Pkg      string   `json:"pkg"`
@@ -223,7 +224,7 @@ func TestWriteJSON(t *testing.T) {
 				t.Errorf("row %s %s: old %v new %v delta %v p %v, want all", r.Name, r.Unit, g.Old, g.New, g.DeltaPct, g.P)
 				continue
 			}
-			if g.Old.Center != r.Old.Center || g.Old.Lo != r.Old.Lo || g.Old.Hi != r.Old.Hi || g.Old.N != r.Old.N ||
+			if g.Old.Center != r.Old.Center || g.Old.Lo == nil || *g.Old.Lo != r.Old.Lo || g.Old.Hi == nil || *g.Old.Hi != r.Old.Hi || g.Old.N != r.Old.N ||
 				g.New.Center != r.New.Center || g.New.N != r.New.N {
 				t.Errorf("row %s %s: sides %+v %+v, want %+v %+v", r.Name, r.Unit, *g.Old, *g.New, r.Old, r.New)
 			}
@@ -439,5 +440,37 @@ func TestComparePackages(t *testing.T) {
 		if r.Old.N != 10 || r.New.N != 10 || !near(r.Old.Center, 100e-9) && !near(r.Old.Center, 1000e-9) {
 			t.Errorf("row %s %s: old %d samples, median %g; new %d samples: the packages' samples are pooled", r.Name, r.Unit, r.Old.N, r.Old.Center, r.New.N)
 		}
+	}
+}
+
+// TestWriteJSONFewSamples writes rows of five samples a side, whose 95%
+// intervals are infinite: JSON has no infinities, so the bounds must come
+// out as null rather than fail the encoder ("unsupported value: -Inf").
+func TestWriteJSONFewSamples(t *testing.T) {
+	old := "BenchmarkX-2 1 100 ns/op\n"
+	nu := "BenchmarkX-2 1 120 ns/op\n"
+	rows, err := Compare(strings.NewReader(strings.Repeat(old, 5)), strings.NewReader(strings.Repeat(nu, 5)), DefaultConfidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 || !math.IsInf(rows[0].Old.Lo, -1) && !math.IsInf(rows[0].Old.Hi, 1) {
+		t.Fatalf("rows %+v: want an infinite interval at n=5 for this test to mean anything", rows)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, Judge(rows, Gate{Alpha: DefaultAlpha, Threshold: 0.05})); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
+	}
+	var got []struct {
+		Old struct {
+			Center float64
+			Lo, Hi *float64
+			N      int
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if len(got) == 0 || got[0].Old.N != 5 || math.Abs(got[0].Old.Center-100e-9) > 1e-15 || (got[0].Old.Lo != nil && got[0].Old.Hi != nil) {
+		t.Errorf("JSON %s: want n 5, center 1e-7 and a null bound", b.String())
 	}
 }
