@@ -78,7 +78,7 @@ func (c *Composite) WriteTo(w io.Writer) (int64, error) {
 	} else {
 		n, err = writeEach(w, c.Buffers())
 	}
-	c.Discard(int(n))
+	c.discard(int(n))
 	if err == nil && c.r != c.w {
 		err = io.ErrShortWrite
 	}
@@ -147,6 +147,9 @@ func (x *rawWriter) rawConn(sc syscall.Conn) (syscall.RawConn, error) {
 	return rc, nil
 }
 
+// forget drops the connection and RawConn kept for the next write.
+func (x *rawWriter) forget() { x.conn, x.rc = nil, nil }
+
 // writev writes through w's descriptor. done is false when the descriptor
 // cannot be used (no writev on this system, or no raw access), and nothing
 // has been written.
@@ -173,7 +176,7 @@ func (c *Composite) writev(sc syscall.Conn) (n int64, err error, done bool) {
 		}
 		if wrote > 0 {
 			n += int64(wrote)
-			c.Discard(wrote)
+			c.discard(wrote)
 		}
 		switch {
 		case cerr != nil:
