@@ -48,8 +48,8 @@ func ExampleBuffer_RetainedSlice() {
 	b.WriteString("HDR:payload")
 
 	payload := b.RetainedSlice(4, 7) // a second reference, held by the view
-	b.Skip(b.Len())                   // the owner is done with the message
-	fmt.Println(b.Release())          // not the last reference
+	b.Skip(b.Len())                  // the owner is done with the message
+	fmt.Println(b.Release())         // not the last reference
 
 	fmt.Printf("%s, %d reference\n", payload.Bytes(), payload.RefCount())
 	fmt.Println(payload.Release()) // the last: the memory goes back to the pool
