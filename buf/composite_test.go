@@ -1034,6 +1034,8 @@ var compMethods = []struct {
 	{"Next", func(c *buf.Composite, _ *buf.Buffer) { c.Next(1) }},
 	{"Next(0)", func(c *buf.Composite, _ *buf.Buffer) { c.Next(0) }},
 	{"Skip", func(c *buf.Composite, _ *buf.Buffer) { c.Skip(1) }},
+	{"ReaderIndex", func(c *buf.Composite, _ *buf.Buffer) { c.ReaderIndex() }},
+	{"SetReaderIndex", func(c *buf.Composite, _ *buf.Buffer) { c.SetReaderIndex(0) }},
 	{"ReadUint16", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint16() }},
 	{"ReadUint32", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint32() }},
 	{"ReadUint64", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint64() }},
