@@ -3,7 +3,6 @@ package buf
 import (
 	"fmt"
 	"io"
-	"net"
 
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/search"
@@ -72,8 +71,8 @@ type Composite struct {
 	window    []byte          // Index's seam windows
 	pat       *search.Pattern // Index's last pattern
 	patNeedle []byte
-	bufs      net.Buffers // Buffers' result, reused
-	raw       *rawWriter  // WriteTo's writev state, reused
+	bufs      [][]byte   // Buffers' result, reused
+	raw       *rawWriter // WriteTo's writev state, reused
 	released  bool
 }
 
