@@ -31,7 +31,8 @@ import (
 // and keeps it usable. The package doc's "Names and ownership" table lists
 // what each name means on Composite and on Buffer. Slices returned by Next alias component memory (or, for bytes
 // that straddle components, a scratch area of the composite); they are
-// valid until the next read, Discard or Release. With -tags invariants,
+// valid until the next read, Discard or Release, or an Append or Insert
+// that consolidates (WithMaxComponents). With -tags invariants,
 // released memory is poisoned with 0xDE, so a stale view reads garbage that
 // tests notice.
 //
@@ -145,8 +146,10 @@ func (c *Composite) start(j int) int { return c.ends[j] - len(c.comps[j].p) }
 // Append adds b's readable bytes at the end, taking over one reference to
 // b (see the type's Ownership section). An empty b is released at once.
 // Append allocates only when the component arrays grow, or when a
-// component limit makes it consolidate. It panics with ErrReleased if b is
-// released.
+// component limit (WithMaxComponents) makes it consolidate; consolidation
+// copies the readable bytes into a new buffer and releases the old
+// components, so it invalidates slices returned by Next (and those
+// returned by Buffers). It panics with ErrReleased if b is released.
 func (c *Composite) Append(b *Buffer) {
 	c.check()
 	p := b.Bytes()
