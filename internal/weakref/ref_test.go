@@ -9,11 +9,11 @@ import (
 	"github.com/netkit/netkit/internal/weakref"
 )
 
-type thing struct{ n [4]int }
+type thing struct{ _ [4]int }
 
 func (*thing) Write(p []byte) (int, error) { return len(p), nil }
 
-type value struct{ n int }
+type value struct{ _ int }
 
 func (value) Write(p []byte) (int, error) { return len(p), nil }
 
