@@ -212,8 +212,10 @@ func (b *Buffer) Touch(hint string) *Buffer {
 
 // Slice returns a view of n readable bytes starting off bytes after the
 // reader index. The view shares b's memory and b's reference count: it does
-// not add a reference (call Retain on the view to keep it past b's owner's
-// Release), and releasing the view releases b. The view's readable bytes
+// not add a reference, so it is valid only while b's owner holds its
+// reference, and the view must not be released on its own account (use
+// RetainedSlice for a view that holds a reference of its own). Releasing
+// the view drops one of b's references. The view's readable bytes
 // are exactly those n bytes; it cannot grow, so writes beyond its capacity
 // fail with ErrFixed. While views exist b never slides its bytes under them
 // (growth moves to a fresh block instead), but writes after b.Reset reuse
@@ -245,6 +247,14 @@ func (b *Buffer) Slice(off, n int) *Buffer {
 		gen:   b.gen,
 		fixed: true,
 	}
+}
+
+// RetainedSlice returns the view Slice(off, n) returns, holding a
+// reference of its own: it stays valid after b's owner releases b, and the
+// caller must Release it. It is Slice followed by Retain on the view, with
+// their panics. It allocates the view's header.
+func (b *Buffer) RetainedSlice(off, n int) *Buffer {
+	return b.Slice(off, n).Retain()
 }
 
 func fill(p []byte, v byte) {

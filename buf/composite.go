@@ -3,7 +3,6 @@ package buf
 import (
 	"fmt"
 	"io"
-	"net"
 
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/search"
@@ -28,9 +27,12 @@ import (
 // that were readable when the buffer was appended; the caller must not
 // write to the buffer afterwards (it no longer holds a reference). Release
 // releases every component; a released composite panics with ErrReleased on
-// any use. Slices returned by Next alias component memory (or, for bytes
+// any use. Discard(c.Len()) empties a composite, releasing every component,
+// and keeps it usable. The package doc's "Names and ownership" table lists
+// what each name means on Composite and on Buffer. Slices returned by Next alias component memory (or, for bytes
 // that straddle components, a scratch area of the composite); they are
-// valid until the next read, Discard or Release. With -tags invariants,
+// valid until the next read, Discard or Release, or an Append or Insert
+// that consolidates (WithMaxComponents). With -tags invariants,
 // released memory is poisoned with 0xDE, so a stale view reads garbage that
 // tests notice.
 //
@@ -70,8 +72,8 @@ type Composite struct {
 	window    []byte          // Index's seam windows
 	pat       *search.Pattern // Index's last pattern
 	patNeedle []byte
-	bufs      net.Buffers // Buffers' result, reused
-	raw       *rawWriter  // WriteTo's writev state, reused
+	bufs      [][]byte   // Buffers' result, reused
+	raw       *rawWriter // WriteTo's writev state, reused
 	released  bool
 }
 
@@ -144,8 +146,10 @@ func (c *Composite) start(j int) int { return c.ends[j] - len(c.comps[j].p) }
 // Append adds b's readable bytes at the end, taking over one reference to
 // b (see the type's Ownership section). An empty b is released at once.
 // Append allocates only when the component arrays grow, or when a
-// component limit makes it consolidate. It panics with ErrReleased if b is
-// released.
+// component limit (WithMaxComponents) makes it consolidate; consolidation
+// copies the readable bytes into a new buffer and releases the old
+// components, so it invalidates slices returned by Next (and those
+// returned by Buffers). It panics with ErrReleased if b is released.
 func (c *Composite) Append(b *Buffer) {
 	c.check()
 	p := b.Bytes()
@@ -292,17 +296,30 @@ func (c *Composite) seek() {
 
 // Discard consumes n readable bytes and releases every component whose
 // bytes have all been consumed, by Discard or by earlier reads: Discard(0)
-// releases just what reads consumed. With fewer than n readable bytes it
-// consumes nothing, still releases what was consumed, and returns io.EOF
-// (nothing readable) or io.ErrUnexpectedEOF. Slices returned by Next are
-// invalid afterwards. It panics if n is negative. It allocates nothing and
-// takes O(1) time per released component plus O(log n) to find the new
-// reader position.
+// releases just what reads consumed, and Discard(c.Len()) empties c and
+// releases everything it holds, leaving it usable (the component arrays are
+// kept for reuse, and WriteTo forgets the connection it last wrote to).
+// With fewer than n readable bytes it consumes nothing, still releases what
+// was consumed, and returns io.EOF (nothing readable) or
+// io.ErrUnexpectedEOF. Slices returned by Next, and reader indexes saved
+// with ReaderIndex, are invalid afterwards. It panics if n is negative. It
+// allocates nothing and takes O(1) time per released component plus
+// O(log n) to find the new reader position.
 func (c *Composite) Discard(n int) error {
 	c.check()
 	if n < 0 {
 		panic("buf: Composite.Discard with negative count")
 	}
+	err := c.discard(n)
+	if c.r == c.w && c.raw != nil {
+		c.raw.forget()
+	}
+	return err
+}
+
+// discard is Discard without its checks, for WriteTo, which keeps the
+// connection it wrote to.
+func (c *Composite) discard(n int) error {
 	var err error
 	switch {
 	case n > c.w-c.r:
@@ -330,9 +347,11 @@ func (c *Composite) releaseRead() {
 	}
 	c.h = k
 	if c.h == len(c.comps) {
-		// Nothing held: start over at the front of the arrays.
+		// Nothing held: start over at the front of the arrays, at stream
+		// offset 0.
 		c.comps, c.ends = c.comps[:0], c.ends[:0]
 		c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
+		c.r, c.w = 0, 0
 		c.pages.valid = false
 	}
 	c.last = max(c.last, c.h)
@@ -343,9 +362,14 @@ func (c *Composite) releaseRead() {
 	}
 }
 
-// Release releases every component and makes c unusable: any later use
-// panics with ErrReleased. Slices returned by Next are invalid afterwards.
-func (c *Composite) Release() {
+// Release releases every component and makes c unusable: any later use,
+// and a second Release, panics with ErrReleased. Slices returned by Next
+// are invalid afterwards. A Composite has no reference count: it has one
+// owner, whose Release always frees it, so Release always returns true (the
+// result says what Buffer.Release's does, so that both types satisfy
+// interface{ Release() bool }). To empty a composite and keep using it,
+// call c.Discard(c.Len()).
+func (c *Composite) Release() bool {
 	c.check()
 	for j := c.h; j < len(c.comps); j++ {
 		c.comps[j].b.Release()
@@ -354,37 +378,22 @@ func (c *Composite) Release() {
 		poisonScratch(c.scratch)
 	}
 	*c = Composite{released: true}
-}
-
-// Reset releases every component, leaving c empty and usable.
-func (c *Composite) Reset() {
-	c.check()
-	for j := c.h; j < len(c.comps); j++ {
-		c.comps[j].b.Release()
-	}
-	clear(c.comps)
-	c.comps, c.ends = c.comps[:0], c.ends[:0]
-	c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
-	c.r, c.w = 0, 0
-	c.pages.valid = false
-	c.wp = nil
-	if c.raw != nil {
-		c.raw.conn, c.raw.rc = nil, nil
-	}
-	if invariants.Enabled {
-		poisonScratch(c.scratch)
-	}
+	return true
 }
 
 func poisonScratch(p []byte) { fill(p[:cap(p)], poison) }
 
 // Consolidate copies the readable bytes into one buffer from the
 // composite's allocator, which replaces every component (consumed bytes are
-// dropped and their components released), and returns it; it returns nil
-// when nothing is readable. The buffer stays owned by the composite: it is
-// valid until the composite discards or releases it; Retain it to keep it
-// longer. When one component already holds exactly the readable bytes
-// nothing is copied. Slices returned by Next are invalid afterwards.
+// dropped and their components released), and returns that buffer with a
+// reference for the caller, who must Release it; it returns nil when
+// nothing is readable. The composite keeps its own reference, to its single
+// component, until it discards or releases it; the caller's reference keeps
+// the buffer valid after that. Do not write to the buffer while the
+// composite holds it. When one component already holds exactly the
+// readable bytes nothing is copied and that component's buffer is
+// returned, retained. Slices returned by Next, and reader indexes saved with
+// ReaderIndex, are invalid afterwards.
 func (c *Composite) Consolidate() *Buffer {
 	c.check()
 	if c.r == c.w {
@@ -393,10 +402,10 @@ func (c *Composite) Consolidate() *Buffer {
 	}
 	c.releaseRead()
 	if cp := c.comps[c.h]; len(c.comps)-c.h == 1 && c.start(c.h) == c.r && sameBytes(cp.p, cp.b.Bytes()) {
-		return cp.b // already one buffer holding exactly the readable bytes
+		return cp.b.Retain() // already one buffer holding exactly the readable bytes
 	}
 	c.consolidate(nil)
-	return c.comps[0].b
+	return c.comps[0].b.Retain()
 }
 
 // sameBytes reports whether p and q are the same memory (both non-empty).
@@ -438,15 +447,17 @@ func (c *Composite) consolidate(extra *Buffer) {
 	}
 }
 
-// Slice returns a new composite of the n readable bytes starting off bytes
-// after the reader index. It shares component memory but holds its own
-// reference to every buffer it covers: it stays valid after c is released
-// and must itself be released. It panics if the range is outside the
-// readable bytes. It allocates the new composite and its arrays.
-func (c *Composite) Slice(off, n int) *Composite {
+// RetainedSlice returns a new composite of the n readable bytes starting
+// off bytes after the reader index. It shares component memory but holds a
+// reference of its own to every buffer it covers: it stays valid after c is
+// released, and the caller must Release it. (A Composite has no reference
+// count to share, so, unlike Buffer, it has no Slice.) It panics if the
+// range is outside the readable bytes. It allocates the new composite and
+// its arrays.
+func (c *Composite) RetainedSlice(off, n int) *Composite {
 	c.check()
 	if off < 0 || n < 0 || off > c.w-c.r-n {
-		panic(fmt.Sprintf("buf: Composite.Slice(%d, %d) out of range with %d readable bytes", off, n, c.w-c.r))
+		panic(fmt.Sprintf("buf: Composite.RetainedSlice(%d, %d) out of range with %d readable bytes", off, n, c.w-c.r))
 	}
 	s := &Composite{max: c.max, alloc: c.alloc}
 	if n == 0 {

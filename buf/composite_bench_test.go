@@ -151,7 +151,7 @@ func BenchmarkCompositeSequential(b *testing.B) {
 				b.ReportAllocs()
 				var sum uint64
 				for b.Loop() {
-					s := c.Slice(0, n)
+					s := c.RetainedSlice(0, n)
 					for range n / 8 {
 						v, err := s.ReadUint64()
 						if err != nil {
@@ -180,7 +180,7 @@ func BenchmarkCompositeSequential(b *testing.B) {
 				b.SetBytes(int64(n))
 				b.ReportAllocs()
 				for b.Loop() {
-					s := c.Slice(0, n)
+					s := c.RetainedSlice(0, n)
 					cbSinkInt = s.Len()
 					s.Release()
 				}

@@ -103,3 +103,33 @@ func ExampleComposite_IndexSet() {
 	// headers end at 33..37
 	// 26
 }
+
+// ReaderIndex and SetReaderIndex let a parser back out of a message that
+// has not fully arrived: save the index, read, and restore it when the
+// message is short. Nothing is released in between.
+func ExampleComposite_ReaderIndex() {
+	c := buf.NewComposite()
+	defer c.Release()
+	parse := func() {
+		mark := c.ReaderIndex()
+		n, err := c.ReadUint16()
+		if err == nil {
+			var body []byte
+			if body, err = c.Next(int(n)); err == nil {
+				fmt.Printf("frame %q\n", body)
+				return
+			}
+		}
+		c.SetReaderIndex(mark) // incomplete: back out and wait for more
+		fmt.Printf("short: %d bytes held\n", c.Len())
+	}
+	for _, piece := range []string{"\x00\x05he", "llo"} {
+		b := buf.Get(len(piece))
+		b.WriteString(piece)
+		c.Append(b)
+		parse()
+	}
+	// Output:
+	// short: 4 bytes held
+	// frame "hello"
+}

@@ -41,7 +41,7 @@ func serveFrames(conn net.Conn) error {
 				break // the rest of the frame has not arrived yet
 			}
 			in.Skip(4)
-			body := in.Slice(0, size) // a retained view: no copy
+			body := in.RetainedSlice(0, size) // a view with its own references: no copy
 			in.Skip(size)
 			in.Discard(0) // release the buffers read to their end
 
@@ -50,9 +50,9 @@ func serveFrames(conn net.Conn) error {
 			reply.WriteString("ok ")
 			out.Append(reply)
 			if size > 0 {
-				// One buffer of the body (copied only if it straddled);
-				// Retain it, as the slice owns what Consolidate returns.
-				out.Append(body.Consolidate().Retain())
+				// One buffer of the body (copied only if it straddled),
+				// with a reference of our own that out takes over.
+				out.Append(body.Consolidate())
 			}
 			body.Release()
 		}

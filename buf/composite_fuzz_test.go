@@ -29,11 +29,11 @@ const (
 	copDiscard            // count
 	copIndex              // offset, len, mutate: needle from the model
 	copIndexSet           // options, count, then per needle offset, len, mutate
-	copSlice              // offset, n, codec: Slice, read from it, release it
+	copSlice              // offset, n, codec: RetainedSlice, read from it, release it
 	copConsolidate        //
 	copInsert             // offset, count, then per buffer kind, len, data…
 	copBuffers            //
-	copReset              //
+	copDiscardAll         // Discard(Len): empty, release everything
 	numCompOps
 )
 
@@ -74,10 +74,10 @@ var compFuzzSeeds = [][]byte{
 	// Next across seams, then searches that must leave its bytes alone.
 	{0, copAppend, 0, 2, 'a', 'b', 'A', copAppend, 1, 2, 'B', '0', 'a', copAppend, 2, 2, 'b', 'a', 'b',
 		copNext, 5, copIndex, 0, 3, 0, copIndexSet, 1, 1, 0, 2, 0, copSlice, 0, 3, 1, copNext, 2},
-	// Empty buffers, Reset, reuse.
-	{0, copAppendEmpty, 0, copAppendEmpty, 2, copAppend, 0, 0, 'a', copReset, copAppendEmpty, 1,
+	// Empty buffers, Discard(Len), reuse.
+	{0, copAppendEmpty, 0, copAppendEmpty, 2, copAppend, 0, 0, 'a', copDiscardAll, copAppendEmpty, 1,
 		copAppend, 1, 4, 'a', 'b', 'a', 'b', 'A', copReadUint, 4, copConsolidate, copConsolidate,
-		copReset, copConsolidate, copRead, 3},
+		copDiscardAll, copConsolidate, copRead, 3},
 }
 
 func FuzzComposite(f *testing.F) {
@@ -391,9 +391,9 @@ func (h *compHarness) do(in *opInput) {
 		off := int(in.byte()) % (c.Len() + 1)
 		n := int(in.byte()) % (c.Len() - off + 1)
 		cc := compCodecs[int(in.byte())%len(compCodecs)]
-		s, ms := c.Slice(off, n), m.Slice(off, n)
+		s, ms := c.RetainedSlice(off, n), m.Slice(off, n)
 		if got := h.flat(s); s.Len() != n || !bytes.Equal(got, ms.data) {
-			h.fatalf("Slice(%d, %d) = %x, model %x", off, n, got, ms.data)
+			h.fatalf("RetainedSlice(%d, %d) = %x, model %x", off, n, got, ms.data)
 		}
 		v, err := cc.read(s)
 		want, wantErr := ms.Next(cc.enc.size)
@@ -421,6 +421,7 @@ func (h *compHarness) do(in *opInput) {
 			}
 			h.fatalf("Consolidate = %x (%d components), model %x", trim(got), c.NumComponents(), trim(m.data))
 		}
+		b.Release() // the caller's reference; the composite keeps its own
 	case copInsert:
 		off := int(in.byte()) % (c.Len() + 1)
 		k := int(in.byte())%2 + 1
@@ -440,12 +441,14 @@ func (h *compHarness) do(in *opInput) {
 		if second := len(c.Buffers()); first != second {
 			h.fatalf("Buffers twice: %d then %d views", first, second)
 		}
-	case copReset:
-		c.Reset()
+	case copDiscardAll:
+		if err := c.Discard(c.Len()); err != nil {
+			h.fatalf("Discard(Len) = %v", err)
+		}
 		m.Reset()
 		h.next = nil
 		if c.NumComponents() != 0 {
-			h.fatalf("Reset left %d components", c.NumComponents())
+			h.fatalf("Discard(Len) left %d components", c.NumComponents())
 		}
 	}
 }
@@ -472,7 +475,7 @@ func (h *compHarness) appended() {
 // both.
 func (h *compHarness) finish() {
 	c := h.c
-	s := c.Slice(0, c.Len())
+	s := c.RetainedSlice(0, c.Len())
 	c.Release()
 	if got := h.flat(s); !bytes.Equal(got, h.m.data) {
 		h.fatalf("a slice after its parent's Release = %x, model %x", trim(got), trim(h.m.data))

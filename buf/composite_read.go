@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	"github.com/netkit/netkit/internal/invariants"
 )
 
 // The reads mirror Buffer's: the same names, errors and panics. Each has a
@@ -112,6 +114,55 @@ func (c *Composite) Skip(n int) error {
 	c.r += n
 	c.seek()
 	return nil
+}
+
+// ReaderIndex returns the reader's stream offset: the number of bytes
+// appended before the next byte to read, counted from when c was made or
+// last held nothing. A parser saves it before reading a message and
+// restores it with SetReaderIndex to back out when the message is
+// incomplete; since reads release nothing, every byte from the saved index
+// on is still there. Discard, Consolidate, Insert, WriteTo and Release may
+// invalidate saved indexes (Discard and WriteTo release the bytes before
+// the reader and restart at 0 once nothing is held). It costs O(1).
+func (c *Composite) ReaderIndex() int {
+	c.check()
+	return c.r
+}
+
+// SetReaderIndex moves the reader to stream offset i, as returned by
+// ReaderIndex, without releasing anything. i must lie between the first
+// byte c still holds (ReaderIndex minus the bytes read since the last
+// Discard) and the end of the appended bytes (ReaderIndex plus Len);
+// SetReaderIndex panics otherwise, for example for an index saved before a
+// Discard released its bytes. Slices returned by Next stay valid. It
+// allocates nothing and costs O(1) within the reader's component, else
+// O(log n) for n held components.
+func (c *Composite) SetReaderIndex(i int) {
+	c.check()
+	lo := c.w
+	if c.h < len(c.comps) {
+		lo = c.start(c.h)
+	}
+	if i < lo || i > c.w {
+		c.badReaderIndex(i, lo)
+	}
+	switch {
+	case i == c.r:
+		return
+	case i > c.r && i-c.r <= len(c.rp):
+		c.rp = c.rp[i-c.r:]
+		c.r = i
+	default:
+		c.r = i
+		c.seek()
+	}
+	if invariants.Enabled {
+		c.verify()
+	}
+}
+
+func (c *Composite) badReaderIndex(i, lo int) {
+	panic(fmt.Sprintf("buf: Composite.SetReaderIndex(%d) outside the bytes held, [%d, %d]", i, lo, c.w))
 }
 
 // readSlow consumes len(dst) bytes into dst for a fixed-width read whose

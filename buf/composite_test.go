@@ -362,7 +362,7 @@ func TestCompositeNextSurvivesSearch(t *testing.T) {
 	}
 	c.GetUint64(1)
 	c.PutUint32(2, c.GetUint32(2))
-	s := c.Slice(1, 10)
+	s := c.RetainedSlice(1, 10)
 	s.Release()
 	c.Buffers()
 	if string(p) != "abcde" {
@@ -426,7 +426,7 @@ func TestCompositePanics(t *testing.T) {
 		}
 	}
 	for _, r := range [][2]int{{-1, 0}, {0, -1}, {0, n + 1}, {n, 1}, {1, n}, {n + 1, 0}, {-5, 6}} {
-		mustPanic(t, nil, func() { c.Slice(r[0], r[1]).Release() })
+		mustPanic(t, nil, func() { c.RetainedSlice(r[0], r[1]).Release() })
 	}
 	for _, off := range []int{-1, n + 1} {
 		b := compBuffer([]byte("x"))
@@ -449,7 +449,7 @@ func TestCompositePanics(t *testing.T) {
 		cc.put(c, 0, cc.get(c, 0))
 	}
 	for _, r := range [][2]int{{0, 0}, {n, 0}, {0, n}, {n - 1, 1}} {
-		s := c.Slice(r[0], r[1])
+		s := c.RetainedSlice(r[0], r[1])
 		checkComp(t, s, data[2+r[0]:2+r[0]+r[1]])
 		s.Release()
 	}
@@ -682,12 +682,12 @@ func TestCompositeSlice(t *testing.T) {
 	layout := []int{1, 2, 3, 4, 5, 6, 7, 8, 9} // 30 = 1+…+7 + 2
 	c, bs := compFrom(data, layout)
 	c.Skip(2) // in the second component
-	s := c.Slice(5, 12)
+	s := c.RetainedSlice(5, 12)
 	checkComp(t, s, data[7:19])
 	// Readable offsets 5–16 are stream offsets 7–18: components 3 (6–9),
 	// 4 (10–14) and 5 (15–20).
 	checkRefs(t, bs, 2, 2, 2, 3, 3, 3, 2, 2)
-	ss := s.Slice(3, 5) // a slice of a slice
+	ss := s.RetainedSlice(3, 5) // a slice of a slice
 	checkComp(t, ss, data[10:15])
 	checkRefs(t, bs, 2, 2, 2, 3, 4, 3, 2, 2)
 
@@ -716,7 +716,7 @@ func TestCompositeSlice(t *testing.T) {
 	// An empty slice holds nothing.
 	c, bs = compFrom(data[:5], []int{5})
 	for _, off := range []int{0, 3, 5} {
-		e := c.Slice(off, 0)
+		e := c.RetainedSlice(off, 0)
 		checkRefs(t, bs, 2)
 		checkComp(t, e, nil)
 		if _, err := e.ReadByte(); err != io.EOF {
@@ -782,9 +782,14 @@ func TestCompositeConsolidate(t *testing.T) {
 				t.Fatalf("Consolidate = %x with %d components, want %x", b.Bytes(), c.NumComponents(), want)
 			}
 			checkComp(t, c, want)
+			// This test's, the composite's and the caller's reference.
 			refs := repeat(1, len(bs))
-			refs[tc.want] = 2
+			refs[tc.want] = 3
 			checkRefs(t, bs, refs...)
+			if b.Release() {
+				t.Fatal("Release of Consolidate's result freed the composite's component")
+			}
+			checkComp(t, c, want)
 			c.Release()
 			releaseAll(bs)
 		})
@@ -809,8 +814,8 @@ func TestCompositeConsolidate(t *testing.T) {
 		}, data[2:5]},
 		{"part of a component in a slice", func() (*buf.Composite, []*buf.Buffer, func()) {
 			p, bs := compFrom(data[:6], []int{6})
-			c := p.Slice(1, 3)
-			return c, bs, p.Release
+			c := p.RetainedSlice(1, 3)
+			return c, bs, func() { p.Release() }
 		}, data[1:4]},
 		{"half of a split component", func() (*buf.Composite, []*buf.Buffer, func()) {
 			c, bs := compFrom(data[:6], []int{6})
@@ -838,14 +843,25 @@ func TestCompositeConsolidate(t *testing.T) {
 			checkComp(t, c, tc.bytes)
 			done()
 			checkRefs(t, bs, repeat(1, len(bs))...) // the components are released
+			if n := b.RefCount(); n != 2 {
+				t.Fatalf("Consolidate's buffer has %d references, want 2 (the composite's and the caller's)", n)
+			}
 			if v, err := c.ReadByte(); v != tc.bytes[0] || err != nil {
 				t.Fatalf("ReadByte after Consolidate = %#x, %v", v, err)
 			}
-			if b2 := c.Consolidate(); b2 != nil && !bytes.Equal(b2.Bytes(), tc.bytes[1:]) {
-				t.Fatalf("second Consolidate = %x, want %x", b2.Bytes(), tc.bytes[1:])
+			b2 := c.Consolidate()
+			if b2 == nil || !bytes.Equal(b2.Bytes(), tc.bytes[1:]) {
+				t.Fatalf("second Consolidate = %v, want %x", b2, tc.bytes[1:])
 			}
 			checkComp(t, c, tc.bytes[1:])
 			c.Release()
+			if b.RefCount() != 1 || !bytes.Equal(b.Bytes(), tc.bytes) {
+				t.Fatalf("after the composite's Release Consolidate's buffer holds %x with %d references, want %x with 1", b.Bytes(), b.RefCount(), tc.bytes)
+			}
+			b2.Release()
+			if !b.Release() {
+				t.Fatal("the caller's Release of Consolidate's buffer did not free it")
+			}
 			releaseAll(bs)
 		})
 	}
@@ -860,6 +876,7 @@ func TestCompositeConsolidate(t *testing.T) {
 		if !bytes.Equal(b.Bytes(), data) {
 			t.Fatalf("Consolidate = %x", b.Bytes())
 		}
+		b.Release()
 		c.Release()
 		if got := a.Stats().Total().InUse; got != 0 {
 			t.Fatalf("%d bytes in use after Release", got)
@@ -918,19 +935,24 @@ func TestCompositeMaxComponents(t *testing.T) {
 	}
 }
 
-func TestCompositeReset(t *testing.T) {
+// TestCompositeDiscardAll checks that Discard(Len), which replaced Reset,
+// releases every component, including ones partly read, and leaves the
+// composite empty and usable, reusing its arrays.
+func TestCompositeDiscardAll(t *testing.T) {
 	buftest.CheckLeaks(t)
 	data := pattern(7)
 	c, bs := compFrom(data, []int{3, 4})
 	c.Skip(1)
-	c.Reset()
+	if err := c.Discard(c.Len()); err != nil {
+		t.Fatalf("Discard(Len) = %v", err)
+	}
 	checkRefs(t, bs, 1, 1)
 	checkComp(t, c, nil)
 	if c.NumComponents() != 0 {
-		t.Fatalf("%d components after Reset", c.NumComponents())
+		t.Fatalf("%d components after Discard(Len)", c.NumComponents())
 	}
 	if _, err := c.ReadByte(); err != io.EOF {
-		t.Fatalf("ReadByte after Reset = %v", err)
+		t.Fatalf("ReadByte after Discard(Len) = %v", err)
 	}
 	// Usable afterwards.
 	for _, b := range compPieces(data, []int{2}) {
@@ -938,13 +960,47 @@ func TestCompositeReset(t *testing.T) {
 	}
 	checkComp(t, c, data)
 	if v, err := c.ReadUint32(); err != nil || uint64(v) != codecs[1].decode(data) {
-		t.Fatalf("ReadUint32 after Reset and Append = %#x, %v", v, err)
+		t.Fatalf("ReadUint32 after Discard(Len) and Append = %#x, %v", v, err)
 	}
-	c.Reset()
-	c.Reset()
+	for range 2 {
+		if err := c.Discard(c.Len()); err != nil {
+			t.Fatalf("Discard(Len) = %v", err)
+		}
+	}
 	checkComp(t, c, nil)
 	c.Release()
 	releaseAll(bs)
+}
+
+// TestCompositeDiscardAllReusesArrays checks that emptying a composite with
+// Discard(Len) keeps its arrays: appending as many components again
+// allocates nothing.
+func TestCompositeDiscardAllReusesArrays(t *testing.T) {
+	c := buf.NewComposite()
+	defer c.Release()
+	bs := make([]*buf.Buffer, 8)
+	for i := range bs {
+		bs[i] = buf.Wrap([]byte("abc"))
+	}
+	fill := func() {
+		for _, b := range bs {
+			c.Append(b.Retain())
+		}
+		c.Skip(4) // partly read
+		if err := c.Discard(c.Len()); err != nil {
+			t.Fatalf("Discard(Len) = %v", err)
+		}
+	}
+	fill() // grows the arrays
+	if n := testing.AllocsPerRun(100, fill); n != 0 {
+		t.Fatalf("%v allocations per refill after Discard(Len), want 0", n)
+	}
+	for i, b := range bs {
+		if b.RefCount() != 1 {
+			t.Fatalf("buffer %d has %d references after Discard(Len), want 1", i, b.RefCount())
+		}
+		b.Release()
+	}
 }
 
 // compMethods calls every method of *Composite with arguments valid on a
@@ -964,16 +1020,22 @@ var compMethods = []struct {
 	{"Discard", func(c *buf.Composite, _ *buf.Buffer) { c.Discard(1) }},
 	{"Discard(0)", func(c *buf.Composite, _ *buf.Buffer) { c.Discard(0) }},
 	{"Release", func(c *buf.Composite, _ *buf.Buffer) { c.Release() }},
-	{"Reset", func(c *buf.Composite, _ *buf.Buffer) { c.Reset() }},
-	{"Consolidate", func(c *buf.Composite, _ *buf.Buffer) { c.Consolidate() }},
-	{"Slice", func(c *buf.Composite, _ *buf.Buffer) { c.Slice(0, 1).Release() }},
-	{"Slice(0, 0)", func(c *buf.Composite, _ *buf.Buffer) { c.Slice(0, 0).Release() }},
+	{"Discard(Len)", func(c *buf.Composite, _ *buf.Buffer) { c.Discard(c.Len()) }},
+	{"Consolidate", func(c *buf.Composite, _ *buf.Buffer) {
+		if b := c.Consolidate(); b != nil {
+			b.Release()
+		}
+	}},
+	{"RetainedSlice", func(c *buf.Composite, _ *buf.Buffer) { c.RetainedSlice(0, 1).Release() }},
+	{"RetainedSlice(0, 0)", func(c *buf.Composite, _ *buf.Buffer) { c.RetainedSlice(0, 0).Release() }},
 	{"Read", func(c *buf.Composite, _ *buf.Buffer) { c.Read(make([]byte, 4)) }},
 	{"Read(nil)", func(c *buf.Composite, _ *buf.Buffer) { c.Read(nil) }},
 	{"ReadByte", func(c *buf.Composite, _ *buf.Buffer) { c.ReadByte() }},
 	{"Next", func(c *buf.Composite, _ *buf.Buffer) { c.Next(1) }},
 	{"Next(0)", func(c *buf.Composite, _ *buf.Buffer) { c.Next(0) }},
 	{"Skip", func(c *buf.Composite, _ *buf.Buffer) { c.Skip(1) }},
+	{"ReaderIndex", func(c *buf.Composite, _ *buf.Buffer) { c.ReaderIndex() }},
+	{"SetReaderIndex", func(c *buf.Composite, _ *buf.Buffer) { c.SetReaderIndex(0) }},
 	{"ReadUint16", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint16() }},
 	{"ReadUint32", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint32() }},
 	{"ReadUint64", func(c *buf.Composite, _ *buf.Buffer) { c.ReadUint64() }},

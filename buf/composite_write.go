@@ -2,25 +2,28 @@ package buf
 
 import (
 	"io"
-	"net"
+	"reflect"
 	"syscall"
 
 	"github.com/netkit/netkit/internal/iovec"
+	"github.com/netkit/netkit/internal/weakref"
 )
 
 // Buffers returns the readable bytes as views of the components, one slice
-// per component, for a net.Conn: net.Buffers.WriteTo hands them to writev
-// when the connection supports it. Buffers consumes nothing; after writing,
-// Discard what was written:
+// per component, for a gathered write. Buffers consumes nothing; after
+// writing, Discard what was written. The result is a [][]byte, not a
+// net.Buffers, so that programs using buf do not link package net; it has
+// net.Buffers' underlying type and so converts (or assigns) to it, whose
+// WriteTo hands the views to writev where the connection supports it:
 //
-//	bufs := c.Buffers()
+//	bufs := net.Buffers(c.Buffers())
 //	n, err := bufs.WriteTo(conn)
 //	c.Discard(int(n))
 //
 // The views alias component memory and are valid until the next Discard or
 // Release; the slice holding them is reused by the next call to Buffers.
 // It allocates only to grow that slice.
-func (c *Composite) Buffers() net.Buffers {
+func (c *Composite) Buffers() [][]byte {
 	c.check()
 	return c.buffers(len(c.comps))
 }
@@ -28,7 +31,7 @@ func (c *Composite) Buffers() net.Buffers {
 // buffers returns the views of Buffers, at most k ≥ 1 of them: writev
 // takes iovec.Max per call, and building views of every component for
 // each call would make WriteTo quadratic in the number of components.
-func (c *Composite) buffers(k int) net.Buffers {
+func (c *Composite) buffers(k int) [][]byte {
 	c.bufs = c.bufs[:0]
 	if c.r == c.w {
 		return c.bufs
@@ -47,80 +50,94 @@ func (c *Composite) buffers(k int) net.Buffers {
 // written in full is released; one written in part keeps its remainder for
 // the next call.
 //
+// WriteTo is for streams of bytes: it may split the bytes over several
+// writes, which a datagram socket would send as separate messages.
 // When w exposes its file descriptor (syscall.Conn: *net.TCPConn,
-// *net.UnixConn, *os.File, …) on Linux, WriteTo passes up to 1024
-// components per writev(2) call straight from component memory, resumes
-// after partial writes, and waits through the runtime's poller while a
-// non-blocking descriptor is full. Otherwise it falls back to
-// net.Buffers.WriteTo for a syscall.Conn (writev for the standard
-// library's connections) and to one Write per component for other
-// writers. A short write without an error stops the write and reports
-// io.ErrShortWrite.
+// *net.UnixConn, *os.File, …) on Linux, darwin or OpenBSD, WriteTo passes
+// up to 1024 components per writev(2) call straight from component memory,
+// resumes after partial writes, and waits through the runtime's poller
+// while a non-blocking descriptor is full. It checks once per connection
+// that a socket is a stream socket and returns ErrNotStream, writing
+// nothing, for a datagram or other message socket. Any other writer,
+// which must be a stream of bytes too, gets one Write per component. A
+// short write without an error stops the write and reports
+// io.ErrShortWrite; a Write that reports more bytes than it was given
+// panics, as Buffer.WriteTo does.
+//
+// To write again without allocating, WriteTo keeps the connection it last
+// wrote to (the standard library's connections and files), through weak
+// references that do not keep it reachable: a connection closed and
+// dropped by its owner is collected even while the composite lives on.
+// Discard(c.Len()) and Release forget it.
 func (c *Composite) WriteTo(w io.Writer) (int64, error) {
 	c.check()
 	if c.r == c.w {
 		c.releaseRead()
 		return 0, nil
 	}
-	sc, isConn := w.(syscall.Conn)
-	if isConn {
+	if sc, ok := w.(syscall.Conn); ok {
 		if n, err, done := c.writev(sc); done {
 			return n, err
 		}
 	}
-	var n int64
-	var err error
-	if isConn {
-		// net's connections write these with writev where the path above
-		// is not available.
-		bufs := c.Buffers()
-		n, err = bufs.WriteTo(w)
-	} else {
-		n, err = writeEach(w, c.Buffers())
-	}
-	c.Discard(int(n))
+	n, err := c.writeEach(w)
 	if err == nil && c.r != c.w {
 		err = io.ErrShortWrite
 	}
 	return n, err
 }
 
-// writeEach writes bufs to w, one Write each, and stops at the first error
-// or short write, so that the n bytes written are the first n. (After a
-// short write without an error net.Buffers.WriteTo goes on with the next
-// slice: w would get bytes from the middle of the stream.)
-func writeEach(w io.Writer, bufs [][]byte) (n int64, err error) {
-	for _, p := range bufs {
+// writeEach writes the views to w, one Write each, consuming what was
+// written, and stops at the first error or short write, so that the n
+// bytes written are the first n. (After a short write without an error
+// net.Buffers.WriteTo goes on with the next slice: w would get bytes from
+// the middle of the stream.)
+func (c *Composite) writeEach(w io.Writer) (n int64, err error) {
+	for _, p := range c.buffers(len(c.comps)) {
 		m, err := w.Write(p)
+		if m < 0 || m > len(p) {
+			panic("buf: Write returned an invalid count")
+		}
 		n += int64(m)
+		if err == nil && m != len(p) {
+			err = io.ErrShortWrite
+		}
 		if err != nil {
+			c.discard(int(n))
 			return n, err
 		}
-		if m != len(p) {
-			return n, io.ErrShortWrite
-		}
 	}
+	c.discard(int(n))
 	return n, nil
 }
 
 // A rawWriter is WriteTo's writev state, kept by the composite so that a
 // write allocates nothing: the iovec array, the callback handed to
-// RawConn.Write (bound once), and the RawConn of the last connection
-// written to.
+// RawConn.Write (bound once), and weak references to the connection last
+// written to and its RawConn.
 type rawWriter struct {
-	c     *Composite
-	iov   iovec.Array
-	fn    func(fd uintptr) bool // write, bound once
-	conn  syscall.Conn          // the connection rc belongs to (a pointer)
-	rc    syscall.RawConn
-	wrote int
-	err   error
+	c       *Composite
+	iov     iovec.Array
+	fn      func(fd uintptr) bool // write, bound once
+	conn    weakref.Ref[syscall.Conn]
+	rc      weakref.Ref[syscall.RawConn]
+	checked bool // conn is known to be a stream
+	wrote   int
+	err     error
 }
 
 // write is the RawConn.Write callback: one writev of up to iovec.Max
 // views, retried on EINTR; false asks the poller to wait until the
-// descriptor is writable.
+// descriptor is writable. Its first call for a connection checks that the
+// descriptor is a stream.
 func (x *rawWriter) write(fd uintptr) bool {
+	if !x.checked {
+		if iovec.NotStream(fd) {
+			x.err = ErrNotStream
+			return true
+		}
+		x.checked = true
+	}
 	bufs := x.c.buffers(iovec.Max)
 	x.wrote, x.err = x.iov.Writev(fd, bufs)
 	for iovec.Retry(x.err) {
@@ -129,22 +146,48 @@ func (x *rawWriter) write(fd uintptr) bool {
 	return !iovec.Wait(x.err)
 }
 
-// rawConn returns sc's RawConn, reusing the last one for the standard
-// library's connections (whose SyscallConn allocates).
+// rawConn returns sc's RawConn, reusing the last one while sc is the
+// connection last written to and the RawConn has not been collected (the
+// standard library's SyscallConn allocates one per call). Only the
+// standard library's connections and files are remembered: their RawConn
+// stays valid for the connection's life.
 func (x *rawWriter) rawConn(sc syscall.Conn) (syscall.RawConn, error) {
-	if x.rc != nil && x.conn == sc {
-		return x.rc, nil
+	if x.conn.Is(sc) {
+		if rc, ok := x.rc.Value(); ok {
+			return rc, nil
+		}
+	} else {
+		x.forget()
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
 		return nil, err
 	}
-	switch sc.(type) {
-	case *net.TCPConn, *net.UnixConn:
-		// Pointers: comparable, and the same connection next time.
-		x.conn, x.rc = sc, rc
+	switch {
+	case x.conn.Is(sc):
+		x.rc, _ = weakref.Make(rc) // the old one was collected
+	case stdlibPointer(sc):
+		x.conn, _ = weakref.Make(sc)
+		x.rc, _ = weakref.Make(rc)
 	}
 	return rc, nil
+}
+
+// stdlibPointer reports whether v is a pointer to a type of package net or
+// os.
+func stdlibPointer(v any) bool {
+	t := reflect.TypeOf(v)
+	if t.Kind() != reflect.Pointer {
+		return false
+	}
+	pkg := t.Elem().PkgPath()
+	return pkg == "net" || pkg == "os"
+}
+
+// forget drops the connection and RawConn kept for the next write, and
+// whether the connection was checked.
+func (x *rawWriter) forget() {
+	x.conn, x.rc, x.checked = weakref.Ref[syscall.Conn]{}, weakref.Ref[syscall.RawConn]{}, false
 }
 
 // writev writes through w's descriptor. done is false when the descriptor
@@ -173,9 +216,11 @@ func (c *Composite) writev(sc syscall.Conn) (n int64, err error, done bool) {
 		}
 		if wrote > 0 {
 			n += int64(wrote)
-			c.Discard(wrote)
+			c.discard(wrote)
 		}
 		switch {
+		case werr == ErrNotStream:
+			err = werr // nothing written: the check comes first
 		case cerr != nil:
 			// The poller's error (deadline, close) ends a wait after
 			// EAGAIN: werr is that EAGAIN, which is not the reason.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/weakref"
 )
 
 // cwComposed is a composite built by cwCompose together with what the
@@ -561,7 +563,7 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 	t.Run("bytes.Buffer", func(t *testing.T) {
 		x := cwCompose(t, rng, []int{10, 20, 30000, 4})
 		var w bytes.Buffer
-		bufs := x.c.Buffers()
+		bufs := net.Buffers(x.c.Buffers())
 		n, err := bufs.WriteTo(&w)
 		if err != nil || n != int64(len(x.data)) {
 			t.Fatalf("Buffers().WriteTo = %d, %v", n, err)
@@ -578,7 +580,7 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 		x := cwCompose(t, rng, cwMixedSizes(rng, 2<<20))
 		client, server := cwTCP(t)
 		got := cwReadAll(server, 64<<10)
-		bufs := x.c.Buffers()
+		bufs := net.Buffers(x.c.Buffers())
 		n, err := bufs.WriteTo(client)
 		if err != nil || n != int64(len(x.data)) {
 			t.Fatalf("Buffers().WriteTo = %d, %v", n, err)
@@ -596,12 +598,15 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 }
 
 // TestCompositeWriteToAllocs checks that WriteTo on a TCP connection
-// allocates nothing once the composite has written to it: the RawConn and
-// the writev callback are kept.
+// allocates nothing once the composite has written to it: the connection
+// and its RawConn (weakly) and the writev callback are kept.
 func TestCompositeWriteToAllocs(t *testing.T) {
 	buftest.CheckLeaks(t)
 	if race.Enabled {
 		t.Skip("allocation counts differ under the race detector")
+	}
+	if !weakref.Supported {
+		t.Skip("built with -tags nounsafe: WriteTo keeps no connection, and SyscallConn allocates")
 	}
 	client, server := cwTCP(t)
 	done := make(chan struct{})
@@ -635,4 +640,183 @@ func TestCompositeWriteToAllocs(t *testing.T) {
 	c.Release()
 	client.CloseWrite()
 	<-done
+}
+
+// cwDatagramPair returns a connected pair of datagram sockets of the
+// network ("udp" or "unixgram"); the test closes them.
+func cwDatagramPair(t *testing.T, network string) (from, to net.Conn) {
+	t.Helper()
+	var laddr, raddr net.Addr
+	switch network {
+	case "udp":
+		to, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { to.Close() })
+		from, err := net.DialUDP("udp", nil, to.LocalAddr().(*net.UDPAddr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { from.Close() })
+		return from, to
+	case "unixgram":
+		dir := t.TempDir()
+		laddr = &net.UnixAddr{Name: dir + "/from", Net: network}
+		raddr = &net.UnixAddr{Name: dir + "/to", Net: network}
+	}
+	to, err := net.ListenUnixgram(network, raddr.(*net.UnixAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { to.Close() })
+	from, err = net.DialUnix(network, laddr.(*net.UnixAddr), raddr.(*net.UnixAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { from.Close() })
+	return from, to
+}
+
+// TestCompositeWriteToDatagram checks that WriteTo refuses a datagram
+// socket, which would receive one composite as several datagrams: it
+// returns ErrNotStream, sends nothing and releases nothing, and refuses
+// again on the next call.
+func TestCompositeWriteToDatagram(t *testing.T) {
+	for _, network := range []string{"udp", "unixgram"} {
+		t.Run("net="+network, func(t *testing.T) {
+			buftest.CheckLeaks(t)
+			from, to := cwDatagramPair(t, network)
+			x := cwCompose(t, rand.New(rand.NewPCG(31, 32)), []int{10, 20, 30})
+			for range 2 {
+				n, err := x.c.WriteTo(from)
+				if n != 0 || !errors.Is(err, buf.ErrNotStream) {
+					t.Fatalf("WriteTo a %s socket = %d, %v; want 0, ErrNotStream", network, n, err)
+				}
+				if x.c.Len() != len(x.data) {
+					t.Fatalf("after the refused WriteTo: Len %d, want %d", x.c.Len(), len(x.data))
+				}
+				x.checkReleased(t, 0)
+			}
+			// Nothing arrived: the first datagram to arrive is a marker
+			// sent now.
+			if _, err := from.Write([]byte("marker")); err != nil {
+				t.Fatal(err)
+			}
+			to.SetReadDeadline(time.Now().Add(5 * time.Second))
+			p := make([]byte, 100)
+			n, err := to.Read(p)
+			if err != nil || string(p[:n]) != "marker" {
+				t.Fatalf("first datagram received = %q, %v; want the marker", p[:n], err)
+			}
+			x.c.Discard(x.c.Len())
+			x.done(t)
+		})
+	}
+}
+
+// cwLiar is a writer that reports more bytes than it was given.
+type cwLiar struct{}
+
+func (cwLiar) Write(p []byte) (int, error) { return len(p) + 1, nil }
+
+// TestCompositeWriteToInvalidCount checks that WriteTo rejects a writer's
+// impossible count as Buffer.WriteTo does: with a panic naming it, having
+// consumed nothing.
+func TestCompositeWriteToInvalidCount(t *testing.T) {
+	buftest.CheckLeaks(t)
+	x := cwCompose(t, rand.New(rand.NewPCG(33, 34)), []int{5, 6})
+	b := buf.Get(4)
+	b.WriteString("abcd")
+	const want = "buf: Write returned an invalid count"
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"Buffer", func() { b.WriteTo(cwLiar{}) }},
+		{"Composite", func() { x.c.WriteTo(cwLiar{}) }},
+	} {
+		if got := panicString(tc.f); got != want {
+			t.Errorf("%s.WriteTo a lying writer: panic %q, want %q", tc.name, got, want)
+		}
+	}
+	if x.c.Len() != len(x.data) {
+		t.Fatalf("after the panic: Len %d, want %d", x.c.Len(), len(x.data))
+	}
+	x.checkReleased(t, 0)
+	b.Release()
+	x.c.Discard(x.c.Len())
+	x.done(t)
+}
+
+// cwWriteAndDrop writes c to a fresh TCP connection, closes it, and
+// returns a channel closed when the client connection is collected; no
+// reference to the connection is left outside c.
+func cwWriteAndDrop(t *testing.T, c *buf.Composite, data []byte) <-chan struct{} {
+	client, server := cwPair(t)
+	collected := make(chan struct{})
+	runtime.AddCleanup(client, func(ch chan struct{}) { close(ch) }, collected)
+	for range 2 { // the second write reuses the connection kept
+		b := buf.Get(len(data))
+		b.Write(data)
+		c.Append(b)
+		if n, err := c.WriteTo(client); n != int64(len(data)) || err != nil {
+			t.Fatalf("WriteTo = %d, %v", n, err)
+		}
+	}
+	client.Close()
+	server.Close()
+	return collected
+}
+
+// cwPair returns a connected TCP pair with no cleanup holding them.
+func cwPair(t *testing.T) (client, server *net.TCPConn) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := ln.Accept()
+	if err != nil {
+		conn.Close()
+		t.Fatal(err)
+	}
+	return conn.(*net.TCPConn), srv.(*net.TCPConn)
+}
+
+// TestCompositeWriteToDropsConn checks that a composite that wrote to a
+// connection does not keep it reachable: once its owner closes and drops
+// it, the connection is collected while the composite lives on, and the
+// composite then writes to another connection.
+func TestCompositeWriteToDropsConn(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := buf.NewComposite()
+	defer c.Release()
+	collected := cwWriteAndDrop(t, c, []byte("hello"))
+	for i := 0; ; i++ {
+		runtime.GC()
+		select {
+		case <-collected:
+		case <-time.After(10 * time.Millisecond):
+			if i < 20 {
+				continue
+			}
+			t.Fatal("a closed connection the composite wrote to was not collected")
+		}
+		break
+	}
+	client, server := cwTCP(t)
+	got := cwReadAll(server, 64)
+	b := buf.Get(5)
+	b.WriteString("again")
+	c.Append(b)
+	if n, err := c.WriteTo(client); n != 5 || err != nil {
+		t.Fatalf("WriteTo another connection = %d, %v", n, err)
+	}
+	client.CloseWrite()
+	cwEqual(t, "bytes received", <-got, []byte("again"))
 }

@@ -1,8 +1,9 @@
 // Package buf provides pooled, reference-counted byte buffers.
 //
 // A Buffer has a reader and a writer index, big- and little-endian
-// primitives, the io interfaces, and views (Slice) that share its memory
-// and its reference count. Buffers come from an Allocator — buf.Get uses
+// primitives, the io interfaces, and views that share its memory (Slice,
+// which shares its reference, and RetainedSlice, which holds one of its
+// own). Buffers come from an Allocator — buf.Get uses
 // buf.Default — which rounds sizes up to one of four classes per doubling
 // (16 B to 64 KiB by default, less than 20% waste) and keeps released
 // buffers, header and memory together, in a sync.Pool per class: a warm
@@ -22,6 +23,43 @@
 // AvailableBuffer alias the buffer: they are valid until the next write and
 // never after the last Release. A Buffer is not safe for concurrent use;
 // Retain, Release and RefCount are.
+//
+// # Names and ownership
+//
+// A name means one thing for ownership on both types. "Owns a reference"
+// means the caller must Release what it got, exactly once.
+//
+//	Name                 Buffer                              Composite
+//	Slice(off, n)        view that shares b's reference:     none: a Composite has no
+//	                     adds none, ends with the owner's    reference count to share
+//	                     last Release; not released on its
+//	                     own account
+//	RetainedSlice(off,n) view holding a reference of its     new composite holding a
+//	                     own: the caller owns it             reference to every buffer
+//	                                                         it covers: the caller owns it
+//	Retain               adds a reference, returns b         none
+//	Release() bool       drops a reference; true when this   frees it (one owner): always
+//	                     call freed the buffer               true; a second call panics
+//	Reset                empties (both indexes to 0),        none: Discard(c.Len())
+//	                     keeps the memory, releases nothing  empties it and releases
+//	                                                         everything it holds
+//	Discard(n)           none (Skip consumes)                consumes n bytes, releases
+//	                                                         components read to the end
+//	Consolidate          none                                one buffer of the readable
+//	                                                         bytes: the caller owns a
+//	                                                         reference, the composite
+//	                                                         keeps its own
+//	Append(b)            none                                takes over one reference
+//	ReaderIndex,         save and restore the reader; release nothing
+//	SetReaderIndex       (offset in b's memory)              (stream offset)
+//	Bytes, Next(n)       alias b's memory until the next     Next: aliases component memory
+//	                     write, Reset or last Release        or scratch until the next
+//	                                                         read, Discard, Release, or
+//	                                                         consolidating Append/Insert
+//
+// Every method that returns a *Buffer or *Composite hands the caller a
+// reference it owns — Get, Allocator.Get, Wrap, Retain, RetainedSlice,
+// Consolidate — except Slice. Both types satisfy interface{ Release() bool }.
 //
 // # Composite
 //

@@ -20,4 +20,9 @@ var (
 	// ErrRefCount is carried by a panic when Retain would overflow the
 	// reference count.
 	ErrRefCount = errors.New("buf: reference count overflow")
+
+	// ErrNotStream is returned by Composite.WriteTo, which has written
+	// nothing, when the connection is a socket that is not a stream socket
+	// (a datagram socket would receive the bytes as several messages).
+	ErrNotStream = errors.New("buf: not a stream socket")
 )

@@ -29,14 +29,27 @@ func ExampleGet() {
 }
 
 // Slice hands out part of a buffer without copying. The view shares the
-// buffer's reference count: Retain it to keep it past the owner's Release.
+// buffer's reference: it is valid while the owner holds it.
 func ExampleBuffer_Slice() {
 	b := buf.Get(64)
 	b.WriteString("HDR:payload")
 
-	payload := b.Slice(4, 7).Retain() // a second reference, held by the view
-	b.Skip(b.Len())                   // the owner is done with the message
-	fmt.Println(b.Release())          // not the last reference
+	hdr := b.Slice(0, 3) // no reference of its own
+	fmt.Printf("%s, %d reference\n", hdr.Bytes(), b.RefCount())
+	b.Release() // ends b and hdr
+	// Output:
+	// HDR, 1 reference
+}
+
+// RetainedSlice hands out part of a buffer without copying, with a
+// reference of its own, so the view outlives its owner's Release.
+func ExampleBuffer_RetainedSlice() {
+	b := buf.Get(64)
+	b.WriteString("HDR:payload")
+
+	payload := b.RetainedSlice(4, 7) // a second reference, held by the view
+	b.Skip(b.Len())                  // the owner is done with the message
+	fmt.Println(b.Release())         // not the last reference
 
 	fmt.Printf("%s, %d reference\n", payload.Bytes(), payload.RefCount())
 	fmt.Println(payload.Release()) // the last: the memory goes back to the pool

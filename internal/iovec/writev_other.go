@@ -1,11 +1,12 @@
-//go:build !linux
+//go:build !linux && !darwin && !openbsd
 
 package iovec
 
 // An Array holds the iovec entries of Writev calls.
 type Array struct{}
 
-// Writev returns ErrUnsupported: only Linux has this fast path.
+// Writev returns ErrUnsupported: only Linux, darwin and OpenBSD have this
+// fast path.
 func (a *Array) Writev(fd uintptr, bufs [][]byte) (int, error) { return 0, ErrUnsupported }
 
 // Retry reports whether err from Writev means "try again".

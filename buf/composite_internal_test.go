@@ -1,0 +1,98 @@
+package buf
+
+import (
+	"bytes"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/weakref"
+)
+
+// TestCompositeDiscardAllState checks that Discard(Len) leaves the state
+// Reset used to leave: arrays kept for reuse at offset 0, the page index
+// invalid, WriteTo's connection forgotten, and (invariants build) the
+// scratch area poisoned.
+func TestCompositeDiscardAllState(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+
+	a := NewAllocator(WithLeakLevel(LeakOff))
+	c := NewComposite()
+	defer c.Release()
+	w := a.Get(2)
+	w.WriteString("hi")
+	c.Append(w)
+	if n, err := c.WriteTo(client); n != 2 || err != nil {
+		t.Fatalf("WriteTo = %d, %v", n, err)
+	}
+	if weakref.Supported && !c.raw.conn.Is(client.(*net.TCPConn)) {
+		t.Fatal("WriteTo did not keep the connection")
+	}
+	for range 40 {
+		b := a.Get(3)
+		b.WriteString("abc")
+		c.Append(b)
+	}
+	for i := range 200 { // scattered lookups build the page index
+		c.GetUint16(i * 37 % 40 * 3)
+	}
+	c.Next(5) // straddles: uses the scratch area
+	if !c.pages.valid || len(c.scratch) == 0 {
+		t.Fatal("setup: no page index or scratch area to drop")
+	}
+	capComps := cap(c.comps)
+	if err := c.Discard(c.Len()); err != nil {
+		t.Fatal(err)
+	}
+	if c.r != 0 || c.w != 0 || c.h != 0 || c.cur != 0 || c.last != 0 || c.rp != nil || len(c.comps) != 0 || len(c.ends) != 0 {
+		t.Fatalf("after Discard(Len): r %d, w %d, h %d, cur %d, last %d, rp %q, %d comps, %d ends; want all zero",
+			c.r, c.w, c.h, c.cur, c.last, c.rp, len(c.comps), len(c.ends))
+	}
+	if cap(c.comps) != capComps {
+		t.Fatalf("component array capacity %d after Discard(Len), want %d (kept)", cap(c.comps), capComps)
+	}
+	if c.pages.valid || c.wp != nil {
+		t.Fatal("page index or accessor cache still valid after Discard(Len)")
+	}
+	if _, ok := c.raw.conn.Value(); ok || c.raw.checked {
+		t.Fatal("WriteTo's connection still kept after Discard(Len)")
+	}
+	if invariants.Enabled && !bytes.Equal(c.scratch[:cap(c.scratch)], bytes.Repeat([]byte{poison}, cap(c.scratch))) {
+		t.Fatalf("scratch not poisoned: %x", c.scratch[:cap(c.scratch)])
+	}
+}
+
+// TestNoNet checks that package buf does not link package net: Buffers
+// returns [][]byte and the writev path reaches descriptors through
+// syscall.Conn, so programs that never write to sockets stay small.
+func TestNoNet(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	out, err := exec.Command(gobin, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skip("go list -deps:", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net" {
+			t.Fatal("package buf depends on package net")
+		}
+	}
+}

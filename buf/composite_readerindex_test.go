@@ -1,0 +1,145 @@
+package buf_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+)
+
+// parseFrame reads one frame of a 4-byte big-endian length and that many
+// bytes from c. When the frame is incomplete it restores the reader to
+// where the frame began and returns io.ErrUnexpectedEOF.
+func parseFrame(c *buf.Composite) ([]byte, error) {
+	mark := c.ReaderIndex()
+	n, err := c.ReadUint32()
+	if err == nil {
+		var body []byte
+		if body, err = c.Next(int(n)); err == nil {
+			return body, nil
+		}
+	}
+	c.SetReaderIndex(mark)
+	return nil, io.ErrUnexpectedEOF
+}
+
+// TestCompositeReaderIndexBackOut parses length-prefixed frames whose
+// prefix and body arrive in pieces: an incomplete frame is backed out of
+// (the reader returns to the frame's start and nothing is released), and
+// parsing resumes once more bytes are appended.
+func TestCompositeReaderIndexBackOut(t *testing.T) {
+	buftest.CheckLeaks(t)
+	stream := []byte("\x00\x00\x00\x05hello\x00\x00\x00\x03abc\x00\x00\x00\x00")
+	// Pieces that split the second prefix and the second body.
+	pieces := []string{string(stream[:9]), string(stream[9:11]), string(stream[11:15]), string(stream[15:])}
+	c := buf.NewComposite()
+	defer c.Release()
+	var got []string
+	var held []*buf.Buffer
+	for k, p := range pieces {
+		b := buf.Get(len(p))
+		b.WriteString(p)
+		held = append(held, b.Retain())
+		c.Append(b)
+		for {
+			before, n := c.ReaderIndex(), c.Len()
+			body, err := parseFrame(c)
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				if c.ReaderIndex() != before || c.Len() != n {
+					t.Fatalf("piece %d: after backing out ReaderIndex %d, Len %d; want %d, %d", k, c.ReaderIndex(), c.Len(), before, n)
+				}
+				break
+			}
+			got = append(got, string(body))
+			if c.Len() == 0 {
+				break
+			}
+		}
+		// Backing out released nothing: every piece appended is held.
+		for i, h := range held {
+			if h.RefCount() != 2 {
+				t.Fatalf("piece %d: buffer %d has %d references, want 2 (test and composite)", k, i, h.RefCount())
+			}
+		}
+	}
+	if want := []string{"hello", "abc", ""}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("frames %q, want %q", got, want)
+	}
+	if c.ReaderIndex() != len(stream) || c.Len() != 0 {
+		t.Fatalf("at the end ReaderIndex %d, Len %d; want %d, 0", c.ReaderIndex(), c.Len(), len(stream))
+	}
+	// Back to the start of the second frame, which straddles three
+	// components, and read it again.
+	c.SetReaderIndex(9)
+	if body, err := parseFrame(c); err != nil || string(body) != "abc" {
+		t.Fatalf("second frame re-read = %q, %v", body, err)
+	}
+	c.Discard(c.Len())
+	for _, h := range held {
+		h.Release()
+	}
+}
+
+// TestCompositeSetReaderIndexRange checks the range SetReaderIndex accepts:
+// from the first byte still held to the end; an index saved before a
+// Discard released its bytes panics, and so do indexes past the end.
+func TestCompositeSetReaderIndexRange(t *testing.T) {
+	buftest.CheckLeaks(t)
+	data := pattern(12)
+	c := compNew(data, []int{4, 4}) // components at 0–3, 4–7, 8–11
+	defer c.Release()
+	start := c.ReaderIndex()
+	c.Skip(6)
+	c.SetReaderIndex(start) // reads release nothing: all is held
+	if v, _ := c.ReadByte(); v != data[0] {
+		t.Fatalf("ReadByte after SetReaderIndex(start) = %#x, want %#x", v, data[0])
+	}
+	c.SetReaderIndex(12) // the end
+	if c.Len() != 0 {
+		t.Fatalf("Len %d at the end, want 0", c.Len())
+	}
+	c.SetReaderIndex(5)
+	c.Discard(0) // releases the first component, read to its end
+	for _, i := range []int{start, 3, 13, -1} {
+		msg := panicString(func() { c.SetReaderIndex(i) })
+		if !strings.HasPrefix(msg, "buf: Composite.SetReaderIndex(") || !strings.Contains(msg, "[4, 12]") {
+			t.Errorf("SetReaderIndex(%d) after Discard: panic %q, want the range [4, 12] named", i, msg)
+		}
+	}
+	if c.ReaderIndex() != 5 {
+		t.Fatalf("a refused SetReaderIndex moved the reader to %d", c.ReaderIndex())
+	}
+	c.SetReaderIndex(4) // the first byte held
+	checkComp(t, c, data[4:])
+	if n := c.NumComponents(); n != 2 {
+		t.Fatalf("%d components, want 2", n)
+	}
+}
+
+// TestCompositeReaderIndexAllocs checks that saving and restoring the
+// reader index, across components, allocates nothing.
+func TestCompositeReaderIndexAllocs(t *testing.T) {
+	c := compNew(pattern(64), []int{5, 7, 11, 13, 17})
+	defer c.Release()
+	n := testing.AllocsPerRun(100, func() {
+		mark := c.ReaderIndex()
+		c.ReadUint64()
+		c.Skip(20)
+		c.SetReaderIndex(mark + 3)
+		c.SetReaderIndex(mark)
+	})
+	if n != 0 {
+		t.Fatalf("%v allocations per save and restore, want 0", n)
+	}
+}
+
+// panicString returns the string f panics with ("" when it does not panic
+// or panics with something else).
+func panicString(f func()) (msg string) {
+	defer func() { msg, _ = recover().(string) }()
+	f()
+	return ""
+}

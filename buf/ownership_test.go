@@ -1,0 +1,193 @@
+package buf_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+)
+
+// Both types release through one interface.
+var (
+	_ interface{ Release() bool } = (*buf.Buffer)(nil)
+	_ interface{ Release() bool } = (*buf.Composite)(nil)
+)
+
+// TestOwnershipRules checks, name by name, the table in the package doc
+// ("Names and ownership"): the reference counts before and after, what
+// Release reports, that Reset releases nothing, and that what Consolidate
+// returns is the caller's.
+func TestOwnershipRules(t *testing.T) {
+	buftest.CheckLeaks(t)
+	// two returns a composite of "hello" and "world" and its two buffers,
+	// each with this test's reference and the composite's.
+	two := func() (*buf.Composite, [2]*buf.Buffer) {
+		bs := [2]*buf.Buffer{buf.Get(8), buf.Get(8)}
+		bs[0].WriteString("hello")
+		bs[1].WriteString("world")
+		c := buf.NewComposite()
+		c.Append(bs[0].Retain())
+		c.Append(bs[1].Retain())
+		return c, bs
+	}
+	refs := func(t *testing.T, what string, bs [2]*buf.Buffer, want0, want1 int) {
+		t.Helper()
+		if a, b := bs[0].RefCount(), bs[1].RefCount(); a != want0 || b != want1 {
+			t.Fatalf("%s: references %d, %d; want %d, %d", what, a, b, want0, want1)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"Buffer.Slice shares the reference", func(t *testing.T) {
+			b := buf.Get(16)
+			b.WriteString("HDR:payload")
+			v := b.Slice(4, 7)
+			if b.RefCount() != 1 || v.RefCount() != 1 {
+				t.Fatalf("after Slice: RefCount %d (view %d), want 1 (shared)", b.RefCount(), v.RefCount())
+			}
+			if !b.Release() {
+				t.Fatal("the owner's Release did not free a buffer with a Slice view")
+			}
+			if v.RefCount() != 0 {
+				t.Fatalf("view RefCount %d after the owner's Release, want 0", v.RefCount())
+			}
+		}},
+		{"Buffer.RetainedSlice holds its own reference", func(t *testing.T) {
+			b := buf.Get(16)
+			b.WriteString("HDR:payload")
+			v := b.RetainedSlice(4, 7)
+			if b.RefCount() != 2 {
+				t.Fatalf("after RetainedSlice: RefCount %d, want 2", b.RefCount())
+			}
+			if b.Release() {
+				t.Fatal("the owner's Release freed a buffer whose RetainedSlice is live")
+			}
+			if string(v.Bytes()) != "payload" {
+				t.Fatalf("view reads %q after the owner's Release", v.Bytes())
+			}
+			if !v.Release() {
+				t.Fatal("the view's Release did not free the buffer")
+			}
+		}},
+		{"Composite.RetainedSlice holds its own references", func(t *testing.T) {
+			c, bs := two()
+			s := c.RetainedSlice(3, 4) // "lowo"
+			refs(t, "after RetainedSlice", bs, 3, 3)
+			if !c.Release() {
+				t.Fatal("Composite.Release returned false")
+			}
+			refs(t, "after the parent's Release", bs, 2, 2)
+			if p, err := s.Next(4); err != nil || string(p) != "lowo" {
+				t.Fatalf("slice reads %q, %v after the parent's Release", p, err)
+			}
+			if !s.Release() {
+				t.Fatal("Composite.Release of a slice returned false")
+			}
+			refs(t, "after the slice's Release", bs, 1, 1)
+			bs[0].Release()
+			bs[1].Release()
+		}},
+		{"Buffer.Retain adds a reference and returns b", func(t *testing.T) {
+			b := buf.Get(16)
+			if r := b.Retain(); r != b || b.RefCount() != 2 {
+				t.Fatalf("Retain returned %p (b is %p), RefCount %d; want b, 2", r, b, b.RefCount())
+			}
+			if b.Release() || !b.Release() {
+				t.Fatal("Release results for two references are not false, true")
+			}
+		}},
+		{"Composite.Release frees and reports true", func(t *testing.T) {
+			c, bs := two()
+			if !c.Release() {
+				t.Fatal("Composite.Release returned false")
+			}
+			refs(t, "after Release", bs, 1, 1)
+			err := recoverErr(func() { c.Release() })
+			if !errors.Is(err, buf.ErrReleased) {
+				t.Fatalf("second Composite.Release: panic %v, want ErrReleased", err)
+			}
+			bs[0].Release()
+			bs[1].Release()
+		}},
+		{"Buffer.Reset releases nothing and keeps memory", func(t *testing.T) {
+			b := buf.Get(16)
+			b.WriteString("abc")
+			b.Skip(1)
+			capBefore := b.Cap()
+			b.Reset()
+			if b.RefCount() != 1 || b.Len() != 0 || b.Cap() != capBefore || b.ReaderIndex() != 0 {
+				t.Fatalf("after Reset: RefCount %d, Len %d, Cap %d (was %d), ReaderIndex %d",
+					b.RefCount(), b.Len(), b.Cap(), capBefore, b.ReaderIndex())
+			}
+			if !b.Release() {
+				t.Fatal("Release after Reset did not free the buffer")
+			}
+		}},
+		{"Composite.Discard(Len) empties and releases everything", func(t *testing.T) {
+			c, bs := two()
+			c.Skip(2)
+			if err := c.Discard(c.Len()); err != nil {
+				t.Fatalf("Discard(Len) = %v", err)
+			}
+			refs(t, "after Discard(Len)", bs, 1, 1)
+			if c.Len() != 0 || c.NumComponents() != 0 {
+				t.Fatalf("after Discard(Len): Len %d, %d components", c.Len(), c.NumComponents())
+			}
+			c.Release()
+			bs[0].Release()
+			bs[1].Release()
+		}},
+		{"Composite.Consolidate hands out a reference", func(t *testing.T) {
+			c, bs := two()
+			b := c.Consolidate() // copies: two components
+			if b == nil || b.RefCount() != 2 {
+				t.Fatalf("Consolidate's buffer has %d references, want 2 (caller and composite)", b.RefCount())
+			}
+			refs(t, "after Consolidate", bs, 1, 1) // the components it replaced
+			if err := c.Discard(c.Len()); err != nil {
+				t.Fatalf("Discard(Len) = %v", err)
+			}
+			if b.RefCount() != 1 || string(b.Bytes()) != "helloworld" {
+				t.Fatalf("after Discard(Len): %q with %d references, want \"helloworld\" with 1", b.Bytes(), b.RefCount())
+			}
+			c.Release()
+			if !b.Release() {
+				t.Fatal("the caller's Release did not free Consolidate's buffer")
+			}
+			bs[0].Release()
+			bs[1].Release()
+		}},
+		{"Composite.Consolidate of one component retains it", func(t *testing.T) {
+			c, bs := two()
+			c.Skip(5)
+			b := c.Consolidate() // "world" is already one buffer
+			if b != bs[1] {
+				t.Fatalf("Consolidate copied: got %p, want the component %p", b, bs[1])
+			}
+			refs(t, "after Consolidate", bs, 1, 3)
+			c.Discard(c.Len())
+			refs(t, "after Discard(Len)", bs, 1, 2)
+			if !bytes.Equal(b.Bytes(), []byte("world")) {
+				t.Fatalf("Consolidate's buffer reads %q after Discard(Len)", b.Bytes())
+			}
+			b.Release()
+			c.Release()
+			bs[0].Release()
+			bs[1].Release()
+		}},
+	} {
+		t.Run(tc.name, tc.run)
+	}
+}
+
+// recoverErr runs f and returns the error it panicked with (nil when it
+// did not panic or panicked with something else).
+func recoverErr(f func()) (err error) {
+	defer func() { err, _ = recover().(error) }()
+	f()
+	return nil
+}

@@ -1,0 +1,16 @@
+//go:build linux || darwin || openbsd
+
+package iovec
+
+import "golang.org/x/sys/unix"
+
+// NotStream reports whether fd is a socket of a type other than
+// SOCK_STREAM (datagram, raw or seqpacket), whose writes each become a
+// message of their own, so that one stream of bytes written in several
+// calls would arrive as several messages. Descriptors that are not sockets
+// (files, pipes, terminals) are streams and report false, as does a
+// descriptor whose type cannot be had (the write then reports the error).
+func NotStream(fd uintptr) bool {
+	typ, err := unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TYPE)
+	return err == nil && typ != unix.SOCK_STREAM
+}
