@@ -27,9 +27,8 @@ type iface struct {
 
 // Make returns a weak reference to v. ok is false, and r the zero Ref,
 // when I is not an interface type, v is nil, or v's dynamic type is not a
-// pointer to a value of non-zero size. The pointer must point into the heap
-// (to memory from new, make, a composite literal or an escaping variable),
-// not to a package-level variable. Make allocates on the first reference to
+// pointer to a value of non-zero size. A pointer to a package-level
+// variable is accepted and never becomes unreachable. Make allocates on the first reference to
 // a given object.
 func Make[I any](v I) (r Ref[I], ok bool) {
 	if reflect.TypeFor[I]().Kind() != reflect.Interface {

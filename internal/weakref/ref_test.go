@@ -74,3 +74,21 @@ func TestRefDoesNotKeepAlive(t *testing.T) {
 	}
 	t.Fatal("the value of a Ref was not collected")
 }
+
+var global thing
+
+// TestRefGlobal checks that a pointer to a package-level variable, which
+// the runtime keeps outside the heap, is accepted and stays reachable.
+func TestRefGlobal(t *testing.T) {
+	if !weakref.Supported {
+		t.Skip("built with -tags nounsafe")
+	}
+	r, ok := weakref.Make[io.Writer](&global)
+	if !ok {
+		t.Fatal("Make of a pointer to a global failed")
+	}
+	runtime.GC()
+	if v, ok := r.Value(); !ok || v != io.Writer(&global) || !r.Is(&global) {
+		t.Fatalf("Value = %v, %v; want the global", v, ok)
+	}
+}
