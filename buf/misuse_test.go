@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -321,4 +322,41 @@ func TestMisuseFullView(t *testing.T) {
 	v.WriteUint16(0x4445)
 	checkBytes(t, v, []byte("ABCDE"))
 	checkBytes(t, b, []byte("01ABCDEf89"))
+}
+
+// TestMisuseHugeSizes asks for sizes no buffer can have: each panics with
+// an error wrapping ErrTooLarge (ErrFixed on a view, which never grows),
+// never with the runtime's makeslice error, and leaves the buffer as it
+// was.
+func TestMisuseHugeSizes(t *testing.T) {
+	buftest.CheckLeaks(t)
+	a := buf.NewAllocator()
+	small := buf.NewAllocator(buf.WithMaxSize(64))
+	for _, n := range []int{math.MaxInt, math.MaxInt - 1, 1 << 62} {
+		mustPanic(t, buf.ErrTooLarge, func() { a.Get(n) })
+		mustPanic(t, buf.ErrTooLarge, func() { buf.Get(n) })
+		for name, b := range map[string]*buf.Buffer{
+			"empty":        a.Get(0),
+			"pooled":       prepared(a, 3, "abc"),
+			"past MaxSize": prepared(small, 3, strings.Repeat("abc", 40)),
+			"wrapped":      buf.Wrap([]byte("abc")),
+			"wrapped nil":  buf.Wrap(nil),
+		} {
+			want := bytes.Clone(b.Bytes())
+			mustPanic(t, buf.ErrTooLarge, func() { b.Grow(n) })
+			mustPanic(t, buf.ErrTooLarge, func() { b.Grow(n - b.Len()) }) // Len+n exactly MaxInt
+			checkBytes(t, b, want)
+			b.WriteString("d") // still usable
+			checkBytes(t, b, append(want, 'd'))
+			if t.Failed() {
+				t.Fatalf("%s buffer, n = %d", name, n)
+			}
+			b.Release()
+		}
+	}
+	b := prepared(a, 0, "0123456789")
+	defer b.Release()
+	v := b.Slice(2, 4)
+	mustPanic(t, buf.ErrFixed, func() { v.Grow(math.MaxInt) })
+	checkBytes(t, v, []byte("2345"))
 }

@@ -53,7 +53,8 @@ func (b *Buffer) Reset() {
 
 // Grow makes sure n more bytes can be written without another allocation.
 // It panics with ErrFixed on a view made by Slice that lacks the room, and
-// with ErrTooLarge when the size would overflow an int.
+// with an error wrapping ErrTooLarge when Len()+n overflows an int or is
+// more than the runtime can allocate; it panics if n is negative.
 //
 // Growth policy: if the bytes already consumed are at least as many as the
 // readable bytes and the write then fits, the readable bytes slide to the
@@ -232,14 +233,14 @@ func (b *Buffer) grow(n int) error {
 // out of (Write of b's own bytes): instead of returning the old block to its
 // pool it returns the block's carrier, for putBack once the caller is done.
 func (b *Buffer) growKeep(n int) (*Buffer, error) {
-	readable := b.w - b.r
-	if n > math.MaxInt-readable {
-		panic(ErrTooLarge)
-	}
-	need := readable + n
 	if b.fixed {
 		return nil, ErrFixed
 	}
+	readable := b.w - b.r
+	if n > math.MaxInt-readable {
+		panic(tooLarge(n, readable))
+	}
+	need := readable + n
 	var newCap int
 	switch {
 	case need <= len(b.b) && b.r >= readable && !b.sliced:
@@ -258,7 +259,7 @@ func (b *Buffer) growKeep(n int) (*Buffer, error) {
 	if a := b.m.a; a != nil {
 		return a.regrow(b, newCap), nil
 	}
-	p := make([]byte, newCap)
+	p := makeBlock(newCap)
 	copy(p, b.b[b.r:b.w])
 	b.b, b.r, b.w, b.sliced = p, 0, readable, false
 	return nil, nil
