@@ -112,7 +112,7 @@ func (a *Allocator) handOut(b *Buffer) {
 	// on its low bits picks one get in sampleRate both among reused headers
 	// and among fresh ones (a steady leak keeps making fresh ones).
 	if lvl := a.leakLevel(); invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
-		m.tr.Store(newTracker())
+		m.tr.Store(newTracker(b))
 	}
 }
 
@@ -164,7 +164,7 @@ func (a *Allocator) getLarge(n int) *Buffer {
 	a.reg.add(m, 0)
 	runtime.AddCleanup(b, collected, m)
 	if lvl := a.leakLevel(); invariants.Enabled || lvl != LeakOff {
-		m.tr.Store(newTracker()) // large gets are slow anyway: always tracked
+		m.tr.Store(newTracker(b)) // large gets are slow anyway: always tracked
 	}
 	return b
 }

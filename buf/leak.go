@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"weak"
+
+	"github.com/netkit/netkit/buf/internal/leakcheck"
 )
 
 // A LeakLevel says which buffers are tracked for leak reports. Every leak is
@@ -146,7 +149,8 @@ var reporter atomic.Pointer[func(*Leak)]
 // SetLeakReporter sets the function that receives leak reports and returns
 // the previous one; nil restores the default, which writes each report to
 // standard error. The function runs on the runtime's cleanup goroutine: it
-// must not block for long.
+// must not block for long. Buffers got while buftest.CheckLeaks runs are
+// reported to that test instead.
 func SetLeakReporter(f func(*Leak)) (prev func(*Leak)) {
 	var p *func(*Leak)
 	if f != nil {
@@ -164,6 +168,14 @@ func reportLeak(size int, tr *tracker) {
 	tr.mu.Lock()
 	l := &Leak{Size: size, Alloc: tr.alloc, Records: append([]Record(nil), tr.records[:tr.n]...), Dropped: tr.dropped}
 	tr.mu.Unlock()
+	if tr.sess != nil {
+		// Got during a leak-checking session: the report is that
+		// session's, and never the process reporter's.
+		if r := l.String(); !tr.sess.Report(tr, r) {
+			leakcheck.Orphan(r)
+		}
+		return
+	}
 	f := defaultReporter
 	if p := reporter.Load(); p != nil {
 		f = *p
@@ -185,10 +197,40 @@ type tracker struct {
 	total   int                // records ever made
 	dropped int
 	release Stack // where the last reference was dropped
+
+	// Set when b was handed out during a leak-checking session
+	// (buftest.CheckLeaks): the session, and what tells it whether b was
+	// released, leaked, or is still reachable.
+	sess *leakcheck.Session
+	hdr  weak.Pointer[Buffer]
+	m    *meta
+	gen  uint32
 }
 
-func newTracker() *tracker {
-	return &tracker{alloc: callers()}
+// newTracker returns the tracker of b, which is being handed out, and adds
+// it to the active leak-checking session if there is one.
+func newTracker(b *Buffer) *tracker {
+	t := &tracker{alloc: callers()}
+	if s := leakcheck.Active(); s != nil {
+		t.sess, t.hdr, t.m, t.gen = s, weak.Make(b), b.m, b.gen
+		s.Add(t)
+	}
+	return t
+}
+
+// Status implements leakcheck.Entry: whether the generation of the buffer
+// t tracks was released, or else whether its header is still reachable.
+// A header the GC found unreachable while live is a leak, which its
+// cleanup reports.
+func (t *tracker) Status() leakcheck.Status {
+	st := t.m.state.Load()
+	if uint32(st>>32) != t.gen || st&1 != 0 {
+		return leakcheck.Released
+	}
+	if t.hdr.Value() == nil {
+		return leakcheck.Leaked
+	}
+	return leakcheck.Reachable
 }
 
 // callers captures the stack of its caller. The frames inside package buf
