@@ -3,8 +3,10 @@ package buf_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,9 +16,12 @@ import (
 	"github.com/netkit/netkit/search"
 )
 
-// mustPanic calls f and fails t unless f panics with an error wrapping want.
-// With want nil, any panic will do.
-func mustPanic(t *testing.T, want error, f func()) {
+// mustPanic calls f and fails t unless f panics with the value want names:
+// an error wrapping want when want is an error, or a message (a string, or
+// an error's text) that begins with want when want is a string. A runtime
+// error (index out of range, nil dereference, …) never matches: those are
+// bugs, not the documented panics.
+func mustPanic(t testing.TB, want any, f func()) {
 	t.Helper()
 	defer func() {
 		t.Helper()
@@ -25,14 +30,64 @@ func mustPanic(t *testing.T, want error, f func()) {
 			t.Errorf("no panic, want one carrying %v", want)
 			return
 		}
-		if want == nil {
+		if re, ok := r.(runtime.Error); ok {
+			t.Errorf("runtime error %v, want a panic carrying %v", re, want)
 			return
 		}
-		if err, ok := r.(error); !ok || !errors.Is(err, want) {
-			t.Errorf("panic %v (%T), want an error wrapping %v", r, r, want)
+		switch want := want.(type) {
+		case error:
+			if err, ok := r.(error); !ok || !errors.Is(err, want) {
+				t.Errorf("panic %v (%T), want an error wrapping %v", r, r, want)
+			}
+		case string:
+			msg, ok := r.(string)
+			if err, isErr := r.(error); isErr {
+				msg, ok = err.Error(), true
+			}
+			if !ok || !strings.HasPrefix(msg, want) {
+				t.Errorf("panic %v (%T), want a message beginning %q", r, r, want)
+			}
+		default:
+			t.Fatalf("mustPanic: want %v (%T) is neither an error nor a message", want, want)
 		}
 	}()
 	f()
+}
+
+// errorRecorder records Errorf calls instead of failing the test.
+type errorRecorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *errorRecorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestMustPanicNamesThePanic: mustPanic accepts only the panic it names.
+func TestMustPanicNamesThePanic(t *testing.T) {
+	var nilBuffer *buf.Buffer
+	for _, tc := range []struct {
+		name string
+		want any
+		f    func()
+		ok   bool
+	}{
+		{"sentinel", buf.ErrFixed, func() { panic(fmt.Errorf("wrapped: %w", buf.ErrFixed)) }, true},
+		{"message", "buf: Next with", func() { panic("buf: Next with negative count") }, true},
+		{"error text", "buf: buffer", func() { panic(buf.ErrTooLarge) }, true},
+		{"no panic", buf.ErrFixed, func() {}, false},
+		{"other sentinel", buf.ErrFixed, func() { panic(buf.ErrTooLarge) }, false},
+		{"other message", "buf: Skip", func() { panic("buf: Next with negative count") }, false},
+		{"index out of range", "runtime error", func() { _ = []int{}[len(t.Name())] }, false},
+		{"nil dereference", "runtime error", func() { nilBuffer.Bytes() }, false},
+	} {
+		r := &errorRecorder{TB: t}
+		mustPanic(r, tc.want, tc.f)
+		if ok := len(r.errs) == 0; ok != tc.ok {
+			t.Errorf("%s: mustPanic accepted = %v, want %v (errors %q)", tc.name, ok, tc.ok, r.errs)
+		}
+	}
 }
 
 // bufferMethods calls every method of *Buffer but RefCount, with arguments
