@@ -65,6 +65,9 @@ func ParseLeakLevel(s string) (LeakLevel, error) {
 	return 0, fmt.Errorf("buf: unknown leak level %q (want off, sampled or all)", s)
 }
 
+// String returns the level's name as ParseLeakLevel and the NETKIT_LEAK
+// environment variable accept it ("off", "sampled" or "all"), or
+// "LeakLevel(n)" for a value that is not a level.
 func (l LeakLevel) String() string {
 	switch l {
 	case LeakOff:
