@@ -83,7 +83,7 @@ func TestCheckLeaksTimeout(t *testing.T) {
 	leakcheck.BeforeReport.Store(&stall)
 	var orphans atomic.Int32
 	prev := leakcheck.SetOrphan(func(string) { orphans.Add(1) })
-	defer leakcheck.SetOrphan(prev)
+	t.Cleanup(func() { leakcheck.SetOrphan(prev) })
 
 	f := &fakeTB{TB: t}
 	checkLeaks(f, 50*time.Millisecond)
@@ -128,13 +128,13 @@ func TestCheckLeaksSessionsApart(t *testing.T) {
 		orphans = append(orphans, r)
 		mu.Unlock()
 	})
-	defer leakcheck.SetOrphan(prevOrphan)
+	t.Cleanup(func() { leakcheck.SetOrphan(prevOrphan) })
 	prevReporter := buf.SetLeakReporter(func(*buf.Leak) {
 		mu.Lock()
 		reported++
 		mu.Unlock()
 	})
-	defer buf.SetLeakReporter(prevReporter)
+	t.Cleanup(func() { buf.SetLeakReporter(prevReporter) })
 	a := buf.NewAllocator()
 
 	first := &fakeTB{TB: t}
