@@ -171,10 +171,10 @@ func reportLeak(size int, tr *tracker) {
 	tr.mu.Lock()
 	l := &Leak{Size: size, Alloc: tr.alloc, Records: append([]Record(nil), tr.records[:tr.n]...), Dropped: tr.dropped}
 	tr.mu.Unlock()
-	if tr.sess != nil {
+	if e := tr.session; e != nil {
 		// Got during a leak-checking session: the report is that
 		// session's, and never the process reporter's.
-		if r := l.String(); !tr.sess.Report(tr, r) {
+		if r := l.String(); !e.s.Report(e, r) {
 			leakcheck.Orphan(r)
 		}
 		return
@@ -201,36 +201,43 @@ type tracker struct {
 	dropped int
 	release Stack // where the last reference was dropped
 
-	// Set when b was handed out during a leak-checking session
-	// (buftest.CheckLeaks): the session, and what tells it whether b was
-	// released, leaked, or is still reachable.
-	sess *leakcheck.Session
-	hdr  weak.Pointer[Buffer]
-	m    *meta
-	gen  uint32
+	// Set when the buffer was handed out during a leak-checking session
+	// (buftest.CheckLeaks); a pointer, so that the tracker of a sampled
+	// buffer stays in its size class.
+	session *sessionEntry
 }
 
 // newTracker returns the tracker of b, which is being handed out, and adds
-// it to the active leak-checking session if there is one.
+// b to the active leak-checking session if there is one.
 func newTracker(b *Buffer) *tracker {
 	t := &tracker{alloc: callers()}
 	if s := leakcheck.Active(); s != nil {
-		t.sess, t.hdr, t.m, t.gen = s, weak.Make(b), b.m, b.gen
-		s.Add(t)
+		t.session = &sessionEntry{s: s, hdr: weak.Make(b), m: b.m, gen: b.gen}
+		s.Add(t.session)
 	}
 	return t
 }
 
+// A sessionEntry is a buffer handed out during a leak-checking session:
+// the session, and what tells it whether the buffer was released, leaked,
+// or is still reachable.
+type sessionEntry struct {
+	s   *leakcheck.Session
+	hdr weak.Pointer[Buffer]
+	m   *meta
+	gen uint32
+}
+
 // Status implements leakcheck.Entry: whether the generation of the buffer
-// t tracks was released, or else whether its header is still reachable.
-// A header the GC found unreachable while live is a leak, which its
-// cleanup reports.
-func (t *tracker) Status() leakcheck.Status {
-	st := t.m.state.Load()
-	if uint32(st>>32) != t.gen || st&1 != 0 {
+// was released, or else whether its header is still reachable. A header
+// the GC found unreachable while live is a leak, which its cleanup
+// reports.
+func (e *sessionEntry) Status() leakcheck.Status {
+	st := e.m.state.Load()
+	if uint32(st>>32) != e.gen || st&1 != 0 {
 		return leakcheck.Released
 	}
-	if t.hdr.Value() == nil {
+	if e.hdr.Value() == nil {
 		return leakcheck.Leaked
 	}
 	return leakcheck.Reachable
