@@ -80,7 +80,9 @@ func NewAllocator(opts ...Option) *Allocator {
 func (a *Allocator) MaxSize() int { return a.maxSize }
 
 // Get returns an empty buffer with Cap() >= n and a reference count of one,
-// pooled when n is at most MaxSize. It panics if n is negative. Amortized
+// pooled when n is at most MaxSize. It panics if n is negative, and with an
+// error wrapping ErrTooLarge if n is more than the runtime can allocate
+// (math.MaxInt, say). Amortized
 // O(1); no allocation when the pool has a buffer of the class, except for
 // the tracking record of a buffer sampled for leak detection.
 func (a *Allocator) Get(n int) *Buffer {
@@ -110,7 +112,7 @@ func (a *Allocator) handOut(b *Buffer) {
 	// on its low bits picks one get in sampleRate both among reused headers
 	// and among fresh ones (a steady leak keeps making fresh ones).
 	if lvl := a.leakLevel(); invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
-		m.tr.Store(newTracker())
+		m.tr.Store(newTracker(b))
 	}
 }
 
@@ -158,13 +160,35 @@ func (a *Allocator) getLarge(n int) *Buffer {
 	}
 	m := &meta{a: a, class: classLarge, size: n}
 	m.state.Store(1<<32 | refOne) // generation 1: one get
-	b := &Buffer{b: make([]byte, n), m: m, gen: 1}
+	b := &Buffer{b: makeBlock(n), m: m, gen: 1}
 	a.reg.add(m, 0)
 	runtime.AddCleanup(b, collected, m)
 	if lvl := a.leakLevel(); invariants.Enabled || lvl != LeakOff {
-		m.tr.Store(newTracker()) // large gets are slow anyway: always tracked
+		m.tr.Store(newTracker(b)) // large gets are slow anyway: always tracked
 	}
 	return b
+}
+
+// makeBlock returns n zeroed bytes for an unpooled block. A size beyond
+// what the runtime can allocate panics with an error wrapping ErrTooLarge
+// instead of the runtime's makeslice error, as bytes.Buffer does; a size
+// it could address but the machine cannot supply still ends the program.
+func makeBlock(n int) (p []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(tooLarge(n, 0))
+		}
+	}()
+	return make([]byte, n)
+}
+
+// tooLarge is the panic value for a buffer of readable+n bytes that cannot
+// be made.
+func tooLarge(n, readable int) error {
+	if readable == 0 {
+		return fmt.Errorf("%w: %d bytes", ErrTooLarge, n)
+	}
+	return fmt.Errorf("%w: %d bytes after %d readable", ErrTooLarge, n, readable)
 }
 
 // chunk is a block of memory that small classes are carved from.
@@ -203,7 +227,7 @@ func (a *Allocator) regrow(b *Buffer, newCap int) *Buffer {
 		b.b, nb.b = nb.b, old
 		a.reg.swap(b.m, nb.m)
 	} else {
-		p := make([]byte, newCap)
+		p := makeBlock(newCap)
 		copy(p, b.b[b.r:b.w])
 		b.b = p
 		a.reg.reclass(b.m, classLarge, newCap)

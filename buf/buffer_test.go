@@ -55,7 +55,7 @@ func TestGetCap(t *testing.T) {
 		}
 		b.Release()
 	}
-	mustPanic(t, nil, func() { a.Get(-1) })
+	mustPanic(t, "buf: Get(-1): negative size", func() { a.Get(-1) })
 }
 
 func TestBufferBytesAliasing(t *testing.T) {
@@ -124,7 +124,7 @@ func TestBufferGrow(t *testing.T) {
 	}
 	b := prepared(a, 0, "x")
 	defer b.Release()
-	mustPanic(t, nil, func() { b.Grow(-1) })
+	mustPanic(t, "buf: Grow with negative count", func() { b.Grow(-1) })
 	mustPanic(t, buf.ErrTooLarge, func() { b.Grow(math.MaxInt) })
 	checkBytes(t, b, []byte("x"))
 }
@@ -143,8 +143,8 @@ func TestBufferReaderIndexReset(t *testing.T) {
 	end := b.ReaderIndex() + b.Len()
 	b.SetReaderIndex(end)
 	checkBytes(t, b, nil)
-	mustPanic(t, nil, func() { b.SetReaderIndex(-1) })
-	mustPanic(t, nil, func() { b.SetReaderIndex(end + 1) })
+	mustPanic(t, fmt.Sprintf("buf: SetReaderIndex(-1) outside [0, %d]", end), func() { b.SetReaderIndex(-1) })
+	mustPanic(t, fmt.Sprintf("buf: SetReaderIndex(%d) outside [0, %d]", end+1, end), func() { b.SetReaderIndex(end + 1) })
 	if b.ReaderIndex() != end {
 		t.Fatalf("ReaderIndex %d after failed SetReaderIndex, want %d", b.ReaderIndex(), end)
 	}
@@ -234,8 +234,8 @@ func TestBufferShortReadsConsumeNothing(t *testing.T) {
 	}
 	b := prepared(a, 0, "abc")
 	defer b.Release()
-	mustPanic(t, nil, func() { b.Next(-1) })
-	mustPanic(t, nil, func() { b.Skip(-1) })
+	mustPanic(t, "buf: Next with negative count", func() { b.Next(-1) })
+	mustPanic(t, "buf: Next with negative count", func() { b.Skip(-1) })
 	checkBytes(t, b, []byte("abc"))
 }
 
@@ -294,8 +294,9 @@ func TestBufferGetPut(t *testing.T) {
 			checkBytes(t, b, want) // and the reader index did not move
 		}
 		for _, i := range []int{-1, b.Len() - c.size + 1, b.Len(), math.MaxInt} {
-			mustPanic(t, nil, func() { c.get(b, i) })
-			mustPanic(t, nil, func() { c.put(b, i, 0) })
+			want := fmt.Sprintf("buf: index %d, width %d out of range with %d readable bytes", i, c.size, b.Len())
+			mustPanic(t, want, func() { c.get(b, i) })
+			mustPanic(t, want, func() { c.put(b, i, 0) })
 		}
 		b.Release()
 	}
@@ -486,7 +487,7 @@ func TestBufferSlice(t *testing.T) {
 		t.Fatal("reading a view moved another buffer's index")
 	}
 	for _, r := range []struct{ off, n int }{{-1, 1}, {0, -1}, {0, 11}, {10, 1}, {11, 0}, {5, 6}} {
-		mustPanic(t, nil, func() { b.Slice(r.off, r.n) })
+		mustPanic(t, fmt.Sprintf("buf: Slice(%d, %d) out of range with 10 readable bytes", r.off, r.n), func() { b.Slice(r.off, r.n) })
 	}
 	if empty := b.Slice(10, 0); empty.Len() != 0 {
 		t.Fatal("empty view at the end not empty")

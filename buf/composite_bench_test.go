@@ -61,61 +61,73 @@ func cbBuild(rng *rand.Rand, total, lo, hi int) (*buf.Composite, []byte) {
 // in the readable bytes; the 4096 offsets are drawn before the timer
 // starts and taken in turn. One op is one access: SetBytes(8).
 func BenchmarkCompositeRandomAccess(b *testing.B) {
-	const nOffs = 1 << 12
 	for _, size := range cbSizes {
 		for _, comp := range cbComps {
-			rng := rand.New(rand.NewPCG(uint64(size.n), uint64(comp.lo)))
-			c, flat := cbBuild(rng, size.n, comp.lo, comp.hi)
-			offs := make([]int, nOffs)
-			for i := range offs {
-				offs[i] = rng.IntN(size.n - 7)
-			}
-			name := fmt.Sprintf("size=%s/comp=%s", size.name, comp.name)
-			b.Run(name+"/op=get/impl=composite", func(b *testing.B) {
-				b.SetBytes(8)
-				b.ReportAllocs()
-				var sum uint64
-				i := 0
-				for b.Loop() {
-					sum += c.GetUint64(offs[i&(nOffs-1)])
-					i++
+			// The inputs are built inside the size/comp sub-benchmark, so
+			// that -bench selecting other sizes does not pay for them.
+			b.Run(fmt.Sprintf("size=%s/comp=%s", size.name, comp.name), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(uint64(size.n), uint64(comp.lo)))
+				c, flat := cbBuild(rng, size.n, comp.lo, comp.hi)
+				defer c.Release()
+				offs := make([]int, nOffs)
+				for i := range offs {
+					offs[i] = rng.IntN(size.n - 7)
 				}
-				cbSinkU64 = sum
+				cbRandomAccess(b, c, flat, offs)
 			})
-			b.Run(name+"/op=get/impl=flat", func(b *testing.B) {
-				b.SetBytes(8)
-				b.ReportAllocs()
-				var sum uint64
-				i := 0
-				for b.Loop() {
-					sum += binary.BigEndian.Uint64(flat[offs[i&(nOffs-1)]:])
-					i++
-				}
-				cbSinkU64 = sum
-			})
-			b.Run(name+"/op=put/impl=composite", func(b *testing.B) {
-				b.SetBytes(8)
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					c.PutUint64(offs[i&(nOffs-1)], uint64(i))
-					i++
-				}
-				cbSinkU64 = c.GetUint64(offs[0])
-			})
-			b.Run(name+"/op=put/impl=flat", func(b *testing.B) {
-				b.SetBytes(8)
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					binary.BigEndian.PutUint64(flat[offs[i&(nOffs-1)]:], uint64(i))
-					i++
-				}
-				cbSinkU64 = binary.BigEndian.Uint64(flat[offs[0]:])
-			})
-			c.Release()
 		}
 	}
+}
+
+// nOffs is the number of offsets BenchmarkCompositeRandomAccess takes in
+// turn.
+const nOffs = 1 << 12
+
+// cbRandomAccess runs the sub-benchmarks of BenchmarkCompositeRandomAccess
+// on c and flat, which hold the same bytes.
+func cbRandomAccess(b *testing.B, c *buf.Composite, flat []byte, offs []int) {
+	b.Run("op=get/impl=composite", func(b *testing.B) {
+		b.SetBytes(8)
+		b.ReportAllocs()
+		var sum uint64
+		i := 0
+		for b.Loop() {
+			sum += c.GetUint64(offs[i&(nOffs-1)])
+			i++
+		}
+		cbSinkU64 = sum
+	})
+	b.Run("op=get/impl=flat", func(b *testing.B) {
+		b.SetBytes(8)
+		b.ReportAllocs()
+		var sum uint64
+		i := 0
+		for b.Loop() {
+			sum += binary.BigEndian.Uint64(flat[offs[i&(nOffs-1)]:])
+			i++
+		}
+		cbSinkU64 = sum
+	})
+	b.Run("op=put/impl=composite", func(b *testing.B) {
+		b.SetBytes(8)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			c.PutUint64(offs[i&(nOffs-1)], uint64(i))
+			i++
+		}
+		cbSinkU64 = c.GetUint64(offs[0])
+	})
+	b.Run("op=put/impl=flat", func(b *testing.B) {
+		b.SetBytes(8)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			binary.BigEndian.PutUint64(flat[offs[i&(nOffs-1)]:], uint64(i))
+			i++
+		}
+		cbSinkU64 = binary.BigEndian.Uint64(flat[offs[0]:])
+	})
 }
 
 // BenchmarkCompositeSequential reads all the bytes as big-endian uint64s,
@@ -131,63 +143,69 @@ func BenchmarkCompositeRandomAccess(b *testing.B) {
 func BenchmarkCompositeSequential(b *testing.B) {
 	for _, size := range cbSizes {
 		for _, comp := range cbComps {
-			rng := rand.New(rand.NewPCG(uint64(size.n), uint64(comp.hi)))
-			c, flat := cbBuild(rng, size.n, comp.lo, comp.hi)
-			n := size.n &^ 7
-			name := fmt.Sprintf("size=%s/comp=%s", size.name, comp.name)
-			flatPass := func(b *testing.B) {
-				b.SetBytes(int64(n))
-				b.ReportAllocs()
-				var sum uint64
-				for b.Loop() {
-					for off := 0; off < n; off += 8 {
-						sum += binary.BigEndian.Uint64(flat[off:])
-					}
-				}
-				cbSinkU64 = sum
-			}
-			b.Run(name+"/op=read/impl=composite", func(b *testing.B) {
-				b.SetBytes(int64(n))
-				b.ReportAllocs()
-				var sum uint64
-				for b.Loop() {
-					s := c.RetainedSlice(0, n)
-					for range n / 8 {
-						v, err := s.ReadUint64()
-						if err != nil {
-							b.Fatal(err)
-						}
-						sum += v
-					}
-					s.Release()
-				}
-				cbSinkU64 = sum
+			b.Run(fmt.Sprintf("size=%s/comp=%s", size.name, comp.name), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(uint64(size.n), uint64(comp.hi)))
+				c, flat := cbBuild(rng, size.n, comp.lo, comp.hi)
+				defer c.Release()
+				cbSequential(b, c, flat, size.n&^7)
 			})
-			b.Run(name+"/op=read/impl=flat", flatPass)
-			b.Run(name+"/op=get/impl=composite", func(b *testing.B) {
-				b.SetBytes(int64(n))
-				b.ReportAllocs()
-				var sum uint64
-				for b.Loop() {
-					for off := 0; off < n; off += 8 {
-						sum += c.GetUint64(off)
-					}
-				}
-				cbSinkU64 = sum
-			})
-			b.Run(name+"/op=get/impl=flat", flatPass)
-			b.Run(name+"/op=slice/impl=composite", func(b *testing.B) {
-				b.SetBytes(int64(n))
-				b.ReportAllocs()
-				for b.Loop() {
-					s := c.RetainedSlice(0, n)
-					cbSinkInt = s.Len()
-					s.Release()
-				}
-			})
-			c.Release()
 		}
 	}
+}
+
+// cbSequential runs the sub-benchmarks of BenchmarkCompositeSequential on
+// the first n bytes of c and flat, which hold the same bytes.
+func cbSequential(b *testing.B, c *buf.Composite, flat []byte, n int) {
+	flatPass := func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		var sum uint64
+		for b.Loop() {
+			for off := 0; off < n; off += 8 {
+				sum += binary.BigEndian.Uint64(flat[off:])
+			}
+		}
+		cbSinkU64 = sum
+	}
+	b.Run("op=read/impl=composite", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		var sum uint64
+		for b.Loop() {
+			s := c.RetainedSlice(0, n)
+			for range n / 8 {
+				v, err := s.ReadUint64()
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum += v
+			}
+			s.Release()
+		}
+		cbSinkU64 = sum
+	})
+	b.Run("op=read/impl=flat", flatPass)
+	b.Run("op=get/impl=composite", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		var sum uint64
+		for b.Loop() {
+			for off := 0; off < n; off += 8 {
+				sum += c.GetUint64(off)
+			}
+		}
+		cbSinkU64 = sum
+	})
+	b.Run("op=get/impl=flat", flatPass)
+	b.Run("op=slice/impl=composite", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			s := c.RetainedSlice(0, n)
+			cbSinkInt = s.Len()
+			s.Release()
+		}
+	})
 }
 
 // cbAbsentNeedle returns m bytes of text from a random place, the last one

@@ -421,24 +421,25 @@ func TestCompositePanics(t *testing.T) {
 	n := c.Len()
 	for _, cc := range compCodecs {
 		for _, i := range []int{-1, n - cc.enc.size + 1, n, 1 << 40} {
-			mustPanic(t, nil, func() { cc.get(c, i) })
-			mustPanic(t, nil, func() { cc.put(c, i, 0) })
+			want := fmt.Sprintf("buf: Composite index %d, width %d out of range with %d readable bytes", i, cc.enc.size, n)
+			mustPanic(t, want, func() { cc.get(c, i) })
+			mustPanic(t, want, func() { cc.put(c, i, 0) })
 		}
 	}
 	for _, r := range [][2]int{{-1, 0}, {0, -1}, {0, n + 1}, {n, 1}, {1, n}, {n + 1, 0}, {-5, 6}} {
-		mustPanic(t, nil, func() { c.RetainedSlice(r[0], r[1]).Release() })
+		mustPanic(t, fmt.Sprintf("buf: Composite.RetainedSlice(%d, %d) out of range with %d readable bytes", r[0], r[1], n), func() { c.RetainedSlice(r[0], r[1]).Release() })
 	}
 	for _, off := range []int{-1, n + 1} {
 		b := compBuffer([]byte("x"))
-		mustPanic(t, nil, func() { c.Insert(off, b) })
+		mustPanic(t, fmt.Sprintf("buf: Composite.Insert at %d out of range with %d readable bytes", off, n), func() { c.Insert(off, b) })
 		if b.RefCount() != 1 {
 			t.Fatalf("Insert(%d) panicked but took the buffer (RefCount %d)", off, b.RefCount())
 		}
 		b.Release()
 	}
-	mustPanic(t, nil, func() { c.Next(-1) })
-	mustPanic(t, nil, func() { c.Skip(-1) })
-	mustPanic(t, nil, func() { c.Discard(-1) })
+	mustPanic(t, "buf: Composite.Next with negative count", func() { c.Next(-1) })
+	mustPanic(t, "buf: Composite.Skip with negative count", func() { c.Skip(-1) })
+	mustPanic(t, "buf: Composite.Discard with negative count", func() { c.Discard(-1) })
 	checkComp(t, c, data[2:])
 	if t.Failed() {
 		t.FailNow()

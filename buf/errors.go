@@ -13,8 +13,9 @@ var (
 	// (a view made by Slice) has.
 	ErrFixed = errors.New("buf: buffer cannot grow")
 
-	// ErrTooLarge is carried by a panic when a buffer would need more than the
-	// largest int bytes.
+	// ErrTooLarge is wrapped by the panic value of a Get or Grow whose buffer
+	// would need more than the largest int bytes, or more than the runtime
+	// can allocate.
 	ErrTooLarge = errors.New("buf: buffer too large")
 
 	// ErrRefCount is carried by a panic when Retain would overflow the

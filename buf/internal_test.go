@@ -34,7 +34,7 @@ func TestRetainOverflowPanics(t *testing.T) {
 // TestRecordBackOff: a busy tracked buffer keeps at most maxRecords records,
 // always including the newest, oldest first, and counts the ones it let go.
 func TestRecordBackOff(t *testing.T) {
-	tr := newTracker()
+	tr := newTracker(Wrap(nil))
 	const n = 1000
 	for i := range n {
 		tr.record("Touch", fmt.Sprint(i))

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"weak"
+
+	"github.com/netkit/netkit/buf/internal/leakcheck"
 )
 
 // A LeakLevel says which buffers are tracked for leak reports. Every leak is
@@ -62,6 +65,9 @@ func ParseLeakLevel(s string) (LeakLevel, error) {
 	return 0, fmt.Errorf("buf: unknown leak level %q (want off, sampled or all)", s)
 }
 
+// String returns the level's name as ParseLeakLevel and the NETKIT_LEAK
+// environment variable accept it ("off", "sampled" or "all"), or
+// "LeakLevel(n)" for a value that is not a level.
 func (l LeakLevel) String() string {
 	switch l {
 	case LeakOff:
@@ -146,7 +152,8 @@ var reporter atomic.Pointer[func(*Leak)]
 // SetLeakReporter sets the function that receives leak reports and returns
 // the previous one; nil restores the default, which writes each report to
 // standard error. The function runs on the runtime's cleanup goroutine: it
-// must not block for long.
+// must not block for long. Buffers got while buftest.CheckLeaks runs are
+// reported to that test instead.
 func SetLeakReporter(f func(*Leak)) (prev func(*Leak)) {
 	var p *func(*Leak)
 	if f != nil {
@@ -164,6 +171,14 @@ func reportLeak(size int, tr *tracker) {
 	tr.mu.Lock()
 	l := &Leak{Size: size, Alloc: tr.alloc, Records: append([]Record(nil), tr.records[:tr.n]...), Dropped: tr.dropped}
 	tr.mu.Unlock()
+	if e := tr.session; e != nil {
+		// Got during a leak-checking session: the report is that
+		// session's, and never the process reporter's.
+		if r := l.String(); !e.s.Report(e, r) {
+			leakcheck.Orphan(r)
+		}
+		return
+	}
 	f := defaultReporter
 	if p := reporter.Load(); p != nil {
 		f = *p
@@ -185,10 +200,47 @@ type tracker struct {
 	total   int                // records ever made
 	dropped int
 	release Stack // where the last reference was dropped
+
+	// Set when the buffer was handed out during a leak-checking session
+	// (buftest.CheckLeaks); a pointer, so that the tracker of a sampled
+	// buffer stays in its size class.
+	session *sessionEntry
 }
 
-func newTracker() *tracker {
-	return &tracker{alloc: callers()}
+// newTracker returns the tracker of b, which is being handed out, and adds
+// b to the active leak-checking session if there is one.
+func newTracker(b *Buffer) *tracker {
+	t := &tracker{alloc: callers()}
+	if s := leakcheck.Active(); s != nil {
+		t.session = &sessionEntry{s: s, hdr: weak.Make(b), m: b.m, gen: b.gen}
+		s.Add(t.session)
+	}
+	return t
+}
+
+// A sessionEntry is a buffer handed out during a leak-checking session:
+// the session, and what tells it whether the buffer was released, leaked,
+// or is still reachable.
+type sessionEntry struct {
+	s   *leakcheck.Session
+	hdr weak.Pointer[Buffer]
+	m   *meta
+	gen uint32
+}
+
+// Status implements leakcheck.Entry: whether the generation of the buffer
+// was released, or else whether its header is still reachable. A header
+// the GC found unreachable while live is a leak, which its cleanup
+// reports.
+func (e *sessionEntry) Status() leakcheck.Status {
+	st := e.m.state.Load()
+	if uint32(st>>32) != e.gen || st&1 != 0 {
+		return leakcheck.Released
+	}
+	if e.hdr.Value() == nil {
+		return leakcheck.Leaked
+	}
+	return leakcheck.Reachable
 }
 
 // callers captures the stack of its caller. The frames inside package buf

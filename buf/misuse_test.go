@@ -3,18 +3,25 @@ package buf_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/search"
 )
 
-// mustPanic calls f and fails t unless f panics with an error wrapping want.
-// With want nil, any panic will do.
-func mustPanic(t *testing.T, want error, f func()) {
+// mustPanic calls f and fails t unless f panics with the value want names:
+// an error wrapping want when want is an error, or a message (a string, or
+// an error's text) that begins with want when want is a string. A runtime
+// error (index out of range, nil dereference, …) never matches: those are
+// bugs, not the documented panics.
+func mustPanic(t testing.TB, want any, f func()) {
 	t.Helper()
 	defer func() {
 		t.Helper()
@@ -23,14 +30,64 @@ func mustPanic(t *testing.T, want error, f func()) {
 			t.Errorf("no panic, want one carrying %v", want)
 			return
 		}
-		if want == nil {
+		if re, ok := r.(runtime.Error); ok {
+			t.Errorf("runtime error %v, want a panic carrying %v", re, want)
 			return
 		}
-		if err, ok := r.(error); !ok || !errors.Is(err, want) {
-			t.Errorf("panic %v (%T), want an error wrapping %v", r, r, want)
+		switch want := want.(type) {
+		case error:
+			if err, ok := r.(error); !ok || !errors.Is(err, want) {
+				t.Errorf("panic %v (%T), want an error wrapping %v", r, r, want)
+			}
+		case string:
+			msg, ok := r.(string)
+			if err, isErr := r.(error); isErr {
+				msg, ok = err.Error(), true
+			}
+			if !ok || !strings.HasPrefix(msg, want) {
+				t.Errorf("panic %v (%T), want a message beginning %q", r, r, want)
+			}
+		default:
+			t.Fatalf("mustPanic: want %v (%T) is neither an error nor a message", want, want)
 		}
 	}()
 	f()
+}
+
+// errorRecorder records Errorf calls instead of failing the test.
+type errorRecorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *errorRecorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestMustPanicNamesThePanic: mustPanic accepts only the panic it names.
+func TestMustPanicNamesThePanic(t *testing.T) {
+	var nilBuffer *buf.Buffer
+	for _, tc := range []struct {
+		name string
+		want any
+		f    func()
+		ok   bool
+	}{
+		{"sentinel", buf.ErrFixed, func() { panic(fmt.Errorf("wrapped: %w", buf.ErrFixed)) }, true},
+		{"message", "buf: Next with", func() { panic("buf: Next with negative count") }, true},
+		{"error text", "buf: buffer", func() { panic(buf.ErrTooLarge) }, true},
+		{"no panic", buf.ErrFixed, func() {}, false},
+		{"other sentinel", buf.ErrFixed, func() { panic(buf.ErrTooLarge) }, false},
+		{"other message", "buf: Skip", func() { panic("buf: Next with negative count") }, false},
+		{"index out of range", "runtime error", func() { _ = []int{}[len(t.Name())] }, false},
+		{"nil dereference", "runtime error", func() { nilBuffer.Bytes() }, false},
+	} {
+		r := &errorRecorder{TB: t}
+		mustPanic(r, tc.want, tc.f)
+		if ok := len(r.errs) == 0; ok != tc.ok {
+			t.Errorf("%s: mustPanic accepted = %v, want %v (errors %q)", tc.name, ok, tc.ok, r.errs)
+		}
+	}
 }
 
 // bufferMethods calls every method of *Buffer but RefCount, with arguments
@@ -85,6 +142,8 @@ var bufferMethods = []struct {
 	{"ReadFrom", func(b *buf.Buffer) { b.ReadFrom(strings.NewReader("x")) }},
 	{"WriteTo", func(b *buf.Buffer) { b.WriteTo(io.Discard) }},
 	{"Index", func(b *buf.Buffer) { b.Index([]byte("x")) }},
+	{"IndexPattern", func(b *buf.Buffer) { b.IndexPattern(search.NewPattern([]byte("x"))) }},
+	{"IndexSet", func(b *buf.Buffer) { b.IndexSet(search.NewSet([][]byte{[]byte("x")})) }},
 	{"Slice", func(b *buf.Buffer) { b.Slice(0, 1) }},
 	{"Retain", func(b *buf.Buffer) { b.Retain() }},
 	{"Release", func(b *buf.Buffer) { b.Release() }},
@@ -318,4 +377,41 @@ func TestMisuseFullView(t *testing.T) {
 	v.WriteUint16(0x4445)
 	checkBytes(t, v, []byte("ABCDE"))
 	checkBytes(t, b, []byte("01ABCDEf89"))
+}
+
+// TestMisuseHugeSizes asks for sizes no buffer can have: each panics with
+// an error wrapping ErrTooLarge (ErrFixed on a view, which never grows),
+// never with the runtime's makeslice error, and leaves the buffer as it
+// was.
+func TestMisuseHugeSizes(t *testing.T) {
+	buftest.CheckLeaks(t)
+	a := buf.NewAllocator()
+	small := buf.NewAllocator(buf.WithMaxSize(64))
+	for _, n := range []int{math.MaxInt, math.MaxInt - 1, 1 << 62} {
+		mustPanic(t, buf.ErrTooLarge, func() { a.Get(n) })
+		mustPanic(t, buf.ErrTooLarge, func() { buf.Get(n) })
+		for name, b := range map[string]*buf.Buffer{
+			"empty":        a.Get(0),
+			"pooled":       prepared(a, 3, "abc"),
+			"past MaxSize": prepared(small, 3, strings.Repeat("abc", 40)),
+			"wrapped":      buf.Wrap([]byte("abc")),
+			"wrapped nil":  buf.Wrap(nil),
+		} {
+			want := bytes.Clone(b.Bytes())
+			mustPanic(t, buf.ErrTooLarge, func() { b.Grow(n) })
+			mustPanic(t, buf.ErrTooLarge, func() { b.Grow(n - b.Len()) }) // Len+n exactly MaxInt
+			checkBytes(t, b, want)
+			b.WriteString("d") // still usable
+			checkBytes(t, b, append(want, 'd'))
+			if t.Failed() {
+				t.Fatalf("%s buffer, n = %d", name, n)
+			}
+			b.Release()
+		}
+	}
+	b := prepared(a, 0, "0123456789")
+	defer b.Release()
+	v := b.Slice(2, 4)
+	mustPanic(t, buf.ErrFixed, func() { v.Grow(math.MaxInt) })
+	checkBytes(t, v, []byte("2345"))
 }

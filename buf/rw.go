@@ -1,11 +1,12 @@
 package buf
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/netkit/netkit/search"
 )
 
 // minRead is the least free space ReadFrom offers a Read call.
@@ -52,7 +53,8 @@ func (b *Buffer) Reset() {
 
 // Grow makes sure n more bytes can be written without another allocation.
 // It panics with ErrFixed on a view made by Slice that lacks the room, and
-// with ErrTooLarge when the size would overflow an int.
+// with an error wrapping ErrTooLarge when Len()+n overflows an int or is
+// more than the runtime can allocate; it panics if n is negative.
 //
 // Growth policy: if the bytes already consumed are at least as many as the
 // readable bytes and the write then fits, the readable bytes slide to the
@@ -231,14 +233,14 @@ func (b *Buffer) grow(n int) error {
 // out of (Write of b's own bytes): instead of returning the old block to its
 // pool it returns the block's carrier, for putBack once the caller is done.
 func (b *Buffer) growKeep(n int) (*Buffer, error) {
-	readable := b.w - b.r
-	if n > math.MaxInt-readable {
-		panic(ErrTooLarge)
-	}
-	need := readable + n
 	if b.fixed {
 		return nil, ErrFixed
 	}
+	readable := b.w - b.r
+	if n > math.MaxInt-readable {
+		panic(tooLarge(n, readable))
+	}
+	need := readable + n
 	var newCap int
 	switch {
 	case need <= len(b.b) && b.r >= readable && !b.sliced:
@@ -257,7 +259,7 @@ func (b *Buffer) growKeep(n int) (*Buffer, error) {
 	if a := b.m.a; a != nil {
 		return a.regrow(b, newCap), nil
 	}
-	p := make([]byte, newCap)
+	p := makeBlock(newCap)
 	copy(p, b.b[b.r:b.w])
 	b.b, b.r, b.w, b.sliced = p, 0, readable, false
 	return nil, nil
@@ -439,9 +441,31 @@ func (b *Buffer) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// Index returns the offset of the first needle in the readable bytes, or -1.
-// An empty needle is found at 0.
+// Index returns the offset of the first instance of needle in the readable
+// bytes, relative to the reader index, or -1; an empty needle is found at 0.
+// The answer is that of bytes.Index. It searches with search.Index, which
+// prepares the needle on every call (O(len(needle)), no allocation): a
+// Buffer header has no room to keep a prepared needle between calls, so a
+// needle searched again and again is better built once as a search.Pattern
+// for IndexPattern.
 func (b *Buffer) Index(needle []byte) int {
 	b.check()
-	return bytes.Index(b.b[b.r:b.w], needle)
+	return search.Index(b.b[b.r:b.w], needle)
+}
+
+// IndexPattern returns the offset of the first instance of p's needle in
+// the readable bytes, relative to the reader index, or -1; an empty needle
+// is found at 0. It allocates nothing and runs in
+// O(Len()+len(needle)) time.
+func (b *Buffer) IndexPattern(p *search.Pattern) int {
+	b.check()
+	return p.Index(b.b[b.r:b.w])
+}
+
+// IndexSet returns the first match of s in the readable bytes, as s.Find
+// reports it, with offsets relative to the reader index; ok is false when
+// there is none. It allocates nothing.
+func (b *Buffer) IndexSet(s *search.Set) (m search.Match, ok bool) {
+	b.check()
+	return s.Find(b.b[b.r:b.w])
 }

@@ -15,28 +15,24 @@ var sinkIndex int
 
 // indexBenchTexts returns the haystacks of BenchmarkIndex: 1 MiB of
 // English-frequency lower-case letters, 1 MiB of Go source, and 64 MiB of
-// letters, which no cache holds, so that the search is memory-bound.
-func indexBenchTexts(b *testing.B) []struct {
-	name string
-	h    []byte
-} {
-	rng := rand.New(rand.NewPCG(42, 42))
-	texts := []struct {
-		name string
-		h    []byte
-	}{{"letters", corpus.EnglishLetters(rng, 1<<20)}}
-	if src, err := corpus.GoSource(); err == nil {
-		texts = append(texts, struct {
-			name string
-			h    []byte
-		}{"gosrc", src})
+// letters, which no cache holds, so that the search is memory-bound. Each
+// is made on the first call of its h, so that a run of some
+// sub-benchmarks pays only for the texts they search.
+func indexBenchTexts(b *testing.B) []indexBenchText {
+	texts := []indexBenchText{{"letters", sync.OnceValue(func() []byte {
+		return corpus.EnglishLetters(rand.New(rand.NewPCG(42, 42)), 1<<20)
+	})}}
+	if _, err := corpus.GoSource(); err == nil {
+		texts = append(texts, indexBenchText{"gosrc", func() []byte { src, _ := corpus.GoSource(); return src }})
 	} else {
 		b.Logf("text=gosrc skipped: %v", err)
 	}
-	return append(texts, struct {
-		name string
-		h    []byte
-	}{"letters64M", letters64M()})
+	return append(texts, indexBenchText{"letters64M", letters64M})
+}
+
+type indexBenchText struct {
+	name string
+	h    func() []byte
 }
 
 var letters64M = sync.OnceValue(func() []byte {
@@ -94,48 +90,57 @@ func BenchmarkIndex(b *testing.B) {
 		b     []byte
 	}
 	for _, text := range indexBenchTexts(b) {
-		h := text.h
+		// Needles in letters do not depend on the text (see
+		// indexBenchNeedle), so only Go source is read here; the needles
+		// are the same whichever sub-benchmarks run.
+		var src []byte
+		if text.name == "gosrc" {
+			src = text.h()
+		}
 		var needles []needle
 		for _, n := range []int{2, 4, 8, 16, 32, 64, 256} {
 			for _, first := range []string{"rare", "common"} {
-				needles = append(needles, needle{n, first, indexBenchNeedle(rng, h, text.name, n, first)})
+				needles = append(needles, needle{n, first, indexBenchNeedle(rng, src, text.name, n, first)})
 			}
 		}
-		if text.name != "gosrc" {
-			// Remove the needles from (a copy of) the letters; removing one
-			// may create another, so repeat until none occurs.
-			h = bytes.Clone(h)
-			for again := true; again; {
-				again = false
-				for _, nd := range needles {
-					if bytes.Contains(h, nd.b) {
-						corpus.RemoveAll(h, nd.b)
-						again = true
+		b.Run("text="+text.name, func(b *testing.B) {
+			h := text.h()
+			if text.name != "gosrc" {
+				// Remove the needles from (a copy of) the letters; removing
+				// one may create another, so repeat until none occurs.
+				h = bytes.Clone(h)
+				for again := true; again; {
+					again = false
+					for _, nd := range needles {
+						if bytes.Contains(h, nd.b) {
+							corpus.RemoveAll(h, nd.b)
+							again = true
+						}
 					}
 				}
 			}
-		}
-		for _, nd := range needles {
-			p := NewPattern(nd.b)
-			for _, impl := range []string{"pattern", "bytes"} {
-				b.Run(fmt.Sprintf("text=%s/needle=%d/first=%s/impl=%s", text.name, nd.n, nd.first, impl), func(b *testing.B) {
-					b.SetBytes(int64(len(h)))
-					b.ReportAllocs()
-					if impl == "pattern" {
-						for b.Loop() {
-							sinkIndex = p.Index(h)
+			for _, nd := range needles {
+				p := NewPattern(nd.b)
+				for _, impl := range []string{"pattern", "bytes"} {
+					b.Run(fmt.Sprintf("needle=%d/first=%s/impl=%s", nd.n, nd.first, impl), func(b *testing.B) {
+						b.SetBytes(int64(len(h)))
+						b.ReportAllocs()
+						if impl == "pattern" {
+							for b.Loop() {
+								sinkIndex = p.Index(h)
+							}
+						} else {
+							for b.Loop() {
+								sinkIndex = bytes.Index(h, nd.b)
+							}
 						}
-					} else {
-						for b.Loop() {
-							sinkIndex = bytes.Index(h, nd.b)
+						if sinkIndex != -1 {
+							b.Fatalf("needle found at %d", sinkIndex)
 						}
-					}
-					if sinkIndex != -1 {
-						b.Fatalf("needle found at %d", sinkIndex)
-					}
-				})
+					})
+				}
 			}
-		}
+		})
 	}
 }
 

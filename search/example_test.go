@@ -16,6 +16,13 @@ func ExamplePattern_Index() {
 	// -1
 }
 
+func ExampleIndex() {
+	// A needle searched once needs no Pattern.
+	req := []byte("GET / HTTP/1.1\r\nHost: example.com\r\n\r\nbody")
+	fmt.Println(search.Index(req, []byte("Host: ")))
+	// Output: 16
+}
+
 func ExampleKMP_Matcher() {
 	m := search.NewKMP([]byte("needle")).Matcher()
 	// The second match straddles the two chunks.

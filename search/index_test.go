@@ -24,6 +24,7 @@ func singles(tb testing.TB, needle []byte) []single {
 		{"kmp", k.Index, k.Matcher},
 		{"twoway", tw.Index, tw.Matcher},
 		{"pattern", p.Index, p.Matcher},
+		{"oneshot", func(h []byte) int { return Index(h, needle) }, p.Matcher},
 	}
 	b, err := NewBitap(needle)
 	if len(needle) <= 64 {
@@ -277,6 +278,18 @@ func TestIndexNoAllocs(t *testing.T) {
 	p := NewPattern(wn)
 	if a := testing.AllocsPerRun(100, func() { sinkInt = p.Index(wh) }); a != 0 {
 		t.Errorf("Pattern.Index worst case: %v allocs, want 0", a)
+	}
+	// The one-shot Index prepares its Two-Way fallback on the stack: dense
+	// candidates for a 16-byte needle over "ab" force that fallback.
+	ab, abNeedle := make([]byte, 4096), make([]byte, 16)
+	for i := range ab {
+		ab[i] = "ab"[rng.IntN(2)]
+	}
+	for i := range abNeedle {
+		abNeedle[i] = "ab"[rng.IntN(2)]
+	}
+	if a := testing.AllocsPerRun(100, func() { sinkInt = Index(ab, abNeedle) }); a != 0 {
+		t.Errorf("Index on dense candidates: %v allocs, want 0", a)
 	}
 }
 

@@ -80,9 +80,30 @@ var byteRank = [256]uint8{
 // so the caller may modify needle afterwards.
 func NewPattern(needle []byte) *Pattern {
 	n := bytes.Clone(needle)
-	p := &Pattern{needle: n, tw: newTwoWay(n), kmp: newKMP(n)}
+	p := &Pattern{tw: newTwoWay(n), kmp: newKMP(n)}
+	p.rank(n)
+	return p
+}
+
+// Index returns the index of the first instance of needle in haystack, or
+// -1 if it is not present; an empty needle is found at 0. It is
+// Pattern.Index without a Pattern: the answer is always that of
+// bytes.Index, it allocates nothing, and it spends O(len(needle)) time
+// choosing the needle's rare bytes on every call (and, when it falls back
+// to Two-Way, preparing it). For a needle searched more than once, build a
+// Pattern.
+func Index(haystack, needle []byte) int {
+	var p Pattern
+	p.rank(needle)
+	return p.Index(haystack)
+}
+
+// rank sets p's needle, without copying it, and its rarest and
+// second-rarest bytes.
+func (p *Pattern) rank(n []byte) {
+	p.needle = n
 	if len(n) == 0 {
-		return p
+		return
 	}
 	for i, c := range n {
 		if byteRank[c] < byteRank[n[p.i1]] {
@@ -99,7 +120,6 @@ func NewPattern(needle []byte) *Pattern {
 		p.i2 = p.i1 // one-byte needle: the pair check is the byte itself
 	}
 	p.b1, p.b2 = n[p.i1], n[p.i2]
-	return p
 }
 
 // Len returns the length of the needle.
@@ -144,7 +164,13 @@ func (p *Pattern) Index(haystack []byte) int {
 			if n <= bruteNeedle {
 				return p.windowIndex(h, s, last)
 			}
-			if k := p.tw.Index(h[s:]); k >= 0 {
+			tw := p.tw
+			if tw == nil { // the one-shot Index: prepare Two-Way now
+				var t TwoWay
+				t.init(p.needle)
+				tw = &t
+			}
+			if k := tw.Index(h[s:]); k >= 0 {
 				return s + k
 			}
 			return -1

@@ -36,5 +36,8 @@ func TestPatternFallbacks(t *testing.T) {
 		if got, want := NewPattern(needle).Index(h), bytes.Index(h, needle); got != want {
 			t.Fatalf("trial %d: Index(%q) = %d; bytes.Index = %d (haystack %d bytes)", trial, needle, got, want, len(h))
 		}
+		if got, want := Index(h, needle), bytes.Index(h, needle); got != want {
+			t.Fatalf("trial %d: one-shot Index(%q) = %d; bytes.Index = %d (haystack %d bytes)", trial, needle, got, want, len(h))
+		}
 	}
 }

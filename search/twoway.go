@@ -24,11 +24,18 @@ func NewTwoWay(needle []byte) *TwoWay { return newTwoWay(bytes.Clone(needle)) }
 
 // newTwoWay is NewTwoWay without the copy: the TwoWay keeps needle.
 func newTwoWay(needle []byte) *TwoWay {
-	t := &TwoWay{needle: needle}
+	t := new(TwoWay)
+	t.init(needle)
+	return t
+}
+
+// init prepares t for needle, without copying it.
+func (t *TwoWay) init(needle []byte) {
+	t.needle = needle
 	n := t.needle
 	m := len(n)
 	if m == 0 {
-		return t
+		return
 	}
 	i, p := maxSuffix(n, false)
 	j, q := maxSuffix(n, true)
@@ -42,7 +49,6 @@ func newTwoWay(needle []byte) *TwoWay {
 	} else {
 		t.per = max(t.ell+1, m-t.ell-1) + 1
 	}
-	return t
 }
 
 // maxSuffix returns the start of the maximal suffix of x minus one (so -1

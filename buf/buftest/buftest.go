@@ -5,43 +5,48 @@ package buftest
 import (
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/internal/leakcheck"
 )
 
 // CheckLeaks makes the calling test fail if a buffer got during the test is
 // garbage-collected without its last Release. It sets buf.SetLeakLevel to
 // LeakAll (every buffer is tracked, with its allocation stack and last
-// accesses) and installs a reporter that collects reports; when the test
-// ends it runs the GC until pooled and leaked headers have been collected
-// and their cleanups have run, restores the level and the reporter, and
-// fails the test with every report.
+// accesses) and starts a leak-checking session that every tracked buffer
+// handed out until the test ends belongs to. The leak report of such a
+// buffer goes to the session, never to the reporter of buf.SetLeakReporter
+// (or to another test).
 //
-// The level and the reporter are process-wide: a test using CheckLeaks must
-// not run in parallel with other tests that get buffers.
+// When the test ends, CheckLeaks runs the garbage collector, then waits
+// for the report of each of the session's buffers that the GC found
+// unreachable while live — an exact count, not a guess — and fails the
+// test with every report. Buffers still reachable then are not leaks. If
+// the reports do not all arrive within ten seconds the test fails saying
+// so, and a report arriving after that is written to standard error,
+// marked as late. It then restores the level.
+//
+// The level is process-wide: a test using CheckLeaks must not run in
+// parallel with other tests that get buffers, which would join its session.
 func CheckLeaks(t testing.TB) {
 	t.Helper()
-	var (
-		mu    sync.Mutex
-		leaks []string
-	)
+	checkLeaks(t, 10*time.Second)
+}
+
+func checkLeaks(t testing.TB, timeout time.Duration) {
+	t.Helper()
 	prevLevel := buf.SetLeakLevel(buf.LeakAll)
-	prevReporter := buf.SetLeakReporter(func(l *buf.Leak) {
-		mu.Lock()
-		leaks = append(leaks, l.String())
-		mu.Unlock()
-	})
+	s := leakcheck.Start()
 	t.Cleanup(func() {
-		Collect()
-		buf.SetLeakReporter(prevReporter)
+		leaks, err := s.Finish(timeout)
 		buf.SetLeakLevel(prevLevel)
-		mu.Lock()
-		defer mu.Unlock()
 		if len(leaks) > 0 {
 			t.Errorf("buftest: %d buffer(s) leaked:\n%s", len(leaks), strings.Join(leaks, "\n"))
+		}
+		if err != nil {
+			t.Errorf("%v", err)
 		}
 	})
 }
@@ -51,6 +56,10 @@ func CheckLeaks(t testing.TB) {
 // and report leaks). A released buffer sits in its pool through two
 // collections before the GC may take it, so Collect runs several, waiting
 // after each for a sentinel cleanup queued behind the buffers' ones.
+//
+// Collect is a best effort: since Go 1.25 cleanups run concurrently, so a
+// buffer's cleanup may still be running when the sentinel's has finished.
+// CheckLeaks does not rely on it.
 func Collect() {
 	for range 4 {
 		done := make(chan struct{})

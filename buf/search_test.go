@@ -1,0 +1,102 @@
+package buf_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/search"
+)
+
+// TestBufferIndexDifferential checks Index, IndexPattern and IndexSet
+// against bytes.Index and Set.Find on the readable bytes, over small
+// alphabets (dense candidates, so search's fallbacks run), with part of the
+// buffer consumed and on views made by Slice. Needles are cut from the
+// readable bytes, random, empty, or longer than Len.
+func TestBufferIndexDifferential(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(13, 14))
+	a := buf.NewAllocator()
+	random := func(n int, alphabet string) []byte {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return p
+	}
+	for trial := range 3000 {
+		alphabet := []string{"ab", "abc", "abcdefgh\r\n"}[trial%3]
+		content := random(rng.IntN(600), alphabet)
+		b := a.Get(len(content))
+		b.Write(content)
+		b.Skip(rng.IntN(len(content) + 1)) // a reader index past zero
+		target := b
+		if rng.IntN(2) == 0 && b.Len() > 0 {
+			off := rng.IntN(b.Len())
+			target = b.Slice(off, rng.IntN(b.Len()-off+1))
+		}
+		h := target.Bytes()
+		var needle []byte
+		switch rng.IntN(4) {
+		case 0:
+			if len(h) > 0 {
+				i := rng.IntN(len(h))
+				needle = bytes.Clone(h[i:min(len(h), i+1+rng.IntN(20))])
+			}
+		case 1:
+			needle = random(1+rng.IntN(20), alphabet)
+		case 2:
+			needle = random(len(h)+1+rng.IntN(3), alphabet) // longer than Len
+		case 3: // empty
+		}
+		want := bytes.Index(h, needle)
+		if got := target.Index(needle); got != want {
+			t.Fatalf("trial %d: Index(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
+		}
+		if got := target.IndexPattern(search.NewPattern(needle)); got != want {
+			t.Fatalf("trial %d: IndexPattern(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
+		}
+		if len(needle) > 0 { // a Set has no empty patterns
+			other := random(1+rng.IntN(4), alphabet)
+			set := search.NewSet([][]byte{needle, other}, search.LeftmostLongest())
+			wantM, wantOK := set.Find(h)
+			if m, ok := target.IndexSet(set); m != wantM || ok != wantOK {
+				t.Fatalf("trial %d: IndexSet(%q, %q) = %v, %v; Find on Bytes = %v, %v", trial, needle, other, m, ok, wantM, wantOK)
+			}
+			one := search.NewSet([][]byte{needle})
+			m, ok := target.IndexSet(one)
+			if ok != (want >= 0) || ok && (m.Start != int64(want) || m.End != int64(want+len(needle))) {
+				t.Fatalf("trial %d: IndexSet(%q) = %v, %v; bytes.Index = %d", trial, needle, m, ok, want)
+			}
+		}
+		b.Release()
+	}
+}
+
+func TestBufferIndexNoAllocs(t *testing.T) {
+	skipIfNoPooling(t)
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+	b := a.Get(4096)
+	defer b.Release()
+	for b.Len() < 4000 {
+		b.WriteString("Host: example.com\r\nAccept: */*\r\n")
+	}
+	b.WriteString("X-Request-Id: 42\r\n\r\n")
+	b.Skip(7)
+	needle := []byte("X-Request-Id: 42")
+	p := search.NewPattern(needle)
+	s := search.NewSet([][]byte{[]byte("\r\n\r\n"), needle})
+	var sink int
+	for name, f := range map[string]func(){
+		"Index":        func() { sink += b.Index(needle) },
+		"IndexPattern": func() { sink += b.IndexPattern(p) },
+		"IndexSet":     func() { m, _ := b.IndexSet(s); sink += int(m.Start) },
+	} {
+		if allocs := testing.AllocsPerRun(100, f); allocs != 0 {
+			t.Errorf("%s: %v allocs, want 0", name, allocs)
+		}
+	}
+	_ = sink
+}
