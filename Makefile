@@ -13,12 +13,15 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: test
 
-## test: vet, tests (plain, -race, -tags invariants), peers module, darwin build
+## test: vet, tests (plain, -race, -tags invariants), the safe twin of the
+##       one unsafe package (-tags nounsafe), peers module, darwin build
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race $(PKGS)
 	$(GO) test -count=1 -tags invariants $(PKGS)
+	$(GO) vet -tags nounsafe ./buf/... ./internal/weakref/...
+	$(GO) test -count=1 -tags nounsafe ./buf/... ./internal/weakref/...
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
 
