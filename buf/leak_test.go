@@ -2,17 +2,22 @@ package buf_test
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/buf/buftest"
 	"github.com/netkit/netkit/internal/invariants"
 )
 
-// captureLeaks installs a reporter that collects reports until the test ends.
-func captureLeaks(t *testing.T) func() []*buf.Leak {
+// captureLeaks installs a reporter that collects reports until the test
+// ends. The function it returns runs the GC until a's Stats().Leaks
+// reaches want — a leak is counted after its report is delivered, so every
+// report is in by then — and returns the reports. Past ten seconds it
+// fails the test.
+func captureLeaks(t *testing.T) func(a *buf.Allocator, want uint64) []*buf.Leak {
 	t.Helper()
 	var (
 		mu    sync.Mutex
@@ -24,8 +29,16 @@ func captureLeaks(t *testing.T) func() []*buf.Leak {
 		mu.Unlock()
 	})
 	t.Cleanup(func() { buf.SetLeakReporter(prev) })
-	return func() []*buf.Leak {
-		buftest.Collect()
+	return func(a *buf.Allocator, want uint64) []*buf.Leak {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for a.Stats().Leaks < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("Stats().Leaks = %d after 10s, want %d", a.Stats().Leaks, want)
+			}
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]*buf.Leak(nil), leaks...)
@@ -48,7 +61,7 @@ func TestLeakReported(t *testing.T) {
 	released := a.Get(300)
 	released.Release()
 
-	got := leaks()
+	got := leaks(a, 1)
 	if len(got) != 1 {
 		t.Fatalf("%d leak reports, want 1", len(got))
 	}
@@ -89,7 +102,7 @@ func TestLeakCountedWhenUntracked(t *testing.T) {
 	for range 10 {
 		leakOne(a)
 	}
-	if got := leaks(); len(got) != 0 {
+	if got := leaks(a, 10); len(got) != 0 {
 		t.Fatalf("%d reports with leak detection off", len(got))
 	}
 	if s := a.Stats(); s.Leaks != 10 {
@@ -108,7 +121,7 @@ func TestLeakSampled(t *testing.T) {
 	for range n {
 		a.Get(16).WriteByte(1) // leaked
 	}
-	got := leaks()
+	got := leaks(a, n)
 	// Each leaked get is sampled with probability 1/128: expect 16; the
 	// bounds fail with probability below 1e-6.
 	if len(got) < 1 || len(got) > 48 {

@@ -11,7 +11,8 @@ type Stats struct {
 	Large ClassStats
 	// Leaks counts buffers the GC collected without their last Release, all
 	// of them, whatever the leak level (the level only decides which are
-	// reported with stacks).
+	// reported with stacks). A leak is counted after its report has been
+	// delivered, so once Leaks reaches n the reports of n leaks are in.
 	Leaks uint64
 }
 
@@ -155,13 +156,15 @@ func collected(m *meta) {
 	if cap(r.metas) > 1024 && len(r.metas) < cap(r.metas)/4 {
 		r.metas = append(make([]*meta, 0, cap(r.metas)/2), r.metas...) // give a burst's index back
 	}
-	if leaked {
-		r.leaks++
-	}
 	r.mu.Unlock()
 	if leaked {
+		// Report first, then count: once Stats().Leaks reaches n, the
+		// reports of those n leaks have been delivered.
 		if tr := m.tr.Load(); tr != nil {
 			reportLeak(m.size, tr)
 		}
+		r.mu.Lock()
+		r.leaks++
+		r.mu.Unlock()
 	}
 }
