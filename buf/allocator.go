@@ -169,28 +169,6 @@ func (a *Allocator) getLarge(n int) *Buffer {
 	return b
 }
 
-// makeBlock returns n zeroed bytes for an unpooled block. A size beyond
-// what the runtime can allocate panics with an error wrapping ErrTooLarge
-// instead of the runtime's makeslice error, as bytes.Buffer does; a size
-// it could address but the machine cannot supply still ends the program.
-func makeBlock(n int) (p []byte) {
-	defer func() {
-		if r := recover(); r != nil {
-			panic(tooLarge(n, 0))
-		}
-	}()
-	return make([]byte, n)
-}
-
-// tooLarge is the panic value for a buffer of readable+n bytes that cannot
-// be made.
-func tooLarge(n, readable int) error {
-	if readable == 0 {
-		return fmt.Errorf("%w: %d bytes", ErrTooLarge, n)
-	}
-	return fmt.Errorf("%w: %d bytes after %d readable", ErrTooLarge, n, readable)
-}
-
 // chunk is a block of memory that small classes are carved from.
 type chunk struct {
 	mem []byte
@@ -212,52 +190,4 @@ func (a *Allocator) block(size int) []byte {
 		a.chunks.Put(ch)
 	}
 	return p
-}
-
-// regrow moves b to memory of at least newCap bytes, keeping its readable
-// bytes. It returns the carrier of the old block — a released header of the
-// old class holding it — for putBack, or nil when the old block must not be
-// reused because Slice views of it exist (the GC takes it after them).
-func (a *Allocator) regrow(b *Buffer, newCap int) *Buffer {
-	old := b.b
-	var nb *Buffer
-	if newCap <= a.maxSize {
-		nb = a.take(classOf(newCap))
-		copy(nb.b, b.b[b.r:b.w])
-		b.b, nb.b = nb.b, old
-		a.reg.swap(b.m, nb.m)
-	} else {
-		p := makeBlock(newCap)
-		copy(p, b.b[b.r:b.w])
-		b.b = p
-		a.reg.reclass(b.m, classLarge, newCap)
-	}
-	b.w -= b.r
-	b.r = 0
-	sliced := b.sliced
-	b.sliced = false
-	if nb == nil || sliced {
-		return nil
-	}
-	return nb
-}
-
-// putBack returns a carrier from regrow to its pool; in the invariants build
-// it poisons the block instead, so stale views of it read 0xDE.
-func putBack(c *Buffer) {
-	if c == nil {
-		return
-	}
-	if invariants.Enabled {
-		fill(c.b, poison)
-		return
-	}
-	c.m.a.pools[c.m.class].Put(c)
-}
-
-func (a *Allocator) leakLevel() LeakLevel {
-	if l := a.level.Load(); l >= 0 {
-		return LeakLevel(l)
-	}
-	return LeakLevel(globalLevel.Load())
 }

@@ -80,6 +80,13 @@ func (l LeakLevel) String() string {
 	return fmt.Sprintf("LeakLevel(%d)", int32(l))
 }
 
+func (a *Allocator) leakLevel() LeakLevel {
+	if l := a.level.Load(); l >= 0 {
+		return LeakLevel(l)
+	}
+	return LeakLevel(globalLevel.Load())
+}
+
 // A Leak describes a tracked buffer that the GC collected without its last
 // Release.
 type Leak struct {
@@ -166,6 +173,35 @@ func SetLeakReporter(f func(*Leak)) (prev func(*Leak)) {
 }
 
 func defaultReporter(l *Leak) { os.Stderr.WriteString(l.String()) }
+
+// collected is the cleanup attached to every allocator-made header: it runs
+// after the GC frees the header, folds the meta's counters in, forgets the
+// meta, and reports a leak when the buffer was still live.
+func collected(m *meta) {
+	r := &m.a.reg
+	leaked := m.state.Load()&1 == 0
+	r.mu.Lock()
+	r.foldLocked(m)
+	last := r.metas[len(r.metas)-1]
+	r.metas[m.idx] = last
+	last.idx = m.idx
+	r.metas[len(r.metas)-1] = nil
+	r.metas = r.metas[:len(r.metas)-1]
+	if cap(r.metas) > 1024 && len(r.metas) < cap(r.metas)/4 {
+		r.metas = append(make([]*meta, 0, cap(r.metas)/2), r.metas...) // give a burst's index back
+	}
+	r.mu.Unlock()
+	if leaked {
+		// Report first, then count: once Stats().Leaks reaches n, the
+		// reports of those n leaks have been delivered.
+		if tr := m.tr.Load(); tr != nil {
+			reportLeak(m.size, tr)
+		}
+		r.mu.Lock()
+		r.leaks++
+		r.mu.Unlock()
+	}
+}
 
 func reportLeak(size int, tr *tracker) {
 	tr.mu.Lock()

@@ -139,32 +139,3 @@ func (r *registry) swap(m1, m2 *meta) {
 	m1.size, m2.size = m2.size, m1.size
 	r.mu.Unlock()
 }
-
-// collected is the cleanup attached to every allocator-made header: it runs
-// after the GC frees the header, folds the meta's counters in, forgets the
-// meta, and reports a leak when the buffer was still live.
-func collected(m *meta) {
-	r := &m.a.reg
-	leaked := m.state.Load()&1 == 0
-	r.mu.Lock()
-	r.foldLocked(m)
-	last := r.metas[len(r.metas)-1]
-	r.metas[m.idx] = last
-	last.idx = m.idx
-	r.metas[len(r.metas)-1] = nil
-	r.metas = r.metas[:len(r.metas)-1]
-	if cap(r.metas) > 1024 && len(r.metas) < cap(r.metas)/4 {
-		r.metas = append(make([]*meta, 0, cap(r.metas)/2), r.metas...) // give a burst's index back
-	}
-	r.mu.Unlock()
-	if leaked {
-		// Report first, then count: once Stats().Leaks reaches n, the
-		// reports of those n leaks have been delivered.
-		if tr := m.tr.Load(); tr != nil {
-			reportLeak(m.size, tr)
-		}
-		r.mu.Lock()
-		r.leaks++
-		r.mu.Unlock()
-	}
-}
