@@ -10,6 +10,24 @@ import (
 	"github.com/netkit/netkit/search"
 )
 
+func TestBufferIndex(t *testing.T) {
+	buftest.CheckLeaks(t)
+	a := buf.NewAllocator()
+	for _, tc := range []struct {
+		content, needle string
+		want            int
+	}{
+		{"", "", 0}, {"", "a", -1}, {"abc", "", 0}, {"abc", "c", 2}, {"abcabc", "ca", 2},
+		{"abc", "abcd", -1}, {"hello\r\n\r\nbody", "\r\n\r\n", 5},
+	} {
+		b := prepared(a, 4, tc.content)
+		if got := b.Index([]byte(tc.needle)); got != tc.want {
+			t.Errorf("Index(%q) in %q = %d, want %d", tc.needle, tc.content, got, tc.want)
+		}
+		b.Release()
+	}
+}
+
 // TestBufferIndexDifferential checks Index, IndexPattern and IndexSet
 // against bytes.Index and Set.Find on the readable bytes, over small
 // alphabets (dense candidates, so search's fallbacks run), with part of the
