@@ -135,19 +135,30 @@ func Build(ctx context.Context, opts Options, pkgs []Package, binDir string, bui
 	var kept []Package
 	for i, p := range pkgs {
 		p.Binary = filepath.Join(binDir, strconv.Itoa(i)+"-"+binaryName(p.ImportPath))
-		if ok, err := buildTest(ctx, opts.Dir, p.ImportPath, p.Binary, buildFlags); err != nil {
-			return nil, err
-		} else if !ok {
-			continue // no test binary: nothing to run
-		}
-		names, err := listBenchmarks(ctx, p, opts.Bench)
+		ok, err := buildTest(ctx, opts.Dir, p.ImportPath, p.Binary, buildFlags)
 		if err != nil {
 			return nil, err
 		}
-		if len(names) > 0 {
-			p.Benchmarks = names
-			kept = append(kept, p)
+		if !ok {
+			continue // no test binary: nothing to run
 		}
+		if kept, err = keepBenchmarks(ctx, kept, p, opts.Bench); err != nil {
+			return nil, err
+		}
+	}
+	return kept, nil
+}
+
+// keepBenchmarks lists the benchmarks of p's built binary that bench may
+// run and appends p, with them, to kept when there are any.
+func keepBenchmarks(ctx context.Context, kept []Package, p Package, bench string) ([]Package, error) {
+	names, err := listBenchmarks(ctx, p, bench)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > 0 {
+		p.Benchmarks = names
+		kept = append(kept, p)
 	}
 	return kept, nil
 }

@@ -117,13 +117,8 @@ func (c Cache) Build(ctx context.Context, opts Options, in BuildInputs, pkgs []P
 			continue // no test binary: nothing to run
 		}
 		p.Binary = bin
-		names, err := listBenchmarks(ctx, p, opts.Bench)
-		if err != nil {
+		if kept, err = keepBenchmarks(ctx, kept, p, opts.Bench); err != nil {
 			return nil, err
-		}
-		if len(names) > 0 {
-			p.Benchmarks = names
-			kept = append(kept, p)
 		}
 	}
 	return kept, nil
