@@ -82,9 +82,9 @@ func (a *Allocator) MaxSize() int { return a.maxSize }
 // Get returns an empty buffer with Cap() >= n and a reference count of one,
 // pooled when n is at most MaxSize. It panics if n is negative, and with an
 // error wrapping ErrTooLarge if n is more than the runtime can allocate
-// (math.MaxInt, say). Amortized
-// O(1); no allocation when the pool has a buffer of the class, except for
-// the tracking record of a buffer sampled for leak detection.
+// (math.MaxInt, say). Amortized O(1); no allocation when the pool has a
+// buffer of the class, except for the tracking record of a buffer sampled
+// for leak detection.
 func (a *Allocator) Get(n int) *Buffer {
 	if n > a.maxSize || n < 0 {
 		return a.getLarge(n)

@@ -28,8 +28,8 @@ type iface struct {
 // Make returns a weak reference to v. ok is false, and r the zero Ref,
 // when I is not an interface type, v is nil, or v's dynamic type is not a
 // pointer to a value of non-zero size. A pointer to a package-level
-// variable is accepted and never becomes unreachable. Make allocates on the first reference to
-// a given object.
+// variable is accepted and never becomes unreachable. Make allocates on
+// the first reference to a given object.
 func Make[I any](v I) (r Ref[I], ok bool) {
 	if reflect.TypeFor[I]().Kind() != reflect.Interface {
 		return Ref[I]{}, false
