@@ -3,7 +3,9 @@
 package buftest
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +45,7 @@ func checkLeaks(t testing.TB, timeout time.Duration) {
 		leaks, err := s.Finish(timeout)
 		buf.SetLeakLevel(prevLevel)
 		if len(leaks) > 0 {
-			t.Errorf("buftest: %d buffer(s) leaked:\n%s", len(leaks), strings.Join(leaks, "\n"))
+			t.Errorf("buftest: %d buffer(s) leaked:\n%s", len(leaks), group(leaks))
 		}
 		if err != nil {
 			t.Errorf("%v", err)
@@ -73,4 +75,31 @@ func Collect() {
 		}
 	}
 	time.Sleep(time.Millisecond) // let cleanups queued beside the sentinel finish
+}
+
+// group joins reports, printing each distinct report once with the number
+// of buffers it stands for, the most frequent first (ties in the order they
+// first arrived): a loop that leaks a thousand buffers from one place gives
+// one report, not a thousand identical ones.
+func group(reports []string) string {
+	count := make(map[string]int, len(reports))
+	var order []string
+	for _, r := range reports {
+		if count[r] == 0 {
+			order = append(order, r)
+		}
+		count[r]++
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+	var sb strings.Builder
+	for i, r := range order {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if n := count[r]; n > 1 {
+			fmt.Fprintf(&sb, "%d buffers leaked with this same report:\n", n)
+		}
+		sb.WriteString(r)
+	}
+	return sb.String()
 }

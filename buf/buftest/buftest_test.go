@@ -194,3 +194,27 @@ func TestCheckLeaksNested(t *testing.T) {
 		t.Errorf("outer session failed with the inner one's leaks: %s", got)
 	}
 }
+
+//go:noinline
+func leakElsewhere(a *buf.Allocator) { a.Get(64).WriteString("also never released") }
+
+// TestCheckLeaksGroupsReports leaks five buffers from one place and one
+// from another: the failure counts all six but prints two reports, the
+// first marked as standing for five buffers.
+func TestCheckLeaksGroupsReports(t *testing.T) {
+	a := buf.NewAllocator()
+	f := &fakeTB{TB: t}
+	CheckLeaks(f)
+	leak(a, 5)
+	leakElsewhere(a)
+	got := f.finish()
+	if !strings.HasPrefix(got, "buftest: 6 buffer(s) leaked:\n5 buffers leaked with this same report:\nLEAK:") {
+		t.Errorf("report starts %.200q, want 6 leaks and the first report standing for 5", got)
+	}
+	if n := strings.Count(got, "LEAK:"); n != 2 {
+		t.Errorf("%d reports printed, want 2 (one per allocation site):\n%s", n, got)
+	}
+	if !strings.Contains(got, "leakElsewhere") {
+		t.Errorf("the second site is not reported:\n%s", got)
+	}
+}
