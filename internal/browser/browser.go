@@ -68,8 +68,9 @@ func Start(ctx context.Context, path string) (*Browser, error) {
 	callCtx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if err := b.conn.call(callCtx, "", "Browser.getVersion", nil, nil); err != nil {
+		err = fmt.Errorf("browser: starting %s: %w%s", path, err, b.logTail())
 		b.Close()
-		return nil, fmt.Errorf("browser: starting %s: %w%s", path, err, b.logTail())
+		return nil, err
 	}
 	return b, nil
 }
@@ -114,6 +115,14 @@ func (b *Browser) start(ctx context.Context, path string) error {
 	b.cmd.Stdout = b.log
 	b.cmd.Stderr = b.log
 	b.cmd.Dir = b.dir
+	// Chromium's crash handler keeps its database under the user's config
+	// directory, whatever --user-data-dir says, and other parts write under
+	// the cache directory: point both into the temporary directory.
+	b.cmd.Env = append(os.Environ(),
+		"HOME="+b.dir,
+		"XDG_CONFIG_HOME="+filepath.Join(b.dir, "config"),
+		"XDG_CACHE_HOME="+filepath.Join(b.dir, "cache"),
+	)
 	setProcAttr(b.cmd)
 	err = b.cmd.Start()
 	brIn.Close() // the child holds its own copies
@@ -134,6 +143,7 @@ func (b *Browser) start(ctx context.Context, path string) error {
 // kill kills the browser and every process it started.
 func (b *Browser) kill() {
 	killTree(b.cmd)
+	killMentioning(b.dir)
 }
 
 // Close kills the browser and every process it started, waits for it to

@@ -133,7 +133,7 @@ func (p *Page) measureLoad(ctx context.Context) (time.Duration, error) {
 			return 0, fmt.Errorf("measuring the load time: no navigation timing entry")
 		}
 		if ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond)), nil
+			return time.Duration(ms * float64(time.Millisecond)).Round(time.Microsecond), nil
 		}
 		select {
 		case <-ctx.Done():

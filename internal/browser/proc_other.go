@@ -13,3 +13,6 @@ func killTree(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 	}
 }
+
+// killMentioning does nothing on this platform.
+func killMentioning(string) {}
