@@ -31,10 +31,10 @@ import (
 type Browser struct {
 	cmd    *exec.Cmd
 	conn   *conn
-	dir    string   // temporary profile directory, removed by Close
-	toBr   *os.File // our end of the pipe the browser reads (its fd 3)
-	fromBr *os.File // our end of the pipe the browser writes (its fd 4)
-	log    *os.File // the browser's stdout and stderr
+	dir    string        // temporary profile directory, removed by Close
+	toBr   *os.File      // our end of the pipe the browser reads (its fd 3)
+	fromBr *os.File      // our end of the pipe the browser writes (its fd 4)
+	log    *os.File      // the browser's stdout and stderr
 	exited chan struct{} // closed once the process has been waited for
 
 	stopWatch func() bool // stops the context watcher started by Start
