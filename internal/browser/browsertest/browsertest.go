@@ -26,6 +26,7 @@ func Require(t testing.TB) string {
 	if os.Getenv(EnvRequire) == "1" {
 		t.Fatalf("browser test cannot run and $%s=1: %v; install chromium (apt-get install chromium) or set $%s",
 			EnvRequire, err, browser.EnvPath)
+		return ""
 	}
 	t.Skipf("BROWSER TEST SKIPPED: %v; install chromium (apt-get install chromium) or set $%s to a Chrome binary",
 		err, browser.EnvPath)
