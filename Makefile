@@ -14,7 +14,8 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 all: test
 
 ## test: vet, tests (plain, -race, -tags invariants), the safe twin of the
-##       one unsafe package (-tags nounsafe), peers module, darwin build
+##       one unsafe package (-tags nounsafe), peers module, darwin build;
+##       browser tests need Chromium (skipped, with a warning, without it)
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
@@ -24,6 +25,14 @@ test:
 	$(GO) test -count=1 -tags nounsafe ./buf/... ./internal/weakref/...
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
+	@$(BROWSER_CHECK)
+
+# BROWSER_CHECK warns when the browser tests were skipped for want of a
+# Chromium (CI sets NETKIT_REQUIRE_BROWSER=1, which makes them fail instead).
+BROWSER_CHECK = for b in chromium chromium-browser google-chrome google-chrome-stable headless_shell; do \
+	  command -v $$b >/dev/null && exit 0; \
+	done; [ -n "$$NETKIT_CHROMIUM" ] || \
+	echo "make test: WARNING: no Chromium or Chrome found: the BROWSER TESTS WERE SKIPPED (apt-get install chromium, or set NETKIT_CHROMIUM)"
 
 ## bench: the main job — netbench runs every package's benchmarks and writes
 ##        the Go benchmark format on stdout (COUNT=10 samples for benchstat;
