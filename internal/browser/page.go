@@ -10,6 +10,11 @@ import (
 
 // Page is one browser tab, opened on a URL by Browser.Open. Close it when
 // done; Browser.Close closes every page too.
+//
+// What the page reports (Errors, Requests) keeps coming in after Open
+// returns: an error thrown by a timer or an animation frame after the load
+// event shows up only once it happened. A test that wants to see those can
+// Eval a promise that resolves after them first.
 type Page struct {
 	b        *Browser
 	targetID string
@@ -174,12 +179,18 @@ func (p *Page) Requests() []string {
 	return append([]string(nil), p.requests...)
 }
 
-// Close closes the tab. It is safe to call more than once.
+// Close closes the tab. It is safe to call more than once, and after the
+// browser was closed (which closed the tab already).
 func (p *Page) Close() error {
 	p.closeOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 		defer cancel()
-		p.closeErr = p.b.conn.call(ctx, "", "Target.closeTarget", map[string]any{"targetId": p.targetID}, nil)
+		err := p.b.conn.call(ctx, "", "Target.closeTarget", map[string]any{"targetId": p.targetID}, nil)
+		select {
+		case <-p.b.conn.done: // the browser is gone, and the tab with it
+		default:
+			p.closeErr = err
+		}
 		if p.session != "" {
 			p.b.conn.handle(p.session, nil)
 		}
