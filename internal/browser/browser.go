@@ -7,9 +7,10 @@
 // two pipes (the child's fds 3 and 4), so no port is opened and no websocket
 // library is needed. It runs with --headless, --no-sandbox (tests often run
 // as root, where the sandbox refuses to start), --disable-gpu, a temporary
-// profile directory, and a host resolver that resolves no names, so a page
-// cannot reach the network: a reference to an external URL fails to load and
-// shows up in Page.Errors.
+// profile directory, and a host resolver that resolves no names but
+// localhost, 127.0.0.1 and ::1, so a page cannot reach the network: a
+// reference to an external URL fails to load and shows up in Page.Errors,
+// while a test's own httptest server stays reachable.
 //
 // A Browser is safe for use by several goroutines; so is a Page.
 package browser
@@ -108,7 +109,7 @@ func (b *Browser) start(ctx context.Context, path string) error {
 		"--disable-dev-shm-usage",
 		"--hide-scrollbars",
 		"--mute-audio",
-		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost",
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]",
 		"about:blank",
 	)
 	b.cmd.ExtraFiles = []*os.File{brIn, brOut} // the browser's fds 3 and 4

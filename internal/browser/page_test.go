@@ -3,6 +3,9 @@ package browser_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"image/color"
 	"image/png"
 	"strings"
@@ -118,6 +121,28 @@ func TestPage(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("HTTP", func(t *testing.T) {
+		// A local server is reachable (only names are blocked), and its 404
+		// for a resource is a failed load.
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/" {
+				http.NotFound(w, r)
+				return
+			}
+			fmt.Fprint(w, `<!doctype html><p id="v">served</p><img src="/gone.png">`)
+		}))
+		defer srv.Close()
+		p := open(t, ctx, b, srv.URL+"/", 400, 300)
+		var text string
+		if err := p.Eval(ctx, `document.getElementById("v").textContent`, &text); err != nil || text != "served" {
+			t.Errorf("Eval = %q, %v; want served", text, err)
+		}
+		errs := p.Errors()
+		if len(errs) != 1 || !strings.Contains(errs[0], "404") || !strings.Contains(errs[0], "/gone.png") {
+			t.Errorf("Errors() = %q; want one naming the 404 of /gone.png", errs)
+		}
+	})
 
 	t.Run("MissingPage", func(t *testing.T) {
 		p, err := b.Open(ctx, "file://"+dir+"/no-such-page.html", 400, 300)
