@@ -103,8 +103,10 @@ func (g *Graph) data(title string) *pageData {
 // For tests the page is easy to inspect: the SVG has id "flame", each
 // frame's rect has a data-name attribute (the root's has data-root
 // instead), and once drawn the page sets document.body.dataset.frames to
-// the number of frames drawn (Frames, not counting the root) and collects
-// script errors in document.body.dataset.errors. The page loads nothing.
+// the number of frames drawn (Frames, not counting the root) and
+// document.body.dataset.renderMs to the milliseconds the first drawing
+// took; script errors are collected in document.body.dataset.errors. The
+// page loads nothing.
 func (g *Graph) WriteHTML(w io.Writer, title string) error {
 	data, err := json.Marshal(g.data(title)) // escapes <, > and &, so it cannot end the script
 	if err != nil {

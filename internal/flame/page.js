@@ -72,7 +72,8 @@
       if (chars >= 3) {
         var label = i === 0 ? name : shortName(name);
         if (label.length > chars) label = label.slice(0, chars - 2) + "..";
-        out.push('<text x="', (px + 3).toFixed(2), '" y="', y + ROW - 5, '">', esc(label), "</text>");
+        var dark = D.diff && Math.abs(D.c[i]) >= 7 && !matched[i];
+        out.push('<text x="', (px + 3).toFixed(2), '" y="', y + ROW - 5, dark ? '" fill="#fff">' : '">', esc(label), "</text>");
       }
     }
     svg.setAttribute("height", (maxDepth + 1) * ROW);
@@ -134,6 +135,7 @@
       }
     }
     matchedEl.textContent = re ? "matched: " + pct(sum, D.total) + " (" + fmtValue(sum) + ")" : "";
+    document.body.dataset.matched = re ? (sum / D.total).toFixed(6) : "";
     render();
   }
   document.getElementById("search").addEventListener("input", function (ev) { search(ev.target.value); });
@@ -160,6 +162,15 @@
       aside.hidden = false;
     }
   }
-  render();
+  var t0 = performance.now();
+  var m = /^#search=(.*)$/.exec(location.hash);
+  if (m) {
+    var input = document.getElementById("search");
+    input.value = decodeURIComponent(m[1]);
+    search(input.value);
+  } else {
+    render();
+  }
+  document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
   window.addEventListener("resize", render);
 })();
