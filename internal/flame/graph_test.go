@@ -281,8 +281,8 @@ func TestMinShare(t *testing.T) {
 	}{
 		{0, []string{"big", "main", "mid"}},
 		{-1, []string{"big", "child", "main", "mid", "tiny"}},
-		{0.001, []string{"big", "main", "mid"}},  // mid is exactly 0.1%
-		{0.0011, []string{"big", "main"}},        // mid is under 0.11%
+		{0.001, []string{"big", "main", "mid"}}, // mid is exactly 0.1%
+		{0.0011, []string{"big", "main"}},       // mid is under 0.11%
 		{0.00005, []string{"big", "child", "main", "mid", "tiny"}},
 	} {
 		g, err := FromProfiles([]*profile.Profile{p}, Options{MinShare: c.min})

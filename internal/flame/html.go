@@ -36,10 +36,10 @@ type pageData struct {
 	Value []int64  `json:"v"`
 	// Diff only: base value and color step (-Steps to Steps; the color
 	// is Palette[step+Steps]).
-	Base     []int64    `json:"b,omitempty"`
-	Color    []int      `json:"c,omitempty"`
-	Steps    int        `json:"steps,omitempty"`
-	Palette  []string   `json:"pal,omitempty"`
+	Base     []int64     `json:"b,omitempty"`
+	Color    []int       `json:"c,omitempty"`
+	Steps    int         `json:"steps,omitempty"`
+	Palette  []string    `json:"pal,omitempty"`
 	BaseOnly []baseFrame `json:"baseOnly,omitempty"`
 }
 
