@@ -44,6 +44,12 @@ Usage:
                                     run both revisions' benchmarks interleaved and
                                     compare them with benchstat's statistics; NEW
                                     may be "." for the work tree
+  netbench flame [flags] PROFILE... write the flame graph of pprof profiles (merged)
+                                    as one self-contained HTML page
+  netbench flame -diff [flags] BASE NEW
+                                    write the differential flame graph of two
+                                    profiles: frames colored by the change in
+                                    their share of the total (red: larger)
   netbench clean                    remove the cache of worktrees and test binaries
   netbench help                     show this text
 
@@ -67,6 +73,25 @@ Flags of compare only:
   -format f         text (default), csv, json or markdown
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
+
+Flags of flame:
+  -o file           output file, "-" for standard output (default flame.html,
+                    flame.folded with -format folded)
+  -format f         html (default) or folded: Brendan Gregg's folded stacks
+                    ("a;b;c value", with -diff "a;b;c base new") for
+                    flamegraph.pl, speedscope and other tools
+  -sample type      cpu, alloc_space, alloc_objects or another sample type of
+                    the profiles (default: cpu, else alloc_space, else the
+                    profile's default)
+  -focus regexp     keep only samples with a function matching regexp on
+                    their stack, as pprof
+  -ignore regexp    drop samples with a function matching regexp on their
+                    stack, as pprof
+  -diff             two profiles, BASE NEW; widths are NEW's values, frames
+                    only in BASE are listed beside the graph
+  -min pct          frames under pct percent of the total are not drawn but
+                    left in their parent's self (default 0.05; 0 draws all)
+  -title text       title of the page (default: the profiles' names)
 
 Exit status: 0 on success; 1 when compare found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
@@ -98,6 +123,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return interruptible(func(ctx context.Context) error { return runCmd(ctx, stdout, stderr, args[1:]) })
 	case "compare":
 		return interruptible(func(ctx context.Context) error { return compareCmd(ctx, stdout, stderr, args[1:]) })
+	case "flame":
+		return flameCmd(stdout, stderr, args[1:])
 	case "clean":
 		return cleanCmd(stdout, args[1:])
 	}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// writeProfile writes a profile with the sample types types (units
+// "count", except cpu's nanoseconds) and one sample per stack ("a;b;c",
+// root first, to its values) to dir/name and returns its path.
+func writeProfile(t *testing.T, dir, name string, types []string, stacks [][2]any) string {
+	t.Helper()
+	p := &profile.Profile{PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10000000}
+	for _, ty := range types {
+		unit := "count"
+		if ty == "cpu" {
+			unit = "nanoseconds"
+		}
+		p.SampleType = append(p.SampleType, &profile.ValueType{Type: ty, Unit: unit})
+	}
+	locs := map[string]*profile.Location{}
+	for _, st := range stacks {
+		frames := strings.Split(st[0].(string), ";")
+		s := &profile.Sample{Value: st[1].([]int64)}
+		for i := len(frames) - 1; i >= 0; i-- {
+			loc, ok := locs[frames[i]]
+			if !ok {
+				f := &profile.Function{ID: uint64(len(locs) + 1), Name: frames[i]}
+				p.Function = append(p.Function, f)
+				loc = &profile.Location{ID: uint64(len(locs) + 1), Line: []profile.Line{{Function: f}}}
+				p.Location = append(p.Location, loc)
+				locs[frames[i]] = loc
+			}
+			s.Location = append(s.Location, loc)
+		}
+		p.Sample = append(p.Sample, s)
+	}
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := p.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// flameProfiles writes a base and a new CPU profile and a heap profile
+// to dir.
+func flameProfiles(t *testing.T, dir string) (base, new, heap string) {
+	cpu := []string{"samples", "cpu"}
+	base = writeProfile(t, dir, "base.prof", cpu, [][2]any{
+		{"main.main;main.parse;bytes.Index", []int64{2, 20000000}},
+		{"main.main;main.parse", []int64{1, 10000000}},
+		{"main.main;main.write;os.(*File).Write", []int64{3, 30000000}},
+		{"main.main;main.old", []int64{1, 10000000}},
+	})
+	new = writeProfile(t, dir, "new.prof", cpu, [][2]any{
+		{"main.main;main.parse;bytes.Index", []int64{6, 60000000}},
+		{"main.main;main.parse", []int64{1, 10000000}},
+		{"main.main;main.write;os.(*File).Write", []int64{3, 30000000}},
+	})
+	heap = writeProfile(t, dir, "heap.prof", []string{"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"}, [][2]any{
+		{"main.main;main.parse", []int64{1, 4096, 0, 0}},
+	})
+	return base, new, heap
+}
+
+func TestFlameFoldedGolden(t *testing.T) {
+	dir := t.TempDir()
+	base, new, heap := flameProfiles(t, dir)
+	for _, c := range []struct {
+		golden string
+		args   []string
+	}{
+		{"flame.folded", []string{"flame", "-format", "folded", "-o", "-", base}},
+		{"flame-merged.folded", []string{"flame", "-format", "folded", "-o", "-", base, new}},
+		{"flame-samples.folded", []string{"flame", "-format", "folded", "-o", "-", "-sample", "samples", "-ignore", `^os\.`, base}},
+		{"flame-diff.folded", []string{"flame", "-format", "folded", "-o", "-", "-diff", base, new}},
+		{"flame-heap.folded", []string{"flame", "-format", "folded", "-o", "-", heap}},
+	} {
+		stdout, stderr, err := runIn(t, dir, c.args...)
+		if err != nil || stderr != "" {
+			t.Fatalf("%v: %v\n%s", c.args, err, stderr)
+		}
+		golden(t, c.golden, stdout)
+	}
+}
+
+func TestFlameHTML(t *testing.T) {
+	dir := t.TempDir()
+	base, new, _ := flameProfiles(t, dir)
+	_, stderr, err := runIn(t, dir, "flame", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "netbench: wrote flame.html: html flame graph of cpu, 6 frames drawn\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "flame.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<title>cpu: base.prof</title>", `"bytes.Index"`, `"diff":false`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("flame.html lacks %s", want)
+		}
+	}
+
+	out := filepath.Join(dir, "diff.html")
+	_, stderr, err = runIn(t, dir, "flame", "-diff", "-o", out, "-title", "parse got slower", base, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Frames drawn come from new: main.old is in base only.
+	if want := "netbench: wrote " + out + ": html flame graph of cpu, 5 frames drawn\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	page, err = os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<title>parse got slower</title>", `"diff":true`, `"baseOnly":[{"path":["main.main","main.old"]`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("diff.html lacks %s", want)
+		}
+	}
+}
+
+func TestFlameErrors(t *testing.T) {
+	dir := t.TempDir()
+	base, _, heap := flameProfiles(t, dir)
+	notProfile := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notProfile, []byte("not a profile\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.html")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "flame needs a profile"},
+		{[]string{"-diff", base}, "flame -diff needs two profiles"},
+		{[]string{"-diff", base, base, base}, "flame -diff needs two profiles"},
+		{[]string{"-format", "svg", base}, `unknown -format "svg" (want html or folded)`},
+		{[]string{"-focus", "(", base}, "-focus: error parsing regexp"},
+		{[]string{"-ignore", "[", base}, "-ignore: error parsing regexp"},
+		{[]string{"-min", "-1", base}, "invalid value"},
+		{[]string{"-bogus", base}, "flag provided but not defined"},
+		{[]string{filepath.Join(dir, "missing.prof")}, "missing.prof: no such file"},
+		{[]string{notProfile}, "notes.txt: not a profile"},
+		{[]string{"-sample", "bogus", base}, `unknown sample type "bogus" (the profile has samples, cpu)`},
+		{[]string{"-sample", "cpu", heap}, `unknown sample type "cpu" (the profile has alloc_objects, alloc_space, inuse_objects, inuse_space)`},
+		{[]string{"-focus", "nothing", base}, "no samples of type cpu left after -focus and -ignore"},
+		{[]string{"-ignore", "main", base}, "no samples of type cpu left after -focus and -ignore"},
+		{[]string{"-diff", base, heap}, "sample types differ: base has cpu (nanoseconds), new has alloc_space (count)"},
+		{[]string{base, heap}, "the profiles cannot be merged"},
+	} {
+		args := append([]string{"flame", "-o", out}, c.args...)
+		_, _, err := runIn(t, dir, args...)
+		if err == nil {
+			t.Errorf("%v: no error, want %q", c.args, c.want)
+			continue
+		}
+		wantStatus(t, err, exitFailure, c.want)
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: %s written despite the error", c.args, out)
+			os.Remove(out)
+		}
+	}
+}

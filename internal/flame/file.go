@@ -1,0 +1,76 @@
+package flame
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/google/pprof/profile"
+)
+
+// ReadProfiles parses the profile files at paths (protocol buffers,
+// gzipped or not, or pprof's legacy formats). An error names the file.
+func ReadProfiles(paths ...string) ([]*profile.Profile, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("flame: no profiles")
+	}
+	ps := make([]*profile.Profile, 0, len(paths))
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("flame: %w", err)
+		}
+		p, err := profile.Parse(bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("flame: %s: not a profile: %w", path, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// WriteDiffFile reads the base and new profiles, merges each side, diffs
+// them (see Diff) and writes the differential flame graph as an HTML page
+// titled title to the file out. It writes nothing when an earlier step
+// fails.
+func WriteDiffFile(basePaths, newPaths []string, out, title string, o Options) error {
+	graph := func(paths []string) (*Graph, error) {
+		ps, err := ReadProfiles(paths...)
+		if err != nil {
+			return nil, err
+		}
+		return FromProfiles(ps, o)
+	}
+	base, err := graph(basePaths)
+	if err != nil {
+		return err
+	}
+	new, err := graph(newPaths)
+	if err != nil {
+		return err
+	}
+	d, err := Diff(base, new)
+	if err != nil {
+		return err
+	}
+	return d.WriteHTMLFile(out, title)
+}
+
+// WriteHTMLFile writes g's HTML page (see WriteHTML) to the file path,
+// replacing it.
+func (g *Graph) WriteHTMLFile(path, title string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("flame: %w", err)
+	}
+	err = g.WriteHTML(f, title)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("flame: writing %s: %w", path, err)
+	}
+	return nil
+}
