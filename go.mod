@@ -3,6 +3,7 @@ module github.com/netkit/netkit
 go 1.26.0
 
 require (
+	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.49.0
 )
