@@ -44,6 +44,9 @@ Usage:
                                     run both revisions' benchmarks interleaved and
                                     compare them with benchstat's statistics; NEW
                                     may be "." for the work tree
+  netbench profile [flags] [packages]
+                                    write a CPU and an allocation profile of every
+                                    benchmark, each run alone, and an index
   netbench clean                    remove the cache of worktrees and test binaries
   netbench help                     show this text
 
@@ -67,6 +70,20 @@ Flags of compare only:
   -format f         text (default), csv, json or markdown
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
+
+Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
+  -o dir            output directory (default netbench-profiles/<commit>, the
+                    first 12 digits of HEAD, "-dirty" when the tree has changes)
+  -mem=false        CPU profiles only
+  -force            write into a non-empty -o directory, overwriting the files
+                    of the same names
+profile lists the benchmarks with one -benchtime 1x run of each package, then
+runs every benchmark that printed a result (a sub-benchmark, at each -cpu
+value) alone, with an anchored pattern, so that profiles do not mix. It
+writes <dir>/<package>/<benchmark>.cpu.pprof and .alloc.pprof (allocations
+sampled at the runtime's default rate), and index.json and index.txt listing
+benchmark -> files. Interrupted, it keeps the profiles finished so far
+(without an index) and removes the one in progress.
 
 Exit status: 0 on success; 1 when compare found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
@@ -98,6 +115,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return interruptible(func(ctx context.Context) error { return runCmd(ctx, stdout, stderr, args[1:]) })
 	case "compare":
 		return interruptible(func(ctx context.Context) error { return compareCmd(ctx, stdout, stderr, args[1:]) })
+	case "profile":
+		return interruptible(func(ctx context.Context) error { return profileCmd(ctx, stdout, stderr, args[1:]) })
 	case "clean":
 		return cleanCmd(stdout, args[1:])
 	}

@@ -249,7 +249,7 @@ func TestDocListsCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := f.Doc.Text()
-	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
+	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench profile [flags] [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("package doc lacks %q", want)
 		}
