@@ -70,6 +70,13 @@ Flags of compare only:
   -format f         text (default), csv, json or markdown
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
+  -profile[=dir]    after judging, profile each benchmark that fails the gate
+                    in a unit of time (sec/op, -gate units; not B/op or
+                    allocs/op) with one run on each revision, and write
+                    <dir>/<package>/<benchmark>.old.cpu.pprof, .new.cpu.pprof
+                    and .diff.html; nothing runs when nothing fails (default
+                    dir: beside -o, "report.html" giving report-profiles, or
+                    netbench-profiles/compare-<old>-<new>)
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the
