@@ -44,6 +44,9 @@ Usage:
                                     run both revisions' benchmarks interleaved and
                                     compare them with benchstat's statistics; NEW
                                     may be "." for the work tree
+  netbench profile [flags] [packages]
+                                    write a CPU and an allocation profile of every
+                                    benchmark, each run alone, and an index
   netbench flame [flags] PROFILE... write the flame graph of pprof profiles (merged)
                                     as one self-contained HTML page
   netbench flame -diff [flags] BASE NEW
@@ -73,6 +76,27 @@ Flags of compare only:
   -format f         text (default), csv, json or markdown
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
+  -profile[=dir]    after judging, profile each benchmark that fails the gate
+                    in a unit of time (sec/op, -gate units; not B/op or
+                    allocs/op) with one run on each revision, and write
+                    <dir>/<package>/<benchmark>.old.cpu.pprof, .new.cpu.pprof
+                    and .diff.html; nothing runs when nothing fails (default
+                    dir: beside -o, "report.html" giving report-profiles, or
+                    netbench-profiles/compare-<old>-<new>)
+
+Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
+  -o dir            output directory (default netbench-profiles/<commit>, the
+                    first 12 digits of HEAD, "-dirty" when the tree has changes)
+  -mem=false        CPU profiles only
+  -force            write into a non-empty -o directory, overwriting the files
+                    of the same names
+profile lists the benchmarks with one -benchtime 1x run of each package, then
+runs every benchmark that printed a result (a sub-benchmark, at each -cpu
+value) alone, with an anchored pattern, so that profiles do not mix. It
+writes <dir>/<package>/<benchmark>.cpu.pprof and .alloc.pprof (allocations
+sampled at the runtime's default rate), and index.json and index.txt listing
+benchmark -> files. Interrupted, it keeps the profiles finished so far
+(without an index) and removes the one in progress.
 
 Flags of flame:
   -o file           output file, "-" for standard output (default flame.html,
@@ -123,6 +147,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return interruptible(func(ctx context.Context) error { return runCmd(ctx, stdout, stderr, args[1:]) })
 	case "compare":
 		return interruptible(func(ctx context.Context) error { return compareCmd(ctx, stdout, stderr, args[1:]) })
+	case "profile":
+		return interruptible(func(ctx context.Context) error { return profileCmd(ctx, stdout, stderr, args[1:]) })
 	case "flame":
 		return flameCmd(stdout, stderr, args[1:])
 	case "clean":

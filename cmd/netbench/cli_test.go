@@ -67,6 +67,22 @@ func TestBadFlagsBuildNothing(t *testing.T) {
 		}
 		_, _, err = runIn(t, t.TempDir(), append(args, "HEAD", ".")...)
 		wantStatus(t, err, exitFailure, tc.want)
+		if tc.args[0] != "-count" && tc.args[0] != "-o" { // profile: -o is a directory
+			_, _, err = runIn(t, t.TempDir(), append([]string{"profile"}, tc.args...)...)
+			wantStatus(t, err, exitFailure, tc.want)
+		}
+	}
+	nonEmpty := t.TempDir()
+	writeFiles(t, nonEmpty, map[string]string{"old.cpu.pprof": "x"})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-count", "3"}, "-count does not apply"},
+		{[]string{"-o", nonEmpty}, "is not empty"},
+	} {
+		_, _, err := runIn(t, t.TempDir(), append([]string{"profile"}, tc.args...)...)
+		wantStatus(t, err, exitFailure, tc.want)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -77,6 +93,7 @@ func TestBadFlagsBuildNothing(t *testing.T) {
 		{[]string{"-alpha", "2"}, "-alpha must be between 0 and 1"},
 		{[]string{"-count", "3"}, "-allow-low-count"},
 		{[]string{"-format", "xml"}, "unknown -format"},
+		{[]string{"-profile="}, "-profile=dir"},
 	} {
 		_, _, err := runIn(t, t.TempDir(), append(append([]string{"compare"}, tc.args...), "HEAD", ".")...)
 		wantStatus(t, err, exitFailure, tc.want)
@@ -107,7 +124,7 @@ func TestPercentFlag(t *testing.T) {
 // TestHelpFlag: -h and -help of each command print the usage on standard
 // output and succeed.
 func TestHelpFlag(t *testing.T) {
-	for _, args := range [][]string{{"run", "-h"}, {"run", "-help"}, {"compare", "-h"}, {"compare", "-count", "3", "-help"}, {"-h"}, {"help"}} {
+	for _, args := range [][]string{{"run", "-h"}, {"run", "-help"}, {"compare", "-h"}, {"compare", "-count", "3", "-help"}, {"profile", "-h"}, {"-h"}, {"help"}} {
 		out, errOut, err := runIn(t, t.TempDir(), args...)
 		if err != nil || !strings.Contains(out, "netbench compare [flags] OLD NEW") || errOut != "" {
 			t.Errorf("%v: error %v, stdout %d bytes, stderr %q; want nil, the usage on stdout, nothing on stderr", args, err, len(out), errOut)
@@ -249,7 +266,7 @@ func TestDocListsCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := f.Doc.Text()
-	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
+	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench profile [flags] [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("package doc lacks %q", want)
 		}

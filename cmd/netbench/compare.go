@@ -46,7 +46,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		seed       = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
 		interleave = fs.Bool("interleave", true, "alternate the revisions round by round; false runs every round of OLD, then of NEW (for measuring what interleaving buys)")
 		allowLow   = fs.Bool("allow-low-count", false, "compare even when -count is too low for any p-value to reach -alpha")
+		profile    profileFlag
 	)
+	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
 	if help, err := parseFlags(fs, args, stdout); help || err != nil {
 		return err
 	}
@@ -143,6 +145,23 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return fail(err)
 	}
 	judged := benchcmp.Judge(rows, gate)
+	// flameLinks maps the Pkg+"\t"+Name of each row of a profiled
+	// benchmark to its differential flame graph, relative to the report's
+	// directory: the links of the HTML report.
+	var flameLinks map[string]string
+	if profile.on {
+		dir, linkBase := profile.dir, "."
+		if dir == "" {
+			dir = compareProfileDir(f.out, revs)
+		}
+		if f.out != "" {
+			linkBase = filepath.Dir(f.out)
+		}
+		if flameLinks, err = profileFailures(ctx, stderr, prog, opts, judged, revs, dir, linkBase); err != nil {
+			return fail(err)
+		}
+	}
+	_ = flameLinks // TODO(lead): pass to the HTML report
 	oldName, newName := label(revs[0]), label(revs[1])
 	switch *format {
 	case "text":

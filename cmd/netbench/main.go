@@ -6,6 +6,7 @@
 //
 //	netbench run [flags] [packages]
 //	netbench compare [flags] OLD NEW [packages]
+//	netbench profile [flags] [packages]
 //	netbench clean
 //	netbench help
 //
@@ -18,6 +19,9 @@
 // interleaved -count times, and prints the benchstat table (-format text,
 // markdown, csv or json). Benchmarks that ran in one revision only are
 // listed on standard error.
+//
+// profile writes a CPU and an allocation profile of every benchmark, each
+// run alone, under -o (default netbench-profiles/<commit>), with an index.
 //
 // clean removes the cache ($NETBENCH_CACHE, or netbench under the user
 // cache directory). help, or -h after a command, prints the flags on

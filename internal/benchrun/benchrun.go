@@ -232,6 +232,13 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 	if opts.Timeout > 0 {
 		args = append(args, "-test.timeout", opts.Timeout.String())
 	}
+	return p.exec(ctx, args, w, onResult)
+}
+
+// exec runs p's binary with args, which must include -test.v=test2json,
+// and copies the configuration and result lines it prints to w, as Run
+// describes.
+func (p Package) exec(ctx context.Context, args []string, w io.Writer, onResult func(name string)) error {
 	cmd := exec.CommandContext(ctx, p.Binary, args...)
 	cmd.Dir = p.Dir
 	var log tailBuffer

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// hotBench is a test file of package pkg whose benchmarks spend their time
+// in functions of their own: hot<Name> for each benchmark or
+// sub-benchmark, and a benchmark that skips.
+func hotBench(pkg string, subs bool) string {
+	s := `package ` + pkg + `
+
+import "testing"
+
+var sink int
+
+func spin(n int) int {
+	s := 1
+	for i := 0; i < n; i++ {
+		s = s*31 + i ^ s>>3
+	}
+	return s
+}
+
+//go:noinline
+func hotX(n int) int { return spin(n) }
+
+//go:noinline
+func hotY(n int) int { return spin(n) }
+
+//go:noinline
+func hotB(n int) int { return spin(n) }
+
+func BenchmarkSkip(b *testing.B) { b.Skip("not today") }
+`
+	if subs {
+		return s + `
+func BenchmarkA(b *testing.B) {
+	b.Run("k=x", func(b *testing.B) {
+		for b.Loop() {
+			sink = hotX(5000)
+		}
+	})
+	b.Run("k=y", func(b *testing.B) {
+		for b.Loop() {
+			sink = hotY(5000)
+		}
+	})
+}
+`
+	}
+	return s + `
+func BenchmarkB(b *testing.B) {
+	for b.Loop() {
+		sink = hotB(5000)
+	}
+}
+`
+}
+
+// profileModule makes a throwaway module with packages alpha (BenchmarkA
+// with two sub-benchmarks) and beta (BenchmarkB), each with a benchmark
+// that skips.
+func profileModule(t *testing.T) string {
+	t.Helper()
+	dir, _ := newModule(t, map[string]string{
+		"alpha/a_test.go": hotBench("alpha", true),
+		"beta/b_test.go":  hotBench("beta", false),
+	})
+	return dir
+}
+
+// readIndex reads the index.json of a profile directory.
+func readIndex(t *testing.T, dir string) []profileEntry {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []profileEntry
+	if err := json.Unmarshal(b, &entries); err != nil {
+		t.Fatalf("index.json: %v\n%s", err, b)
+	}
+	return entries
+}
+
+// cpuFuncs parses the CPU profile at path and returns the names (without
+// the package path) of the functions on the stacks of its samples.
+func cpuFuncs(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(p.SampleType) != 2 || p.SampleType[1].Type != "cpu" {
+		t.Fatalf("%s: sample types %v, want samples and cpu", path, p.SampleType)
+	}
+	funcs := map[string]bool{}
+	for _, s := range p.Sample {
+		for _, loc := range s.Location {
+			for _, l := range loc.Line {
+				funcs[l.Function.Name[strings.LastIndexByte(l.Function.Name, '.')+1:]] = true
+			}
+		}
+	}
+	return funcs
+}
+
+// TestProfile: every leaf benchmark of two packages, at each -cpu value,
+// gets a CPU profile that holds its own hot function and no other's, and
+// an allocation profile; the index lists exactly those leaves.
+func TestProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	dir := profileModule(t)
+	out := filepath.Join(t.TempDir(), "profiles")
+	_, errOut, err := runIn(t, dir, "profile", "-benchtime", "200ms", "-cpu", "1,2", "-o", out, "./alpha", "./beta")
+	if err != nil {
+		t.Fatalf("profile: %v\n%s", err, errOut)
+	}
+	entries := readIndex(t, out)
+	hot := map[string]string{"BenchmarkA/k=x": "hotX", "BenchmarkA/k=y": "hotY", "BenchmarkB": "hotB"}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Pkg+" "+e.Benchmark)
+		want := hot[strings.TrimSuffix(e.Benchmark, "-2")]
+		funcs := cpuFuncs(t, filepath.Join(out, filepath.FromSlash(e.CPU)))
+		for _, h := range []string{"hotX", "hotY", "hotB"} {
+			if funcs[h] != (h == want) {
+				t.Errorf("CPU profile of %s (%s): %s on a stack is %v, want %v", e.Benchmark, e.CPU, h, funcs[h], h == want)
+			}
+		}
+		if e.Alloc == "" {
+			t.Errorf("%s: no allocation profile in the index", e.Benchmark)
+		} else if f, err := os.Open(filepath.Join(out, filepath.FromSlash(e.Alloc))); err != nil {
+			t.Error(err)
+		} else {
+			if _, err := profile.Parse(f); err != nil {
+				t.Errorf("%s: %v", e.Alloc, err)
+			}
+			f.Close()
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"example.com/m/alpha BenchmarkA/k=x", "example.com/m/alpha BenchmarkA/k=x-2",
+		"example.com/m/alpha BenchmarkA/k=y", "example.com/m/alpha BenchmarkA/k=y-2",
+		"example.com/m/beta BenchmarkB", "example.com/m/beta BenchmarkB-2",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("index lists %q, want %q", got, want)
+	}
+	txt, err := os.ReadFile(filepath.Join(out, "index.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.Contains(string(txt), e.Benchmark+" ") || !strings.Contains(string(txt), e.CPU) {
+			t.Errorf("index.txt lacks %s %s:\n%s", e.Benchmark, e.CPU, txt)
+		}
+	}
+	// Nothing but the index and the listed profiles.
+	listed := map[string]bool{"index.json": true, "index.txt": true}
+	for _, e := range entries {
+		listed[e.CPU], listed[e.Alloc] = true, true
+	}
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(out, p)
+			if !listed[filepath.ToSlash(rel)] {
+				t.Errorf("unlisted file %s", rel)
+			}
+		}
+		return nil
+	})
+
+	// The directory is not empty now: refused before anything is built.
+	_, _, err = runIn(t, dir, "profile", "-o", out, "./beta")
+	wantStatus(t, err, exitFailure, "is not empty")
+}
+
+// TestProfileDefaultDir: without -o, profiles go to
+// netbench-profiles/<first 12 digits of HEAD>, "-dirty" when the tree has
+// changes; -mem=false writes CPU profiles only.
+func TestProfileDefaultDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	dir := profileModule(t)
+	commit := gitRun(t, dir, "rev-parse", "HEAD")
+	_, errOut, err := runIn(t, dir, "profile", "-benchtime", "1x", "-mem=false", "./beta")
+	if err != nil {
+		t.Fatalf("profile: %v\n%s", err, errOut)
+	}
+	out := filepath.Join(dir, "netbench-profiles", commit[:12])
+	entries := readIndex(t, out)
+	if len(entries) != 1 || strings.TrimSuffix(entries[0].Benchmark, "-"+lastField(entries[0].Benchmark)) != "BenchmarkB" || entries[0].Alloc != "" {
+		t.Errorf("index %+v, want BenchmarkB (at this GOMAXPROCS) with a CPU profile only", entries)
+	}
+	// The profiles just written make the tree dirty.
+	if _, errOut, err = runIn(t, dir, "profile", "-benchtime", "1x", "./beta"); err != nil {
+		t.Fatalf("profile: %v\n%s", err, errOut)
+	}
+	readIndex(t, filepath.Join(dir, "netbench-profiles", commit[:12]+"-dirty"))
+}
+
+func TestProfileErrors(t *testing.T) {
+	dir := profileModule(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"profile", "-bench", "NoSuch", "-o", t.TempDir(), "./beta"}, "no benchmarks match"},
+		{[]string{"profile", "-bench", "Skip", "-benchtime", "1x", "-o", t.TempDir(), "./beta"}, "printed a result"},
+		{[]string{"profile", "-count", "3", "./beta"}, "-count does not apply"},
+		{[]string{"profile", "-cpu", "0", "./beta"}, "invalid -cpu"},
+	} {
+		_, _, err := runIn(t, dir, tc.args...)
+		wantStatus(t, err, exitFailure, tc.want)
+	}
+}
+
+func TestSlugs(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/m/sum":     "example.com_m_sum",
+		"Get/size=64/impl=a-2":  "Get_size=64_impl=a-2",
+		"..":                    "_.",
+		"":                      "_",
+		"a b\t<c>*?|\\:\"'%#&~": "a_b__c____________",
+		"n=1,2+3":               "n=1,2+3",
+	} {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var s slugs
+	var got []string
+	for _, n := range []string{"a_b", "a/b", "A_B", "c", "a_b~2"} {
+		got = append(got, s.file("p", slug(n)))
+	}
+	want := []string{"p/a_b", "p/a_b~2", "p/A_B~3", "p/c", "p/a_b_2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("file names %q, want %q", got, want)
+	}
+}
