@@ -80,6 +80,9 @@ func newChart(r Judged) chart {
 	c := chart{Unit: r.Unit}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range []Side{r.Old, r.New} {
+		if s.N == 0 {
+			continue // its zero interval is no value
+		}
 		for _, v := range append([]float64{s.Lo, s.Hi}, s.Values...) {
 			if !math.IsInf(v, 0) && !math.IsNaN(v) {
 				lo, hi = min(lo, v), max(hi, v)
