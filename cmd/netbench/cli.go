@@ -73,7 +73,8 @@ Flags of compare only:
                     reach -alpha (then only allocs/op and B/op can fail)
   -gate units       units gated besides sec/op, comma-separated (e.g. B/s)
   -correct holm     Holm correction of the gated p-values
-  -format f         text (default), csv, json or markdown
+  -format f         text (default), csv, json, markdown or html (one
+                    self-contained page: tables, environment, sample charts)
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
   -profile[=dir]    after judging, profile each benchmark that fails the gate

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		alpha      = fs.Float64("alpha", benchcmp.DefaultAlpha, "significance level")
 		gateUnits  = fs.String("gate", "", "comma-separated units gated besides sec/op (e.g. B/s)")
 		correct    = fs.String("correct", "", `multiple-comparison correction: "" or holm`)
-		format     = fs.String("format", "text", "output: text, csv, json or markdown")
+		format     = fs.String("format", "text", "output: text, csv, json, markdown or html")
 		seed       = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
 		interleave = fs.Bool("interleave", true, "alternate the revisions round by round; false runs every round of OLD, then of NEW (for measuring what interleaving buys)")
 		allowLow   = fs.Bool("allow-low-count", false, "compare even when -count is too low for any p-value to reach -alpha")
@@ -56,9 +57,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return usageError("compare needs two revisions: netbench compare OLD NEW [packages]")
 	}
 	switch *format {
-	case "text", "csv", "json", "markdown":
+	case "text", "csv", "json", "markdown", "html":
 	default:
-		return usageError("unknown -format %q (want text, csv, json or markdown)", *format)
+		return usageError("unknown -format %q (want text, csv, json, markdown or html)", *format)
 	}
 	if *correct != "" && *correct != "holm" {
 		return usageError("unknown -correct %q (want holm)", *correct)
@@ -120,6 +121,15 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if len(revs[0].pkgs)+len(revs[1].pkgs) == 0 {
 		return usageError("no benchmarks match -bench %q in either revision", opts.Bench)
 	}
+	// The report's environment is taken before the runs, as run's is, so
+	// that its load average is the machine's and not netbench's.
+	var config []string
+	if *format == "html" {
+		if config, err = benchrun.Config(ctx, top); err != nil {
+			return fail(err)
+		}
+		config = withCPUList(config, opts.CPU)
+	}
 
 	// Interleave: round i runs every package of both revisions once, in
 	// the order old-new or new-old, alternating (ABBA) from a random start,
@@ -140,6 +150,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		}
 	}
 
+	env := environment(config, revs[0].out.Bytes(), revs[1].out.Bytes())
 	rows, err := benchcmp.Compare(&revs[0].out, &revs[1].out, benchcmp.DefaultConfidence)
 	if err != nil {
 		return fail(err)
@@ -172,6 +183,8 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		err = benchcmp.WriteJSON(out, judged)
 	case "csv":
 		err = benchcmp.WriteCSV(out, judged)
+	case "html":
+		err = benchcmp.WriteHTML(out, benchcmp.Report{OldName: oldName, NewName: newName, Env: env, Gate: gate, Rows: judged})
 	}
 	if err == nil {
 		err = finish()
@@ -204,6 +217,25 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 			len(failed), threshold, *alpha, strings.Join(failed, ", "))}
 	}
 	return nil
+}
+
+// environment returns the environment lines of an HTML report: config,
+// then the goos, goarch, pkg and cpu lines the test binaries printed in
+// outs, each line once.
+func environment(config []string, outs ...[]byte) []string {
+	env := slices.Clone(config)
+	seen := map[string]bool{}
+	for _, out := range outs {
+		for line := range strings.Lines(string(out)) {
+			line = strings.TrimRight(line, "\r\n")
+			key, _, ok := strings.Cut(line, ": ")
+			if ok && slices.Contains([]string{"goos", "goarch", "pkg", "cpu"}, key) && !seen[line] {
+				seen[line] = true
+				env = append(env, line)
+			}
+		}
+	}
+	return env
 }
 
 // percent is the value of -threshold: a percentage written "5" or "5%",

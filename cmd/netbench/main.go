@@ -17,7 +17,8 @@
 // compare checks out OLD and NEW (NEW may be "." for the work tree) in
 // worktrees under the cache, builds their test binaries, runs them
 // interleaved -count times, and prints the benchstat table (-format text,
-// markdown, csv or json). Benchmarks that ran in one revision only are
+// markdown, csv or json) or an HTML report with charts of the samples
+// (-format html). Benchmarks that ran in one revision only are
 // listed on standard error.
 //
 // profile writes a CPU and an allocation profile of every benchmark, each
