@@ -172,7 +172,6 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 			return fail(err)
 		}
 	}
-	_ = flameLinks // TODO(lead): pass to the HTML report
 	oldName, newName := label(revs[0]), label(revs[1])
 	switch *format {
 	case "text":
@@ -184,7 +183,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	case "csv":
 		err = benchcmp.WriteCSV(out, judged)
 	case "html":
-		err = benchcmp.WriteHTML(out, benchcmp.Report{OldName: oldName, NewName: newName, Env: env, Gate: gate, Rows: judged})
+		err = benchcmp.WriteHTML(out, benchcmp.Report{OldName: oldName, NewName: newName, Env: env, Gate: gate, Rows: judged, Flames: flameLinks})
 	}
 	if err == nil {
 		err = finish()

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/internal/browser"
+	"github.com/netkit/netkit/internal/browser/browsertest"
+)
+
+// hotFile is a package whose BenchmarkWork spends its time in Planted and
+// Steady, planted times and steady times the same loop.
+func hotFile(planted, steady int) string {
+	return `package hot
+
+import "testing"
+
+var sink int
+
+//go:noinline
+func Planted(n int) int {
+	s := 1
+	for i := 0; i < n*` + strconv.Itoa(planted) + `; i++ {
+		s = s*31 + i ^ s>>3
+	}
+	return s
+}
+
+//go:noinline
+func Steady(n int) int {
+	s := 1
+	for i := 0; i < n*` + strconv.Itoa(steady) + `; i++ {
+		s = s*31 + i ^ s>>3
+	}
+	return s
+}
+
+func BenchmarkWork(b *testing.B) {
+	for b.Loop() {
+		sink = Planted(1000) + Steady(1000)
+	}
+}
+`
+}
+
+// screenshotDir is where the browser tests keep their screenshots:
+// $NETKIT_SCREENSHOTS when set (the README's pictures in docs/ are taken
+// so), else the test's temporary directory.
+func screenshotDir(t *testing.T) string {
+	if d := os.Getenv("NETKIT_SCREENSHOTS"); d != "" {
+		return d
+	}
+	return t.TempDir()
+}
+
+// TestBrowserCompareProfile is the one-command path from "compare says
+// slower" to "the frame that got slower", checked in a real headless
+// Chromium: a second commit makes Planted 3x slower; compare -profile
+// -format html exits 1 and writes a report that links the differential
+// flame graph; both pages load without errors; the report shows every
+// row and a chart per benchmark; and in the flame graph the widest red
+// frame is Planted.
+func TestBrowserCompareProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two revisions")
+	}
+	chromium := browsertest.Require(t)
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, oldCommit := newModule(t, map[string]string{"hot/hot_test.go": hotFile(1, 1)})
+	writeFiles(t, dir, map[string]string{"hot/hot_test.go": hotFile(3, 1)})
+	gitRun(t, dir, "commit", "-q", "-am", "Planted: 3x the work")
+
+	report := filepath.Join(t.TempDir(), "report.html")
+	_, errOut, err := runIn(t, dir, "compare", "-bench", "Work", "-count", "6", "-benchtime", "1s", "-threshold", "10",
+		"-profile", "-format", "html", "-o", report, oldCommit, "HEAD", "./hot")
+	wantStatus(t, err, exitRegression, "Work")
+	page, rerr := os.ReadFile(report)
+	if rerr != nil {
+		t.Fatalf("%v\n%s", rerr, errOut)
+	}
+	m := regexp.MustCompile(`href="([^"]*\.diff\.html)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("the report links no differential flame graph:\n%s", errOut)
+	}
+	flame := filepath.Join(filepath.Dir(report), string(m[1]))
+	if _, err := os.Stat(flame); err != nil {
+		t.Fatalf("the report links %s: %v", m[1], err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b, err := browser.Start(ctx, chromium)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	shots := screenshotDir(t)
+
+	p := openClean(ctx, t, b, report)
+	var got struct{ Rows, TableRows, Charts, Links int }
+	js := `({Rows: +document.body.dataset.rows, TableRows: document.querySelectorAll("tr.row").length,
+		Charts: document.querySelectorAll("svg.chart").length,
+		Links: document.querySelectorAll('a[href$=".diff.html"]').length})`
+	if err := p.Eval(ctx, js, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Rows == 0 || got.Rows != got.TableRows || got.Charts == 0 || got.Links == 0 {
+		t.Errorf("report: %+v; want every row in the tables (data-rows = tr.row > 0), charts and a flame link", got)
+	}
+	screenshot(ctx, t, p, filepath.Join(shots, "report.png"))
+
+	p = openClean(ctx, t, b, flame)
+	var fl struct {
+		Frames, Rects int
+		Widest        string
+	}
+	js = `(() => {
+		const rects = [...document.querySelectorAll("#flame rect[data-name]")];
+		let widest = "", w = -1;
+		for (const r of rects) {
+			const c = r.getAttribute("fill"), red = parseInt(c.slice(1, 3), 16),
+				g = parseInt(c.slice(3, 5), 16), b = parseInt(c.slice(5, 7), 16);
+			if (red - (g + b) / 2 > 60 && +r.getAttribute("width") > w) {
+				w = +r.getAttribute("width"); widest = r.dataset.name;
+			}
+		}
+		return {Frames: +document.body.dataset.frames, Rects: rects.length, Widest: widest};
+	})()`
+	if err := p.Eval(ctx, js, &fl); err != nil {
+		t.Fatal(err)
+	}
+	if fl.Frames == 0 || fl.Frames != fl.Rects {
+		t.Errorf("flame graph: data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
+	}
+	if fl.Widest != "example.com/m/hot.Planted" {
+		t.Errorf("widest red frame %q, want example.com/m/hot.Planted", fl.Widest)
+	}
+	screenshot(ctx, t, p, filepath.Join(shots, "flame-diff.png"))
+}
+
+// openClean opens the file at path, 1280×800, and fails the test if the
+// page reports an error, fetches anything but itself and inline data, or
+// takes a second or more to load.
+func openClean(ctx context.Context, t *testing.T, b *browser.Browser, path string) *browser.Page {
+	t.Helper()
+	p, err := b.Open(ctx, "file://"+path, 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	var pageErrors string
+	if err := p.Eval(ctx, `new Promise(r => setTimeout(() => r(document.body.dataset.errors || ""), 50))`, &pageErrors); err != nil {
+		t.Fatal(err)
+	}
+	if errs := p.Errors(); len(errs) > 0 || pageErrors != "" {
+		t.Errorf("%s: console errors %q, page errors %q", filepath.Base(path), errs, pageErrors)
+	}
+	for _, u := range p.Requests() {
+		if !strings.HasPrefix(u, "file://"+path) && !strings.HasPrefix(u, "data:") {
+			t.Errorf("%s fetched %s: not self-contained", filepath.Base(path), u)
+		}
+	}
+	if lt := p.LoadTime(); lt <= 0 || lt >= time.Second {
+		t.Errorf("%s loaded in %v, want under 1s", filepath.Base(path), lt)
+	}
+	return p
+}
+
+// screenshot writes a full-page PNG of p to path.
+func screenshot(ctx context.Context, t *testing.T, p *browser.Page, path string) {
+	t.Helper()
+	png, err := p.ScreenshotFullPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s (%d bytes)", path, len(png))
+}
