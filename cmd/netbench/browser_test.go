@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -161,8 +162,9 @@ func openClean(ctx context.Context, t *testing.T, b *browser.Browser, path strin
 	if errs := p.Errors(); len(errs) > 0 || pageErrors != "" {
 		t.Errorf("%s: console errors %q, page errors %q", filepath.Base(path), errs, pageErrors)
 	}
+	file, _, _ := strings.Cut(path, "#")
 	for _, u := range p.Requests() {
-		if !strings.HasPrefix(u, "file://"+path) && !strings.HasPrefix(u, "data:") {
+		if u != "file://"+file && !strings.HasPrefix(u, "data:") {
 			t.Errorf("%s fetched %s: not self-contained", filepath.Base(path), u)
 		}
 	}
@@ -183,4 +185,62 @@ func screenshot(ctx context.Context, t *testing.T, p *browser.Page, path string)
 		t.Fatal(err)
 	}
 	t.Logf("screenshot %s (%d bytes)", path, len(png))
+}
+
+// TestBrowserProfileFlame runs netbench profile on a module and opens the
+// flame graph it wrote beside the CPU profile in headless Chromium: the
+// page loads in under a second with no errors, draws as many frames as it
+// says, has the benchmark's hot functions, and its search finds Planted
+// with a share that is neither 0 nor everything.
+func TestBrowserProfileFlame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	chromium := browsertest.Require(t)
+	dir, _ := newModule(t, map[string]string{"hot/hot_test.go": hotFile(2, 1)})
+	out := filepath.Join(t.TempDir(), "profiles")
+	if _, errOut, err := runIn(t, dir, "profile", "-bench", "Work", "-benchtime", "500ms", "-o", out, "./hot"); err != nil {
+		t.Fatalf("profile: %v\n%s", err, errOut)
+	}
+	flames, err := filepath.Glob(filepath.Join(out, "*", "*.cpu.html"))
+	if err != nil || len(flames) != 1 {
+		t.Fatalf("flame graphs %q (%v), want one", flames, err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := browser.Start(ctx, chromium)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p := openClean(ctx, t, b, flames[0])
+	var fl struct {
+		Frames, Rects int
+		Names         []string
+	}
+	js := `({Frames: +document.body.dataset.frames,
+		Rects: document.querySelectorAll("#flame rect[data-name]").length,
+		Names: [...document.querySelectorAll("#flame rect[data-name]")].map(r => r.dataset.name)})`
+	if err := p.Eval(ctx, js, &fl); err != nil {
+		t.Fatal(err)
+	}
+	if fl.Frames == 0 || fl.Frames != fl.Rects {
+		t.Errorf("data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
+	}
+	for _, want := range []string{"example.com/m/hot.BenchmarkWork", "example.com/m/hot.Planted", "example.com/m/hot.Steady"} {
+		if !slices.Contains(fl.Names, want) {
+			t.Errorf("no frame %s among %d", want, len(fl.Names))
+		}
+	}
+	screenshot(ctx, t, p, filepath.Join(screenshotDir(t), "flame.png"))
+
+	q := openClean(ctx, t, b, flames[0]+"#search=Planted")
+	var matched float64
+	if err := q.Eval(ctx, `+document.body.dataset.matched`, &matched); err != nil {
+		t.Fatal(err)
+	}
+	if matched <= 0.1 || matched >= 1 {
+		t.Errorf("search for Planted matched %.3f of the total; want a share well inside (0, 1): Planted does 2/3 of the work", matched)
+	}
 }
