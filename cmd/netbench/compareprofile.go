@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/netkit/netkit/internal/benchcmp"
 	"github.com/netkit/netkit/internal/benchrun"
@@ -113,12 +114,16 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 	if len(todo) == 0 {
 		return links, nil
 	}
+	popts := profileOptions(opts)
 	prog.logf("profiling %d benchmark(s) that fail the gate, on both revisions, into %s", len(todo), dir)
 	var names slugs
 	for i, b := range todo {
 		base := inDir(dir, names.file(slug(b.pkg), slug(strings.TrimPrefix(b.name, "Benchmark"))))
 		prog.logf("[%d/%d] profiling %s %s", i+1, len(todo), b.pkg, b.name)
-		var cpu [2]string
+		var (
+			cpu [2]string
+			ops [2]int64
+		)
 		err := os.MkdirAll(filepath.Dir(base), 0o755)
 		for k, r := range revs {
 			if err != nil {
@@ -130,7 +135,7 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 				err = fmt.Errorf("revision %s has no package %s", r.arg, b.pkg)
 				break
 			}
-			err = p.Profile(ctx, opts, b.name, cpu[k], "")
+			ops[k], err = p.Profile(ctx, popts, b.name, cpu[k], "")
 		}
 		if ctx.Err() != nil {
 			return links, context.Cause(ctx)
@@ -140,7 +145,7 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 			continue
 		}
 		flame := base + ".diff.html"
-		err = writeDiffFlame(cpu[:1], cpu[1:], flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
+		err = writeDiffFlame(cpu[:1], cpu[1:], ops[0], ops[1], flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
 		if err != nil {
 			fmt.Fprintf(w, "netbench: warning: no flame graph of %s %s: %v\n", b.pkg, b.name, err)
 			continue
@@ -154,6 +159,21 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 		}
 	}
 	return links, nil
+}
+
+// minProfileTime is the shortest -benchtime of compare's profiling runs:
+// a benchmark's set-up outside its loop (building inputs) is in the
+// profile too, and a run of at least a second keeps it a small part.
+const minProfileTime = time.Second
+
+// profileOptions returns the options of compare's profiling runs: opts,
+// with a time -benchtime shorter than minProfileTime raised to it (a count
+// such as 1000x is kept: it says how much work to do).
+func profileOptions(opts benchrun.Options) benchrun.Options {
+	if d, err := time.ParseDuration(opts.Benchtime); opts.Benchtime == "" || err == nil && d < minProfileTime {
+		opts.Benchtime = minProfileTime.String()
+	}
+	return opts
 }
 
 // relPath returns the slash-separated path of target relative to base.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"github.com/netkit/netkit/internal/benchrun"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,6 +105,17 @@ func TestProfileFlag(t *testing.T) {
 		fs.Var(&p, "profile", "")
 		if err := fs.Parse(tt.args); err != nil || p.on != tt.on || p.dir != tt.dir || fs.NArg() != tt.rest {
 			t.Errorf("%q: %v, on %v dir %q, %d args left; want on %v dir %q, %d args", tt.args, err, p.on, p.dir, fs.NArg(), tt.on, tt.dir, tt.rest)
+		}
+	}
+}
+
+// TestProfileOptions: compare's profiling runs last at least a second of
+// benchmark time, so that set-up outside the loop stays a small part of
+// the profile; an iteration count is kept as the user gave it.
+func TestProfileOptions(t *testing.T) {
+	for in, want := range map[string]string{"": "1s", "200ms": "1s", "1s": "1s", "3s": "3s", "1000x": "1000x"} {
+		if got := profileOptions(benchrun.Options{Benchtime: in}).Benchtime; got != want {
+			t.Errorf("-benchtime %q: profiling runs use %q, want %q", in, got, want)
 		}
 	}
 }

@@ -2,6 +2,10 @@ package main
 
 import "github.com/netkit/netkit/internal/flame"
 
+// flameErrNoSamples is the error of writeFlame for a profile with no
+// samples to draw.
+var flameErrNoSamples = flame.ErrNoSamples
+
 // writeFlame writes the flame graph of the CPU profiles at paths to the
 // HTML file out, titled title, with the flame package's defaults (the
 // profiles' CPU samples, frames under 0.05% of the total left undrawn).
@@ -18,8 +22,9 @@ func writeFlame(paths []string, out, title string) error {
 }
 
 // writeDiffFlame writes the differential flame graph of the CPU profiles
-// at newPaths against those at basePaths to the HTML file out, titled
-// title.
-func writeDiffFlame(basePaths, newPaths []string, out, title string) error {
-	return flame.WriteDiffFile(basePaths, newPaths, out, title, flame.Options{})
+// at newPaths against those at basePaths, runs of baseOps and newOps
+// iterations of one benchmark, to the HTML file out, titled title: colors
+// show the change of each frame's time per operation (flame.DiffPerOp).
+func writeDiffFlame(basePaths, newPaths []string, baseOps, newOps int64, out, title string) error {
+	return flame.WriteDiffFilePerOp(basePaths, newPaths, baseOps, newOps, out, title, flame.Options{})
 }

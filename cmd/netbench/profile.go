@@ -110,12 +110,12 @@ func profileCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 			return fail(err)
 		}
 		prog.logf("[%d/%d] profiling %s %s", i+1, len(leaves), l.pkg.ImportPath, l.name)
-		if err := l.pkg.Profile(ctx, opts, l.name, inDir(dir, e.CPU), inDir(dir, e.Alloc)); err != nil {
+		if _, err := l.pkg.Profile(ctx, opts, l.name, inDir(dir, e.CPU), inDir(dir, e.Alloc)); err != nil {
 			return fail(err)
 		}
 		entries = append(entries, e)
 	}
-	flameErr := writeFlames(dir, entries)
+	flameErr := writeFlames(dir, entries, stderr)
 	if err := writeProfileIndex(dir, entries); err != nil {
 		return fail(err)
 	}
@@ -202,12 +202,18 @@ func findLeaves(ctx context.Context, opts benchrun.Options, pkgs []benchrun.Pack
 // writeFlames writes the flame graph of each entry's CPU profile beside it
 // and records it in the entry. It returns the first error and goes on with
 // the other entries.
-func writeFlames(dir string, entries []profileEntry) error {
+func writeFlames(dir string, entries []profileEntry, stderr io.Writer) error {
 	var first error
 	for i := range entries {
 		e := &entries[i]
 		flame := strings.TrimSuffix(e.CPU, ".pprof") + ".html"
 		err := writeFlame([]string{inDir(dir, e.CPU)}, inDir(dir, flame), e.Pkg+" "+e.Benchmark+" (CPU)")
+		if errors.Is(err, flameErrNoSamples) {
+			// A run too short for the profiler's clock: the profile is
+			// valid, there is just nothing to draw.
+			fmt.Fprintf(stderr, "netbench: note: no flame graph of %s %s: its CPU profile has no samples (raise -benchtime)\n", e.Pkg, e.Benchmark)
+			continue
+		}
 		if err != nil {
 			if first == nil {
 				first = fmt.Errorf("flame graph of %s %s: %w", e.Pkg, e.Benchmark, err)

@@ -176,6 +176,12 @@ func TestProfile(t *testing.T) {
 	listed := map[string]bool{"index.json": true, "index.txt": true}
 	for _, e := range entries {
 		listed[e.CPU], listed[e.Alloc] = true, true
+		if e.Flame != "" {
+			listed[e.Flame] = true
+			if _, err := os.Stat(filepath.Join(out, e.Flame)); err != nil {
+				t.Errorf("index lists flame graph %s: %v", e.Flame, err)
+			}
+		}
 	}
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

@@ -35,13 +35,14 @@ import (
 // process, which slows allocation-heavy code several times and shows up
 // in the CPU profile of the same run; the default costs nothing visible.
 //
-// Profile fails, and removes the files it was to write, when the binary
-// fails or when its output holds anything but exactly one result line, of
-// name.
-func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut, memOut string) (err error) {
+// Profile returns the benchmark's iteration count (b.N) in that run, which
+// scales a profile to time per operation. It fails, and removes the files
+// it was to write, when the binary fails or when its output holds anything
+// but exactly one result line, of name.
+func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut, memOut string) (ops int64, err error) {
 	pattern, cpu, err := profilePattern(name)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	outs := []*string{&cpuOut, &memOut}
 	for _, o := range outs {
@@ -49,7 +50,7 @@ func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut,
 			continue
 		}
 		if *o, err = filepath.Abs(*o); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	defer func() {
@@ -70,18 +71,20 @@ func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut,
 	}
 	var out bytes.Buffer
 	if err := p.exec(ctx, args, &out, nil); err != nil {
-		return err
+		return 0, err
 	}
 	var ran []string
 	for line := range strings.Lines(out.String()) {
 		if isResult(line) {
-			ran = append(ran, strings.Fields(line)[0])
+			f := strings.Fields(line)
+			ran = append(ran, f[0])
+			ops, _ = strconv.ParseInt(f[1], 10, 64) // isResult checked it
 		}
 	}
 	if len(ran) != 1 || ran[0] != name {
-		return fmt.Errorf("benchrun: profiling %s of %s ran %q, want exactly that benchmark (-test.bench %s -test.cpu %d)", name, p.ImportPath, ran, pattern, cpu)
+		return 0, fmt.Errorf("benchrun: profiling %s of %s ran %q, want exactly that benchmark (-test.bench %s -test.cpu %d)", name, p.ImportPath, ran, pattern, cpu)
 	}
-	return nil
+	return ops, nil
 }
 
 // profilePattern returns the -test.bench pattern that selects exactly the

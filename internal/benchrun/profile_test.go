@@ -178,8 +178,12 @@ func TestProfileOneBenchmark(t *testing.T) {
 		if tt.mem {
 			memOut = filepath.Join(out, tt.hot+".alloc.pprof")
 		}
-		if err := p.Profile(context.Background(), opts, tt.name, cpuOut, memOut); err != nil {
+		ops, err := p.Profile(context.Background(), opts, tt.name, cpuOut, memOut)
+		if err != nil {
 			t.Fatalf("Profile(%s): %v", tt.name, err)
+		}
+		if ops <= 0 {
+			t.Errorf("Profile(%s) reports %d iterations", tt.name, ops)
 		}
 		funcs := profileFuncs(t, cpuOut, "cpu")
 		for _, hot := range []string{"hotAX", "hotAY", "hotB"} {
@@ -195,6 +199,20 @@ func TestProfileOneBenchmark(t *testing.T) {
 	}
 }
 
+// TestProfileIterations: Profile returns the iteration count of its run,
+// which scales a profile per operation.
+func TestProfileIterations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	p := buildProfileModule(t)
+	cpuOut := filepath.Join(t.TempDir(), "cpu.pprof")
+	ops, err := p.Profile(context.Background(), Options{Benchtime: "7x"}, "BenchmarkA/x", cpuOut, "")
+	if err != nil || ops != 7 {
+		t.Errorf("Profile(BenchmarkA/x, -benchtime 7x) = %d, %v; want 7 iterations", ops, err)
+	}
+}
+
 // TestProfileNotOneBenchmark: a name that runs no result (a parent of
 // sub-benchmarks, a missing one) fails and leaves no profile behind.
 func TestProfileNotOneBenchmark(t *testing.T) {
@@ -205,7 +223,7 @@ func TestProfileNotOneBenchmark(t *testing.T) {
 	out := t.TempDir()
 	for _, name := range []string{"BenchmarkA", "BenchmarkNoSuch", "BenchmarkA/z", "BenchmarkB-1"} {
 		cpuOut, memOut := filepath.Join(out, "cpu.pprof"), filepath.Join(out, "mem.pprof")
-		err := p.Profile(context.Background(), Options{Benchtime: "1x"}, name, cpuOut, memOut)
+		_, err := p.Profile(context.Background(), Options{Benchtime: "1x"}, name, cpuOut, memOut)
 		if err == nil || !strings.Contains(err.Error(), "want exactly that benchmark") {
 			t.Errorf("Profile(%s) = %v, want an error saying it did not run exactly that benchmark", name, err)
 		}

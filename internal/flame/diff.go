@@ -39,6 +39,43 @@ func Diff(base, new *Graph) (*Graph, error) {
 	return b.finish(), nil
 }
 
+// DiffPerOp is Diff for two profiles of one benchmark that ran baseOps and
+// newOps iterations: the base values are scaled to newOps iterations
+// before they are compared, and a frame's change is the change of its own
+// (self) time, or allocations, per operation, as a share of the new
+// profile's total. A benchmark that got slower throughout then shows red
+// exactly where the time went, which a change of shares cannot show: a
+// benchmark runs for about -benchtime whatever its speed, so its loop keeps
+// its share of the profile. Callers whose own time did not change stay
+// grey although they include the slower frame. (Set-up outside the loop is
+// in both profiles too; scaled per operation it shows as slower when the
+// new run did fewer iterations, in proportion to its small share of a long
+// enough run.)
+func DiffPerOp(base, new *Graph, baseOps, newOps int64) (*Graph, error) {
+	if baseOps <= 0 || newOps <= 0 {
+		return nil, fmt.Errorf("flame: iteration counts %d and %d, want both positive", baseOps, newOps)
+	}
+	d, err := Diff(base, new)
+	if err != nil {
+		return nil, err
+	}
+	d.baseOps, d.newOps = baseOps, newOps
+	return d, nil
+}
+
+// perOp reports whether g is a diff made by DiffPerOp.
+func (g *Graph) perOp() bool { return g.baseOps > 0 }
+
+// baseScale is the factor that puts a base value on the new profile's
+// scale: the ratio of the iteration counts for DiffPerOp, else of the
+// totals (so that the change is one of shares).
+func (g *Graph) baseScale() float64 {
+	if g.perOp() {
+		return float64(g.newOps) / float64(g.baseOps)
+	}
+	return float64(g.Total()) / float64(g.BaseTotal())
+}
+
 // merge adds src's frame n, and the frames below it, to the builder's
 // frame at, as base values when base is set.
 func (b *builder) merge(src *Graph, n, at int32, base bool) {
@@ -56,11 +93,16 @@ func (b *builder) merge(src *Graph, n, at int32, base bool) {
 	}
 }
 
-// change returns frame n's share of the new total minus its share of the
-// base total, between -1 and 1.
+// change returns frame n's new value minus its base value put on the new
+// scale (see baseScale), as a share of the new total: for Diff, its share
+// of the new total minus its share of the base total, between -1 and 1;
+// for DiffPerOp, the change of its own (self) cost per operation.
 func (g *Graph) change(n int32) float64 {
 	nd := &g.nodes[n]
-	return float64(nd.total)/float64(g.Total()) - float64(nd.baseTotal)/float64(g.BaseTotal())
+	if g.perOp() {
+		return (float64(nd.self) - g.baseScale()*float64(nd.baseSelf)) / float64(g.Total())
+	}
+	return (float64(nd.total) - g.baseScale()*float64(nd.baseTotal)) / float64(g.Total())
 }
 
 // Diff colors: a frame's change is scaled by the largest change of a drawn

@@ -207,3 +207,52 @@ func isRed(c string) bool {
 	}
 	return r >= 0xe0 && g <= 0x80 && b <= 0x80
 }
+
+// TestDiffPerOp: a benchmark whose every frame got 3x slower keeps its
+// shares, so Diff shows nothing, while DiffPerOp, told that the new run did
+// a third of the iterations in the same time, shows each frame's added own
+// cost per operation as a share of the new total (callers without time of
+// their own stay unchanged).
+func TestDiffPerOp(t *testing.T) {
+	same := map[string][]int64{"main;loop;a": {60}, "main;loop;b": {30}, "main;setup": {10}}
+	gb, err := FromProfiles([]*profile.Profile{synth(t, []string{"samples"}, same)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gn, err := FromProfiles([]*profile.Profile{synth(t, []string{"samples"}, same)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	share, err := Diff(gb, gn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perOp, err := DiffPerOp(gb, gn, 3000, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i := 1; i < len(perOp.nodes); i++ {
+		path := strings.Join(perOp.path(int32(i)), ";")
+		if c := share.change(int32(i)); c != 0 {
+			t.Errorf("Diff: %s changed %+.4f, want 0 (same shares)", path, c)
+		}
+		got[path] = fmt.Sprintf("%+.4f", perOp.change(int32(i)))
+	}
+	want := map[string]string{
+		"main":        "+0.0000", // no time of its own
+		"main;loop":   "+0.0000",
+		"main;loop;a": "+0.4000", // (60 - 20) / 100
+		"main;loop;b": "+0.2000", // (30 - 10) / 100
+		"main;setup":  "+0.0667", // (10 - 10/3) / 100
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("per-op changes\n%v\nwant\n%v", got, want)
+	}
+	if d := pageOf(t, perOp); d.BaseOps != 3000 || d.NewOps != 1000 || math.Abs(d.BaseScale-1.0/3) > 1e-12 {
+		t.Errorf("page data: ops %d and %d, scale %v; want 3000, 1000, 1/3", d.BaseOps, d.NewOps, d.BaseScale)
+	}
+	if _, err := DiffPerOp(gb, gn, 0, 1000); err == nil {
+		t.Error("DiffPerOp with 0 base iterations: no error")
+	}
+}

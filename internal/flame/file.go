@@ -36,18 +36,11 @@ func ReadProfiles(paths ...string) ([]*profile.Profile, error) {
 // titled title to the file out. It writes nothing when an earlier step
 // fails.
 func WriteDiffFile(basePaths, newPaths []string, out, title string, o Options) error {
-	graph := func(paths []string) (*Graph, error) {
-		ps, err := ReadProfiles(paths...)
-		if err != nil {
-			return nil, err
-		}
-		return FromProfiles(ps, o)
-	}
-	base, err := graph(basePaths)
+	base, err := readGraph(basePaths, o)
 	if err != nil {
 		return err
 	}
-	new, err := graph(newPaths)
+	new, err := readGraph(newPaths, o)
 	if err != nil {
 		return err
 	}
@@ -56,6 +49,33 @@ func WriteDiffFile(basePaths, newPaths []string, out, title string, o Options) e
 		return err
 	}
 	return d.WriteHTMLFile(out, title)
+}
+
+// WriteDiffFilePerOp is WriteDiffFile for profiles of one benchmark that
+// ran baseOps and newOps iterations: the graph is DiffPerOp's.
+func WriteDiffFilePerOp(basePaths, newPaths []string, baseOps, newOps int64, out, title string, o Options) error {
+	base, err := readGraph(basePaths, o)
+	if err != nil {
+		return err
+	}
+	new, err := readGraph(newPaths, o)
+	if err != nil {
+		return err
+	}
+	d, err := DiffPerOp(base, new, baseOps, newOps)
+	if err != nil {
+		return err
+	}
+	return d.WriteHTMLFile(out, title)
+}
+
+// readGraph reads and merges the profiles at paths into a graph.
+func readGraph(paths []string, o Options) (*Graph, error) {
+	ps, err := ReadProfiles(paths...)
+	if err != nil {
+		return nil, err
+	}
+	return FromProfiles(ps, o)
 }
 
 // WriteHTMLFile writes g's HTML page (see WriteHTML) to the file path,

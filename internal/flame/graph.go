@@ -53,6 +53,11 @@ type Options struct {
 	MinShare float64
 }
 
+// ErrNoSamples is the error of FromProfiles when the profiles hold no
+// sample of the chosen type: a CPU profile of a run too short for the
+// profiler's 100 Hz clock to tick, say.
+var ErrNoSamples = errors.New("flame: the profiles have no samples")
+
 // Graph is a flame graph: frames aggregated by call path. A Graph made by
 // Diff also holds, per frame, the base profile's value. A Graph is not
 // modified after it is made and may be used from several goroutines.
@@ -62,6 +67,9 @@ type Graph struct {
 	nodes        []node   // nodes[0] is the root; children follow their parent in preorder
 	diff         bool
 	minShare     float64
+	// baseOps and newOps are the iteration counts of the two profiled
+	// runs of a diff made by DiffPerOp (0 otherwise).
+	baseOps, newOps int64
 }
 
 // node is one frame.
@@ -234,7 +242,7 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 		if samples > 0 && (o.Focus != nil || o.Ignore != nil) {
 			return nil, fmt.Errorf("flame: no samples of type %s left after -focus and -ignore", st.Type)
 		}
-		return nil, fmt.Errorf("flame: the profiles have no samples of type %s", st.Type)
+		return nil, fmt.Errorf("%w of type %s", ErrNoSamples, st.Type)
 	}
 	return g, nil
 }

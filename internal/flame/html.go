@@ -22,13 +22,21 @@ const baseOnlyLimit = 50
 // pageData is the graph as the page's script reads it: the frames drawn,
 // in preorder, as parallel arrays, with names in a string table.
 type pageData struct {
-	Title     string  `json:"title"`
-	Sample    string  `json:"sample"`
-	Unit      string  `json:"unit"`
-	Diff      bool    `json:"diff"`
-	Total     int64   `json:"total"`
-	BaseTotal int64   `json:"baseTotal,omitempty"`
-	MinShare  float64 `json:"minShare"`
+	Title     string `json:"title"`
+	Sample    string `json:"sample"`
+	Unit      string `json:"unit"`
+	Diff      bool   `json:"diff"`
+	Total     int64  `json:"total"`
+	BaseTotal int64  `json:"baseTotal,omitempty"`
+	// BaseScale puts base values on the new scale; BaseOps and NewOps
+	// are set for a diff per operation (DiffPerOp).
+	BaseScale float64 `json:"baseScale,omitempty"`
+	BaseOps   int64   `json:"baseOps,omitempty"`
+	NewOps    int64   `json:"newOps,omitempty"`
+	// Per operation only: each frame's own (self) value and base value.
+	Self     []int64 `json:"s,omitempty"`
+	BaseSelf []int64 `json:"bs,omitempty"`
+	MinShare float64 `json:"minShare"`
 	// Frames, root first: name (index in Names), depth, value.
 	Names []string `json:"names"`
 	Name  []int32  `json:"n"`
@@ -78,9 +86,15 @@ func (g *Graph) data(title string) *pageData {
 		if g.diff {
 			d.Base = append(d.Base, nd.baseTotal)
 		}
+		if g.perOp() {
+			d.Self = append(d.Self, nd.self)
+			d.BaseSelf = append(d.BaseSelf, nd.baseSelf)
+		}
 	}
 	if g.diff {
 		d.BaseTotal = g.BaseTotal()
+		d.BaseScale = g.baseScale()
+		d.BaseOps, d.NewOps = g.baseOps, g.newOps
 		d.Color = g.colorSteps(drawn)
 		d.Steps = diffSteps
 		d.Palette = diffPalette()

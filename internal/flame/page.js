@@ -85,9 +85,9 @@
     var name = D.names[D.n[i]], v = D.v[i];
     var s = name + ": " + fmtValue(v) + " (" + pct(v, D.total) + ")";
     if (D.diff) {
-      var b = D.b[i], change = 100 * (v / D.total - b / D.baseTotal);
+      var b = D.b[i], change = D.newOps ? 100 * (D.s[i] - D.baseScale * D.bs[i]) / D.total : 100 * (v - D.baseScale * b) / D.total;
       s = name + ": base " + fmtValue(b) + " (" + pct(b, D.baseTotal) + "), new " + fmtValue(v) +
-        " (" + pct(v, D.total) + "), share " + (change >= 0 ? "+" : "") + change.toFixed(2) + " points";
+        " (" + pct(v, D.total) + "), " + (D.newOps ? "own time per op " : "share ") + (change >= 0 ? "+" : "") + change.toFixed(2) + " points";
     }
     return s;
   }
@@ -141,14 +141,18 @@
   document.getElementById("search").addEventListener("input", function (ev) { search(ev.target.value); });
 
   var info = D.sample + " (" + D.unit + "), total " + fmtValue(D.total);
-  if (D.diff) info = D.sample + " (" + D.unit + "), base total " + fmtValue(D.baseTotal) + ", new total " + fmtValue(D.total) + "; widths are the new profile's";
+  if (D.diff) info = D.sample + " (" + D.unit + "), base total " + fmtValue(D.baseTotal) + ", new total " + fmtValue(D.total) +
+    (D.newOps ? " (" + D.baseOps + " and " + D.newOps + " iterations)" : "") + "; widths are the new profile's";
   document.getElementById("info").textContent = info + "; " + (N - 1) + " frames drawn, frames under " +
     (100 * D.minShare).toPrecision(2) + "% of the total are part of their parent. Click to zoom, Escape to zoom out.";
 
   if (D.diff) {
-    var legend = document.getElementById("legend"), parts = ["<span>smaller share (faster)</span>"];
+    var legend = document.getElementById("legend"),
+      parts = [D.newOps ? "<span>less time per op (faster)</span>" : "<span>smaller share (faster)</span>"];
     for (var k = -D.steps; k <= D.steps; k++) parts.push('<span class="sw" style="background:' + D.pal[k + D.steps] + '"></span>');
-    parts.push("<span>larger share (slower); color = change in the frame's share of the total, grey = unchanged</span>");
+    parts.push(D.newOps ?
+      "<span>more time per op (slower); color = change in the frame's own time per operation (base scaled to the new run's iterations) as a share of the new total, grey = unchanged</span>" :
+      "<span>larger share (slower); color = change in the frame's share of the total, grey = unchanged</span>");
     legend.innerHTML = parts.join("");
     legend.hidden = false;
     if (D.baseOnly) {
