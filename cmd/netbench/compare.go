@@ -218,11 +218,13 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	return nil
 }
 
-// environment returns the environment lines of an HTML report: config,
-// then the goos, goarch, pkg and cpu lines the test binaries printed in
-// outs, each line once.
+// environment returns the environment lines of an HTML report: config
+// without its commit line (that is the HEAD of the repository netbench runs
+// in, not either compared revision, which the report names), then the goos,
+// goarch, pkg and cpu lines the test binaries printed in outs, each line
+// once.
 func environment(config []string, outs ...[]byte) []string {
-	env := slices.Clone(config)
+	env := slices.DeleteFunc(slices.Clone(config), func(l string) bool { return strings.HasPrefix(l, "commit: ") })
 	seen := map[string]bool{}
 	for _, out := range outs {
 		for line := range strings.Lines(string(out)) {

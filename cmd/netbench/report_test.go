@@ -23,7 +23,7 @@ func TestCompareHTML(t *testing.T) {
 	dir, oldCommit := newModule(t, map[string]string{"sum/sum_test.go": benchFile(1000, 4000, false)})
 	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(4000, 1000, true)})
 	gitRun(t, dir, "commit", "-q", "-am", "change speeds")
-	head := gitRun(t, dir, "rev-parse", "HEAD")
+	head := strings.TrimSpace(gitRun(t, dir, "rev-parse", "HEAD"))
 	file := filepath.Join(t.TempDir(), "report.html")
 
 	out, errOut, err := runIn(t, dir, "compare", "-format", "html", "-o", file, "-count", "6", "-benchtime", "2000x", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum")
@@ -60,8 +60,13 @@ func TestCompareHTML(t *testing.T) {
 	}
 
 	envRow := func(k, v string) string { return "<tr><td>" + k + "</td><td>" + v + "</td></tr>" }
+	if strings.Contains(page, "<tr><td>commit</td>") {
+		t.Error("the environment has a commit line: the HEAD netbench ran in, which is neither revision")
+	}
+	if !strings.Contains(page, head[:12]) {
+		t.Errorf("the page does not name the new revision %s", head[:12])
+	}
 	for _, row := range []string{
-		envRow("commit", head),
 		envRow("goos", runtime.GOOS),
 		envRow("goarch", runtime.GOARCH),
 		envRow("pkg", "example.com/m/sum"),
@@ -82,7 +87,7 @@ func TestEnvironment(t *testing.T) {
 	old := "goos: linux\ngoarch: amd64\npkg: m/a\ncpu: X\nBenchmarkA 1 1 ns/op\ngoos: linux\ngoarch: amd64\npkg: m/b\ncpu: X\n"
 	new := "goos: linux\r\ngoarch: arm64\npkg: m/a\nBenchmarkA 1 1 ns/op\nnotes: x\n"
 	got := environment(config, []byte(old), []byte(new))
-	want := []string{"commit: abc", "go: go1.26.0", "goos: linux", "goarch: amd64", "pkg: m/a", "cpu: X", "pkg: m/b", "goarch: arm64"}
+	want := []string{"go: go1.26.0", "goos: linux", "goarch: amd64", "pkg: m/a", "cpu: X", "pkg: m/b", "goarch: arm64"}
 	if !slices.Equal(got, want) {
 		t.Errorf("environment\n%q, want\n%q", got, want)
 	}
