@@ -7,6 +7,8 @@
 //	netbench run [flags] [packages]
 //	netbench compare [flags] OLD NEW [packages]
 //	netbench profile [flags] [packages]
+//	netbench flame [flags] PROFILE...
+//	netbench flame -diff [flags] BASE NEW
 //	netbench clean
 //	netbench help
 //
@@ -19,10 +21,17 @@
 // interleaved -count times, and prints the benchstat table (-format text,
 // markdown, csv or json) or an HTML report with charts of the samples
 // (-format html). Benchmarks that ran in one revision only are
-// listed on standard error.
+// listed on standard error. With -profile, each benchmark that fails the
+// gate in a unit of time is profiled once on each revision and gets a
+// differential flame graph per operation, which the HTML report links.
 //
 // profile writes a CPU and an allocation profile of every benchmark, each
-// run alone, under -o (default netbench-profiles/<commit>), with an index.
+// run alone, under -o (default netbench-profiles/<commit>), with a flame
+// graph of each CPU profile and an index.
+//
+// flame draws pprof profiles as one self-contained HTML flame graph, or
+// writes folded stacks (-format folded); with -diff, two profiles as a
+// differential flame graph colored by the change of each frame's share.
 //
 // clean removes the cache ($NETBENCH_CACHE, or netbench under the user
 // cache directory). help, or -h after a command, prints the flags on
