@@ -258,24 +258,12 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return fail(err)
 	}
-	pkgs, err := benchrun.List(ctx, opts)
-	if err != nil {
-		return fail(err)
-	}
-	binDir, err := os.MkdirTemp("", "netbench-bin-")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.RemoveAll(binDir)
 	prog := newProgress(stderr)
-	prog.logf("building test binaries of %d packages", len(pkgs))
-	pkgs, err = benchrun.Build(ctx, opts, pkgs, binDir)
+	pkgs, remove, err := buildBenchmarks(ctx, opts, prog)
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	if len(pkgs) == 0 {
-		return usageError("no benchmarks match -bench %q in %v", opts.Bench, packagesOrDefault(opts.Packages))
-	}
+	defer remove()
 
 	for _, line := range withCPUList(config, opts.CPU) {
 		if _, err := fmt.Fprintln(out, line); err != nil {
@@ -319,6 +307,31 @@ func withCPUList(config []string, cpu string) []string {
 		}
 	}
 	return out
+}
+
+// buildBenchmarks lists the packages of opts, builds their test binaries
+// into a temporary directory, which remove deletes, and returns those with
+// benchmarks matching opts.Bench. None is a usage error.
+func buildBenchmarks(ctx context.Context, opts benchrun.Options, prog *progress) (pkgs []benchrun.Package, remove func(), err error) {
+	pkgs, err = benchrun.List(ctx, opts)
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	binDir, err := os.MkdirTemp("", "netbench-bin-")
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	remove = func() { os.RemoveAll(binDir) }
+	prog.logf("building test binaries of %d packages", len(pkgs))
+	if pkgs, err = benchrun.Build(ctx, opts, pkgs, binDir); err != nil {
+		remove()
+		return nil, nil, fail(err)
+	}
+	if len(pkgs) == 0 {
+		remove()
+		return nil, nil, usageError("no benchmarks match -bench %q in %v", opts.Bench, packagesOrDefault(opts.Packages))
+	}
+	return pkgs, remove, nil
 }
 
 func packagesOrDefault(p []string) []string {

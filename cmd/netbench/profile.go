@@ -66,24 +66,12 @@ func profileCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return err
 	}
 
-	pkgs, err := benchrun.List(ctx, opts)
-	if err != nil {
-		return fail(err)
-	}
-	binDir, err := os.MkdirTemp("", "netbench-bin-")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.RemoveAll(binDir)
 	prog := newProgress(stderr)
-	prog.logf("building test binaries of %d packages", len(pkgs))
-	pkgs, err = benchrun.Build(ctx, opts, pkgs, binDir)
+	pkgs, remove, err := buildBenchmarks(ctx, opts, prog)
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	if len(pkgs) == 0 {
-		return usageError("no benchmarks match -bench %q in %v", opts.Bench, packagesOrDefault(opts.Packages))
-	}
+	defer remove()
 	prog.logf("listing the benchmarks of %d packages (one run each, -benchtime 1x)", len(pkgs))
 	leaves, err := findLeaves(ctx, opts, pkgs)
 	if err != nil {

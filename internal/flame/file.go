@@ -36,24 +36,18 @@ func ReadProfiles(paths ...string) ([]*profile.Profile, error) {
 // titled title to the file out. It writes nothing when an earlier step
 // fails.
 func WriteDiffFile(basePaths, newPaths []string, out, title string, o Options) error {
-	base, err := readGraph(basePaths, o)
-	if err != nil {
-		return err
-	}
-	new, err := readGraph(newPaths, o)
-	if err != nil {
-		return err
-	}
-	d, err := Diff(base, new)
-	if err != nil {
-		return err
-	}
-	return d.WriteHTMLFile(out, title)
+	return writeDiffFile(basePaths, newPaths, out, title, o, Diff)
 }
 
 // WriteDiffFilePerOp is WriteDiffFile for profiles of one benchmark that
 // ran baseOps and newOps iterations: the graph is DiffPerOp's.
 func WriteDiffFilePerOp(basePaths, newPaths []string, baseOps, newOps int64, out, title string, o Options) error {
+	return writeDiffFile(basePaths, newPaths, out, title, o, func(base, new *Graph) (*Graph, error) {
+		return DiffPerOp(base, new, baseOps, newOps)
+	})
+}
+
+func writeDiffFile(basePaths, newPaths []string, out, title string, o Options, diff func(base, new *Graph) (*Graph, error)) error {
 	base, err := readGraph(basePaths, o)
 	if err != nil {
 		return err
@@ -62,7 +56,7 @@ func WriteDiffFilePerOp(basePaths, newPaths []string, baseOps, newOps int64, out
 	if err != nil {
 		return err
 	}
-	d, err := DiffPerOp(base, new, baseOps, newOps)
+	d, err := diff(base, new)
 	if err != nil {
 		return err
 	}
