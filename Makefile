@@ -6,6 +6,9 @@ COUNT     ?= 10
 BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 5s
+# How long the fuzzer may minimise each new interesting input (Go's default,
+# 60s, stalls a short run at 0 execs/s while it minimises).
+FUZZMINIMIZETIME ?= 1s
 # staticcheck, run through `go run` at a pinned version (no global install).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -61,7 +64,7 @@ fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$f ($(FUZZTIME))"; \
-	    GO=$(GO) .ci/fuzz-one $$pkg $$f $(FUZZTIME); \
+	    GO=$(GO) .ci/fuzz-one $$pkg $$f $(FUZZTIME) $(FUZZMINIMIZETIME); \
 	  done; \
 	done
 
