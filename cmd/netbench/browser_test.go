@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +17,7 @@ import (
 )
 
 // hotFile is a package whose BenchmarkWork spends its time in Planted and
-// Steady, planted times and steady times the same loop.
+// Steady: planted times a loop, and steady tenths of it.
 func hotFile(planted, steady int) string {
 	return `package hot
 
@@ -36,7 +37,7 @@ func Planted(n int) int {
 //go:noinline
 func Steady(n int) int {
 	s := 1
-	for i := 0; i < n*` + strconv.Itoa(steady) + `; i++ {
+	for i := 0; i < n*` + strconv.Itoa(steady) + `/10; i++ {
 		s = s*31 + i ^ s>>3
 	}
 	return s
@@ -62,7 +63,8 @@ func screenshotDir(t *testing.T) string {
 
 // TestBrowserCompareProfile is the one-command path from "compare says
 // slower" to "the frame that got slower", checked in a real headless
-// Chromium: a second commit makes Planted 3x slower; compare -profile
+// Chromium: a second commit makes Planted 3x slower (Work 2.8x, a margin
+// that a loaded 2-core CI machine cannot blur); compare -profile
 // -format html exits 1 and writes a report that links the differential
 // flame graph; both pages load without errors; the report shows every
 // row and a chart per benchmark; and in the flame graph the widest red
@@ -80,7 +82,9 @@ func TestBrowserCompareProfile(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.html")
 	_, errOut, err := runIn(t, dir, "compare", "-bench", "Work", "-count", "6", "-benchtime", "1s", "-threshold", "10",
 		"-profile", "-format", "html", "-o", report, oldCommit, "HEAD", "./hot")
-	wantStatus(t, err, exitRegression, "Work")
+	if se := (*statusError)(nil); !errors.As(err, &se) || se.code != exitRegression {
+		t.Fatalf("compare: %v, want exit status 1 for the 2.8x slower Work\n%s", err, errOut)
+	}
 	page, rerr := os.ReadFile(report)
 	if rerr != nil {
 		t.Fatalf("%v\n%s", rerr, errOut)
@@ -197,7 +201,7 @@ func TestBrowserProfileFlame(t *testing.T) {
 		t.Skip("builds and profiles a module")
 	}
 	chromium := browsertest.Require(t)
-	dir, _ := newModule(t, map[string]string{"hot/hot_test.go": hotFile(2, 1)})
+	dir, _ := newModule(t, map[string]string{"hot/hot_test.go": hotFile(1, 10)})
 	out := filepath.Join(t.TempDir(), "profiles")
 	if _, errOut, err := runIn(t, dir, "profile", "-bench", "Work", "-benchtime", "500ms", "-o", out, "./hot"); err != nil {
 		t.Fatalf("profile: %v\n%s", err, errOut)
@@ -241,6 +245,6 @@ func TestBrowserProfileFlame(t *testing.T) {
 		t.Fatal(err)
 	}
 	if matched <= 0.1 || matched >= 1 {
-		t.Errorf("search for Planted matched %.3f of the total; want a share well inside (0, 1): Planted does 2/3 of the work", matched)
+		t.Errorf("search for Planted matched %.3f of the total; want a share well inside (0, 1): Planted does half the work", matched)
 	}
 }
