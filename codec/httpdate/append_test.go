@@ -1,0 +1,79 @@
+package httpdate
+
+import (
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"testing"
+	"time"
+)
+
+func checkAppend(t *testing.T, tm time.Time) {
+	t.Helper()
+	want := tm.UTC().AppendFormat([]byte("x"), http.TimeFormat)
+	got := Append([]byte("x"), tm)
+	if string(got) != string(want) {
+		t.Fatalf("Append(%v) = %q; AppendFormat %q", tm, got, want)
+	}
+}
+
+func TestAppend(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	for _, tm := range []time.Time{
+		{},
+		time.Unix(0, 0),
+		time.Unix(-1, 0),
+		time.Unix(784111777, 999999999),
+		time.Date(1994, 11, 6, 3, 49, 37, 0, time.FixedZone("EST", -5*3600)),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC),
+		time.Date(2100, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(math.MaxInt32, 0).In(ny),
+		time.Unix(1<<40, 0),
+		time.Unix(-1<<40, 0),
+	} {
+		checkAppend(t, tm)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 100000 {
+		checkAppend(t, time.Unix(r.Int64N(1<<38)-1<<37, r.Int64N(1e9)))
+	}
+}
+
+func TestAppendRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 10000 {
+		tm := randomTime(r)
+		got, err := Parse(Append(nil, tm))
+		if err != nil || got != tm {
+			t.Fatalf("Parse(Append(%v)) = %v, %v", tm, got, err)
+		}
+	}
+}
+
+func TestAppendNoAllocs(t *testing.T) {
+	skipUnderRace(t)
+	dst := make([]byte, 0, 64)
+	tm := time.Now()
+	if n := testing.AllocsPerRun(100, func() { dst = Append(dst[:0], tm) }); n != 0 {
+		t.Errorf("Append: %v allocations, want 0", n)
+	}
+}
+
+// TestCivil checks the calendar arithmetic against package time over a wide
+// range of days, both directions.
+func TestCivil(t *testing.T) {
+	for days := int64(-800000); days <= 3000000; days += 17 {
+		tm := time.Unix(days*86400, 0).UTC()
+		y, m, d := civilFromDays(days)
+		if y != int64(tm.Year()) || m != int(tm.Month()) || d != tm.Day() {
+			t.Fatalf("civilFromDays(%d) = %d-%d-%d; want %v", days, y, m, d, tm)
+		}
+		if got := daysFromCivil(tm.Year(), int(tm.Month()), tm.Day()); got != days {
+			t.Fatalf("daysFromCivil(%v) = %d; want %d", tm, got, days)
+		}
+	}
+}
