@@ -29,7 +29,7 @@ func civilFromDays(z int64) (y int64, m, d int) {
 		era -= 146096
 	}
 	era /= 146097
-	doe := z - era*146097                                 // [0, 146096]
+	doe := z - era*146097                                  // [0, 146096]
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
 	y = yoe + era*400
 	doy := doe - (365*yoe + yoe/4 - yoe/100) // [0, 365]

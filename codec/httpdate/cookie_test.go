@@ -44,15 +44,15 @@ func TestParseCookieExamples(t *testing.T) {
 		{"Fri, 31 Dec 9999 23:59:59 GMT", time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)},
 		{"Sat, 01 Jan 1601 00:00:00 GMT", time.Date(1601, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{"", time.Time{}},
-		{"Sun, 06 Nov 1994 GMT", time.Time{}},             // no time
-		{"Sun, Nov 1994 08:49:37 GMT", time.Time{}},       // 1994 is the year, no day
-		{"Sun, 06 Nov 1600 08:49:37 GMT", time.Time{}},    // before 1601
-		{"Sun, 31 Nov 1994 08:49:37 GMT", time.Time{}},    // November has 30 days
-		{"Sun, 29 Feb 1900 08:49:37 GMT", time.Time{}},    // not a leap year
-		{"Sun, 06 Nov 1994 24:00:00 GMT", time.Time{}},    // hour
-		{"Sun, 06 Nov 1994 08:49:371 GMT", time.Time{}},   // time token with a third digit
-		{"Sun, 32 Nov 1994 08:49:37 GMT", time.Time{}},    // day
-		{"Sun, 06 Nov 19945 08:49:37 GMT", time.Time{}},   // five-digit year
+		{"Sun, 06 Nov 1994 GMT", time.Time{}},           // no time
+		{"Sun, Nov 1994 08:49:37 GMT", time.Time{}},     // 1994 is the year, no day
+		{"Sun, 06 Nov 1600 08:49:37 GMT", time.Time{}},  // before 1601
+		{"Sun, 31 Nov 1994 08:49:37 GMT", time.Time{}},  // November has 30 days
+		{"Sun, 29 Feb 1900 08:49:37 GMT", time.Time{}},  // not a leap year
+		{"Sun, 06 Nov 1994 24:00:00 GMT", time.Time{}},  // hour
+		{"Sun, 06 Nov 1994 08:49:371 GMT", time.Time{}}, // time token with a third digit
+		{"Sun, 32 Nov 1994 08:49:37 GMT", time.Time{}},  // day
+		{"Sun, 06 Nov 19945 08:49:37 GMT", time.Time{}}, // five-digit year
 	} {
 		got, err := ParseCookie([]byte(tc.in))
 		if tc.want.IsZero() {

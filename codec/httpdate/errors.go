@@ -33,8 +33,8 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns the kind, for errors.Is.
 func (e *SyntaxError) Unwrap() error { return e.Kind }
 
-// fail builds the error returned for input b; it is the only allocation on
-// any path, and only on failure.
+// fail builds the error for a failure at offset off; the error is the only
+// thing the package allocates, and only when input is malformed.
 func fail(off int, kind error) error {
 	return &SyntaxError{Offset: off, Kind: kind}
 }
