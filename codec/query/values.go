@@ -78,22 +78,7 @@ func (vs *Values) Parse(query []byte) error {
 	if cap(vs.pairs) < n {
 		vs.pairs = make([]pair, 0, n)
 	}
-	var first error
-	for start := 0; start < len(query); {
-		end := bytes.IndexByte(query[start:], '&')
-		if end < 0 {
-			end = len(query)
-		} else {
-			end += start
-		}
-		if start < end {
-			if off, kind := vs.parseParam(query[start:end]); kind != nil && first == nil {
-				first = &SyntaxError{Offset: start + off, Kind: kind}
-			}
-		}
-		start = end + 1
-	}
-	return first
+	return vs.parse(query)
 }
 
 func (vs *Values) limit() int {
@@ -113,34 +98,105 @@ func nthAmp(q []byte, n int) int {
 	return off
 }
 
-// parseParam decodes one non-empty parameter into vs and returns the offset
-// in param and the kind of its first error, if any.
-func (vs *Values) parseParam(param []byte) (int, error) {
-	if !vs.SemicolonIsNormalChar {
-		if i := bytes.IndexByte(param, ';'); i >= 0 {
-			return i, ErrSemicolon
+// Byte classes of the parser; plain bytes are copied as they are.
+const (
+	plain = iota
+	clsPercent
+	clsPlus
+	clsEqual
+	clsAmp
+	clsSemicolon
+)
+
+var class = [256]uint8{'%': clsPercent, '+': clsPlus, '=': clsEqual, '&': clsAmp, ';': clsSemicolon}
+
+// parse decodes query in one pass into vs.buf, which has room for
+// len(query) bytes (decoding never lengthens a parameter), and vs.pairs,
+// which has room for every parameter. A separator is never a hex digit, so
+// checking an escape's digits against the whole query is the same as
+// checking them against its key or value alone, as net/url does.
+func (vs *Values) parse(query []byte) error {
+	buf := vs.buf[:len(query)]
+	lenient, semicolonOK := vs.Lenient, vs.SemicolonIsNormalChar
+	var first error
+	j := 0     // write position in buf
+	k := 0     // start of the current key in buf
+	v := -1    // start of the current value in buf; -1 while in the key
+	start := 0 // start of the current parameter in query
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch class[c] {
+		case plain:
+			buf[j] = c
+			j++
+			continue
+		case clsPlus:
+			buf[j] = ' '
+			j++
+			continue
+		case clsPercent:
+			if i+2 < len(query) {
+				if h, l := unhex[query[i+1]], unhex[query[i+2]]; h|l < 16 {
+					buf[j] = h<<4 | l
+					j++
+					i += 2
+					continue
+				}
+			}
+			if lenient {
+				buf[j] = '%'
+				j++
+				continue
+			}
+			if first == nil {
+				first = &SyntaxError{Offset: i, Kind: ErrBadEscape}
+			}
+		case clsEqual:
+			if v < 0 {
+				v = j
+			} else {
+				buf[j] = '='
+				j++
+			}
+			continue
+		case clsSemicolon:
+			if semicolonOK {
+				buf[j] = ';'
+				j++
+				continue
+			}
+			if first == nil {
+				first = &SyntaxError{Offset: i, Kind: ErrSemicolon}
+			}
+		case clsAmp:
+			if start < i {
+				vs.pairs = append(vs.pairs, makePair(k, v, j))
+			}
+			k, v, start = j, -1, i+1
+			continue
 		}
+		// A malformed parameter: drop what it wrote and skip to the next.
+		j = k
+		amp := bytes.IndexByte(query[i:], '&')
+		if amp < 0 {
+			vs.buf = buf[:j]
+			return first
+		}
+		i += amp
+		v, start = -1, i+1
 	}
-	key, value := param, param[:0]
-	eq := bytes.IndexByte(param, '=')
-	if eq >= 0 {
-		key, value = param[:eq], param[eq+1:]
+	if start < len(query) {
+		vs.pairs = append(vs.pairs, makePair(k, v, j))
 	}
-	// buf has room for the whole query, and decoding never grows a string.
-	k := len(vs.buf)
-	buf := vs.buf[:k+len(param)]
-	kn, bad := decode(buf[k:], key, vs.Lenient)
-	if bad >= 0 {
-		return bad, ErrBadEscape
+	vs.buf = buf[:j]
+	return first
+}
+
+func makePair(k, v, end int) pair {
+	if v < 0 {
+		v = end
 	}
-	v := k + kn
-	vn, bad := decode(buf[v:], value, vs.Lenient)
-	if bad >= 0 {
-		return eq + 1 + bad, ErrBadEscape
-	}
-	vs.buf = buf[:v+vn]
-	vs.pairs = append(vs.pairs, pair{k: k, v: v, end: v + vn})
-	return 0, nil
+	return pair{k: k, v: v, end: end}
 }
 
 // Add appends the pair key=value, copying both (unescaped, as they are to be
