@@ -26,28 +26,21 @@ var keep = func() (t [256]bool) {
 // unreserved bytes stay, every other byte becomes %XX with upper-case hex.
 // It allocates only when dst has to grow. O(len(s)).
 func AppendEscape(dst, s []byte) []byte {
-	i := 0
-	for i < len(s) && keep[s[i]] {
-		i++
-	}
+	i := keepPrefix(s)
 	if i == len(s) {
 		return append(dst, s...)
 	}
 	dst = append(dst, s[:i]...)
 	for i < len(s) {
-		c := s[i]
-		if c == ' ' {
+		if c := s[i]; c == ' ' {
 			dst = append(dst, '+')
 		} else {
 			dst = append(dst, '%', upperhex[c>>4], upperhex[c&15])
 		}
 		i++
-		j := i
-		for j < len(s) && keep[s[j]] {
-			j++
-		}
-		dst = append(dst, s[i:j]...)
-		i = j
+		n := keepPrefix(s[i:])
+		dst = append(dst, s[i:i+n]...)
+		i += n
 	}
 	return dst
 }
