@@ -1,0 +1,35 @@
+package query
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Sentinel kinds of [SyntaxError]; test for them with errors.Is.
+var (
+	// ErrBadEscape reports a '%' that is not followed by two hexadecimal
+	// digits.
+	ErrBadEscape = errors.New("query: invalid escape")
+	// ErrSemicolon reports an unescaped ';' in a parameter, which net/url
+	// rejects (see [Values.SemicolonIsNormalChar]).
+	ErrSemicolon = errors.New("query: invalid semicolon separator")
+	// ErrTooManyParams reports a query with more parameters than
+	// [Values.MaxParams] allows. The count is taken before anything is
+	// decoded.
+	ErrTooManyParams = errors.New("query: too many parameters")
+)
+
+// A SyntaxError reports malformed input: what (Kind, one of the package's
+// sentinels) and where (Offset, in bytes from the start of the input given
+// to the function that failed).
+type SyntaxError struct {
+	Offset int
+	Kind   error
+}
+
+func (e *SyntaxError) Error() string {
+	return e.Kind.Error() + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// Unwrap returns Kind, so that errors.Is(err, ErrBadEscape) works.
+func (e *SyntaxError) Unwrap() error { return e.Kind }

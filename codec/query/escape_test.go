@@ -1,0 +1,113 @@
+package query_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net/url"
+	"testing"
+
+	"github.com/netkit/netkit/codec/query"
+)
+
+var escapeCases = []string{
+	"", "a", " ", "+", "%", "a b", "foo=bar&baz=qux", "~-._", "AZaz09",
+	"!*'();:@&=+$,/?#[]", "\x00\x7f\x80\xff", "héllo wörld", "%zz%4", "日本語",
+}
+
+func TestEscapeMatchesNetURL(t *testing.T) {
+	for c := range 256 {
+		escapeCases = append(escapeCases, string([]byte{byte(c)}))
+	}
+	for _, s := range escapeCases {
+		checkEscape(t, s)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		checkEscape(t, randomString(r, 40))
+	}
+}
+
+func checkEscape(t *testing.T, s string) {
+	t.Helper()
+	want := url.QueryEscape(s)
+	if got := query.Escape(s); got != want {
+		t.Fatalf("Escape(%q) = %q, want %q", s, got, want)
+	}
+	prefix := []byte("pre")
+	if got := query.AppendEscape(prefix, []byte(s)); string(got) != "pre"+want {
+		t.Fatalf("AppendEscape(%q) = %q, want %q", s, got, "pre"+want)
+	}
+}
+
+func TestUnescapeMatchesNetURL(t *testing.T) {
+	cases := []string{
+		"", "a", "+", "%", "%2", "%20", "%2g", "%g2", "a%", "a%4", "%41%42", "%%41",
+		"a+b%2Bc", "%e6%97%a5", "%E6%97%A5", "%zz", "%00", "%FF", "x%2", "+%+",
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		cases = append(cases, randomString(r, 20))
+	}
+	for _, s := range cases {
+		checkUnescape(t, s)
+	}
+}
+
+func checkUnescape(t *testing.T, s string) {
+	t.Helper()
+	want, wantErr := url.QueryUnescape(s)
+	got, err := query.Unescape(s)
+	if (err != nil) != (wantErr != nil) || got != want {
+		t.Fatalf("Unescape(%q) = %q, %v; net/url: %q, %v", s, got, err, want, wantErr)
+	}
+	b, err2 := query.AppendUnescape([]byte("pre"), []byte(s))
+	if (err2 != nil) != (wantErr != nil) {
+		t.Fatalf("AppendUnescape(%q) error %v; net/url: %v", s, err2, wantErr)
+	}
+	if err2 == nil && string(b) != "pre"+want {
+		t.Fatalf("AppendUnescape(%q) = %q, want %q", s, b, "pre"+want)
+	}
+	if err2 != nil {
+		if string(b) != "pre" {
+			t.Fatalf("AppendUnescape(%q) changed dst on error: %q", s, b)
+		}
+		checkEscapeError(t, s, err)
+		checkEscapeError(t, s, err2)
+		// net/url names the bad escape: up to 3 bytes from the '%'.
+		var se *query.SyntaxError
+		errors.As(err, &se)
+		bad := s[se.Offset:min(len(s), se.Offset+3)]
+		if wantErr.Error() != url.EscapeError(bad).Error() {
+			t.Fatalf("Unescape(%q): offset %d names %q; net/url: %v", s, se.Offset, bad, wantErr)
+		}
+	}
+}
+
+func checkEscapeError(t *testing.T, s string, err error) {
+	t.Helper()
+	var se *query.SyntaxError
+	if !errors.As(err, &se) || !errors.Is(err, query.ErrBadEscape) {
+		t.Fatalf("Unescape(%q): error %v is not a SyntaxError of kind ErrBadEscape", s, err)
+	}
+	if se.Offset < 0 || se.Offset >= len(s) || s[se.Offset] != '%' {
+		t.Fatalf("Unescape(%q): offset %d is not a '%%'", s, se.Offset)
+	}
+}
+
+func TestSyntaxErrorMessage(t *testing.T) {
+	_, err := query.Unescape("ab%4")
+	if got, want := err.Error(), "query: invalid escape at offset 2"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// alphabet is rich in the bytes that matter to queries.
+const alphabet = "%%%+&&==;;aAfF09gz ~.\x00\xff\xc3\xa9"
+
+func randomString(r *rand.Rand, maxLen int) string {
+	b := make([]byte, r.IntN(maxLen+1))
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}

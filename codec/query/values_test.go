@@ -1,0 +1,261 @@
+package query_test
+
+import (
+	"errors"
+	"maps"
+	"math/rand/v2"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/netkit/netkit/codec/query"
+)
+
+type kv struct{ k, v string }
+
+func pairs(vs *query.Values) []kv {
+	var out []kv
+	for k, v := range vs.All() {
+		out = append(out, kv{string(k), string(v)})
+	}
+	return out
+}
+
+func TestParseTable(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		opts  query.Values
+		want  []kv
+		kind  error
+		where int
+	}{
+		{name: "empty", in: ""},
+		{name: "short", in: "foo=bar&baz=qux", want: []kv{{"foo", "bar"}, {"baz", "qux"}}},
+		{name: "order", in: "b=1&a=2&b=3", want: []kv{{"b", "1"}, {"a", "2"}, {"b", "3"}}},
+		{name: "no value", in: "a&b=&=c", want: []kv{{"a", ""}, {"b", ""}, {"", "c"}}},
+		{name: "empty params", in: "&&a=1&&", want: []kv{{"a", "1"}}},
+		{name: "second equals", in: "a=b=c", want: []kv{{"a", "b=c"}}},
+		{name: "escapes", in: "a%20b=c+d%2B%26", want: []kv{{"a b", "c d+&"}}},
+		{name: "bad key", in: "a=1&%zz=2&c=3", want: []kv{{"a", "1"}, {"c", "3"}}, kind: query.ErrBadEscape, where: 4},
+		{name: "bad value", in: "a=1&b=x%4", want: []kv{{"a", "1"}}, kind: query.ErrBadEscape, where: 7},
+		{name: "first error wins", in: "a=%&b;=1", kind: query.ErrBadEscape, where: 2},
+		{name: "semicolon", in: "a=1;b=2&c=3", want: []kv{{"c", "3"}}, kind: query.ErrSemicolon, where: 3},
+		{name: "semicolon escaped", in: "a=1%3Bb", want: []kv{{"a", "1;b"}}},
+		{name: "semicolon normal", in: "a=1;b=2&c=3", opts: query.Values{SemicolonIsNormalChar: true},
+			want: []kv{{"a", "1;b=2"}, {"c", "3"}}},
+		{name: "lenient", in: "a=100%&b=%zz%41&c%=%4", opts: query.Values{Lenient: true},
+			want: []kv{{"a", "100%"}, {"b", "%zzA"}, {"c%", "%4"}}},
+		{name: "lenient keeps semicolon rule", in: "a=;", opts: query.Values{Lenient: true},
+			kind: query.ErrSemicolon, where: 2},
+		{name: "max params ok", in: "a&b&c", opts: query.Values{MaxParams: 3}, want: []kv{{"a", ""}, {"b", ""}, {"c", ""}}},
+		{name: "max params exceeded", in: "a&b&c&d", opts: query.Values{MaxParams: 3}, kind: query.ErrTooManyParams, where: 5},
+		{name: "max params counts empty", in: "a&&&", opts: query.Values{MaxParams: 3}, kind: query.ErrTooManyParams, where: 3},
+		{name: "max params checked first", in: "%zz&b&c", opts: query.Values{MaxParams: 2}, kind: query.ErrTooManyParams, where: 5},
+		{name: "no cap", in: strings.Repeat("&", 5000), opts: query.Values{MaxParams: -1}},
+		{name: "default cap", in: strings.Repeat("&", 1000), kind: query.ErrTooManyParams, where: 999},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vs := tt.opts
+			vs.Add([]byte("stale"), []byte("pair")) // Parse replaces the contents
+			err := vs.Parse([]byte(tt.in))
+			if got := pairs(&vs); !slices.Equal(got, tt.want) {
+				t.Errorf("pairs = %q, want %q", got, tt.want)
+			}
+			if tt.kind == nil {
+				if err != nil {
+					t.Fatalf("error %v, want none", err)
+				}
+				return
+			}
+			var se *query.SyntaxError
+			if !errors.Is(err, tt.kind) || !errors.As(err, &se) || se.Offset != tt.where {
+				t.Fatalf("error %v, want %v at offset %d", err, tt.kind, tt.where)
+			}
+		})
+	}
+}
+
+func TestGetHasLen(t *testing.T) {
+	var vs query.Values
+	if err := vs.Parse([]byte("a=1&b=&a=2&c")); err != nil {
+		t.Fatal(err)
+	}
+	if vs.Len() != 4 {
+		t.Fatalf("Len = %d, want 4", vs.Len())
+	}
+	for _, c := range []struct {
+		key, val string
+		ok       bool
+	}{{"a", "1", true}, {"b", "", true}, {"c", "", true}, {"d", "", false}, {"", "", false}} {
+		v, ok := vs.Get(c.key)
+		if string(v) != c.val || ok != c.ok || vs.Has(c.key) != c.ok {
+			t.Errorf("Get(%q) = %q, %v; want %q, %v", c.key, v, ok, c.val, c.ok)
+		}
+	}
+	// Results have no spare capacity: appending cannot clobber the next pair.
+	v, _ := vs.Get("a")
+	_ = append(v, 'X')
+	if w, _ := vs.Get("b"); string(w) != "" {
+		t.Fatalf("append to a value changed the next key: %q", w)
+	}
+	if k := pairs(&vs)[1].k; k != "b" {
+		t.Fatalf("append to a value changed the next key: %q", k)
+	}
+	// All stops when asked.
+	n := 0
+	for range vs.All() {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Fatalf("All yielded %d pairs after break", n)
+	}
+	vs.Reset()
+	if vs.Len() != 0 || vs.Has("a") {
+		t.Fatal("Reset left pairs")
+	}
+}
+
+func TestAppendEncode(t *testing.T) {
+	var vs query.Values
+	if got := vs.AppendEncode(nil); len(got) != 0 {
+		t.Fatalf("empty encodes to %q", got)
+	}
+	vs.Add([]byte("b"), []byte("x y"))
+	vs.Add([]byte("a&"), []byte(""))
+	vs.Add([]byte("b"), []byte("é;"))
+	if got, want := string(vs.AppendEncode([]byte("?"))), "?b=x+y&a%26=&b=%C3%A9%3B"; got != want {
+		t.Fatalf("AppendEncode = %q, want %q", got, want)
+	}
+	// Sorted input gives net/url's bytes; a parse round trip keeps the pairs.
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 1000 {
+		uv := url.Values{}
+		var sorted query.Values
+		for range r.IntN(6) {
+			uv.Add(randomString(r, 5), randomString(r, 5))
+		}
+		for _, k := range slices.Sorted(maps.Keys(uv)) {
+			for _, v := range uv[k] {
+				sorted.Add([]byte(k), []byte(v))
+			}
+		}
+		enc := sorted.AppendEncode(nil)
+		if string(enc) != uv.Encode() {
+			t.Fatalf("AppendEncode = %q, url.Values.Encode = %q", enc, uv.Encode())
+		}
+		var back query.Values
+		if err := back.Parse(enc); err != nil {
+			t.Fatalf("Parse(%q): %v", enc, err)
+		}
+		if got, want := pairs(&back), pairs(&sorted); !slices.Equal(got, want) && !(len(got) == 0 && allEmptyKeyless(want)) {
+			t.Fatalf("round trip of %q: %q, want %q", enc, got, want)
+		}
+	}
+}
+
+// allEmptyKeyless reports whether every pair is "=" — pairs net/url also
+// writes as "=" and which parse back as the pair ("", "").
+func allEmptyKeyless(p []kv) bool {
+	for _, x := range p {
+		if x.k != "" || x.v != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// checkParse compares Parse in strict mode (with net/url's cap) with
+// url.ParseQuery: the same pairs (per key, in order) and an error exactly
+// when net/url reports one.
+func checkParse(t *testing.T, in string) {
+	t.Helper()
+	vs := query.Values{MaxParams: 10000}
+	err := vs.Parse([]byte(in))
+	want, wantErr := url.ParseQuery(in)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("Parse(%.80q) error %v; net/url: %v", in, err, wantErr)
+	}
+	got := url.Values{}
+	for _, p := range pairs(&vs) {
+		got[p.k] = append(got[p.k], p.v)
+	}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("Parse(%.80q) = %q; net/url: %q", in, got, want)
+	}
+	if err != nil {
+		var se *query.SyntaxError
+		if !errors.As(err, &se) || se.Offset < 0 || se.Offset >= len(in) {
+			t.Fatalf("Parse(%.80q): error %v has no offset in the input", in, err)
+		}
+		switch se.Kind {
+		case query.ErrBadEscape:
+			if in[se.Offset] != '%' {
+				t.Fatalf("Parse(%.80q): bad escape at %d is not a '%%'", in, se.Offset)
+			}
+		case query.ErrSemicolon:
+			if in[se.Offset] != ';' {
+				t.Fatalf("Parse(%.80q): semicolon at %d is not a ';'", in, se.Offset)
+			}
+		case query.ErrTooManyParams:
+		default:
+			t.Fatalf("Parse(%.80q): unexpected kind %v", in, se.Kind)
+		}
+	}
+	checkParseOptions(t, in, &vs, err)
+}
+
+// checkParseOptions checks the relaxed modes against strict mode: where
+// strict mode succeeds they agree, Lenient never reports a bad escape, and
+// SemicolonIsNormalChar reads ';' as net/url reads "%3B".
+func checkParseOptions(t *testing.T, in string, strict *query.Values, strictErr error) {
+	t.Helper()
+	lenient := query.Values{Lenient: true, MaxParams: -1}
+	err := lenient.Parse([]byte(in))
+	if errors.Is(err, query.ErrBadEscape) {
+		t.Fatalf("lenient Parse(%.80q) = %v", in, err)
+	}
+	if strictErr == nil && (err != nil || !slices.Equal(pairs(&lenient), pairs(strict))) {
+		t.Fatalf("lenient Parse(%.80q) = %q, %v; strict %q", in, pairs(&lenient), err, pairs(strict))
+	}
+	semi := query.Values{SemicolonIsNormalChar: true, MaxParams: 10000}
+	err = semi.Parse([]byte(in))
+	want, wantErr := url.ParseQuery(strings.ReplaceAll(in, ";", "%3B"))
+	got := url.Values{}
+	for _, p := range pairs(&semi) {
+		got[p.k] = append(got[p.k], p.v)
+	}
+	if (err != nil) != (wantErr != nil) || !maps.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("SemicolonIsNormalChar Parse(%.80q) = %q, %v; net/url with %%3B: %q, %v", in, got, err, want, wantErr)
+	}
+}
+
+func TestParseMatchesNetURL(t *testing.T) {
+	cases := []string{
+		"", "&", "=", "==", "a", "a=", "=a", "a=b", "a=b&a=c", "a;b", "a=b;c", "%", "%4", "%41",
+		"a=%zz", "a%3Db=c", "+=+", "a=1&a=2&b=3&a=4", ";", "&;&", "a=%&b=;",
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
+		cases = append(cases, randomString(r, 30))
+	}
+	for _, in := range cases {
+		checkParse(t, in)
+	}
+}
+
+// TestParseMaxParamsMatchesNetURL checks net/url's own cap (10000 '&'-separated
+// parameters) and that a larger MaxParams is honoured.
+func TestParseMaxParamsMatchesNetURL(t *testing.T) {
+	for _, n := range []int{9999, 10000, 10001} {
+		in := strings.Repeat("a&", n-1) + "a"
+		checkParse(t, in)
+	}
+}
