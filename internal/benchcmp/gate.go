@@ -38,7 +38,9 @@ var exactUnits = []string{"allocs/op", "B/op"}
 // Judge gives every row its verdict. Rows of gated units (sec/op and
 // g.Units) fail when significantly worse by more than g.Threshold; allocs/op
 // and B/op fail on any increase when both sides are constant, however few
-// the samples.
+// the samples, and on a significant increase from zero on every old run: a
+// new allocation on an allocation-free path, which the runtime's own
+// occasional allocations (one more byte per op in one run) must not hide.
 func Judge(rows []Row, g Gate) []Judged {
 	out := make([]Judged, len(rows))
 	var gated []int
@@ -84,7 +86,8 @@ func Judge(rows []Row, g Gate) []Judged {
 			continue
 		}
 		j.Verdict = Worse
-		j.Fails = slices.Contains(gated, i) && math.Abs(j.Delta) > g.Threshold
+		fromZero := slices.Contains(exactUnits, j.Unit) && constant(j.Old.Values) && j.Old.Center == 0
+		j.Fails = fromZero || slices.Contains(gated, i) && math.Abs(j.Delta) > g.Threshold
 	}
 	return out
 }

@@ -167,7 +167,7 @@ func gateText(g Gate) string {
 	if g.Holm {
 		s += " after Holm's correction"
 	}
-	s += fmt.Sprintf(") by more than %g%%, and when allocs/op or B/op grows while constant in both revisions", 100*g.Threshold)
+	s += fmt.Sprintf(") by more than %g%%, and when allocs/op or B/op grows while constant in both revisions or significantly from 0", 100*g.Threshold)
 	return s
 }
 

@@ -427,3 +427,36 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("without A: compared %d, %d one-sided; want 0, 3", compared, len(one))
 	}
 }
+
+// TestJudgeAllocsFromZero: B/op that was 0 in every old run and is 64 or
+// 65 in the new ones (the runtime allocated a little during one run) is
+// not constant, yet a new allocation on an allocation-free path: it fails
+// when significant. Runtime noise alone (a stray byte in one new run) is
+// not significant and does not fail.
+func TestJudgeAllocsFromZero(t *testing.T) {
+	judge := func(newBOp []int) Judged {
+		t.Helper()
+		var old, new strings.Builder
+		for i, b := range newBOp {
+			fmt.Fprintf(&old, "BenchmarkA-2 1000 %d ns/op 0 B/op 0 allocs/op\n", 100+i)
+			fmt.Fprintf(&new, "BenchmarkA-2 1000 %d ns/op %d B/op 0 allocs/op\n", 100+i, b)
+		}
+		rows, err := Compare(strings.NewReader(old.String()), strings.NewReader(new.String()), DefaultConfidence)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range Judge(rows, Gate{Alpha: 0.01, Threshold: 0.25}) {
+			if j.Unit == "B/op" {
+				return j
+			}
+		}
+		t.Fatal("no B/op row")
+		return Judged{}
+	}
+	if j := judge([]int{64, 64, 65, 64, 64, 64}); j.Verdict != Worse || !j.Fails {
+		t.Errorf("0 -> 64/65 B/op: %q fails %v (p %v), want worse and failing", j.Verdict, j.Fails, j.PAdj)
+	}
+	if j := judge([]int{0, 0, 1, 0, 0, 0}); j.Fails {
+		t.Errorf("0 -> one stray byte: %q fails %v (p %v), want no failure", j.Verdict, j.Fails, j.PAdj)
+	}
+}
