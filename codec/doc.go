@@ -14,8 +14,9 @@
 //   - Decoders never panic, whatever the input. Every decoder has a fuzz
 //     target beside a slow reference model that checks this.
 //   - Malformed input is a typed error that says what is wrong and where: a
-//     *SyntaxError (or a type of the same shape) carrying the byte offset and
-//     a Kind, one of the package's exported sentinels. Sentinels are prefixed
+//     *SyntaxError carrying the byte offset and a Kind, one of the package's
+//     exported sentinels. The type is defined once here (codec.SyntaxError)
+//     and each codec names it as its own with a type alias. Sentinels are prefixed
 //     with the package name ("httpdate: bad month"), and both errors.Is on the
 //     sentinel and errors.As on the typed error work.
 //   - Every limit (frame length, parameter count, …) has a safe default and

@@ -2,7 +2,8 @@ package httpdate
 
 import (
 	"errors"
-	"strconv"
+
+	"github.com/netkit/netkit/codec"
 )
 
 // The kinds of malformed input. A *SyntaxError wraps exactly one of them, so
@@ -21,17 +22,7 @@ var (
 // SyntaxError reports malformed input: what was wrong (Kind, one of the
 // Err variables above) and the byte offset in the input where the faulty
 // field or byte starts. For ErrMissing the offset is the input's length.
-type SyntaxError struct {
-	Offset int
-	Kind   error
-}
-
-func (e *SyntaxError) Error() string {
-	return e.Kind.Error() + " at offset " + strconv.Itoa(e.Offset)
-}
-
-// Unwrap returns the kind, for errors.Is.
-func (e *SyntaxError) Unwrap() error { return e.Kind }
+type SyntaxError = codec.SyntaxError
 
 // fail builds the error for a failure at offset off; the error is the only
 // thing the package allocates, and only when input is malformed.

@@ -2,7 +2,8 @@ package query
 
 import (
 	"errors"
-	"strconv"
+
+	"github.com/netkit/netkit/codec"
 )
 
 // Sentinel kinds of [SyntaxError]; test for them with errors.Is.
@@ -22,14 +23,4 @@ var (
 // A SyntaxError reports malformed input: what (Kind, one of the package's
 // sentinels) and where (Offset, in bytes from the start of the input given
 // to the function that failed).
-type SyntaxError struct {
-	Offset int
-	Kind   error
-}
-
-func (e *SyntaxError) Error() string {
-	return e.Kind.Error() + " at offset " + strconv.Itoa(e.Offset)
-}
-
-// Unwrap returns Kind, so that errors.Is(err, ErrBadEscape) works.
-func (e *SyntaxError) Unwrap() error { return e.Kind }
+type SyntaxError = codec.SyntaxError
