@@ -80,7 +80,7 @@ func TestCompareFixture(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(4000, 1000, true)})
 	gitRun(t, dir, "commit", "-q", "-am", "change speeds")
 
-	args := []string{"compare", "-format", "json", "-count", "6", "-benchtime", "2000x", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum"}
+	args := []string{"compare", "-format", "json", "-count", "6", "-benchtime", "100ms", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum"}
 	out, errOut, err := runIn(t, dir, args...)
 	var se *statusError
 	if !errors.As(err, &se) || se.code != exitRegression {

@@ -26,7 +26,7 @@ func TestCompareHTML(t *testing.T) {
 	head := strings.TrimSpace(gitRun(t, dir, "rev-parse", "HEAD"))
 	file := filepath.Join(t.TempDir(), "report.html")
 
-	out, errOut, err := runIn(t, dir, "compare", "-format", "html", "-o", file, "-count", "6", "-benchtime", "2000x", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum")
+	out, errOut, err := runIn(t, dir, "compare", "-format", "html", "-o", file, "-count", "6", "-benchtime", "100ms", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum")
 	var se *statusError
 	if !errors.As(err, &se) || se.code != exitRegression {
 		t.Fatalf("compare: %v, want exit status %d (Slower regressed)\nstderr:\n%s", err, exitRegression, errOut)
