@@ -33,6 +33,7 @@ type Allocator struct {
 	pools   []sync.Pool // one per class, holding *Buffer released to it
 	maxSize int
 	chunks  sync.Pool    // *chunk: the partly carved chunk for small classes
+	views   sync.Pool    // *Buffer headers of released views (derived.go)
 	level   atomic.Int32 // leak level, or -1 to follow SetLeakLevel
 	reg     registry
 }

@@ -60,6 +60,7 @@ type meta struct {
 	base   uint64        // gets already counted elsewhere; guarded by a.reg.mu
 	a      *Allocator    // nil for Wrap
 	tr     atomic.Pointer[tracker]
+	parent atomic.Pointer[Buffer] // classView: the reference the view holds
 }
 
 const (
@@ -186,6 +187,10 @@ func (b *Buffer) free() {
 	a := m.a
 	if a == nil {
 		return // wrapped: the memory belongs to the caller
+	}
+	if m.class == classView {
+		a.freeView(b)
+		return
 	}
 	if invariants.Enabled {
 		fill(b.b, poison)

@@ -29,6 +29,7 @@ const (
 const (
 	classLarge   = -1 // above the allocator's largest class: allocated and dropped
 	classWrapped = -2 // memory supplied by the caller through Wrap
+	classView    = -3 // a pooled view of another buffer's memory (derived.go)
 )
 
 // classOf returns the index of the smallest class whose size is at least n.

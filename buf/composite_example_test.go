@@ -133,3 +133,23 @@ func ExampleComposite_ReaderIndex() {
 	// short: 4 bytes held
 	// frame "hello"
 }
+
+// NextRetained hands out the next bytes as a buffer the caller keeps after
+// the composite has moved on: a view (no copy) when they lie in one read,
+// a copy when they straddle two.
+func ExampleComposite_NextRetained() {
+	c := buf.NewComposite()
+	defer c.Release()
+	for _, read := range []string{"GET /a\n", "GET ", "/b\n"} {
+		b := buf.Get(len(read))
+		b.WriteString(read)
+		c.Append(b)
+	}
+	first, _ := c.NextRetained(7)  // within the first read: a view
+	second, _ := c.NextRetained(7) // across the second and third: a copy
+	c.Discard(0)                   // the composite lets go of what was read
+	fmt.Printf("%q %q\n", first.Bytes(), second.Bytes())
+	first.Release()
+	second.Release()
+	// Output: "GET /a\n" "GET /b\n"
+}

@@ -34,6 +34,7 @@ const (
 	copInsert             // offset, count, then per buffer kind, len, data…
 	copBuffers            //
 	copDiscardAll         // Discard(Len): empty, release everything
+	copNextRetained       // n: NextRetained, kept (up to 4) and checked until the end
 	numCompOps
 )
 
@@ -145,6 +146,15 @@ type compHarness struct {
 	op    int
 
 	next, nextWant []byte // the last Next's slice and its bytes, while valid
+
+	kept []keptFrame // buffers from NextRetained, which outlive everything
+}
+
+// A keptFrame is a buffer NextRetained returned and the bytes it must
+// hold until it is released, whatever the composite does meanwhile.
+type keptFrame struct {
+	b    *buf.Buffer
+	want []byte
 }
 
 func (h *compHarness) fatalf(format string, args ...any) {
@@ -178,6 +188,11 @@ func (h *compHarness) compare() {
 	}
 	if h.next != nil && !bytes.Equal(h.next, h.nextWant) {
 		h.fatalf("a Next slice changed to %x from %x without a read, Discard or Release", h.next, h.nextWant)
+	}
+	for _, k := range h.kept {
+		if !bytes.Equal(k.b.Bytes(), k.want) {
+			h.fatalf("a NextRetained buffer changed to %x from %x before its Release", k.b.Bytes(), k.want)
+		}
 	}
 }
 
@@ -450,6 +465,24 @@ func (h *compHarness) do(in *opInput) {
 		if c.NumComponents() != 0 {
 			h.fatalf("Discard(Len) left %d components", c.NumComponents())
 		}
+	case copNextRetained:
+		n := compCount(in)
+		got, err := c.NextRetained(n)
+		want, wantErr := m.Next(n)
+		var p []byte
+		if got != nil {
+			p = got.Bytes()
+		}
+		h.checkRead("NextRetained", p, err, want, wantErr)
+		h.next = nil
+		if err != nil {
+			return
+		}
+		if len(h.kept) == 4 {
+			h.kept[0].b.Release()
+			h.kept = h.kept[1:]
+		}
+		h.kept = append(h.kept, keptFrame{got, bytes.Clone(want)})
 	}
 }
 
@@ -481,4 +514,11 @@ func (h *compHarness) finish() {
 		h.fatalf("a slice after its parent's Release = %x, model %x", trim(got), trim(h.m.data))
 	}
 	s.Release()
+	for _, k := range h.kept { // they outlive the composite
+		if !bytes.Equal(k.b.Bytes(), k.want) {
+			h.fatalf("a NextRetained buffer changed to %x from %x after the composite's Release", k.b.Bytes(), k.want)
+		}
+		k.b.Release()
+	}
+	h.kept = nil
 }

@@ -96,6 +96,47 @@ func (c *Composite) Next(n int) ([]byte, error) {
 	return p, nil
 }
 
+// NextRetained consumes the next n readable bytes and returns them as a
+// buffer the caller owns and must Release, which stays valid after the
+// composite discards or releases them. When the bytes lie in one component
+// the result is a view of that component's memory holding a reference to
+// its buffer: nothing is copied, and the buffer's memory is not recycled
+// until the view is released too. When they straddle components they are
+// copied into a buffer from the composite's allocator (WithAllocator). An
+// n of 0 gives an empty buffer. With fewer than n readable bytes it consumes
+// nothing and returns Next's errors; it panics if n is negative.
+//
+// It allocates nothing in steady state: view headers are pooled by the
+// allocator as buffers are (Netty's pooled retained slices). A view has a
+// reference count of its own (Retain and Release on it count apart from
+// the component's buffer) and cannot grow: writes past its bytes fail with
+// ErrFixed. This is how a frame decoder hands out frames without copying
+// them: the caller may keep each frame as long as it likes, and the
+// composite may Discard behind it.
+func (c *Composite) NextRetained(n int) (*Buffer, error) {
+	c.check()
+	if n < 0 {
+		panic("buf: Composite.NextRetained with negative count")
+	}
+	if n > c.w-c.r {
+		return nil, c.short()
+	}
+	if n > 0 && len(c.rp) == 0 {
+		c.advance()
+	}
+	if n > 0 && n <= len(c.rp) {
+		v := c.alloc.derive(c.comps[c.cur].b, c.rp[:n])
+		c.rp = c.rp[n:]
+		c.r += n
+		return v, nil
+	}
+	b := c.alloc.Get(n)
+	p := b.b[b.w : b.w+n]
+	c.read(p)
+	b.w += n
+	return b, nil
+}
+
 // Skip consumes n readable bytes, with Next's errors, without releasing
 // anything (see Discard). It panics if n is negative.
 func (c *Composite) Skip(n int) error {

@@ -56,10 +56,14 @@
 //	                     write, Reset or last Release        or scratch until the next
 //	                                                         read, Discard, Release, or
 //	                                                         consolidating Append/Insert
+//	NextRetained(n)      none                                consumes n bytes into a buffer
+//	                                                         the caller owns: a pooled view
+//	                                                         with its own count, or a copy
+//	                                                         when they straddle
 //
 // Every method that returns a *Buffer or *Composite hands the caller a
 // reference it owns — Get, Allocator.Get, Wrap, Retain, RetainedSlice,
-// Consolidate — except Slice. Both types satisfy interface{ Release() bool }.
+// Consolidate, NextRetained — except Slice. Both types satisfy interface{ Release() bool }.
 //
 // # Composite
 //

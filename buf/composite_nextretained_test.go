@@ -1,0 +1,256 @@
+package buf_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/race"
+)
+
+func composite(a *buf.Allocator, parts ...string) *buf.Composite {
+	c := buf.NewComposite(buf.WithAllocator(a))
+	for _, p := range parts {
+		b := a.Get(len(p))
+		b.WriteString(p)
+		c.Append(b)
+	}
+	return c
+}
+
+// TestNextRetainedView: bytes within one component come back as a view of
+// its memory that outlives the composite and keeps the component's buffer
+// from being recycled until the view is released.
+func TestNextRetainedView(t *testing.T) {
+	a := buf.NewAllocator()
+	parent := a.Get(16)
+	parent.WriteString("hello, world")
+	c := buf.NewComposite(buf.WithAllocator(a))
+	c.Append(parent.Retain()) // keep a reference to watch the count
+
+	c.Skip(7)
+	v, err := c.NextRetained(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(v.Bytes()); got != "world" {
+		t.Fatalf("view reads %q, want %q", got, "world")
+	}
+	if &v.Bytes()[0] != &parent.Bytes()[7] {
+		t.Error("the view copied bytes that lie in one component")
+	}
+	if c.Len() != 0 || c.ReaderIndex() != 12 {
+		t.Errorf("after NextRetained: Len %d, ReaderIndex %d; want 0, 12", c.Len(), c.ReaderIndex())
+	}
+	if got := parent.RefCount(); got != 3 {
+		t.Errorf("parent RefCount %d with the composite, the view and the test holding it; want 3", got)
+	}
+	c.Release()
+	if got := parent.RefCount(); got != 2 {
+		t.Errorf("parent RefCount %d after the composite's release; want 2", got)
+	}
+	if got := string(v.Bytes()); got != "world" {
+		t.Errorf("after the composite's release the view reads %q", got)
+	}
+	// The view counts its own references.
+	v.Retain()
+	if v.RefCount() != 2 || parent.RefCount() != 2 {
+		t.Errorf("after v.Retain: view %d, parent %d; want 2, 2", v.RefCount(), parent.RefCount())
+	}
+	if v.Release() {
+		t.Error("first Release of a view with two references freed it")
+	}
+	if !v.Release() {
+		t.Error("last Release of the view did not free it")
+	}
+	if got := parent.RefCount(); got != 1 {
+		t.Errorf("parent RefCount %d after the view's release; want 1", got)
+	}
+	if !parent.Release() {
+		t.Error("the test's reference was not the last")
+	}
+	if in := a.Stats().Total().InUse; in != 0 {
+		t.Errorf("InUse %d after every release, want 0", in)
+	}
+}
+
+// TestNextRetainedStraddles: bytes across components are copied into a
+// buffer of the composite's allocator; n of 0 gives an empty buffer; too
+// few bytes consume nothing.
+func TestNextRetainedStraddles(t *testing.T) {
+	a := buf.NewAllocator()
+	c := composite(a, "ab", "cde", "f", "ghij")
+	b, err := c.NextRetained(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b.Bytes()); got != "abcdefg" {
+		t.Fatalf("straddling read %q, want %q", got, "abcdefg")
+	}
+	c.Discard(0)
+	b.Write([]byte("!")) // a copy is an ordinary buffer: it can grow
+	if got := string(b.Bytes()); got != "abcdefg!" {
+		t.Errorf("after a write: %q", got)
+	}
+	b.Release()
+
+	e, err := c.NextRetained(0)
+	if err != nil || e.Len() != 0 {
+		t.Fatalf("NextRetained(0) = %v (Len %d), %v", e, e.Len(), err)
+	}
+	e.Release()
+
+	if _, err := c.NextRetained(4); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("NextRetained past the end: %v, want io.ErrUnexpectedEOF", err)
+	}
+	if c.Len() != 3 {
+		t.Errorf("a failed NextRetained consumed bytes: Len %d, want 3", c.Len())
+	}
+	rest, _ := c.NextRetained(3)
+	if string(rest.Bytes()) != "hij" {
+		t.Errorf("rest %q", rest.Bytes())
+	}
+	rest.Release()
+	if _, err := c.NextRetained(1); !errors.Is(err, io.EOF) {
+		t.Errorf("NextRetained on an empty composite: %v, want io.EOF", err)
+	}
+	c.Release()
+	if in := a.Stats().Total().InUse; in != 0 {
+		t.Errorf("InUse %d after every release, want 0", in)
+	}
+}
+
+// TestNextRetainedViewIsFixed: a view cannot grow into its parent's memory.
+func TestNextRetainedViewIsFixed(t *testing.T) {
+	a := buf.NewAllocator()
+	c := composite(a, "abcdef")
+	v, _ := c.NextRetained(3)
+	defer c.Release()
+	defer v.Release()
+	if n, err := v.WriteString("X"); n != 0 || !errors.Is(err, buf.ErrFixed) {
+		t.Errorf("writing past a view: %d, %v; want 0, ErrFixed", n, err)
+	}
+	if got, _ := c.Next(3); string(got) != "def" {
+		t.Errorf("the parent's next bytes are %q after a write to the view, want def", got)
+	}
+}
+
+// TestNextRetainedUseAfterRelease: in the invariants build view headers
+// are never recycled, so a released view panics on use.
+func TestNextRetainedUseAfterRelease(t *testing.T) {
+	if !invariants.Enabled {
+		t.Skip("the default build recycles view headers, as it does buffers")
+	}
+	c := composite(buf.Default, "abcdef")
+	defer c.Release()
+	v, _ := c.NextRetained(3)
+	v.Release()
+	defer func() {
+		if r := recover(); r == nil || !errors.Is(r.(error), buf.ErrReleased) {
+			t.Errorf("reading a released view: recovered %v, want ErrReleased", r)
+		}
+	}()
+	v.Bytes()
+}
+
+// TestNextRetainedAllocs: handing out and releasing views and copies
+// allocates nothing once the pools are warm.
+func TestNextRetainedAllocs(t *testing.T) {
+	if race.Enabled || invariants.Enabled {
+		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
+	}
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+	c := buf.NewComposite(buf.WithAllocator(a))
+	msg := strings.Repeat("x", 100)
+	allocs := testing.AllocsPerRun(1000, func() {
+		for range 2 {
+			b := a.Get(len(msg))
+			b.WriteString(msg)
+			c.Append(b)
+		}
+		v, _ := c.NextRetained(60) // a view
+		s, _ := c.NextRetained(80) // straddles: a copy
+		c.Discard(0)
+		v.Release()
+		s.Release()
+		rest, _ := c.NextRetained(c.Len())
+		rest.Release()
+		c.Discard(0)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per round, want 0", allocs)
+	}
+}
+
+//go:noinline
+func leakView(c *buf.Composite) {
+	v, _ := c.NextRetained(4)
+	v.Touch("kept by a frame handler")
+}
+
+// TestNextRetainedLeak: a view dropped without Release is reported and
+// counted as a leaked buffer is, and gives back its reference to the
+// parent, which is then freed rather than reported too.
+func TestNextRetainedLeak(t *testing.T) {
+	leaks := captureLeaks(t)
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakAll))
+	c := composite(a, "leak-me")
+	leakView(c)
+	c.Release()
+	got := leaks(a, 1)
+	if len(got) != 1 {
+		t.Fatalf("%d reports, want 1", len(got))
+	}
+	if r := got[0].String(); !strings.Contains(r, "buf_test.leakView") || !strings.Contains(r, "kept by a frame handler") {
+		t.Errorf("report does not name leakView and its Touch:\n%s", r)
+	}
+	if s := a.Stats(); s.Leaks != 1 || s.Total().InUse != 0 {
+		t.Errorf("Leaks %d, InUse %d; want 1 and 0 (the parent freed by the leaked view's cleanup)", s.Leaks, s.Total().InUse)
+	}
+}
+
+// TestNextRetainedMatchesNext: over random component layouts the bytes
+// NextRetained returns are those Next returns.
+func TestNextRetainedMatchesNext(t *testing.T) {
+	a := buf.NewAllocator()
+	data := []byte(strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz", 30))
+	for seed := range 50 {
+		cuts := []int{}
+		for i := 1; i < len(data); i += 1 + (seed*7+i*13)%97 {
+			cuts = append(cuts, i)
+		}
+		c1 := buf.NewComposite(buf.WithAllocator(a))
+		c2 := buf.NewComposite(buf.WithAllocator(a))
+		prev := 0
+		for _, cut := range append(cuts, len(data)) {
+			for _, c := range []*buf.Composite{c1, c2} {
+				b := a.Get(cut - prev)
+				b.Write(data[prev:cut])
+				c.Append(b)
+			}
+			prev = cut
+		}
+		for n := 0; c1.Len() > 0; n = (n*5 + seed + 3) % 150 {
+			n = min(n, c1.Len())
+			want, _ := c2.Next(n)
+			got, err := c1.NextRetained(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("seed %d: NextRetained(%d) = %q, Next gives %q", seed, n, got.Bytes(), want)
+			}
+			c1.Discard(0)
+			got.Release()
+		}
+		c1.Release()
+		c2.Release()
+	}
+	if in := a.Stats().Total().InUse; in != 0 {
+		t.Errorf("InUse %d after every release, want 0", in)
+	}
+}
