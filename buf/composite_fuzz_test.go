@@ -15,26 +15,26 @@ import (
 // (modulo numCompOps) and its arguments, decoded by opInput (arguments
 // missing at the end of the input read as zero).
 const (
-	copAppend      = iota // kind, len, data…: append a buffer of len%9+1 bytes
-	copAppendLarge        // kind, seed, len: append 500+len%25 made-up bytes
-	copAppendAll          // count, then per buffer kind, len, data…
-	copAppendEmpty        // kind: append a buffer with nothing readable
-	copReadUint           // codec
-	copGet                // codec, offset
-	copPut                // codec, offset, 8 value bytes
-	copRead               // count
-	copReadByte           //
-	copNext               // count
-	copSkip               // count
-	copDiscard            // count
-	copIndex              // offset, len, mutate: needle from the model
-	copIndexSet           // options, count, then per needle offset, len, mutate
-	copSlice              // offset, n, codec: RetainedSlice, read from it, release it
-	copConsolidate        //
-	copInsert             // offset, count, then per buffer kind, len, data…
-	copBuffers            //
-	copDiscardAll         // Discard(Len): empty, release everything
-	copNextRetained       // n: NextRetained, kept (up to 4) and checked until the end
+	copAppend       = iota // kind, len, data…: append a buffer of len%9+1 bytes
+	copAppendLarge         // kind, seed, len: append 500+len%25 made-up bytes
+	copAppendAll           // count, then per buffer kind, len, data…
+	copAppendEmpty         // kind: append a buffer with nothing readable
+	copReadUint            // codec
+	copGet                 // codec, offset
+	copPut                 // codec, offset, 8 value bytes
+	copRead                // count
+	copReadByte            //
+	copNext                // count
+	copSkip                // count
+	copDiscard             // count
+	copIndex               // offset, len, mutate: needle from the model
+	copIndexSet            // options, count, then per needle offset, len, mutate
+	copSlice               // offset, n, codec: RetainedSlice, read from it, release it
+	copConsolidate         //
+	copInsert              // offset, count, then per buffer kind, len, data…
+	copBuffers             //
+	copDiscardAll          // Discard(Len): empty, release everything
+	copNextRetained        // n: NextRetained, kept (up to 4) and checked until the end
 	numCompOps
 )
 
