@@ -189,6 +189,18 @@ func (h *compHarness) compare() {
 	if h.next != nil && !bytes.Equal(h.next, h.nextWant) {
 		h.fatalf("a Next slice changed to %x from %x without a read, Discard or Release", h.next, h.nextWant)
 	}
+	var spans []byte
+	for off := 0; off < c.Len(); {
+		s := c.Span(off)
+		if len(s) == 0 {
+			h.fatalf("Span(%d) is empty with %d readable bytes", off, c.Len())
+		}
+		spans = append(spans, s...)
+		off += len(s)
+	}
+	if !bytes.Equal(spans, h.m.data) {
+		h.fatalf("spans %x, model %x", trim(spans), trim(h.m.data))
+	}
 	for _, k := range h.kept {
 		if !bytes.Equal(k.b.Bytes(), k.want) {
 			h.fatalf("a NextRetained buffer changed to %x from %x before its Release", k.b.Bytes(), k.want)

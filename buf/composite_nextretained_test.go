@@ -254,3 +254,46 @@ func TestNextRetainedMatchesNext(t *testing.T) {
 		t.Errorf("InUse %d after every release, want 0", in)
 	}
 }
+
+// TestSpan: spans walk the readable bytes component by component from any
+// offset, after reads and discards.
+func TestSpan(t *testing.T) {
+	a := buf.NewAllocator()
+	c := composite(a, "ab", "cde", "f", "ghij")
+	defer c.Release()
+	c.Skip(1)
+	c.Discard(0)
+	want := "bcdefghij"
+	for off := 0; off <= len(want); off++ {
+		var got []byte
+		spans := 0
+		for o := off; o < c.Len(); spans++ {
+			s := c.Span(o)
+			if len(s) == 0 || cap(s) != len(s) {
+				t.Fatalf("Span(%d) = %q (cap %d)", o, s, cap(s))
+			}
+			got = append(got, s...)
+			o += len(s)
+		}
+		if string(got) != want[off:] {
+			t.Errorf("spans from %d give %q, want %q", off, got, want[off:])
+		}
+		// Components end after b, e, f and j.
+		if wantSpans := map[int]int{0: 4, 1: 3, 2: 3, 3: 3, 4: 2, 5: 1, 8: 1, 9: 0}[off]; off != 6 && off != 7 && spans != wantSpans {
+			t.Errorf("from %d: %d spans, want %d", off, spans, wantSpans)
+		}
+	}
+	if s := c.Span(c.Len()); s != nil {
+		t.Errorf("Span(Len) = %q, want nil", s)
+	}
+	for _, off := range []int{-1, c.Len() + 1} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Span(%d) did not panic", off)
+				}
+			}()
+			c.Span(off)
+		}()
+	}
+}

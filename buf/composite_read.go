@@ -96,6 +96,32 @@ func (c *Composite) Next(n int) ([]byte, error) {
 	return p, nil
 }
 
+// Span returns the contiguous readable bytes that start at readable offset
+// off: from there to the end of the component holding it, without
+// consuming anything. It returns nil when off equals Len and panics when
+// off is negative or past Len. Scanning a composite span by span visits
+// each component in place, with no copy at the seams, and can resume at any
+// offset: that is how a decoder searches only the bytes that arrived since
+// its last call. The slice aliases component memory (its capacity is its
+// length) and is valid until the next Discard or Release. It costs O(1)
+// within the reader's component, else what GetUint32 costs.
+func (c *Composite) Span(off int) []byte {
+	c.check()
+	if off < 0 || off > c.w-c.r {
+		panic(fmt.Sprintf("buf: Composite.Span(%d) outside the %d readable bytes", off, c.w-c.r))
+	}
+	if off < len(c.rp) {
+		return c.rp[off:len(c.rp):len(c.rp)]
+	}
+	if off == c.w-c.r {
+		return nil
+	}
+	pos := c.r + off
+	j := c.find(pos)
+	p := c.comps[j].p
+	return p[pos-c.start(j) : len(p) : len(p)]
+}
+
 // NextRetained consumes the next n readable bytes and returns them as a
 // buffer the caller owns and must Release, which stays valid after the
 // composite discards or releases them. When the bytes lie in one component
