@@ -60,7 +60,7 @@ type meta struct {
 	base   uint64        // gets already counted elsewhere; guarded by a.reg.mu
 	a      *Allocator    // nil for Wrap
 	tr     atomic.Pointer[tracker]
-	parent atomic.Pointer[Buffer] // classView: the reference the view holds
+	parent *Buffer // classView: the reference the view holds; see derived.go
 }
 
 const (
@@ -145,12 +145,30 @@ func (b *Buffer) Retain() *Buffer {
 	return b
 }
 
+// retainQuiet adds a reference to b, which its caller knows to be live
+// (it holds a reference itself), without Retain's checks or leak record:
+// derive's retain of a parent, on the path of every frame.
+func (b *Buffer) retainQuiet() {
+	if s := b.m.state.Add(refOne); uint32(s) > maxRef || (s^b.tag())&liveMask != 0 {
+		b.m.state.Add(^uint64(refOne - 1)) // undo
+		if uint32(s) > maxRef {
+			panic(ErrRefCount)
+		}
+		b.panicReleased("retain")
+	}
+}
+
 // Release drops a reference and reports whether this call dropped the last
 // refOne, returning the memory to its pool. After the last Release every view
 // of the buffer (Bytes, Next, Slice) is invalid. Release panics with
 // ErrReleased when b is already released. Safe to call from any goroutine
 // that holds a reference.
-func (b *Buffer) Release() bool {
+func (b *Buffer) Release() bool { return b.release(true) }
+
+// release is Release; record says whether a release that is not the last
+// is recorded for a tracked buffer (a view's release of its parent is not:
+// it happens once per frame and says nothing about the parent's owner).
+func (b *Buffer) release(record bool) bool {
 	m := b.m
 	for {
 		s := m.state.Load()
@@ -164,7 +182,7 @@ func (b *Buffer) Release() bool {
 			continue
 		}
 		if m.state.CompareAndSwap(s, s-refOne) {
-			if tr := m.tr.Load(); tr != nil {
+			if tr := m.tr.Load(); record && tr != nil {
 				tr.record("Release", "")
 			}
 			return false

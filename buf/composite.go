@@ -307,6 +307,9 @@ func (c *Composite) seek() {
 // O(log n) to find the new reader position.
 func (c *Composite) Discard(n int) error {
 	c.check()
+	if n == 0 && c.h == c.cur && len(c.rp) > 0 {
+		return nil // nothing consumed lies outside the reader's component
+	}
 	if n < 0 {
 		panic("buf: Composite.Discard with negative count")
 	}

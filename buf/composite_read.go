@@ -133,7 +133,10 @@ func (c *Composite) Span(off int) []byte {
 // nothing and returns Next's errors; it panics if n is negative.
 //
 // It allocates nothing in steady state: view headers are pooled by the
-// allocator as buffers are (Netty's pooled retained slices). A view has a
+// allocator as buffers are (Netty's pooled retained slices). Views are
+// tracked for leaks with stacks only at LeakAll and in the invariants
+// build (a decoder makes thousands per read); a leaked view is counted in
+// Stats.Leaks at every level. A view has a
 // reference count of its own (Retain and Release on it count apart from
 // the component's buffer) and cannot grow: writes past its bytes fail with
 // ErrFixed. This is how a frame decoder hands out frames without copying
@@ -147,10 +150,12 @@ func (c *Composite) NextRetained(n int) (*Buffer, error) {
 	if n > c.w-c.r {
 		return nil, c.short()
 	}
-	if n > 0 && len(c.rp) == 0 {
+	if len(c.rp) == 0 {
 		c.advance()
 	}
-	if n > 0 && n <= len(c.rp) {
+	if n <= len(c.rp) && c.cur < len(c.comps) {
+		// An empty result is a view too when there is a component to
+		// view: cheaper than a get, and never sampled for leak tracking.
 		v := c.alloc.derive(c.comps[c.cur].b, c.rp[:n])
 		c.rp = c.rp[n:]
 		c.r += n

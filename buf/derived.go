@@ -23,7 +23,7 @@ import (
 // holding a reference to parent (taken here; it panics with ErrReleased
 // when parent is released). The view has a reference count of one.
 func (a *Allocator) derive(parent *Buffer, p []byte) *Buffer {
-	parent.Retain()
+	parent.retainQuiet()
 	if parent.root == nil {
 		// As Slice does: while views exist the root never slides its
 		// bytes under them.
@@ -38,17 +38,21 @@ func (a *Allocator) derive(parent *Buffer, p []byte) *Buffer {
 		runtime.AddCleanup(b, collectedView, m)
 	}
 	m := b.m
-	g := m.nextGen(refOne)
-	b.gen = g
 	b.b, b.r, b.w = p[:len(p):len(p)], 0, len(p)
 	b.fixed, b.sliced, b.root = true, false, nil
 	m.size = len(p)
-	m.parent.Store(parent)
-	tracked := parent.m.tr.Load() != nil
+	m.parent = parent
 	if m.tr.Load() != nil {
 		m.tr.Store(nil)
 	}
-	if lvl := a.leakLevel(); tracked || invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
+	// The state store publishes the fields above to collectedView.
+	g := m.nextGen(refOne)
+	b.gen = g
+	// Views are tracked (with stacks) only at LeakAll and in the
+	// invariants build: a decoder makes one per frame, thousands per read,
+	// and even one in 128 sampled costs more than the frames themselves.
+	// An untracked view that leaks is still counted in Stats.Leaks.
+	if invariants.Enabled || a.leakLevel() == LeakAll {
 		m.tr.Store(newTracker(b))
 	}
 	return b
@@ -57,12 +61,12 @@ func (a *Allocator) derive(parent *Buffer, p []byte) *Buffer {
 // freeView runs when a derived view's count reaches zero: it drops the
 // view's reference to its parent and recycles the header.
 func (a *Allocator) freeView(b *Buffer) {
-	parent := b.m.parent.Swap(nil)
-	b.b = nil
+	parent := b.m.parent
+	b.m.parent, b.b = nil, nil
 	if !invariants.Enabled {
 		a.views.Put(b)
 	}
-	parent.Release()
+	parent.release(false)
 }
 
 // collectedView is the cleanup of a derived view's header. A view collected
@@ -80,7 +84,8 @@ func collectedView(m *meta) {
 	r.mu.Lock()
 	r.leaks++
 	r.mu.Unlock()
-	if p := m.parent.Swap(nil); p != nil {
+	if p := m.parent; p != nil {
+		m.parent = nil
 		p.Release()
 	}
 }
