@@ -11,6 +11,8 @@
 //     straddle reads. They report how much input they consumed. When the
 //     input ends before the message does they return the package's ErrShort
 //     and consume nothing, so the caller appends more bytes and calls again.
+//     (One exception, for bounded memory: a frame decoder discarding a
+//     too-long frame drops its bytes as they arrive; see codec/frame.)
 //   - Decoders never panic, whatever the input. Every decoder has a fuzz
 //     target beside a slow reference model that checks this.
 //   - Malformed input is a typed error that says what is wrong and where: a
@@ -35,7 +37,7 @@
 //
 //	package    what                                           reference in tests
 //	frame      line, delimiter, fixed and length-field        naive model, random chunkings
-//	           frame decoders over *buf.Composite (to come)
+//	           frame decoders over *buf.Composite
 //	query      query-string escape, unescape and parse        net/url
 //	httpdate   RFC 9110 dates (IMF-fixdate, RFC 850,          net/http.ParseTime,
 //	           asctime) and RFC 6265 cookie dates             a slow RFC 6265 model

@@ -1,0 +1,86 @@
+package frame_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/codec/frame"
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/race"
+)
+
+// TestDecodeAllocs: decoding frames allocates nothing in steady state,
+// whether a frame is a view of one read or a copy across two. (An error,
+// rare by nature, allocates itself.)
+func TestDecodeAllocs(t *testing.T) {
+	if race.Enabled || invariants.Enabled {
+		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
+	}
+	lf := frame.LengthField{Strip: 4, MaxFrameLength: 200}
+	var lengthStream []byte
+	for _, n := range []int{10, 190, 64, 0, 150} {
+		lengthStream = append(lengthStream, lengthFrames(t, &lf, bytes.Repeat([]byte{'x'}, n))...)
+	}
+	for _, c := range []struct {
+		name   string
+		dec    func() frame.Decoder
+		stream []byte
+		frames int
+	}{
+		{"Line", func() frame.Decoder { return &frame.Line{MaxLength: 100, StripDelimiter: true} },
+			[]byte("first line\r\nsecond\n" + string(bytes.Repeat([]byte{'y'}, 90)) + "\nlast\n"), 4},
+		{"Delimiter", func() frame.Decoder { return frame.NewDelimiter([]byte("\r\n"), []byte(";")) },
+			[]byte("a;bb;ccc\r\ndddd;" + string(bytes.Repeat([]byte{'e'}, 90)) + ";"), 5},
+		{"Fixed", func() frame.Decoder { return &frame.Fixed{Length: 16} }, bytes.Repeat([]byte("0123456789abcdef"), 7), 7},
+		{"LengthField", func() frame.Decoder { return &lf }, lengthStream, 5},
+	} {
+		for _, borrowed := range []bool{false, true} {
+			name := c.name + "/Decode"
+			if borrowed {
+				name = c.name + "/Next"
+			}
+			t.Run(name, func(t *testing.T) {
+				a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+				in := buf.NewComposite(buf.WithAllocator(a))
+				defer in.Release()
+				dec := c.dec()
+				// Two reads per round, cut mid-stream, so frames straddle.
+				half := len(c.stream) / 2
+				round := func() {
+					for _, p := range [][]byte{c.stream[:half], c.stream[half:]} {
+						b := a.Get(len(p))
+						b.Write(p)
+						in.Append(b)
+						for {
+							if borrowed {
+								if _, err := dec.(interface {
+									Next(*buf.Composite) ([]byte, error)
+								}).Next(in); err == frame.ErrShort {
+									break
+								} else if err != nil {
+									t.Fatal(err)
+								}
+								continue
+							}
+							f, err := dec.Decode(in)
+							if err == frame.ErrShort {
+								break
+							}
+							if err != nil {
+								t.Fatal(err)
+							}
+							f.Release()
+						}
+					}
+				}
+				for range 10 {
+					round() // warm the pools and the composite's arrays
+				}
+				if n := testing.AllocsPerRun(200, round); n != 0 {
+					t.Errorf("%v allocations per round of %d frames, want 0", n, c.frames)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package frame
+
+import (
+	"bytes"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/search"
+)
+
+// Delimiter decodes frames ended by any of a set of delimiters, as Netty's
+// DelimiterBasedFrameDecoder does: a frame ends at the delimiter that
+// starts first in the stream, and of delimiters that start at the same
+// byte, the one listed first wins. Unlike Netty's, the answer never depends
+// on how the stream was cut into reads: when a longer delimiter listed
+// earlier could still complete at an earlier start, Decode waits for the
+// bytes that settle it. Make one with NewDelimiter; the options may be set
+// before the first Decode.
+//
+// The search runs on a search.Set: in place within a read, and across
+// reads with the set's Matcher, which resumes where the last call stopped,
+// so a long frame arriving in many small reads is searched once.
+type Delimiter struct {
+	// MaxFrameLength caps a frame's length, delimiter excluded; 0 means
+	// DefaultMaxFrameLength. A longer frame is discarded and reported as
+	// ErrTooLong (see the package doc).
+	MaxFrameLength int
+	// StripDelimiter leaves the delimiter out of each frame.
+	StripDelimiter bool
+	// FailFast reports a too-long frame as soon as it is known to be too
+	// long, rather than once its delimiter has passed.
+	FailFast bool
+
+	pats   [][]byte
+	set    *search.Set
+	m      search.Matcher
+	maxLen int
+	tail   []byte // scratch: the last maxLen-1 readable bytes
+
+	// The matcher's state, in its offsets (0 at its last Reset).
+	base int          // the reader
+	fed  int          // the end of what it was fed
+	best search.Match // the earliest-starting match fed (first pattern at ties)
+	have bool         // best is set
+
+	pos        int64 // stream offset of the reader
+	discarding bool
+	start      int64 // stream offset of the too-long frame
+}
+
+// NewDelimiter returns a decoder for frames ended by any of delimiters, in
+// order of precedence. It copies them. It panics if there are none or one
+// is empty.
+func NewDelimiter(delimiters ...[]byte) *Delimiter {
+	if len(delimiters) == 0 {
+		panic("frame: NewDelimiter without delimiters")
+	}
+	d := &Delimiter{pats: make([][]byte, len(delimiters))}
+	for i, p := range delimiters {
+		if len(p) == 0 {
+			panic("frame: NewDelimiter with an empty delimiter")
+		}
+		d.pats[i] = bytes.Clone(p)
+		d.maxLen = max(d.maxLen, len(p))
+	}
+	d.set = search.NewSet(d.pats, search.LeftmostFirst())
+	d.m = d.set.Matcher()
+	d.tail = make([]byte, d.maxLen)
+	return d
+}
+
+// Reset forgets the stream: the search state, and any too-long frame being
+// discarded. The options stay.
+func (d *Delimiter) Reset() {
+	d.restart()
+	d.pos, d.discarding, d.start = 0, false, 0
+}
+
+func (d *Delimiter) restart() {
+	d.m.Reset()
+	d.base, d.fed, d.have = 0, 0, false
+}
+
+// Decode returns the next frame of in (see Decoder and the package doc).
+func (d *Delimiter) Decode(in *buf.Composite) (*buf.Buffer, error) {
+	pre, n, post, err := d.locate(in)
+	if err != nil {
+		return nil, err
+	}
+	return take(in, pre, n, post), nil
+}
+
+// Next returns the next frame of in as Decode does, but borrowed (see the
+// package doc's "Borrowing"): valid until the next call on d or on in.
+func (d *Delimiter) Next(in *buf.Composite) ([]byte, error) {
+	in.Discard(0)
+	pre, n, post, err := d.locate(in)
+	if err != nil {
+		return nil, err
+	}
+	return borrow(in, pre, n, post), nil
+}
+
+func (d *Delimiter) locate(in *buf.Composite) (pre, n, post int, err error) {
+	if d.set == nil {
+		panic("frame: Delimiter not made by NewDelimiter")
+	}
+	limit := capOr(d.MaxFrameLength)
+	for {
+		n := in.Len()
+		if d.fed-d.base > n {
+			d.restart() // the caller consumed behind our back: search again
+		}
+		start, end, found := d.fast(in)
+		if !found {
+			start, end, found = d.slow(in, n)
+		}
+		if found {
+			d.restart()
+			if d.discarding {
+				d.drop(in, end)
+				d.discarding = false
+				if !d.FailFast {
+					return 0, 0, 0, syntaxError(d.start, ErrTooLong)
+				}
+				continue // reported when it began
+			}
+			if start > limit {
+				at := d.pos
+				d.drop(in, end)
+				return 0, 0, 0, syntaxError(at, ErrTooLong)
+			}
+			d.pos += int64(end)
+			if d.StripDelimiter {
+				return 0, start, end - start, nil
+			}
+			return 0, end, 0, nil
+		}
+		// No delimiter settled yet. None can start before lb.
+		lb := d.earliestPending(in, n)
+		if d.have {
+			lb = min(lb, int(d.best.Start)-d.base)
+		}
+		if d.discarding {
+			d.drop(in, lb)
+			d.base += lb
+			return 0, 0, 0, ErrShort
+		}
+		if lb > limit {
+			d.discarding, d.start = true, d.pos
+			d.drop(in, lb)
+			d.base += lb
+			if d.FailFast {
+				return 0, 0, 0, syntaxError(d.start, ErrTooLong)
+			}
+		}
+		return 0, 0, 0, ErrShort
+	}
+}
+
+// fast looks for a settled delimiter within the reader's component, in
+// place: the leftmost-first match there is settled when every delimiter
+// starting at or before it would end within the component too. It is
+// skipped once the slow path has started on the current frame.
+func (d *Delimiter) fast(in *buf.Composite) (start, end int, ok bool) {
+	if d.fed != d.base || in.Len() == 0 {
+		return 0, 0, false
+	}
+	s := in.Span(0)
+	m, ok := d.set.Find(s)
+	if !ok || int(m.Start)+d.maxLen > len(s) {
+		return 0, 0, false
+	}
+	return int(m.Start), int(m.End), true
+}
+
+// slow feeds the matcher the bytes not fed yet and returns the earliest
+// delimiter once it is settled, in readable offsets.
+func (d *Delimiter) slow(in *buf.Composite, n int) (start, end int, ok bool) {
+	for d.fed-d.base < n {
+		s := in.Span(d.fed - d.base)
+		d.m.Feed(s)
+		for m, ok := d.m.Next(); ok; m, ok = d.m.Next() {
+			if !d.have || m.Start < d.best.Start || m.Start == d.best.Start && m.Pattern < d.best.Pattern {
+				d.best, d.have = m, true
+			}
+		}
+		d.fed += len(s)
+	}
+	if !d.have || !d.settled(in, n) {
+		return 0, 0, false
+	}
+	return int(d.best.Start) - d.base, int(d.best.End) - d.base, true
+}
+
+// loadTail copies the last maxLen-1 readable bytes (or all, when fewer)
+// into d.tail and returns them and the readable offset of their start.
+func (d *Delimiter) loadTail(in *buf.Composite, n int) ([]byte, int) {
+	lo := max(n-(d.maxLen-1), 0)
+	t := d.tail[:0]
+	for off := lo; off < n; {
+		s := in.Span(off)
+		t = append(t, s...)
+		off += len(s)
+	}
+	return t, lo
+}
+
+// pendingAt reports the delimiters that the readable bytes from offset t to
+// the end (tail[i:]) begin without completing, as a call to f per index.
+func (d *Delimiter) pendingAt(tail []byte, f func(pattern int) bool) bool {
+	for i, p := range d.pats {
+		if len(p) > len(tail) && bytes.HasPrefix(p, tail) && f(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// settled reports whether d.best is the frame's delimiter for good: no
+// delimiter that the bytes not yet read could complete starts before it,
+// or at its start with precedence.
+func (d *Delimiter) settled(in *buf.Composite, n int) bool {
+	bs := int(d.best.Start) - d.base
+	if bs+d.maxLen <= n {
+		return true
+	}
+	tail, lo := d.loadTail(in, n)
+	for t := lo; t <= bs && t < n; t++ {
+		if d.pendingAt(tail[t-lo:], func(i int) bool { return t < bs || i < d.best.Pattern }) {
+			return false
+		}
+	}
+	return true
+}
+
+// earliestPending returns the readable offset of the first byte where a
+// delimiter begins without completing in the readable bytes, or n.
+func (d *Delimiter) earliestPending(in *buf.Composite, n int) int {
+	tail, lo := d.loadTail(in, n)
+	for t := lo; t < n; t++ {
+		if d.pendingAt(tail[t-lo:], func(int) bool { return true }) {
+			return t
+		}
+	}
+	return n
+}
+
+// drop discards n bytes that belong to no frame.
+func (d *Delimiter) drop(in *buf.Composite, n int) {
+	in.Discard(n)
+	d.pos += int64(n)
+}

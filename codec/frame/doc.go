@@ -1,0 +1,140 @@
+// Package frame splits a byte stream into frames: lines ([Line]), frames
+// ended by one of several delimiters ([Delimiter]), frames of a fixed size
+// ([Fixed]) and frames that carry their own length ([LengthField], with
+// [AppendLengthField] to write one). These are Netty's frame decoders, over
+// a [buf.Composite] that accumulates reads as they arrive.
+//
+// # Decoding
+//
+// Every decoder implements [Decoder]. The caller appends each read to a
+// composite and calls Decode until it returns [ErrShort]:
+//
+//	in.Append(read) // in takes the buffer's reference
+//	for {
+//		f, err := d.Decode(in)
+//		if err == frame.ErrShort {
+//			break // wait for the next read
+//		}
+//		if err != nil {
+//			… // ErrTooLong: that frame was dropped, decoding goes on;
+//			  // ErrBadLength: the stream is corrupt, close it
+//			continue
+//		}
+//		handle(f) // f is the caller's: Release it when done
+//	}
+//
+// A frame that lies in one read comes back as a view of that read's memory
+// (nothing is copied; the view holds a reference to the read's buffer); a
+// frame that straddles reads is copied into one buffer. Either way it is the
+// caller's to keep and must be released once (see
+// [buf.Composite.NextRetained]). Decode consumes each frame's bytes, its
+// header and delimiter, with [buf.Composite.Discard], so reads whose bytes
+// have all been decoded are released at once.
+//
+// # Borrowing
+//
+// Each decoder also has Next, which returns the next frame as a []byte lent
+// until the next call on the decoder or on the composite, as
+// bufio.Scanner.Bytes is: it aliases the read (or, for a frame that
+// straddles reads, a scratch area of the composite) and costs no reference
+// counting. Decode and Next may be mixed on one stream. Next releases the
+// reads its previous frame used when it is called again.
+//
+// Frames cost no allocation in steady state, whichever way they are taken;
+// an error, rare by nature, allocates itself.
+//
+// A decoder keeps state between calls (how far it has searched, whether it
+// is discarding) and belongs to one stream: between calls the caller may
+// append to the composite but must not read or discard from it, and it
+// calls Reset to use the decoder on another stream. Decoders are not safe
+// for concurrent use.
+//
+// # Limits and too-long frames
+//
+// Every decoder but Fixed caps a frame's length (MaxLength or
+// MaxFrameLength, default [DefaultMaxFrameLength]). A frame over the cap
+// follows Netty's contract: the decoder enters discard mode, drops the
+// frame's bytes as they arrive (returning ErrShort meanwhile, the one case
+// where a call that returns ErrShort consumes input) and reports the frame
+// once as a [*SyntaxError] of kind [ErrTooLong] — as soon as the frame is
+// known to be too long when FailFast is set, else once its last byte has
+// passed — and then decodes the next frame. The composite never holds more
+// than the cap plus the last read, however long the frame: a 1 GiB line or
+// a 1 GiB length prefix costs no more memory than a frame at the cap.
+//
+// Error offsets are stream offsets: bytes counted from the first byte the
+// decoder consumed (since it was made or Reset) to the first byte of the
+// frame at fault.
+package frame
+
+import (
+	"errors"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/codec"
+)
+
+// A Decoder takes the next frame off the front of in. It returns the frame
+// as a buffer the caller owns (Release it once), or ErrShort when in holds
+// no complete frame yet, or a *SyntaxError for a frame it dropped.
+type Decoder interface {
+	Decode(in *buf.Composite) (*buf.Buffer, error)
+}
+
+// DefaultMaxFrameLength caps frames when a decoder's MaxLength or
+// MaxFrameLength is 0: 1 MiB.
+const DefaultMaxFrameLength = 1 << 20
+
+// ErrShort reports that the input holds no complete frame yet: append the
+// next read and call Decode again.
+var ErrShort = errors.New("frame: more input needed")
+
+// Sentinel kinds of [SyntaxError]; test for them with errors.Is.
+var (
+	// ErrTooLong reports a frame longer than the decoder's cap. The frame
+	// has been (or is being) skipped; decoding continues after it.
+	ErrTooLong = errors.New("frame: frame too long")
+	// ErrBadLength reports a length field whose frame cannot exist: shorter
+	// than its own header once adjusted, or shorter than the bytes to
+	// strip. The header (or frame) has been skipped, but the stream is
+	// probably corrupt from here on.
+	ErrBadLength = errors.New("frame: bad length field")
+)
+
+// A SyntaxError reports a dropped frame: what (Kind, one of the package's
+// sentinels) and where (Offset, the stream offset of the frame's first
+// byte; see the package doc).
+type SyntaxError = codec.SyntaxError
+
+func syntaxError(off int64, kind error) error {
+	return &SyntaxError{Offset: int(off), Kind: kind}
+}
+
+// capOr returns n, or DefaultMaxFrameLength when n is 0 or less.
+func capOr(n int) int {
+	if n <= 0 {
+		return DefaultMaxFrameLength
+	}
+	return n
+}
+
+// take consumes a located frame from in — pre bytes dropped, n kept, post
+// dropped — and hands the kept bytes to the caller as a buffer it owns.
+func take(in *buf.Composite, pre, n, post int) *buf.Buffer {
+	if pre > 0 {
+		in.Skip(pre)
+	}
+	f, _ := in.NextRetained(n)
+	in.Discard(post)
+	return f
+}
+
+// borrow is take for Next: the kept bytes are lent (Composite.Next), and
+// nothing is released until the next call.
+func borrow(in *buf.Composite, pre, n, post int) []byte {
+	if pre > 0 {
+		in.Skip(pre)
+	}
+	p, _ := in.Next(n + post)
+	return p[:n:n]
+}
