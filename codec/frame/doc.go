@@ -31,6 +31,11 @@
 // header and delimiter, with [buf.Composite.Discard], so reads whose bytes
 // have all been decoded are released at once.
 //
+// A decoder never sees the end of the stream. When the peer is done, bytes
+// left in the composite (in.Len() > 0), or a too-long frame still being
+// discarded, mean the stream ended inside a frame: the caller decides
+// whether that is an error.
+//
 // # Borrowing
 //
 // Each decoder also has Next, which returns the next frame as a []byte lent
@@ -138,3 +143,10 @@ func borrow(in *buf.Composite, pre, n, post int) []byte {
 	p, _ := in.Next(n + post)
 	return p[:n:n]
 }
+
+var (
+	_ Decoder = (*Line)(nil)
+	_ Decoder = (*Delimiter)(nil)
+	_ Decoder = (*Fixed)(nil)
+	_ Decoder = (*LengthField)(nil)
+)
