@@ -69,10 +69,7 @@ func cmpInt(a, b int64) int {
 // verify checks every invariant stated on Queue.
 func verify(t testing.TB, q *Queue) {
 	t.Helper()
-	d := 4
-	if q.binary {
-		d = 2
-	}
+	const d = 4
 	for i, e := range q.s {
 		if e.n.index != int32(i+1) {
 			t.Fatalf("slot %d: node index %d", i, e.n.index)
@@ -170,22 +167,15 @@ func runModel(t testing.TB, q *Queue, r *rand.Rand, steps int) {
 	verify(t, &other)
 }
 
-func arities(t *testing.T, f func(t *testing.T, newQ func() *Queue)) {
-	t.Run("arity=4", func(t *testing.T) { f(t, func() *Queue { return new(Queue) }) })
-	t.Run("arity=2", func(t *testing.T) { f(t, func() *Queue { return &Queue{binary: true} }) })
-}
-
 func TestModel(t *testing.T) {
-	arities(t, func(t *testing.T, newQ func() *Queue) {
-		for seed := range uint64(50) {
-			runModel(t, newQ(), rand.New(rand.NewPCG(seed, 12)), 2000)
-		}
-	})
+	for seed := range uint64(100) {
+		runModel(t, new(Queue), rand.New(rand.NewPCG(seed, 12)), 2000)
+	}
 }
 
 func FuzzModel(f *testing.F) {
-	f.Add(uint64(1), uint64(2), false)
-	f.Fuzz(func(t *testing.T, a, b uint64, binary bool) {
-		runModel(t, &Queue{binary: binary}, rand.New(rand.NewPCG(a, b)), 500)
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		runModel(t, new(Queue), rand.New(rand.NewPCG(a, b)), 500)
 	})
 }

@@ -5,17 +5,14 @@ package timerq
 //
 // Invariants, between calls:
 //   - s[i] is queued at slot i: s[i].n.index == i+1, and s[i].when == s[i].n.When;
-//   - heap order: no slot sorts before its parent under less;
+//   - 4-ary heap order: slot i's children are 4i+1 … 4i+4, and no slot
+//     sorts before its parent (i-1)/4 under less;
 //   - a node is in at most one queue (Push panics on a queued node);
 //   - slots past len(s) hold no pointers (removed nodes are not kept alive).
 type Queue struct {
 	s     []slot
 	seq   uint64 // last insertion number handed out
 	moves uint64 // heap slots written since the queue was made
-
-	// binary selects the binary heap instead of the 4-ary one; it exists
-	// so that tests and benchmarks can run both on the same workloads.
-	binary bool
 }
 
 // A slot keeps the deadline beside the node so that sifting compares
@@ -49,7 +46,7 @@ func (q *Queue) Push(n *Node) {
 	q.seq++
 	n.seq = q.seq
 	q.s = append(q.s, slot{})
-	q.up(len(q.s)-1, slot{n.When, n})
+	q.up4(len(q.s)-1, slot{n.When, n})
 }
 
 // Peek returns the earliest node without removing it, or nil when the
@@ -67,9 +64,16 @@ func (q *Queue) Pop() *Node {
 	if len(q.s) == 0 {
 		return nil
 	}
-	n := q.s[0].n
-	q.removeAt(0)
+	s := q.s
+	n := s[0].n
 	n.index = 0
+	last := len(s) - 1
+	e := s[last]
+	s[last] = slot{}
+	q.s = s[:last]
+	if last > 0 {
+		q.down4(0, e)
+	}
 	return n
 }
 
@@ -86,12 +90,19 @@ func (q *Queue) PopDue(now int64) *Node {
 // recorded slot. It reports false, and changes nothing, if n is not queued
 // here: not queued at all, or queued in another queue.
 func (q *Queue) Remove(n *Node) bool {
+	s := q.s
 	i := int(n.index) - 1
-	if i < 0 || i >= len(q.s) || q.s[i].n != n {
+	if i < 0 || i >= len(s) || s[i].n != n {
 		return false
 	}
-	q.removeAt(i)
 	n.index = 0
+	last := len(s) - 1
+	e := s[last]
+	s[last] = slot{}
+	q.s = s[:last]
+	if i != last {
+		q.fix(i, e)
+	}
 	return true
 }
 
@@ -114,46 +125,10 @@ func (q *Queue) Reschedule(n *Node, when int64) {
 	q.fix(i, slot{when, n})
 }
 
-// removeAt fills slot i with the last slot and restores heap order. The
-// caller clears the removed node's index.
-func (q *Queue) removeAt(i int) {
-	last := len(q.s) - 1
-	e := q.s[last]
-	q.s[last] = slot{}
-	q.s = q.s[:last]
-	if i != last {
-		q.fix(i, e)
-	}
-}
-
 // fix places e at slot i, sifting it up or down.
 func (q *Queue) fix(i int, e slot) {
-	if i > 0 {
-		var p int
-		if q.binary {
-			p = (i - 1) / 2
-		} else {
-			p = (i - 1) / 4
-		}
-		if less(e, q.s[p]) {
-			q.up(i, e)
-			return
-		}
-	}
-	q.down(i, e)
-}
-
-func (q *Queue) up(i int, e slot) {
-	if q.binary {
-		q.up2(i, e)
-	} else {
+	if i > 0 && less(e, q.s[(i-1)/4]) {
 		q.up4(i, e)
-	}
-}
-
-func (q *Queue) down(i int, e slot) {
-	if q.binary {
-		q.down2(i, e)
 	} else {
 		q.down4(i, e)
 	}
@@ -163,6 +138,7 @@ func (q *Queue) down(i int, e slot) {
 // sorts before the hole's parent, then writes e into the hole.
 func (q *Queue) up4(i int, e slot) {
 	s := q.s
+	var moves uint64
 	for i > 0 {
 		p := (i - 1) / 4
 		if !less(e, s[p]) {
@@ -170,12 +146,12 @@ func (q *Queue) up4(i int, e slot) {
 		}
 		s[i] = s[p]
 		s[i].n.index = int32(i + 1)
-		q.moves++
+		moves++
 		i = p
 	}
 	s[i] = e
 	e.n.index = int32(i + 1)
-	q.moves++
+	q.moves += moves + 1
 }
 
 // down4 moves the hole at slot i toward the leaves of the 4-ary heap while
@@ -183,6 +159,7 @@ func (q *Queue) up4(i int, e slot) {
 func (q *Queue) down4(i int, e slot) {
 	s := q.s
 	n := len(s)
+	var moves uint64
 	for {
 		c := 4*i + 1
 		if c >= n {
@@ -200,53 +177,11 @@ func (q *Queue) down4(i int, e slot) {
 		}
 		s[i] = s[m]
 		s[i].n.index = int32(i + 1)
-		q.moves++
+		moves++
 		i = m
 	}
 	s[i] = e
 	e.n.index = int32(i + 1)
-	q.moves++
+	q.moves += moves + 1
 }
 
-// up2 is up4 for the binary heap.
-func (q *Queue) up2(i int, e slot) {
-	s := q.s
-	for i > 0 {
-		p := (i - 1) / 2
-		if !less(e, s[p]) {
-			break
-		}
-		s[i] = s[p]
-		s[i].n.index = int32(i + 1)
-		q.moves++
-		i = p
-	}
-	s[i] = e
-	e.n.index = int32(i + 1)
-	q.moves++
-}
-
-// down2 is down4 for the binary heap.
-func (q *Queue) down2(i int, e slot) {
-	s := q.s
-	n := len(s)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && less(s[c+1], s[c]) {
-			c++
-		}
-		if !less(s[c], e) {
-			break
-		}
-		s[i] = s[c]
-		s[i].n.index = int32(i + 1)
-		q.moves++
-		i = c
-	}
-	s[i] = e
-	e.n.index = int32(i + 1)
-	q.moves++
-}

@@ -10,7 +10,8 @@ import (
 )
 
 func TestEqualDeadlinesFIFO(t *testing.T) {
-	arities(t, func(t *testing.T, newQ func() *Queue) {
+	{
+		newQ := func() *Queue { return new(Queue) }
 		q := newQ()
 		nodes := make([]*Node, 100)
 		for i := range nodes {
@@ -37,7 +38,7 @@ func TestEqualDeadlinesFIFO(t *testing.T) {
 				t.Fatalf("after Reschedule, pop %d: wrong node", i)
 			}
 		}
-	})
+	}
 }
 
 func indexOf(nodes []*Node, n *Node) int {
@@ -50,7 +51,8 @@ func indexOf(nodes []*Node, n *Node) int {
 }
 
 func TestRemoveNotQueued(t *testing.T) {
-	arities(t, func(t *testing.T, newQ func() *Queue) {
+	{
+		newQ := func() *Queue { return new(Queue) }
 		q, other := newQ(), newQ()
 		var zero Node
 		if zero.Queued() || q.Remove(&zero) {
@@ -88,7 +90,7 @@ func TestRemoveNotQueued(t *testing.T) {
 		if q.Pop() != mine[2] || q.Pop() != nil || q.Peek() != nil || q.PopDue(math.MaxInt64) != nil {
 			t.Fatal("drain")
 		}
-	})
+	}
 }
 
 func mustPanic(t *testing.T, what string, f func()) {
@@ -109,7 +111,8 @@ func TestMovesLogarithmic(t *testing.T) {
 	if testing.Short() || race.Enabled {
 		sizes = sizes[:2]
 	}
-	arities(t, func(t *testing.T, newQ func() *Queue) {
+	{
+		newQ := func() *Queue { return new(Queue) }
 		for _, n := range sizes {
 			q := newQ()
 			r := rand.New(rand.NewPCG(uint64(n), 7))
@@ -166,7 +169,7 @@ func TestMovesLogarithmic(t *testing.T) {
 				verify(t, q)
 			}
 		}
-	})
+	}
 }
 
 func TestPoolGeneration(t *testing.T) {
@@ -224,7 +227,8 @@ func TestNoAllocs(t *testing.T) {
 	if race.Enabled || invariants.Enabled {
 		t.Skip("the pool does not recycle under -tags invariants; -race adds allocations")
 	}
-	arities(t, func(t *testing.T, newQ func() *Queue) {
+	{
+		newQ := func() *Queue { return new(Queue) }
 		q := newQ()
 		var p Pool
 		r := rand.New(rand.NewPCG(1, 2))
@@ -257,5 +261,5 @@ func TestNoAllocs(t *testing.T) {
 		}); a != 0 {
 			t.Errorf("Pop+Put: %v allocs", a)
 		}
-	})
+	}
 }
