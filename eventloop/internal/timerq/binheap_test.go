@@ -1,5 +1,10 @@
 package timerq
 
+import (
+	"math/rand/v2"
+	"testing"
+)
+
 // binHeap is the binary-heap variant of Queue (same slot layout, same
 // ordering), kept for the benchmarks that chose the 4-ary heap.
 type binHeap struct {
@@ -78,4 +83,47 @@ func (h *binHeap) popDue(now int64) *Node {
 	n := h.s[0].n
 	h.remove(n)
 	return n
+}
+
+// TestVariantsAgree checks the benchmark-only heaps against Queue, so that
+// the benchmarks compare heaps that work: after the same pushes and
+// removals, all drain in the same order.
+func TestVariantsAgree(t *testing.T) {
+	const n = 10_000
+	r := rand.New(rand.NewPCG(8, 8))
+	var q Queue
+	var bq binHeap
+	var pq ptrHeap
+	sets := [3][]*Node{}
+	for i := range sets {
+		sets[i] = make([]*Node, n)
+	}
+	for k := range n {
+		w := r.Int64N(1000) // ties are common
+		for i := range sets {
+			sets[i][k] = &Node{When: w}
+		}
+		q.Push(sets[0][k])
+		bq.push(sets[1][k])
+		pq.push(sets[2][k])
+	}
+	for range n / 3 {
+		k := r.IntN(n)
+		a, b, c := q.Remove(sets[0][k]), bq.remove(sets[1][k]), pq.remove(sets[2][k])
+		if a != b || a != c {
+			t.Fatalf("Remove disagrees: %v %v %v", a, b, c)
+		}
+	}
+	for {
+		a, b, c := q.PopDue(1<<62), bq.popDue(1<<62), pq.popDue(1<<62)
+		if a == nil || b == nil || c == nil {
+			if a != nil || b != nil || c != nil {
+				t.Fatal("the heaps hold different numbers of nodes")
+			}
+			return
+		}
+		if indexOf(sets[0], a) != indexOf(sets[1], b) || indexOf(sets[0], a) != indexOf(sets[2], c) {
+			t.Fatal("the heaps drain in different orders")
+		}
+	}
 }

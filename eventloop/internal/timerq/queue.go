@@ -184,4 +184,3 @@ func (q *Queue) down4(i int, e slot) {
 	e.n.index = int32(i + 1)
 	q.moves += moves + 1
 }
-
