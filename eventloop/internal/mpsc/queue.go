@@ -1,6 +1,9 @@
 package mpsc
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // chunkSize is the number of slots in a chunk. With func() items a slot is 16
 // bytes, so a chunk is 4 KiB of slots plus its header.
@@ -13,6 +16,10 @@ const spares = 8
 // cacheLine separates words written by different goroutines.
 const cacheLine = 64
 
+// closed is the state bit of a chunk that is not open for claims: a recycled
+// chunk waiting to be reused. A claim on it reads as far past the end.
+const closed = 1 << 63
+
 // slot holds one item. ready equals the owning chunk's gen once the item is
 // published; any other value means the slot is empty or still being written.
 type slot[T any] struct {
@@ -21,22 +28,34 @@ type slot[T any] struct {
 }
 
 // chunk is a block of slots. Invariants:
-//   - write counts claims in this incarnation; claims at or past chunkSize
-//     mean "full" and the claimer moves on to next.
-//   - refs counts producers that hold the chunk pinned; the consumer resets a
-//     chunk only when refs is zero and the tail has moved past it.
-//   - gen changes (by one) every time the chunk is reset, so a slot's ready
-//     word left from the previous incarnation never reads as published.
-//   - gen is written only by the consumer (or the allocator, before the chunk
-//     is shared) and is read by producers only after a pin and a tail check.
+//   - state is the claim counter of the current incarnation, or closed plus
+//     stray claims. A claim is state.Add(1)-1: below chunkSize it owns that
+//     slot; equal to chunkSize it owns the duty of linking the next chunk;
+//     above (or closed) it owns nothing.
+//   - A chunk is opened (state = 0) only by the producer that is about to link
+//     it, and closed (state = closed) by the consumer before it resets the
+//     rest, so a producer holding a stale pointer claims nothing in a chunk
+//     that is being recycled.
+//   - gen changes every time the chunk is recycled, so a slot's ready word
+//     left from the previous incarnation never reads as published; it is
+//     written only while the chunk is closed and unlinked.
+//   - next is nil until the chunk's successor is linked, and is written once
+//     per incarnation.
+//
+// The fields are grouped by who writes them, a cache line apart, so the
+// consumer's reads of gen and next do not bounce the line producers increment.
 type chunk[T any] struct {
-	write atomic.Uint64
-	refs  atomic.Int64
-	next  atomic.Pointer[chunk[T]]
-	gen   uint32
+	// Written once per incarnation.
+	gen  uint32
+	next atomic.Pointer[chunk[T]]
 	// link chains chunks on the consumer's retired list; consumer only.
-	link  *chunk[T]
+	link *chunk[T]
+	_    [cacheLine]byte
+
+	// Incremented by every producer.
+	state atomic.Uint64
 	_     [cacheLine]byte
+
 	slots [chunkSize]slot[T]
 }
 
@@ -54,8 +73,7 @@ type Queue[T any] struct {
 	tail  atomic.Pointer[chunk[T]]
 	first atomic.Pointer[chunk[T]] // the first chunk ever; set once
 	// spare holds reset chunks for producers that need one. Producers take
-	// with Swap(nil) and the consumer gives with CompareAndSwap(nil, c): no
-	// compare ever races with a reuse, so there is no ABA problem.
+	// with Swap(nil) and the consumer gives with CompareAndSwap(nil, c).
 	spare [spares]atomic.Pointer[chunk[T]]
 	// allocs counts chunks allocated (tests assert recycling with it).
 	allocs atomic.Int64
@@ -63,34 +81,45 @@ type Queue[T any] struct {
 
 	// Consumer only.
 	head    *chunk[T]
+	hgen    uint32    // head.gen
 	hidx    int       // next slot of head to read
-	retired *chunk[T] // read chunks still pinned by some producer
+	retired *chunk[T] // read chunks that are still the tail
 }
 
-// Push appends v. It never fails and never blocks: it retries only when the
-// tail moved under it (another producer linked a chunk), which is bounded by
-// progress of the others. In steady state it does not allocate; it allocates
-// a chunk only when the consumer lags by more chunks than are recycled.
+// Push appends v. It never fails. The common case is one atomic add to claim
+// a slot and one atomic store to publish it. Once per chunkSize items the
+// producer that claims the first index past the end links the next chunk (a
+// few stores; an allocation only when no recycled chunk is spare), and
+// producers that arrive at the full chunk meanwhile wait for it: they spin,
+// then yield. That is the one place a producer waits for another.
 func (q *Queue[T]) Push(v T) {
 	for {
 		c := q.tail.Load()
 		if c == nil {
 			c = q.init()
 		}
-		c.refs.Add(1) // pin, then check c is still the tail
-		if q.tail.Load() != c {
-			c.refs.Add(-1)
-			continue
-		}
-		if i := c.write.Add(1) - 1; i < chunkSize {
+		i := c.state.Add(1) - 1
+		if i < chunkSize {
 			s := &c.slots[i]
 			s.v = v
 			s.ready.Store(c.gen) // publish
-			c.refs.Add(-1)
 			return
 		}
-		q.advance(c)
-		c.refs.Add(-1)
+		if i == chunkSize {
+			q.link(c)
+			continue
+		}
+		if i&closed != 0 {
+			continue // a stale pointer to a recycled chunk: the tail moved on
+		}
+		// c is full and another producer is linking its successor. Wait for
+		// the tail to move; stop waiting too if c has been recycled and
+		// reopened meanwhile (its claim count is back under the end).
+		for spin := 0; q.tail.Load() == c && c.state.Load() >= chunkSize; spin++ {
+			if spin >= 16 {
+				runtime.Gosched()
+			}
+		}
 	}
 }
 
@@ -98,7 +127,8 @@ func (q *Queue[T]) Push(v T) {
 func (q *Queue[T]) init() *chunk[T] {
 	c := q.first.Load()
 	if c == nil {
-		n := q.newChunk()
+		n := &chunk[T]{gen: 1} // open: state 0
+		q.allocs.Add(1)
 		if q.first.CompareAndSwap(nil, n) {
 			c = n
 		} else {
@@ -109,21 +139,14 @@ func (q *Queue[T]) init() *chunk[T] {
 	return q.tail.Load()
 }
 
-// advance makes sure full chunk c (pinned by the caller) has a successor and
-// moves the tail past c.
-func (q *Queue[T]) advance(c *chunk[T]) {
-	next := c.next.Load()
-	if next == nil {
-		n := q.newChunk()
-		if c.next.CompareAndSwap(nil, n) {
-			next = n
-		} else {
-			// n was never shared: offer it as a spare or let it go.
-			q.give(n)
-			next = c.next.Load()
-		}
-	}
-	q.tail.CompareAndSwap(c, next)
+// link is called by the one producer whose claim on the full tail chunk c was
+// chunkSize: it opens a chunk, links it after c and makes it the tail. The
+// consumer cannot recycle c before c.next is set, so c is safe to write.
+func (q *Queue[T]) link(c *chunk[T]) {
+	n := q.newChunk()
+	n.state.Store(0) // open; stray claims on it from now on are real
+	c.next.Store(n)
+	q.tail.Store(n)
 }
 
 // newChunk takes a spare chunk or allocates one.
@@ -142,7 +165,9 @@ func (q *Queue[T]) newChunk() *chunk[T] {
 // loadHead returns the consumer's chunk, or nil before the first Push.
 func (q *Queue[T]) loadHead() *chunk[T] {
 	if q.head == nil {
-		q.head = q.first.Load()
+		if q.head = q.first.Load(); q.head != nil {
+			q.hgen = q.head.gen
+		}
 	}
 	return q.head
 }
@@ -159,7 +184,7 @@ func (q *Queue[T]) Pop() (T, bool) {
 	for {
 		if q.hidx < chunkSize {
 			s := &c.slots[q.hidx]
-			if s.ready.Load() != c.gen {
+			if s.ready.Load() != q.hgen {
 				return zero, false
 			}
 			v := s.v
@@ -191,7 +216,7 @@ func (q *Queue[T]) Drain(max int, f func(T)) int {
 			}
 		}
 		s := &c.slots[q.hidx]
-		if s.ready.Load() != c.gen {
+		if s.ready.Load() != q.hgen {
 			return n
 		}
 		v := s.v
@@ -221,34 +246,34 @@ func (q *Queue[T]) Empty() bool {
 		// so that Empty stays a pure read.
 		return next.slots[0].ready.Load() != next.gen
 	}
-	return c.slots[q.hidx].ready.Load() != c.gen
+	return c.slots[q.hidx].ready.Load() != q.hgen
 }
 
 // nextChunk moves the consumer from the fully read chunk c to its successor,
 // recycling c, and returns the successor or nil if there is none yet. A chunk
-// is linked only before any of its slots can be claimed, so a nil next means
-// nothing was pushed past c.
+// is linked before any slot of it can be claimed by a producer that found it
+// as the tail, so a nil next means nothing was pushed past c (see the package
+// doc for a producer holding a pointer from a previous incarnation).
 func (q *Queue[T]) nextChunk(c *chunk[T]) *chunk[T] {
 	next := c.next.Load()
 	if next == nil {
 		return nil
 	}
-	// After this the tail is not c (it had moved already or we moved it), so
-	// no new pin on c can pass its tail check.
-	q.tail.CompareAndSwap(c, next)
-	q.head, q.hidx = next, 0
+	q.head, q.hgen, q.hidx = next, next.gen, 0
 	q.retire(c)
 	return next
 }
 
-// retire recycles the fully read chunk c, or parks it until no producer pins
-// it. Parked chunks are retried each time.
+// retire recycles the fully read chunk c, or, while it is still the tail (its
+// linker has set c.next but not yet moved the tail), parks it to be retried on
+// the next call. Producers waiting at a full chunk watch the tail, so a chunk
+// must not be reused before the tail has left it.
 func (q *Queue[T]) retire(c *chunk[T]) {
 	c.link = q.retired
 	q.retired = nil
 	for c != nil {
 		link := c.link
-		if c.refs.Load() == 0 {
+		if q.tail.Load() != c {
 			q.recycle(c)
 		} else {
 			c.link = q.retired
@@ -258,10 +283,11 @@ func (q *Queue[T]) retire(c *chunk[T]) {
 	}
 }
 
-// recycle resets c, which no producer can reach, and keeps it.
+// recycle closes and resets c, which the consumer has read to the end and
+// the tail has left, and offers it as a spare.
 func (q *Queue[T]) recycle(c *chunk[T]) {
+	c.state.Store(closed) // from here stale claims own nothing
 	c.next.Store(nil)
-	c.write.Store(0)
 	c.gen++
 	if c.gen == 0 {
 		c.gen = 1 // the zero ready word must never read as published
@@ -270,7 +296,7 @@ func (q *Queue[T]) recycle(c *chunk[T]) {
 	q.give(c)
 }
 
-// give offers the reset, unshared chunk c as a spare; when all spare slots
+// give offers the closed, unlinked chunk c as a spare; when all spare slots
 // are taken it is left to the GC.
 func (q *Queue[T]) give(c *chunk[T]) {
 	for i := range q.spare {

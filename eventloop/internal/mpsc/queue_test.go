@@ -285,7 +285,7 @@ func TestUnpublishedSlot(t *testing.T) {
 	var q Queue[int]
 	q.Push(1)
 	c := q.tail.Load()
-	i := c.write.Add(1) - 1 // claimed, not published
+	i := c.state.Add(1) - 1 // claimed, not published
 	q.Push(3)
 	if v, ok := q.Pop(); !ok || v != 1 {
 		t.Fatalf("Pop = %d, %v; want 1, true", v, ok)
