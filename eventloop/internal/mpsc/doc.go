@@ -4,23 +4,28 @@
 // # Design
 //
 // Items live in chunks of [chunkSize] slots linked in a list. A producer claims
-// a slot with one atomic add on the tail chunk's write index, stores the item
-// and publishes it by storing the chunk's generation into the slot's ready
-// word. The producer that claims the first index past the end links the next
-// chunk (or finds it already linked) and moves the tail. The consumer walks the
-// list from its head, and a chunk it has read to the end is recycled: reset and
-// handed back to producers through a few spare slots (producers take with an
-// atomic swap, so there is no ABA problem). In steady state, with the consumer
+// a slot with one atomic add on the tail chunk's claim counter, stores the
+// item, and publishes it by storing the chunk's generation into the slot's
+// ready word: one atomic add and one atomic store per Push. The consumer walks
+// the list from its head; a chunk it has read to the end is recycled (closed,
+// reset, and offered to producers through a few spare slots that producers
+// take with an atomic swap, so there is no ABA problem). With the consumer
 // lagging by fewer chunks than there are spare slots, neither side allocates.
 //
-// Recycling is safe because producers pin a chunk before they touch it: a
-// producer adds one to the chunk's reference count and only then re-reads the
-// tail; if the tail is no longer that chunk it unpins and starts again. The
-// consumer recycles a chunk only after the tail has moved past it and its
-// reference count has been seen at zero; a chunk still pinned waits on a
-// consumer-owned list and is looked at again on the next recycle. So a
-// producer that loaded an old tail pointer and was descheduled can never write
-// into a chunk that has been reset.
+// A producer may load the tail, be descheduled, and add to the claim counter
+// of a chunk that has since been read and recycled. Recycling therefore
+// closes a chunk first: it stores a counter with a high "closed" bit, so such
+// a stale claim reads as far past the end and owns nothing; the producer
+// reloads the tail. A chunk is opened (counter 0) only by the producer that
+// links it, just before linking it, and linking cannot fail, so every slot
+// claimed in an open chunk is reachable by the consumer.
+//
+// When a chunk fills, the one producer whose claim is exactly chunkSize links
+// the next chunk (a few stores; it allocates only when no spare is left).
+// Producers that reach the full chunk meanwhile wait for the tail to move:
+// they spin briefly, then yield. This is the one place a producer waits for
+// another, once per chunkSize items, for the length of a few stores (longer
+// only if the linking producer is descheduled), as in crossbeam's SegQueue.
 //
 // # Unpublished slots
 //
@@ -29,7 +34,10 @@
 // never waits for it; [Queue.Pop] returns false, [Queue.Drain] stops and
 // [Queue.Empty] reports true, and the loop comes back later. That producer
 // publishes and then does its own wake check (below), so the item is not
-// stranded.
+// stranded. Likewise a stale claim can land in a chunk that its linking
+// producer has opened but not yet linked; that item becomes visible when the
+// chunk is linked, and the linking producer, whose own Push completes only
+// after the link, does its wake check after that.
 //
 // # Memory model
 //
