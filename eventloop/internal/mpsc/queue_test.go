@@ -328,3 +328,45 @@ func itoa(n int) string {
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
 }
+
+// TestStaleClaim holds a pointer to the first chunk, as a producer
+// descheduled between loading the tail and claiming would, and claims on it
+// after the consumer recycled it: the claim must read as closed (owning
+// nothing), and the queue must keep its contents and order.
+func TestStaleClaim(t *testing.T) {
+	var q Queue[int]
+	q.Push(0)
+	stale := q.tail.Load()
+	for i := 1; i < 2*chunkSize; i++ {
+		q.Push(i)
+	}
+	next := 0
+	q.Drain(0, func(v int) {
+		if v != next {
+			t.Fatalf("got %d, want %d", v, next)
+		}
+		next++
+	})
+	if next != 2*chunkSize {
+		t.Fatalf("drained %d, want %d", next, 2*chunkSize)
+	}
+	if q.tail.Load() == stale {
+		t.Fatal("the first chunk is still the tail")
+	}
+	if i := stale.state.Add(1) - 1; i&closed == 0 {
+		t.Fatalf("claim on a recycled chunk = %#x, want the closed bit", i)
+	}
+	for i := range 3 * chunkSize {
+		q.Push(i)
+	}
+	next = 0
+	q.Drain(0, func(v int) {
+		if v != next {
+			t.Fatalf("after the stale claim: got %d, want %d", v, next)
+		}
+		next++
+	})
+	if next != 3*chunkSize || !q.Empty() {
+		t.Fatalf("after the stale claim: drained %d, want %d; Empty=%v", next, 3*chunkSize, q.Empty())
+	}
+}
