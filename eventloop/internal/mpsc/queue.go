@@ -142,24 +142,34 @@ func (q *Queue[T]) init() *chunk[T] {
 // link is called by the one producer whose claim on the full tail chunk c was
 // chunkSize: it opens a chunk, links it after c and makes it the tail. The
 // consumer cannot recycle c before c.next is set, so c is safe to write.
+//
+// When no spare chunk was left, the consumer lags by more than the spares
+// hold; the producer then yields once (runtime.Gosched) after linking, so a
+// consumer that shares the producers' Ps gets to run before the backlog, and
+// with it allocation and GC work, grows further. This is the queue's only
+// backpressure; Push still never blocks.
 func (q *Queue[T]) link(c *chunk[T]) {
-	n := q.newChunk()
+	n, fresh := q.newChunk()
 	n.state.Store(0) // open; stray claims on it from now on are real
 	c.next.Store(n)
 	q.tail.Store(n)
+	if fresh {
+		runtime.Gosched()
+	}
 }
 
-// newChunk takes a spare chunk or allocates one.
-func (q *Queue[T]) newChunk() *chunk[T] {
+// newChunk takes a spare chunk or allocates one, and reports whether it
+// allocated.
+func (q *Queue[T]) newChunk() (*chunk[T], bool) {
 	for i := range q.spare {
 		if q.spare[i].Load() != nil {
 			if c := q.spare[i].Swap(nil); c != nil {
-				return c
+				return c, false
 			}
 		}
 	}
 	q.allocs.Add(1)
-	return &chunk[T]{gen: 1}
+	return &chunk[T]{gen: 1}, true
 }
 
 // loadHead returns the consumer's chunk, or nil before the first Push.
