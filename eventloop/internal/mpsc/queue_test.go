@@ -1,0 +1,372 @@
+package mpsc
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/race"
+)
+
+// item identifies a pushed value: which producer and its sequence number.
+type item struct {
+	p   int
+	seq int
+}
+
+// TestSingleGoroutineModel runs random Push/Pop/Drain/Empty sequences on one
+// goroutine against a slice model: exact FIFO, exact Empty, exact counts,
+// across many chunk boundaries and recycles.
+func TestSingleGoroutineModel(t *testing.T) {
+	for seed := range uint64(20) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		var q Queue[int]
+		var model []int
+		next := 0
+		for range 20000 {
+			switch op := r.IntN(10); {
+			case op < 5:
+				n := 1 + r.IntN(3*chunkSize/2)
+				if r.IntN(4) > 0 {
+					n = 1 + r.IntN(8)
+				}
+				for range n {
+					q.Push(next)
+					model = append(model, next)
+					next++
+				}
+			case op < 7:
+				v, ok := q.Pop()
+				if ok != (len(model) > 0) {
+					t.Fatalf("seed %d: Pop ok=%v with %d queued", seed, ok, len(model))
+				}
+				if ok {
+					if v != model[0] {
+						t.Fatalf("seed %d: Pop = %d, want %d", seed, v, model[0])
+					}
+					model = model[1:]
+				}
+			case op < 9:
+				max := r.IntN(2 * chunkSize)
+				want := len(model)
+				if max > 0 && max < want {
+					want = max
+				}
+				got := q.Drain(max, func(v int) {
+					if v != model[0] {
+						t.Fatalf("seed %d: Drain gave %d, want %d", seed, v, model[0])
+					}
+					model = model[1:]
+				})
+				if got != want {
+					t.Fatalf("seed %d: Drain(%d) = %d, want %d", seed, max, got, want)
+				}
+			default:
+				if e := q.Empty(); e != (len(model) == 0) {
+					t.Fatalf("seed %d: Empty = %v with %d queued", seed, e, len(model))
+				}
+			}
+		}
+		q.Drain(0, func(v int) {
+			if v != model[0] {
+				t.Fatalf("seed %d: final Drain gave %d, want %d", seed, v, model[0])
+			}
+			model = model[1:]
+		})
+		if len(model) != 0 || !q.Empty() {
+			t.Fatalf("seed %d: %d left in the model, Empty=%v", seed, len(model), q.Empty())
+		}
+	}
+}
+
+// TestConcurrentFIFO pushes 100k items from each of 1, 2 and 8 producers while
+// one consumer pops them with a random mix of Pop, Drain(max) and Empty. The
+// model is each producer's next expected sequence number: every producer's
+// items must come out in its order, none lost, none duplicated.
+func TestConcurrentFIFO(t *testing.T) {
+	const perProducer = 100_000
+	for _, producers := range []int{1, 2, 8} {
+		t.Run("producers="+itoa(producers), func(t *testing.T) {
+			var q Queue[item]
+			var wg sync.WaitGroup
+			for p := range producers {
+				wg.Go(func() {
+					for i := range perProducer {
+						q.Push(item{p, i})
+						if i%1000 == 0 {
+							runtime.Gosched()
+						}
+					}
+				})
+			}
+			want := make([]int, producers) // the model
+			total := producers * perProducer
+			got := 0
+			check := func(it item) {
+				if it.seq != want[it.p] {
+					t.Fatalf("producer %d: got seq %d, want %d", it.p, it.seq, want[it.p])
+				}
+				want[it.p]++
+				got++
+			}
+			r := rand.New(rand.NewPCG(uint64(producers), 2))
+			for got < total {
+				switch r.IntN(4) {
+				case 0:
+					if it, ok := q.Pop(); ok {
+						check(it)
+					}
+				case 1:
+					q.Empty()
+				default:
+					if q.Drain(r.IntN(600), check) == 0 {
+						runtime.Gosched()
+					}
+				}
+			}
+			wg.Wait()
+			if _, ok := q.Pop(); ok || !q.Empty() {
+				t.Fatalf("queue not empty after %d items", total)
+			}
+			for p, n := range want {
+				if n != perProducer {
+					t.Fatalf("producer %d: %d items, want %d", p, n, perProducer)
+				}
+			}
+		})
+	}
+}
+
+// TestWakeProtocol is the loop's sleep/wake race in miniature. The consumer
+// announces sleep, then checks Empty and sleeps only if it is empty; each
+// producer pushes, then wakes the consumer only if it announced sleep. If
+// the queue's publication and Empty were not sequentially consistent, a task
+// could be stranded: the consumer asleep with work queued and no wake coming.
+// A stranded task shows as a consumer still asleep 10 s after the producers
+// finished.
+func TestWakeProtocol(t *testing.T) {
+	rounds := 2000
+	if testing.Short() {
+		rounds = 200
+	}
+	for round := range rounds {
+		var (
+			q        Queue[int]
+			sleeping atomic.Bool
+			wake     = make(chan struct{}, 1)
+			wg       sync.WaitGroup
+		)
+		const producers, each = 3, 50
+		for range producers {
+			wg.Go(func() {
+				for i := range each {
+					q.Push(i)
+					if sleeping.Load() {
+						select {
+						case wake <- struct{}{}:
+						default:
+						}
+					}
+				}
+			})
+		}
+		done := make(chan int)
+		go func() {
+			n := 0
+			for n < producers*each {
+				n += q.Drain(0, func(int) {})
+				if n == producers*each {
+					break
+				}
+				sleeping.Store(true)
+				if q.Empty() {
+					<-wake
+				}
+				sleeping.Store(false)
+			}
+			done <- n
+		}()
+		wg.Wait()
+		select {
+		case n := <-done:
+			if n != producers*each {
+				t.Fatalf("round %d: consumer ran %d tasks, want %d", round, n, producers*each)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: consumer asleep with tasks queued and no wake coming", round)
+		}
+	}
+}
+
+// TestChunkRecycling pushes and drains 10 million items with the consumer
+// lagging by up to three chunks: the number of chunks ever allocated must
+// stay small and not grow with the length of the run.
+func TestChunkRecycling(t *testing.T) {
+	var q Queue[int]
+	run := func(items int) {
+		var wg sync.WaitGroup
+		var consumed atomic.Int64
+		wg.Go(func() {
+			for i := range items {
+				for int64(i)-consumed.Load() > 3*chunkSize {
+					runtime.Gosched()
+				}
+				q.Push(i)
+			}
+		})
+		for n := 0; n < items; {
+			if d := q.Drain(0, func(int) {}); d == 0 {
+				runtime.Gosched()
+			} else {
+				n += d
+				consumed.Store(int64(n))
+			}
+		}
+		wg.Wait()
+	}
+	items := 1_000_000
+	if race.Enabled {
+		items = 100_000
+	}
+	run(items) // warm up
+	warm := q.allocs.Load()
+	run(10 * items)
+	after := q.allocs.Load()
+	t.Logf("chunks allocated: %d after warm-up, %d after %d more items", warm, after, 10*items)
+	// A burst can outrun the consumer and allocate; the bound is what the
+	// recycler keeps plus slack, not something that grows with items.
+	if after > warm+16 {
+		t.Fatalf("chunks allocated grew from %d to %d over %d items: not recycled", warm, after, 10*items)
+	}
+}
+
+// TestNoAllocs asserts that Push+Pop and Push+Drain allocate nothing in steady
+// state, across chunk boundaries (each run crosses several).
+func TestNoAllocs(t *testing.T) {
+	if race.Enabled || invariants.Enabled {
+		t.Skip("allocation counts are not meaningful under -race or -tags invariants")
+	}
+	var q Queue[func()]
+	f := func() {}
+	burst := func() {
+		for range 3 * chunkSize {
+			q.Push(f)
+		}
+		for range 3 * chunkSize {
+			if _, ok := q.Pop(); !ok {
+				t.Fatal("Pop: empty")
+			}
+		}
+	}
+	burst() // warm up: allocate the working set of chunks
+	burst()
+	if a := testing.AllocsPerRun(100, burst); a != 0 {
+		t.Errorf("Push+Pop: %v allocs per %d items, want 0", a, 3*chunkSize)
+	}
+	drain := func() {
+		for range 3 * chunkSize {
+			q.Push(f)
+		}
+		q.Drain(0, func(g func()) { g() })
+	}
+	if a := testing.AllocsPerRun(100, drain); a != 0 {
+		t.Errorf("Push+Drain: %v allocs per %d items, want 0", a, 3*chunkSize)
+	}
+}
+
+// TestUnpublishedSlot claims a slot without publishing it (as a producer
+// descheduled mid-Push would) and checks the consumer reports "not ready"
+// instead of waiting, and resumes once the slot is published.
+func TestUnpublishedSlot(t *testing.T) {
+	var q Queue[int]
+	q.Push(1)
+	c := q.tail.Load()
+	i := c.state.Add(1) - 1 // claimed, not published
+	q.Push(3)
+	if v, ok := q.Pop(); !ok || v != 1 {
+		t.Fatalf("Pop = %d, %v; want 1, true", v, ok)
+	}
+	if _, ok := q.Pop(); ok {
+		t.Fatal("Pop returned an item behind an unpublished slot")
+	}
+	if !q.Empty() {
+		t.Fatal("Empty = false at an unpublished slot")
+	}
+	if n := q.Drain(0, func(int) {}); n != 0 {
+		t.Fatalf("Drain = %d at an unpublished slot", n)
+	}
+	c.slots[i].v = 2
+	c.slots[i].ready.Store(c.gen)
+	var got []int
+	q.Drain(0, func(v int) { got = append(got, v) })
+	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Fatalf("after publishing: got %v, want [2 3]", got)
+	}
+}
+
+// TestZeroValue checks an unused zero Queue reads as empty.
+func TestZeroValue(t *testing.T) {
+	var q Queue[string]
+	if !q.Empty() {
+		t.Fatal("Empty = false on a zero Queue")
+	}
+	if _, ok := q.Pop(); ok {
+		t.Fatal("Pop succeeded on a zero Queue")
+	}
+	if n := q.Drain(0, func(string) {}); n != 0 {
+		t.Fatalf("Drain = %d on a zero Queue", n)
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// TestStaleClaim holds a pointer to the first chunk, as a producer
+// descheduled between loading the tail and claiming would, and claims on it
+// after the consumer recycled it: the claim must read as closed (owning
+// nothing), and the queue must keep its contents and order.
+func TestStaleClaim(t *testing.T) {
+	var q Queue[int]
+	q.Push(0)
+	stale := q.tail.Load()
+	for i := 1; i < 2*chunkSize; i++ {
+		q.Push(i)
+	}
+	next := 0
+	q.Drain(0, func(v int) {
+		if v != next {
+			t.Fatalf("got %d, want %d", v, next)
+		}
+		next++
+	})
+	if next != 2*chunkSize {
+		t.Fatalf("drained %d, want %d", next, 2*chunkSize)
+	}
+	if q.tail.Load() == stale {
+		t.Fatal("the first chunk is still the tail")
+	}
+	if i := stale.state.Add(1) - 1; i&closed == 0 {
+		t.Fatalf("claim on a recycled chunk = %#x, want the closed bit", i)
+	}
+	for i := range 3 * chunkSize {
+		q.Push(i)
+	}
+	next = 0
+	q.Drain(0, func(v int) {
+		if v != next {
+			t.Fatalf("after the stale claim: got %d, want %d", v, next)
+		}
+		next++
+	})
+	if next != 3*chunkSize || !q.Empty() {
+		t.Fatalf("after the stale claim: drained %d, want %d; Empty=%v", next, 3*chunkSize, q.Empty())
+	}
+}
