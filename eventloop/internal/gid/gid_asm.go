@@ -1,0 +1,9 @@
+//go:build amd64 || arm64
+
+package gid
+
+// Current returns an identifier of the calling goroutine (see the package
+// doc).
+func Current() uintptr { return getg() }
+
+func getg() uintptr

@@ -1,0 +1,267 @@
+//go:build linux
+
+package eventloop
+
+import (
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/netkit/netkit/eventloop/internal/gid"
+)
+
+// sysLoop is a loop's epoll instance and eventfd, and the callbacks of the
+// file descriptors registered on it (touched only by the loop).
+type sysLoop struct {
+	epfd, evfd int
+	handlers   map[int32]func(events uint32)
+	events     []unix.EpollEvent
+}
+
+// pwait2 is whether epoll_pwait2 (Linux 5.11) works here: 1 yes, -1 no,
+// 0 not tried yet.
+var pwait2 atomic.Int32
+
+func (s *sysLoop) open() error {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return err
+	}
+	evfd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		unix.Close(epfd)
+		return err
+	}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(evfd)}
+	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, evfd, &ev); err != nil {
+		unix.Close(epfd)
+		unix.Close(evfd)
+		return err
+	}
+	s.epfd, s.evfd = epfd, evfd
+	s.handlers = map[int32]func(uint32){}
+	s.events = make([]unix.EpollEvent, 256)
+	return nil
+}
+
+func (s *sysLoop) close() {
+	unix.Close(s.epfd)
+	unix.Close(s.evfd)
+}
+
+// wake writes the eventfd.
+func (s *sysLoop) wake() {
+	one := uint64(1)
+	for {
+		_, err := unix.Write(s.evfd, (*[8]byte)(unsafe.Pointer(&one))[:])
+		if err != unix.EINTR {
+			return // EAGAIN: the counter is full, so the loop wakes anyway
+		}
+	}
+}
+
+// drainWake resets the eventfd after a wakeup.
+func (s *sysLoop) drainWake() {
+	var b [8]byte
+	unix.Read(s.evfd, b[:])
+}
+
+// wait blocks until an event or the absolute deadline (the loop's clock, in
+// nanoseconds; noDeadline for none), and returns the ready events. EINTR
+// recomputes the timeout from the deadline, so a signal neither cuts the
+// wait short nor stretches it. With epoll_pwait2 the timeout has
+// nanosecond resolution; without it (Linux < 5.11) it is rounded up to
+// whole milliseconds, so a timer may fire late but never early.
+func (l *Loop) wait(deadline int64) []unix.EpollEvent {
+	s := &l.sys
+	for {
+		var (
+			n   int
+			err error
+		)
+		if deadline == noDeadline {
+			n, err = unix.EpollWait(s.epfd, s.events, -1)
+		} else {
+			d := max(deadline-l.nanotime(), 0)
+			if pwait2.Load() >= 0 {
+				ts := unix.NsecToTimespec(d)
+				r, _, e := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(s.epfd),
+					uintptr(unsafe.Pointer(&s.events[0])), uintptr(len(s.events)),
+					uintptr(unsafe.Pointer(&ts)), 0, 0)
+				if e == unix.ENOSYS {
+					pwait2.Store(-1)
+					continue
+				}
+				n, err = int(r), nil
+				if e != 0 {
+					err = e
+				}
+			} else {
+				ms := int((d + 999_999) / 1_000_000)
+				n, err = unix.EpollWait(s.epfd, s.events, ms)
+			}
+		}
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			panic("eventloop: epoll_wait: " + err.Error())
+		}
+		return s.events[:n]
+	}
+}
+
+// run is the loop's goroutine.
+func (l *Loop) run(started chan<- struct{}) {
+	runtime.LockOSThread()
+	// The thread stays locked: when run returns it exits with the
+	// goroutine, and nothing else ever ran on it.
+	l.owner = gid.Current()
+	l.tid = unix.Gettid()
+	close(started)
+	defer close(l.done)
+	for {
+		ran := l.runTasks()
+		now := l.nanotime()
+		if ran > 0 {
+			l.lastTask = now
+		}
+		l.runTimers(now)
+		if l.state.Load() != stateRunning && l.finishing(now) {
+			break
+		}
+		deadline := l.sched.next()
+		if l.state.Load() == stateShuttingDown {
+			deadline = min(deadline, l.lastTask+l.quiet)
+		}
+		l.wakeup.Store(deadline)
+		if !l.tasks.Empty() {
+			l.wakeup.Store(awake)
+			continue
+		}
+		events := l.wait(deadline)
+		l.wakeup.Store(awake)
+		l.wakeups.Add(1)
+		l.dispatch(events)
+	}
+	l.owner = 0
+	l.sched.clear()
+	l.timersAlive.Store(0)
+}
+
+// dispatch runs the callbacks of ready file descriptors.
+func (l *Loop) dispatch(events []unix.EpollEvent) {
+	var ran uint64
+	for i := range events {
+		ev := &events[i]
+		if int(ev.Fd) == l.sys.evfd {
+			l.sys.drainWake()
+			continue
+		}
+		if h := l.sys.handlers[ev.Fd]; h != nil {
+			ran++
+			l.callEvents(h, ev.Events)
+		}
+	}
+	if ran > 0 {
+		l.events.Add(ran)
+	}
+}
+
+func (l *Loop) callEvents(h func(uint32), events uint32) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.recovered(v)
+		}
+	}()
+	h(events)
+}
+
+// Event bits for Register and Modify: epoll's, which the callback receives
+// as they were reported.
+const (
+	Readable = unix.EPOLLIN
+	Writable = unix.EPOLLOUT
+	Error    = unix.EPOLLERR
+	Hangup   = unix.EPOLLHUP
+	// PeerClosedWrite reports that the peer shut down its writing half.
+	PeerClosedWrite = unix.EPOLLRDHUP
+	// EdgeTriggered makes the registration edge-triggered: the callback runs
+	// once per change of readiness, and must read (or write) until EAGAIN.
+	EdgeTriggered = unix.EPOLLET
+)
+
+// Register adds fd to the loop's epoll set: onReady runs on the loop with
+// the ready events whenever fd is ready for one of events. Registrations
+// are level-triggered unless events includes EdgeTriggered: level
+// triggering reports readiness for as long as it lasts, so a callback may
+// read a bounded amount and come back on the next round (fair among many
+// descriptors, at the cost of one more epoll_wait result per round while
+// data remains); edge triggering reports each change once, saving those
+// results, and obliges the callback to drain fd until EAGAIN. Called from
+// another goroutine, Register runs on the loop and waits for it. The loop
+// does not own fd: Unregister it before closing it.
+func (l *Loop) Register(fd int, events uint32, onReady func(events uint32)) error {
+	if onReady == nil {
+		panic("eventloop: Register with a nil callback")
+	}
+	return l.onLoop(func() error {
+		if _, ok := l.sys.handlers[int32(fd)]; ok {
+			return errors.New("eventloop: file descriptor already registered")
+		}
+		ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+		if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+			return err
+		}
+		l.sys.handlers[int32(fd)] = onReady
+		return nil
+	})
+}
+
+// Modify changes the events a registered fd is watched for.
+func (l *Loop) Modify(fd int, events uint32) error {
+	return l.onLoop(func() error {
+		if _, ok := l.sys.handlers[int32(fd)]; !ok {
+			return errors.New("eventloop: file descriptor not registered")
+		}
+		ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+		return unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_MOD, fd, &ev)
+	})
+}
+
+// Unregister removes fd from the loop; its callback does not run again.
+func (l *Loop) Unregister(fd int) error {
+	return l.onLoop(func() error {
+		if _, ok := l.sys.handlers[int32(fd)]; !ok {
+			return errors.New("eventloop: file descriptor not registered")
+		}
+		delete(l.sys.handlers, int32(fd))
+		return unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_DEL, fd, nil)
+	})
+}
+
+// onLoop runs f on the loop, at once when called there, else through the
+// queue, waiting for its result.
+func (l *Loop) onLoop(f func() error) error {
+	if l.InLoop() {
+		return f()
+	}
+	res := make(chan error, 1)
+	if err := l.Execute(func() { res <- f() }); err != nil {
+		return err
+	}
+	select {
+	case err := <-res:
+		return err
+	case <-l.done:
+		select {
+		case err := <-res:
+			return err
+		default:
+			return ErrClosed
+		}
+	}
+}

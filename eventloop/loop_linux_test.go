@@ -1,0 +1,486 @@
+package eventloop_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/netkit/netkit/eventloop"
+)
+
+func newGroup(t *testing.T, cfg eventloop.Config) *eventloop.Group {
+	t.Helper()
+	g, err := eventloop.NewGroup(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// run runs fn on l and waits for it.
+func run(t *testing.T, l *eventloop.Loop, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	if err := l.Execute(func() { fn(); close(done) }); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the loop did not run the task within 10s")
+	}
+}
+
+// waitSleeping waits until l has announced a sleep.
+func waitSleeping(t *testing.T, l *eventloop.Loop) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !l.Sleeping() {
+		if time.Now().After(deadline) {
+			t.Fatal("the loop never went to sleep")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+func TestExecuteOrderAndInLoop(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	if l.InLoop() {
+		t.Error("InLoop is true on the test goroutine")
+	}
+	var got []int
+	var inLoop []bool
+	for i := range 100 {
+		l.Execute(func() { got = append(got, i); inLoop = append(inLoop, l.InLoop()) })
+	}
+	run(t, l, func() {})
+	if !slices.Equal(got, func() []int {
+		w := make([]int, 100)
+		for i := range w {
+			w[i] = i
+		}
+		return w
+	}()) {
+		t.Errorf("tasks ran in order %v", got)
+	}
+	if slices.Contains(inLoop, false) {
+		t.Error("InLoop is false inside a task")
+	}
+}
+
+// TestWakeNotFromInside: tasks queued by a task never write the eventfd.
+func TestWakeNotFromInside(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	run(t, l, func() {})
+	before := l.Stats().WakeWrites
+	var n atomic.Int32
+	run(t, l, func() {
+		for range 1000 {
+			l.Execute(func() { n.Add(1) })
+		}
+	})
+	run(t, l, func() {})
+	// The two run calls came from outside: at most one write each.
+	if w := l.Stats().WakeWrites - before; w > 2 {
+		t.Errorf("%d eventfd writes for 2 tasks from outside and 1000 from inside, want ≤ 2", w)
+	}
+	if n.Load() != 1000 {
+		t.Errorf("%d of 1000 inner tasks ran", n.Load())
+	}
+}
+
+// TestWakeOncePerBurst: a burst of 1000 tasks from outside to a sleeping
+// loop writes the eventfd once (the loop stays awake through the burst:
+// its first task waits for the burst to end).
+func TestWakeOncePerBurst(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	waitSleeping(t, l)
+	before := l.Stats().WakeWrites
+	release := make(chan struct{})
+	var n atomic.Int32
+	l.Execute(func() { <-release })
+	for range 999 {
+		l.Execute(func() { n.Add(1) })
+	}
+	close(release)
+	run(t, l, func() {})
+	if w := l.Stats().WakeWrites - before; w != 1 {
+		t.Errorf("%d eventfd writes for a burst of 1000 tasks (and one more task while awake), want 1", w)
+	}
+	if n.Load() != 999 {
+		t.Errorf("%d of 999 tasks ran", n.Load())
+	}
+}
+
+// TestNoStrandedTask: tasks submitted from outside while the loop goes to
+// sleep (it has a timer an hour away, so a stranded task would wait an
+// hour) all run promptly, over many rounds with random timing.
+func TestNoStrandedTask(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	l.Schedule(time.Hour, func() {})
+	r := rand.New(rand.NewPCG(1, 1))
+	rounds := 20000
+	if testing.Short() {
+		rounds = 2000
+	}
+	done := make(chan struct{}, 1)
+	for i := range rounds {
+		spin := r.IntN(2000)
+		for j := 0; j < spin; j++ {
+			runtime.Gosched()
+			if j%64 == 0 {
+				break
+			}
+		}
+		l.Execute(func() { done <- struct{}{} })
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("round %d: a task waited over 5s (stranded)", i)
+		}
+	}
+}
+
+// TestIdleLoopSleeps: a loop with nothing to do does not wake up.
+func TestIdleLoopSleeps(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	waitSleeping(t, l)
+	before := l.Stats().Wakeups
+	time.Sleep(time.Second)
+	if w := l.Stats().Wakeups - before; w != 0 {
+		t.Errorf("an idle loop woke %d times in 1s, want 0", w)
+	}
+}
+
+// TestExecuteManyProducers: every task from many goroutines runs once, in
+// each goroutine's order (run it with -race).
+func TestExecuteManyProducers(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	const producers, each = 8, 20000
+	last := make([]int, producers) // touched only on the loop
+	for i := range last {
+		last[i] = -1
+	}
+	var bad atomic.Int32
+	var wg sync.WaitGroup
+	for p := range producers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				l.Execute(func() {
+					if last[p] != i-1 {
+						bad.Add(1)
+					}
+					last[p] = i
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	run(t, l, func() {})
+	for p, v := range last {
+		if v != each-1 {
+			t.Errorf("producer %d: last task run %d, want %d", p, v, each-1)
+		}
+	}
+	if bad.Load() != 0 {
+		t.Errorf("%d tasks ran out of their producer's order", bad.Load())
+	}
+}
+
+// TestTimersFireInOrderNeverEarly: timers scheduled on the loop and from
+// outside fire once each, not before their deadline, in deadline order;
+// canceled ones never fire.
+func TestTimersFireInOrderNeverEarly(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	type fired struct {
+		id       int
+		due, now time.Time
+	}
+	var got []fired // appended on the loop
+	var mu sync.Mutex
+	canceled := map[int]bool{}
+	r := rand.New(rand.NewPCG(2, 2))
+	var handles []eventloop.Timer
+	var dues []time.Time
+	for i := range 300 {
+		d := time.Duration(r.IntN(40_000)) * time.Microsecond
+		due := l.Now().Add(d)
+		fn := func() { got = append(got, fired{i, due, l.Now()}) }
+		var h eventloop.Timer
+		if i%2 == 0 {
+			run(t, l, func() { h = l.ScheduleAt(due, fn) })
+		} else {
+			h = l.ScheduleAt(due, fn)
+		}
+		handles = append(handles, h)
+		dues = append(dues, due)
+	}
+	for i := 0; i < 300; i += 7 {
+		mu.Lock()
+		if handles[i].Cancel() {
+			canceled[i] = true
+		}
+		mu.Unlock()
+	}
+	time.Sleep(100 * time.Millisecond)
+	run(t, l, func() {})
+	var ids []int
+	for k, f := range got {
+		if f.now.Before(f.due) {
+			t.Errorf("timer %d fired %v early", f.id, f.due.Sub(f.now))
+		}
+		if k > 0 && f.due.Before(got[k-1].due) {
+			t.Errorf("timer %d (due %v) fired after timer %d (due %v)", f.id, f.due, got[k-1].id, got[k-1].due)
+		}
+		ids = append(ids, f.id)
+	}
+	for i := range 300 {
+		if slices.Contains(ids, i) == canceled[i] {
+			t.Errorf("timer %d: fired %v, canceled %v", i, slices.Contains(ids, i), canceled[i])
+		}
+	}
+	if s := l.Stats(); s.TimersAlive != 0 {
+		t.Errorf("%d timers still queued", s.TimersAlive)
+	}
+	_ = dues
+}
+
+// TestStaleTimerHandle: once a timer has fired and its node serves a new
+// timer, the old handle's Cancel returns false and leaves the new one be.
+func TestStaleTimerHandle(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	fired := make(chan int, 2)
+	var old eventloop.Timer
+	run(t, l, func() { old = l.Schedule(0, func() { fired <- 1 }) })
+	<-fired
+	var fresh eventloop.Timer
+	run(t, l, func() { fresh = l.Schedule(20*time.Millisecond, func() { fired <- 2 }) })
+	if old.Cancel() {
+		t.Error("Cancel of a fired timer's handle returned true")
+	}
+	if got := <-fired; got != 2 {
+		t.Errorf("fired %d, want the new timer", got)
+	}
+	if fresh.Cancel() {
+		t.Error("Cancel after firing returned true")
+	}
+	if (eventloop.Timer{}).Cancel() {
+		t.Error("the zero Timer's Cancel returned true")
+	}
+}
+
+// TestEvery: a fixed-rate timer fires until canceled, from inside its own
+// function.
+func TestEvery(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	done := make(chan struct{})
+	n := 0
+	var h eventloop.Timer
+	run(t, l, func() {
+		h = l.Every(2*time.Millisecond, func() {
+			n++
+			if n == 5 {
+				if !h.Cancel() {
+					t.Error("Cancel of a running Every timer returned false")
+				}
+				close(done)
+			}
+		})
+	})
+	<-done
+	time.Sleep(10 * time.Millisecond)
+	run(t, l, func() {
+		if n != 5 {
+			t.Errorf("Every ran %d times after Cancel at 5", n)
+		}
+	})
+}
+
+// TestEINTR: signals at the loop's thread during a long wait neither end
+// the wait early nor lose the timer.
+func TestEINTR(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	start := l.Now()
+	fired := make(chan time.Time, 1)
+	l.Schedule(150*time.Millisecond, func() { fired <- l.Now() })
+	waitSleeping(t, l)
+	stop := time.After(120 * time.Millisecond)
+	signals := 0
+loop:
+	for {
+		select {
+		case <-stop:
+			break loop
+		default:
+		}
+		if err := unix.Tgkill(os.Getpid(), l.TID(), unix.SIGURG); err != nil {
+			t.Fatal(err)
+		}
+		signals++
+		time.Sleep(500 * time.Microsecond)
+	}
+	select {
+	case at := <-fired:
+		if d := at.Sub(start); d < 150*time.Millisecond || d > 400*time.Millisecond {
+			t.Errorf("the timer fired after %v, want 150ms (and not much later)", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the timer never fired")
+	}
+	t.Logf("%d signals during the wait", signals)
+}
+
+// TestPanicRecovered: a panicking task or timer is reported and the loop
+// goes on.
+func TestPanicRecovered(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	l := newGroup(t, eventloop.Config{Loops: 1, OnPanic: func(v any, stack []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, v.(string))
+		if !strings.Contains(string(stack), "TestPanicRecovered") {
+			t.Errorf("the stack does not name the panicking function:\n%s", stack)
+		}
+	}}).Next()
+	l.Execute(func() { panic("task") })
+	ran := make(chan struct{})
+	l.Execute(func() { close(ran) })
+	<-ran
+	fired := make(chan struct{})
+	l.Schedule(time.Millisecond, func() { panic("timer") })
+	l.Schedule(2*time.Millisecond, func() { close(fired) })
+	<-fired
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(got, []string{"task", "timer"}) {
+		t.Errorf("OnPanic got %q", got)
+	}
+	if p := l.Stats().Panics; p != 2 {
+		t.Errorf("Stats.Panics %d, want 2", p)
+	}
+}
+
+// TestShutdownDrains: Shutdown runs what is queued and what those tasks
+// queue within the quiet period, refuses work from outside, cancels
+// timers, and then the loop is closed.
+func TestShutdownDrains(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 1, QuietPeriod: 50 * time.Millisecond})
+	l := g.Next()
+	var n atomic.Int32
+	block := make(chan struct{})
+	l.Execute(func() { <-block })
+	for range 100 {
+		l.Execute(func() {
+			n.Add(1)
+			l.Execute(func() { n.Add(1) }) // from the loop: still taken
+		})
+	}
+	timerFired := atomic.Bool{}
+	l.Schedule(time.Hour, func() { timerFired.Store(true) })
+	done := make(chan error)
+	go func() { done <- g.Shutdown(context.Background()) }()
+	time.Sleep(10 * time.Millisecond)
+	if err := l.Execute(func() {}); !errors.Is(err, eventloop.ErrShutdown) {
+		t.Errorf("Execute during Shutdown: %v, want ErrShutdown", err)
+	}
+	close(block)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 200 {
+		t.Errorf("%d of 200 tasks ran before the loop stopped", n.Load())
+	}
+	if err := l.Execute(func() {}); !errors.Is(err, eventloop.ErrClosed) {
+		t.Errorf("Execute after Shutdown: %v, want ErrClosed", err)
+	}
+	if timerFired.Load() {
+		t.Error("a timer fired after Shutdown")
+	}
+}
+
+// TestShutdownDeadline: a loop stuck in a task makes Shutdown return the
+// context's error.
+func TestShutdownDeadline(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	release := make(chan struct{})
+	defer close(release)
+	g.Next().Execute(func() { <-release })
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error)
+	go func() { done <- g.Shutdown(ctx) }()
+	time.Sleep(100 * time.Millisecond)
+	release <- struct{}{}
+	if err := <-done; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// TestRegister: a pipe's read end, registered for reading, runs its
+// callback when written; Modify and Unregister work.
+func TestRegister(t *testing.T) {
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(p[0])
+	defer unix.Close(p[1])
+	got := make(chan string, 4)
+	err := l.Register(p[0], eventloop.Readable|eventloop.EdgeTriggered, func(ev uint32) {
+		var b [64]byte
+		for {
+			n, err := unix.Read(p[0], b[:])
+			if n <= 0 || err != nil {
+				return
+			}
+			got <- string(b[:n])
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Register(p[0], eventloop.Readable, func(uint32) {}); err == nil {
+		t.Error("a second Register of the same fd succeeded")
+	}
+	unix.Write(p[1], []byte("ping"))
+	select {
+	case s := <-got:
+		if s != "ping" {
+			t.Errorf("read %q", s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the callback did not run")
+	}
+	if err := l.Modify(p[0], eventloop.Readable); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Unregister(p[0]); err != nil {
+		t.Fatal(err)
+	}
+	unix.Write(p[1], []byte("late"))
+	time.Sleep(20 * time.Millisecond)
+	run(t, l, func() {})
+	select {
+	case s := <-got:
+		t.Errorf("callback ran after Unregister: %q", s)
+	default:
+	}
+	if err := l.Unregister(p[0]); err == nil {
+		t.Error("Unregister of an unregistered fd succeeded")
+	}
+}
