@@ -5,3 +5,11 @@ func (l *Loop) TID() int { return l.tid }
 
 // Sleeping reports whether the loop has announced a sleep.
 func (l *Loop) Sleeping() bool { return l.wakeup.Load() != awake }
+
+// UseEpollWait makes every loop wait with epoll_wait's millisecond
+// timeouts, as on a kernel without epoll_pwait2, until the returned
+// function restores the choice.
+func UseEpollWait() (restore func()) {
+	prev := pwait2.Swap(-1)
+	return func() { pwait2.Store(prev) }
+}

@@ -484,3 +484,32 @@ func TestRegister(t *testing.T) {
 		t.Error("Unregister of an unregistered fd succeeded")
 	}
 }
+
+// TestMillisecondFallback: without epoll_pwait2 (Linux < 5.11) waits are
+// whole milliseconds rounded up, so timers fire late by under a
+// millisecond or so, never early, and the loop does not spin through
+// zero-timeout waits before a timer is due.
+func TestMillisecondFallback(t *testing.T) {
+	defer eventloop.UseEpollWait()()
+	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
+	waitSleeping(t, l)
+	before := l.Stats().Wakeups
+	for i := range 50 {
+		d := time.Duration(100+i*37) * time.Microsecond
+		due := l.Now().Add(d)
+		fired := make(chan time.Time, 1)
+		l.ScheduleAt(due, func() { fired <- l.Now() })
+		select {
+		case at := <-fired:
+			if at.Before(due) {
+				t.Fatalf("a %v timer fired %v early", d, due.Sub(at))
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("a %v timer never fired", d)
+		}
+	}
+	// Each timer: the Schedule's wake, the timer's, and a spare.
+	if w := l.Stats().Wakeups - before; w > 150 {
+		t.Errorf("%d wakeups for 50 timers: the waits end before the deadlines", w)
+	}
+}
