@@ -31,6 +31,36 @@ func appendReads(in *buf.Composite, text []byte, decode func()) {
 	}
 }
 
+// benchDecode runs d over text in reads, taking every frame by Decode
+// (looked at, then released) or, borrowed, by Next (looked at).
+func benchDecode(b *testing.B, text []byte, d borrower, borrowed bool) {
+	in := buf.NewComposite()
+	defer in.Release()
+	dec := d.(frame.Decoder)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		appendReads(in, text, func() {
+			for {
+				if borrowed {
+					p, err := d.Next(in)
+					if err != nil {
+						return
+					}
+					sink += len(p)
+					continue
+				}
+				f, err := dec.Decode(in)
+				if err != nil {
+					return
+				}
+				sink += f.Len()
+				f.Release()
+			}
+		})
+	}
+}
+
 // BenchmarkLine splits 1 MiB of Go source (the standard library's, about
 // 29,000 lines) into lines, in 64 KiB reads, against bufio.Scanner with
 // ScanLines reading through a 64 KiB buffer. Both strip "\r\n"; each line
@@ -41,43 +71,12 @@ func BenchmarkLine(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("impl=netkit", func(b *testing.B) {
-		in := buf.NewComposite()
-		defer in.Release()
-		d := frame.Line{StripDelimiter: true}
-		b.SetBytes(int64(len(text)))
-		b.ReportAllocs()
-		for b.Loop() {
-			appendReads(in, text, func() {
-				for {
-					f, err := d.Decode(in)
-					if err != nil {
-						break
-					}
-					sink += f.Len()
-					f.Release()
-				}
-			})
-		}
+		benchDecode(b, text, &frame.Line{StripDelimiter: true}, false)
 	})
 	// Beside the headline, labelled: Next lends each line until the next
 	// call, Scanner's own contract, with no reference counting per line.
 	b.Run("impl=netkit.Next", func(b *testing.B) {
-		in := buf.NewComposite()
-		defer in.Release()
-		d := frame.Line{StripDelimiter: true}
-		b.SetBytes(int64(len(text)))
-		b.ReportAllocs()
-		for b.Loop() {
-			appendReads(in, text, func() {
-				for {
-					p, err := d.Next(in)
-					if err != nil {
-						break
-					}
-					sink += len(p)
-				}
-			})
-		}
+		benchDecode(b, text, &frame.Line{StripDelimiter: true}, true)
 	})
 	b.Run("impl=bufio.Scanner", func(b *testing.B) {
 		r := bytes.NewReader(text)
@@ -119,41 +118,10 @@ func BenchmarkLengthField(b *testing.B) {
 	}{{"64B", 64}, {"4KiB", 4 << 10}} {
 		text := lengthStream(body.n)
 		b.Run("body="+body.name+"/impl=netkit", func(b *testing.B) {
-			in := buf.NewComposite()
-			defer in.Release()
-			d := frame.LengthField{Strip: 4}
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				appendReads(in, text, func() {
-					for {
-						f, err := d.Decode(in)
-						if err != nil {
-							break
-						}
-						sink += f.Len()
-						f.Release()
-					}
-				})
-			}
+			benchDecode(b, text, &frame.LengthField{Strip: 4}, false)
 		})
 		b.Run("body="+body.name+"/impl=netkit.Next", func(b *testing.B) {
-			in := buf.NewComposite()
-			defer in.Release()
-			d := frame.LengthField{Strip: 4}
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				appendReads(in, text, func() {
-					for {
-						p, err := d.Next(in)
-						if err != nil {
-							break
-						}
-						sink += len(p)
-					}
-				})
-			}
+			benchDecode(b, text, &frame.LengthField{Strip: 4}, true)
 		})
 		b.Run("body="+body.name+"/impl=readfull", func(b *testing.B) {
 			r := bytes.NewReader(text)

@@ -76,28 +76,22 @@ func (d *Delimiter) Reset() {
 }
 
 func (d *Delimiter) restart() {
+	if d.fed == 0 && !d.have {
+		return // the matcher was never fed: the fast path found the frame
+	}
 	d.m.Reset()
 	d.base, d.fed, d.have = 0, 0, false
 }
 
 // Decode returns the next frame of in (see Decoder and the package doc).
 func (d *Delimiter) Decode(in *buf.Composite) (*buf.Buffer, error) {
-	pre, n, post, err := d.locate(in)
-	if err != nil {
-		return nil, err
-	}
-	return take(in, pre, n, post), nil
+	return decode(d, in)
 }
 
 // Next returns the next frame of in as Decode does, but borrowed (see the
 // package doc's "Borrowing"): valid until the next call on d or on in.
 func (d *Delimiter) Next(in *buf.Composite) ([]byte, error) {
-	in.Discard(0)
-	pre, n, post, err := d.locate(in)
-	if err != nil {
-		return nil, err
-	}
-	return borrow(in, pre, n, post), nil
+	return next(d, in)
 }
 
 func (d *Delimiter) locate(in *buf.Composite) (pre, n, post int, err error) {

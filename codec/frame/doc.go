@@ -123,25 +123,42 @@ func capOr(n int) int {
 	return n
 }
 
-// take consumes a located frame from in — pre bytes dropped, n kept, post
-// dropped — and hands the kept bytes to the caller as a buffer it owns.
-func take(in *buf.Composite, pre, n, post int) *buf.Buffer {
+// A locator finds the next frame of in: each decoder's locate, which
+// consumes what belongs to no frame (a too-long frame being discarded) and
+// returns the frame's layout — pre bytes to drop, n to keep, post to drop —
+// or an error, leaving the frame's own bytes for decode or next to take.
+type locator interface {
+	locate(in *buf.Composite) (pre, n, post int, err error)
+}
+
+// decode is every decoder's Decode: the kept bytes become a buffer the
+// caller owns, and the bytes read are released.
+func decode(d locator, in *buf.Composite) (*buf.Buffer, error) {
+	pre, n, post, err := d.locate(in)
+	if err != nil {
+		return nil, err
+	}
 	if pre > 0 {
 		in.Skip(pre)
 	}
 	f, _ := in.NextRetained(n)
 	in.Discard(post)
-	return f
+	return f, nil
 }
 
-// borrow is take for Next: the kept bytes are lent (Composite.Next), and
-// nothing is released until the next call.
-func borrow(in *buf.Composite, pre, n, post int) []byte {
+// next is every decoder's Next: the kept bytes are lent (Composite.Next),
+// and what the previous frame read is released only now.
+func next(d locator, in *buf.Composite) ([]byte, error) {
+	in.Discard(0)
+	pre, n, post, err := d.locate(in)
+	if err != nil {
+		return nil, err
+	}
 	if pre > 0 {
 		in.Skip(pre)
 	}
 	p, _ := in.Next(n + post)
-	return p[:n:n]
+	return p[:n:n], nil
 }
 
 var (

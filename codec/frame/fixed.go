@@ -12,22 +12,13 @@ type Fixed struct {
 
 // Decode returns the next Length bytes of in as a frame, or ErrShort.
 func (d *Fixed) Decode(in *buf.Composite) (*buf.Buffer, error) {
-	pre, n, post, err := d.locate(in)
-	if err != nil {
-		return nil, err
-	}
-	return take(in, pre, n, post), nil
+	return decode(d, in)
 }
 
 // Next returns the next frame of in as Decode does, but borrowed (see the
 // package doc's "Borrowing"): valid until the next call on d or on in.
 func (d *Fixed) Next(in *buf.Composite) ([]byte, error) {
-	in.Discard(0)
-	pre, n, post, err := d.locate(in)
-	if err != nil {
-		return nil, err
-	}
-	return borrow(in, pre, n, post), nil
+	return next(d, in)
 }
 
 func (d *Fixed) locate(in *buf.Composite) (pre, n, post int, err error) {

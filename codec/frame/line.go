@@ -39,22 +39,13 @@ func (d *Line) Reset() {
 
 // Decode returns the next line of in (see Decoder and the package doc).
 func (d *Line) Decode(in *buf.Composite) (*buf.Buffer, error) {
-	pre, n, post, err := d.locate(in)
-	if err != nil {
-		return nil, err
-	}
-	return take(in, pre, n, post), nil
+	return decode(d, in)
 }
 
 // Next returns the next line of in as Decode does, but borrowed (see the
 // package doc's "Borrowing"): valid until the next call on d or on in.
 func (d *Line) Next(in *buf.Composite) ([]byte, error) {
-	in.Discard(0)
-	pre, n, post, err := d.locate(in)
-	if err != nil {
-		return nil, err
-	}
-	return borrow(in, pre, n, post), nil
+	return next(d, in)
 }
 
 // locate finds the next line and returns its layout (see take), or an error.
