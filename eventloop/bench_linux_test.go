@@ -18,7 +18,7 @@ import (
 // ns/op is per task, end to end (the last task has run).
 func BenchmarkExecute(b *testing.B) {
 	for _, producers := range []int{1, 2} {
-		b.Run("producers="+itoa(producers)+"/impl=netkit", func(b *testing.B) {
+		b.Run("producers="+strconv.Itoa(producers)+"/impl=netkit", func(b *testing.B) {
 			g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
 			if err != nil {
 				b.Fatal(err)
@@ -38,7 +38,7 @@ func BenchmarkExecute(b *testing.B) {
 				b.Fatalf("ran %d of %d", count, b.N/producers*producers)
 			}
 		})
-		b.Run("producers="+itoa(producers)+"/impl=chan", func(b *testing.B) {
+		b.Run("producers="+strconv.Itoa(producers)+"/impl=chan", func(b *testing.B) {
 			ch := make(chan func(), 1024)
 			count := 0
 			task := func() { count++ }
@@ -77,16 +77,6 @@ func produce(n, producers int, push func()) {
 	wg.Wait()
 }
 
-func itoa(n int) string {
-	switch {
-	case n >= 1_000_000 && n%1_000_000 == 0:
-		return strconv.Itoa(n/1_000_000) + "M"
-	case n >= 1000 && n%1000 == 0:
-		return strconv.Itoa(n/1000) + "k"
-	}
-	return strconv.Itoa(n)
-}
-
 // BenchmarkScheduleCancel: on the loop, schedule a timer and cancel it,
 // with 1k, 100k and 1M timers resident, against time.AfterFunc(...).Stop()
 // with as many AfterFunc timers resident. Every deadline, resident or
@@ -95,15 +85,19 @@ func itoa(n int) string {
 // last: cheaper still; an earliest-of-all timer climbs to the root and
 // back: the dearest, about twice the heap work).
 func BenchmarkScheduleCancel(b *testing.B) {
-	for _, resident := range []int{1000, 100_000, 1_000_000} {
-		b.Run("resident="+itoa(resident)+"/impl=netkit", func(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		resident int
+	}{{"1k", 1000}, {"100k", 100_000}, {"1M", 1_000_000}} {
+		resident := c.resident
+		b.Run("resident="+c.name+"/impl=netkit", func(b *testing.B) {
 			g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer g.Close()
 			l := g.Next()
-			onLoop(l, func() {
+			run(b, l, func() {
 				r := rand.New(rand.NewPCG(1, 2))
 				for range resident {
 					l.Schedule(time.Hour+time.Duration(r.IntN(int(time.Hour))), nop)
@@ -113,14 +107,14 @@ func BenchmarkScheduleCancel(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			ds := deadlines(4096)
-			onLoop(l, func() {
+			run(b, l, func() {
 				for i := range b.N {
 					l.Schedule(ds[i&4095], nop).Cancel()
 				}
 			})
 			b.StopTimer() // Close, clearing the resident timers, is not the benchmark
 		})
-		b.Run("resident="+itoa(resident)+"/impl=afterfunc", func(b *testing.B) {
+		b.Run("resident="+c.name+"/impl=afterfunc", func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
 			ts := make([]*time.Timer, resident)
 			for i := range ts {
@@ -151,13 +145,6 @@ func deadlines(n int) []time.Duration {
 		ds[i] = time.Hour + time.Duration(r.IntN(int(time.Hour)))
 	}
 	return ds
-}
-
-// onLoop runs fn on l and waits.
-func onLoop(l *eventloop.Loop, fn func()) {
-	done := make(chan struct{})
-	l.Execute(func() { fn(); close(done) })
-	<-done
 }
 
 // BenchmarkLateness: 1 ms timers on an idle loop, one at a time; reports

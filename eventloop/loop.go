@@ -224,11 +224,7 @@ func (l *Loop) runTasks() uint64 {
 // drain runs tasks until the queue is empty (true) or one panics (false,
 // after reporting it), counting the functions run in *ran.
 func (l *Loop) drain(ran *uint64) (done bool) {
-	defer func() {
-		if !done {
-			l.recovered(recover())
-		}
-	}()
+	defer l.rescue()
 	for {
 		tk, ok := l.tasks.Pop()
 		if !ok {
@@ -262,12 +258,15 @@ func (l *Loop) runTimers(now int64) {
 
 // call runs fn, reporting a panic instead of letting it end the loop.
 func (l *Loop) call(fn func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			l.recovered(v)
-		}
-	}()
+	defer l.rescue()
 	fn()
+}
+
+// rescue, deferred, stops a panic in progress and reports it.
+func (l *Loop) rescue() {
+	if v := recover(); v != nil {
+		l.recovered(v)
+	}
 }
 
 // recovered reports a recovered panic to Config.OnPanic.

@@ -177,11 +177,7 @@ func (l *Loop) dispatch(events []unix.EpollEvent) {
 }
 
 func (l *Loop) callEvents(h func(uint32), events uint32) {
-	defer func() {
-		if v := recover(); v != nil {
-			l.recovered(v)
-		}
-	}()
+	defer l.rescue()
 	h(events)
 }
 

@@ -29,7 +29,7 @@ func newGroup(t *testing.T, cfg eventloop.Config) *eventloop.Group {
 }
 
 // run runs fn on l and waits for it.
-func run(t *testing.T, l *eventloop.Loop, fn func()) {
+func run(t testing.TB, l *eventloop.Loop, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
 	if err := l.Execute(func() { fn(); close(done) }); err != nil {

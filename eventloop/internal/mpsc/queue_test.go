@@ -3,6 +3,7 @@ package mpsc
 import (
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -90,7 +91,7 @@ func TestSingleGoroutineModel(t *testing.T) {
 func TestConcurrentFIFO(t *testing.T) {
 	const perProducer = 100_000
 	for _, producers := range []int{1, 2, 8} {
-		t.Run("producers="+itoa(producers), func(t *testing.T) {
+		t.Run("producers="+strconv.Itoa(producers), func(t *testing.T) {
 			var q Queue[item]
 			var wg sync.WaitGroup
 			for p := range producers {
@@ -320,13 +321,6 @@ func TestZeroValue(t *testing.T) {
 	if n := q.Drain(0, func(string) {}); n != 0 {
 		t.Fatalf("Drain = %d on a zero Queue", n)
 	}
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // TestStaleClaim holds a pointer to the first chunk, as a producer
