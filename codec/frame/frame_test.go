@@ -298,3 +298,50 @@ func capOr(n int) int {
 }
 
 var _ = bytes.Equal
+
+// TestLengthFieldMalformed: each malformed class is a *SyntaxError at the
+// frame's stream offset, skips what Netty skips, and decoding goes on.
+func TestLengthFieldMalformed(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		d      frame.LengthField
+		stream string
+		want   []string // frames, or "err <kind> @<offset>"
+	}{
+		// Adjusted length shorter than the header: the header is skipped.
+		{"short of its header", frame.LengthField{Size: 1, Adjustment: -3}, "\x01\x05ok", []string{"err frame: bad length field @0", "\x05ok"}},
+		// Strip past the frame's end: the whole frame is skipped.
+		{"strip past the end", frame.LengthField{Size: 1, Strip: 4}, "\x01a\x06xyzabc", []string{"err frame: bad length field @0", "abc"}},
+		// A length over the cap: the frame is skipped.
+		{"over the cap", frame.LengthField{Size: 1, MaxFrameLength: 3}, "\x05abcde\x02xy", []string{"err frame: frame too long @0", "\x02xy"}},
+		// An 8-byte length near 2^64: too long, never a panic or an overflow.
+		{"2^64-1", frame.LengthField{Size: 8, FailFast: true}, "\xff\xff\xff\xff\xff\xff\xff\xff", []string{"err frame: frame too long @0"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := buf.NewComposite()
+			defer in.Release()
+			in.Append(buf.Wrap([]byte(c.stream)))
+			d := c.d
+			var got []string
+			for {
+				f, err := d.Decode(in)
+				if err == frame.ErrShort {
+					break
+				}
+				if err != nil {
+					var se *frame.SyntaxError
+					if !errors.As(err, &se) {
+						t.Fatalf("%v is not a *SyntaxError", err)
+					}
+					got = append(got, fmt.Sprintf("err %v @%d", se.Kind, se.Offset))
+					continue
+				}
+				got = append(got, string(f.Bytes()))
+				f.Release()
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
