@@ -1,0 +1,247 @@
+package eventloop
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Recording handlers, each implementing a different set of events; every
+// one logs its name and passes the event on.
+type (
+	recBase struct {
+		name string
+		log  *[]string
+	}
+	recRead  struct{ recBase }
+	recWrite struct{ recBase }
+	recRW    struct{ recBase }
+	recLife  struct{ recBase }
+	recAll   struct{ recBase }
+	recFlush struct{ recBase }
+	recErr   struct{ recBase }
+)
+
+func (r *recBase) note(ev string) { *r.log = append(*r.log, r.name+":"+ev) }
+
+func (r *recRead) OnRead(x *Context, msg any)       { r.note("read"); x.FireRead(msg) }
+func (r *recRead) OnReadComplete(x *Context)        { r.note("complete"); x.FireReadComplete() }
+func (r *recWrite) OnWrite(x *Context, m any) error { r.note("write"); return x.Write(m) }
+func (r *recRW) OnRead(x *Context, msg any)         { r.note("read"); x.FireRead(msg) }
+func (r *recRW) OnWrite(x *Context, m any) error    { r.note("write"); return x.Write(m) }
+func (r *recLife) OnActive(x *Context)              { r.note("active"); x.FireActive() }
+func (r *recLife) OnInactive(x *Context)            { r.note("inactive"); x.FireInactive() }
+func (r *recFlush) OnFlush(x *Context)              { r.note("flush"); x.Flush() }
+func (r *recErr) OnError(x *Context, err error)     { r.note("error"); x.FireError(err) }
+func (r *recErr) OnUserEvent(x *Context, ev any)    { r.note("user"); x.FireUserEvent(ev) }
+func (r *recAll) OnActive(x *Context)               { r.note("active"); x.FireActive() }
+func (r *recAll) OnRead(x *Context, msg any)        { r.note("read"); x.FireRead(msg) }
+func (r *recAll) OnReadComplete(x *Context)         { r.note("complete"); x.FireReadComplete() }
+func (r *recAll) OnWritabilityChanged(x *Context, w bool) {
+	r.note("writability")
+	x.FireWritabilityChanged(w)
+}
+func (r *recAll) OnUserEvent(x *Context, ev any)  { r.note("user"); x.FireUserEvent(ev) }
+func (r *recAll) OnError(x *Context, err error)   { r.note("error"); x.FireError(err) }
+func (r *recAll) OnReadClosed(x *Context)         { r.note("readclosed"); x.FireReadClosed() }
+func (r *recAll) OnInactive(x *Context)           { r.note("inactive"); x.FireInactive() }
+func (r *recAll) OnWrite(x *Context, m any) error { r.note("write"); return x.Write(m) }
+func (r *recAll) OnFlush(x *Context)              { r.note("flush"); x.Flush() }
+
+// sink ends outbound events before the head (which needs a socket), and
+// logs them as "sink".
+type sink struct{ log *[]string }
+
+func (s sink) OnWrite(x *Context, m any) error { *s.log = append(*s.log, "sink:write"); return nil }
+func (s sink) OnFlush(x *Context)              { *s.log = append(*s.log, "sink:flush") }
+
+var recEvents = map[string]struct {
+	fire func(p *Pipeline)
+	bit  uint16
+}{
+	"active":      {func(p *Pipeline) { p.fireActive() }, 1 << evActive},
+	"read":        {func(p *Pipeline) { p.fireRead(nil) }, 1 << evRead},
+	"complete":    {func(p *Pipeline) { p.fireReadComplete() }, 1 << evReadComplete},
+	"writability": {func(p *Pipeline) { p.fireWritability(true) }, 1 << evWritability},
+	"user":        {func(p *Pipeline) { p.head.FireUserEvent(nil) }, 1 << evUserEvent},
+	"error":       {func(p *Pipeline) { p.fireError(nil) }, 1 << evError},
+	"inactive":    {func(p *Pipeline) { p.fireInactive() }, 1 << evInactive},
+	"write":       {func(p *Pipeline) { p.write(nil) }, 1 << (numIn + evWrite)},
+	"flush":       {func(p *Pipeline) { p.flush() }, 1 << (numIn + evFlush)},
+}
+
+// TestPipelineModel checks the skip links against a model — a plain list of
+// handlers — through random AddFirst, AddLast, Remove and Replace: each
+// event visits exactly the handlers that implement it, in order (inbound
+// head to tail, outbound tail to head), and each context's link for each
+// event is the next such handler.
+func TestPipelineModel(t *testing.T) {
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		var log []string
+		c := &Conn{}
+		p := &c.pipe
+		p.init(c)
+		if err := p.AddFirst("sink", sink{&log}); err != nil {
+			t.Fatal(err)
+		}
+		type entry struct {
+			name string
+			h    Handler
+		}
+		model := []entry{{"sink", sink{&log}}}
+		make := func(name string) Handler {
+			b := recBase{name, &log}
+			switch r.IntN(7) {
+			case 0:
+				return &recRead{b}
+			case 1:
+				return &recWrite{b}
+			case 2:
+				return &recRW{b}
+			case 3:
+				return &recLife{b}
+			case 4:
+				return &recFlush{b}
+			case 5:
+				return &recErr{b}
+			}
+			return &recAll{b}
+		}
+		for step := range 60 {
+			name := fmt.Sprintf("h%d", step)
+			switch op := r.IntN(4); {
+			case op == 0 || len(model) < 2:
+				h := make(name)
+				if err := p.AddLast(name, h); err != nil {
+					t.Fatal(err)
+				}
+				model = append(model, entry{name, h})
+			case op == 1:
+				h := make(name)
+				if err := p.AddFirst(name, h); err != nil {
+					t.Fatal(err)
+				}
+				model = slices.Insert(model, 0, entry{name, h})
+			case op == 2:
+				i := 1 + r.IntN(len(model)-1) // keep the sink
+				h, err := p.Remove(model[i].name)
+				if err != nil || h != model[i].h {
+					t.Fatalf("seed %d: Remove(%s) = %v, %v", seed, model[i].name, h, err)
+				}
+				model = slices.Delete(model, i, i+1)
+			default:
+				i := 1 + r.IntN(len(model)-1)
+				h := make(name)
+				if _, err := p.Replace(model[i].name, name, h); err != nil {
+					t.Fatal(err)
+				}
+				model[i] = entry{name, h}
+			}
+			var names []string
+			for _, e := range model {
+				names = append(names, e.name)
+			}
+			if got := p.Names(); !slices.Equal(got, names) {
+				t.Fatalf("seed %d step %d: Names %v, model %v", seed, step, got, names)
+			}
+			for ev, spec := range recEvents {
+				log = log[:0]
+				spec.fire(p)
+				var want []string
+				order := model
+				if spec.bit >= 1<<numIn {
+					order = slices.Clone(model)
+					slices.Reverse(order)
+				}
+				for _, e := range order {
+					if mask(e.h)&spec.bit != 0 {
+						want = append(want, e.name+":"+ev)
+					}
+					if e.name == "sink" && spec.bit >= 1<<numIn {
+						break // the sink ends outbound events
+					}
+				}
+				if !slices.Equal(log, want) {
+					t.Fatalf("seed %d step %d: %s visited %v, want %v", seed, step, ev, log, want)
+				}
+			}
+			// The links themselves: each points at the next handler of its event.
+			all := append([]*Context{&p.head}, contexts(p)...)
+			for i, x := range all {
+				for e := range numIn {
+					want := &p.tail
+					for _, y := range all[i+1:] {
+						if y.mask&(1<<e) != 0 {
+							want = y
+							break
+						}
+					}
+					if x.in[e] != want {
+						t.Fatalf("seed %d: %s.in[%d] = %s, want %s", seed, x.name, e, x.in[e].name, want.name)
+					}
+				}
+			}
+		}
+	}
+}
+
+func contexts(p *Pipeline) []*Context {
+	var xs []*Context
+	for x := p.head.next; x != &p.tail; x = x.next {
+		xs = append(xs, x)
+	}
+	return xs
+}
+
+// TestPipelineErrors: duplicate and unknown names, and a handler of no
+// event, are errors that change nothing.
+func TestPipelineErrors(t *testing.T) {
+	var log []string
+	c := &Conn{}
+	p := &c.pipe
+	p.init(c)
+	if err := p.AddLast("a", &recRead{recBase{"a", &log}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.AddLast("a", &recRead{recBase{"a", &log}}); err == nil {
+		t.Error("AddLast of a duplicate name succeeded")
+	}
+	if _, err := p.Remove("b"); err == nil {
+		t.Error("Remove of an unknown name succeeded")
+	}
+	if err := p.AddLast("nothing", struct{}{}); err == nil {
+		t.Error("AddLast of a handler of no event succeeded")
+	}
+	if _, err := p.Replace("a", "a", struct{}{}); err == nil {
+		t.Error("Replace with a handler of no event succeeded")
+	}
+	if got := p.Names(); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("Names after failed changes: %v", got)
+	}
+}
+
+// BenchmarkPipelineSkip: firing a read through k handlers that ignore it
+// costs the same for every k — the link skips them.
+func BenchmarkPipelineSkip(b *testing.B) {
+	for _, k := range []int{0, 4, 16} {
+		b.Run(fmt.Sprintf("ignoring=%d", k), func(b *testing.B) {
+			var log []string
+			c := &Conn{}
+			p := &c.pipe
+			p.init(c)
+			for i := range k {
+				p.AddLast(fmt.Sprint("w", i), &recWrite{recBase{"w", &log}})
+			}
+			p.AddLast("end", countRead{new(int)})
+			for b.Loop() {
+				p.fireRead(nil)
+			}
+		})
+	}
+}
+
+type countRead struct{ n *int }
+
+func (c countRead) OnRead(*Context, any) { *c.n++ }
