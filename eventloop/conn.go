@@ -134,10 +134,13 @@ func (c *Conn) Execute(fn func()) error {
 
 // Write queues msg through the whole outbound pipeline (tail to head): a
 // *buf.Buffer (c takes over the reference: it is released once written or
-// when c closes), a *buf.Composite (its readable bytes are moved, without
-// copying), or a []byte (copied). Nothing is sent until Flush. Write runs
+// when c closes), a *buf.Composite (its readable bytes move, without
+// copying, and it is left empty; the composite itself stays the caller's:
+// a proxy writes one connection's inbound composite to another), or a
+// []byte (copied). Nothing is sent until Flush. Write runs
 // on c's loop; elsewhere it returns ErrNotInLoop (use AsyncWrite). After
-// Close it returns ErrConnClosed. On an error msg has been released.
+// Close it returns ErrConnClosed. On an error msg has been dropped as
+// above (a buffer released, a composite's bytes discarded).
 func (c *Conn) Write(msg any) error {
 	if !c.loop.InLoop() {
 		releaseMsg(msg)
@@ -291,8 +294,8 @@ type tailHandler struct{}
 
 func (tailHandler) OnActive(*Context) {}
 func (tailHandler) OnRead(x *Context, msg any) {
-	if m, ok := msg.(*buf.Composite); ok && m == x.p.c.in {
-		return // the connection's own accumulator: what is left stays
+	if _, ok := msg.(*buf.Composite); ok {
+		return // lent, not given: what is left stays (a partial message)
 	}
 	releaseMsg(msg)
 }
@@ -303,10 +306,15 @@ func (tailHandler) OnError(*Context, error)             {}
 func (tailHandler) OnReadClosed(x *Context)             { x.p.c.Close() }
 func (tailHandler) OnInactive(*Context)                 {}
 
-// releaseMsg releases a message that holds references.
+// releaseMsg drops a message refused or unhandled: a *buf.Buffer (or any
+// other message with a Release method) is released; a *buf.Composite is
+// emptied, since it stays its owner's (writes move only its bytes).
 func releaseMsg(msg any) {
-	if r, ok := msg.(interface{ Release() bool }); ok {
-		r.Release()
+	switch m := msg.(type) {
+	case *buf.Composite:
+		m.Discard(m.Len())
+	case interface{ Release() bool }:
+		m.Release()
 	}
 }
 
@@ -336,9 +344,6 @@ func (c *Conn) enqueue(msg any) error {
 			out.Append(b)
 		}
 		m.Discard(0)
-		if m != c.in {
-			m.Release()
-		}
 	case []byte:
 		n = len(m)
 		if n == 0 {

@@ -116,3 +116,127 @@ func TestFrameDecoder(t *testing.T) {
 		t.Errorf("%d errors reported, want 1 (the long line)", n)
 	}
 }
+
+// proxy forwards what one connection reads to another (set in Value) by
+// writing the inbound composite itself: its bytes move, the composite
+// stays the reading connection's.
+type proxy struct{}
+
+func (proxy) OnRead(x *eventloop.Context, msg any) {
+	if peer, _ := x.Conn().Value().(*eventloop.Conn); peer != nil {
+		peer.Write(msg)
+	}
+}
+func (proxy) OnReadComplete(x *eventloop.Context) {
+	if peer, _ := x.Conn().Value().(*eventloop.Conn); peer != nil {
+		peer.Flush()
+	}
+}
+
+// TestProxyComposite: a composite written to another connection on the
+// same loop moves its bytes and stays usable by its owner, read after
+// read.
+func TestProxyComposite(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	back := listen(t, g, "tcp", "127.0.0.1:0", echo{})
+	front := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
+		dialFromLoop(back.Addr().String(), c)
+		c.Pipeline().AddLast("proxy", proxy{})
+	}))
+	c, err := net.Dial("tcp", front.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := range 20 {
+		msg := bytes.Repeat([]byte{byte('a' + i)}, 1+i*997)
+		c.Write(msg)
+		got := make([]byte, len(msg))
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.ReadFull(c, got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, msg) {
+			t.Fatalf("message %d differs", i)
+		}
+	}
+}
+
+// dialFromLoop connects, from c's loop, to addr, with a proxy handler back
+// to c; c does not read until the upstream is connected.
+func dialFromLoop(addr string, c *eventloop.Conn) {
+	c.PauseRead()
+	eventloop.DialOn(c.Loop(), "tcp", addr, eventloop.Initializer(func(up *eventloop.Conn) {
+		up.SetValue(c)
+		up.Pipeline().AddLast("proxy", proxy{})
+	}), func(up *eventloop.Conn, err error) {
+		if err != nil {
+			c.Close()
+			return
+		}
+		c.SetValue(up)
+		c.ResumeRead()
+	})
+}
+
+// collect gathers what a dialed connection reads.
+type collect struct{ ch chan []byte }
+
+func (h collect) OnRead(x *eventloop.Context, msg any) {
+	in := msg.(*buf.Composite)
+	p, _ := in.Next(in.Len())
+	h.ch <- bytes.Clone(p)
+}
+
+// TestDial: Dial over tcp and unix reaches a server and reads its echo; a
+// refused connect and a Dial on a loop are errors.
+func TestDial(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 2})
+	path := t.TempDir() + "/echo.sock"
+	for _, srv := range []*eventloop.Server{
+		listen(t, g, "tcp", "127.0.0.1:0", echo{}),
+		listen(t, g, "unix", path, echo{}),
+	} {
+		h := collect{make(chan []byte, 16)}
+		c, err := eventloop.Dial(g, srv.Addr().Network(), srv.Addr().String(), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.RemoteAddr() == nil || c.LocalAddr() == nil {
+			t.Errorf("%s: addresses %v %v", srv.Addr().Network(), c.LocalAddr(), c.RemoteAddr())
+		}
+		if err := c.AsyncWrite(bufOf("ping")); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		for len(got) < 4 {
+			select {
+			case p := <-h.ch:
+				got = append(got, p...)
+			case <-time.After(10 * time.Second):
+				t.Fatal("no echo")
+			}
+		}
+		if string(got) != "ping" {
+			t.Errorf("%s: echo %q", srv.Addr().Network(), got)
+		}
+		c.Close()
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	if _, err := eventloop.Dial(g, "tcp", addr, echo{}); err == nil {
+		t.Error("Dial to a closed port succeeded")
+	}
+	var onLoop error
+	run(t, g.Next(), func() { _, onLoop = eventloop.Dial(g, "tcp", addr, echo{}) })
+	if onLoop == nil {
+		t.Error("Dial on a loop did not fail")
+	}
+}
+
+func bufOf(s string) *buf.Buffer {
+	b := buf.Get(len(s))
+	b.WriteString(s)
+	return b
+}

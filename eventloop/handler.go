@@ -33,7 +33,7 @@ type (
 	// only during the call. Handlers fire what they decode onward with
 	// x.FireRead; a *buf.Buffer message belongs to the handler that
 	// receives it, which releases it or passes it on (the tail releases
-	// what nobody took).
+	// what nobody took). A *buf.Composite message is lent, never given.
 	ReadHandler interface{ OnRead(x *Context, msg any) }
 	// ReadCompleteHandler is told that a read event has delivered all it
 	// read: the moment to Flush what the reads produced.
@@ -66,7 +66,8 @@ type (
 	// WriteHandler sees each message written and passes on what it
 	// produces with x.Write (or drops it: then it releases it). The head
 	// accepts *buf.Buffer (taking over the reference), *buf.Composite
-	// (moving its readable bytes out without copying) and []byte (copied).
+	// (moving its readable bytes out without copying; the emptied
+	// composite stays the caller's) and []byte (copied).
 	WriteHandler interface {
 		OnWrite(x *Context, msg any) error
 	}

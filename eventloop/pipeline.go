@@ -140,8 +140,8 @@ func (x *Context) FireInactive() {
 
 // Write passes msg to the next WriteHandler toward the head, which queues
 // it on the connection (see WriteHandler for the messages the head takes).
-// It takes over msg: on an error a *buf.Buffer or *buf.Composite message has
-// been released.
+// It takes over msg: on an error a *buf.Buffer has been released, and a
+// *buf.Composite's bytes discarded.
 func (x *Context) Write(msg any) error {
 	n := x.out[evWrite]
 	return n.write.OnWrite(n, msg)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -324,48 +325,93 @@ func sockaddrToAddr(network string, sa unix.Sockaddr) net.Addr {
 }
 
 // errDialOnLoop is Dial's error on a loop, which it would block.
-var errDialOnLoop = errors.New("eventloop: Dial called on a loop (it blocks until connected)")
+var errDialOnLoop = errors.New("eventloop: Dial called on a loop (it blocks until connected; use DialOn)")
 
 // Dial connects to addr — network "tcp", "tcp4", "tcp6" or "unix" — with
 // a non-blocking connect on the group's next loop, bounded by
 // WithDialTimeout (default 30 s), and returns the connection, whose
 // pipeline h builds or serves as for Listen; OnActive has fired when Dial
-// returns. Dial blocks its caller until the connection is made, so it must
-// not be called on a loop. It returns ErrUnsupported on systems other than
-// Linux.
+// returns. Dial blocks its caller until the connection is made, so it
+// returns an error when called on a loop: use DialOn there. It returns
+// ErrUnsupported on systems other than Linux.
 func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, error) {
 	if g == nil || len(g.loops) == 0 {
 		return nil, errors.New("eventloop: Dial needs a group")
 	}
 	if g.inLoop() {
-		return nil, errDialOnLoop
+		return nil, &net.OpError{Op: "dial", Net: network, Err: errDialOnLoop}
 	}
+	type result struct {
+		c   *Conn
+		err error
+	}
+	done := make(chan result, 1)
+	DialOn(g.Next(), network, addr, h, func(c *Conn, err error) { done <- result{c, err} }, opts...)
+	r := <-done
+	return r.c, r.err
+}
+
+// DialOn connects as Dial does, on loop l, without blocking: it returns at
+// once and calls done on l with the connection (OnActive has fired) or the
+// error. It is how a handler opens a connection — a proxy's upstream, on
+// its own loop so that both sides' handlers run on one goroutine. A host
+// name is resolved on another goroutine, so the loop never waits for DNS.
+// If l has stopped, done runs on the caller's goroutine with the error.
+func DialOn(l *Loop, network, addr string, h Handler, done func(*Conn, error), opts ...Option) {
 	o := newOptions(opts)
-	var (
-		family int
-		sa     unix.Sockaddr
-	)
+	fail := func(err error) {
+		err = &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("%s: %w", addr, err)}
+		if l.InLoop() || !l.force(func() { done(nil, err) }) {
+			done(nil, err) // here, or where the caller is once l has stopped
+		}
+	}
 	switch network {
 	case "tcp", "tcp4", "tcp6":
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if _, perr := netip.ParseAddr(host); perr != nil && host != "" {
+			go func() { // a name: resolve off the loop
+				ta, err := net.ResolveTCPAddr(network, addr)
+				if err != nil {
+					fail(err)
+					return
+				}
+				if err := l.Execute(func() { dialTCP(l, network, addr, ta, h, done, o, fail) }); err != nil {
+					fail(err)
+				}
+			}()
+			return
+		}
 		ta, err := net.ResolveTCPAddr(network, addr)
 		if err != nil {
-			return nil, err
+			fail(err)
+			return
 		}
-		if len(ta.IP) == 0 {
-			ta.IP = net.IPv4(127, 0, 0, 1) // as net.Dial: the local system
-		}
-		family, sa, _ = tcpSockaddr(network, ta)
+		dialTCP(l, network, addr, ta, h, done, o, fail)
 	case "unix":
-		family, sa = unix.AF_UNIX, &unix.SockaddrUnix{Name: addr}
+		connectOn(l, network, unix.AF_UNIX, &unix.SockaddrUnix{Name: addr}, h, done, o, fail)
 	default:
-		return nil, net.UnknownNetworkError(network)
+		fail(net.UnknownNetworkError(network))
 	}
-	opErr := func(err error) error {
-		return &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("%s: %w", addr, err)}
+}
+
+func dialTCP(l *Loop, network, addr string, ta *net.TCPAddr, h Handler, done func(*Conn, error), o *options, fail func(error)) {
+	if len(ta.IP) == 0 {
+		ta.IP = net.IPv4(127, 0, 0, 1) // as net.Dial: the local system
 	}
+	family, sa, _ := tcpSockaddr(network, ta)
+	connectOn(l, network, family, sa, h, done, o, fail)
+}
+
+// connectOn makes the socket and connects it, finishing on l.
+func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler, done func(*Conn, error), o *options, fail func(error)) {
 	fd, err := stream(family)
 	if err != nil {
-		return nil, opErr(err)
+		fail(err)
+		return
 	}
 	if family != unix.AF_UNIX {
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
@@ -377,11 +423,10 @@ func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, err
 		pending = true
 	default:
 		unix.Close(fd)
-		return nil, opErr(os.NewSyscallError("connect", err))
+		fail(os.NewSyscallError("connect", err))
+		return
 	}
-	l := g.Next()
 	c := &Conn{loop: l, fd: fd, opts: o, network: network}
-	done := make(chan error, 1)
 	connected := func() {
 		if lsa, err := unix.Getsockname(fd); err == nil {
 			c.local = sockaddrToAddr(network, lsa)
@@ -392,13 +437,13 @@ func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, err
 			c.remote = sockaddrToAddr(network, sa)
 		}
 		c.start(h)
-		if c.state&csActive == 0 && c.state&csClosed != 0 {
-			done <- ErrConnClosed
+		if c.state&csActive == 0 {
+			done(nil, ErrConnClosed)
 			return
 		}
-		done <- nil
+		done(c, nil)
 	}
-	err = l.Execute(func() {
+	finish := func() {
 		if !pending {
 			connected()
 			return
@@ -414,13 +459,13 @@ func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, err
 			l.unregister(fd)
 			if err := sysSocketError(fd); err != nil {
 				unix.Close(fd)
-				done <- err
+				fail(err)
 				return
 			}
 			connected()
 		}); err != nil {
 			unix.Close(fd)
-			done <- err
+			fail(err)
 			return
 		}
 		timer = l.Schedule(o.dialTimeout, func() {
@@ -428,16 +473,16 @@ func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, err
 				finished = true
 				l.unregister(fd)
 				unix.Close(fd)
-				done <- os.ErrDeadlineExceeded
+				fail(os.ErrDeadlineExceeded)
 			}
 		})
-	})
-	if err != nil {
+	}
+	if l.InLoop() {
+		finish()
+		return
+	}
+	if err := l.Execute(finish); err != nil {
 		unix.Close(fd)
-		return nil, opErr(err)
+		fail(err)
 	}
-	if err := <-done; err != nil {
-		return nil, opErr(err)
-	}
-	return c, nil
 }

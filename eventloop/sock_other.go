@@ -19,3 +19,8 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, error) {
 	return nil, &net.OpError{Op: "dial", Net: network, Err: ErrUnsupported}
 }
+
+// DialOn calls done with ErrUnsupported: connections need epoll (Linux).
+func DialOn(l *Loop, network, addr string, h Handler, done func(*Conn, error), opts ...Option) {
+	done(nil, &net.OpError{Op: "dial", Net: network, Err: ErrUnsupported})
+}
