@@ -3,6 +3,7 @@ package eventloop
 import (
 	"errors"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,19 +80,43 @@ type Conn struct {
 	last     int64 // loop clock at the last progress (WithIdleTimeout)
 	idle     Timer
 	closeT   Timer
-	value    atomic.Value
-	network  string
-	local    net.Addr
-	remote   net.Addr
+	value    atomic.Pointer[any]
+	addrs    connAddrs
 	slot     int // index in the loop's connection list
 	onReady  func(events uint32)
-	asyncMu  sync.Mutex
-	asyncQ   []*buf.Buffer
-	asyncRun func()
-	asyncOn  bool
-	asyncEnd bool
+	async    atomic.Pointer[asyncQueue] // made by the first AsyncWrite
 	idleFn   func()
 }
+
+// connAddrs are a connection's addresses, kept small: net.Addr values are
+// made when asked for.
+type connAddrs struct {
+	unix          bool
+	local, remote netip.AddrPort // TCP
+	lpath, rpath  string         // Unix: the sockets' paths (often "" for one)
+}
+
+func (a *connAddrs) addr(ap netip.AddrPort, path string) net.Addr {
+	if a.unix {
+		return &net.UnixAddr{Name: path, Net: "unix"}
+	}
+	if !ap.IsValid() {
+		return nil
+	}
+	return net.TCPAddrFromAddrPort(ap)
+}
+
+// asyncQueue holds the buffers of AsyncWrite on their way to the loop.
+type asyncQueue struct {
+	mu  sync.Mutex
+	q   []*buf.Buffer
+	on  bool // a task to drain q is queued
+	end bool // the connection has closed
+	run func()
+}
+
+// closedAsync is the queue of a connection closed before any AsyncWrite.
+var closedAsync = &asyncQueue{end: true}
 
 // Loop returns the loop c runs on.
 func (c *Conn) Loop() *Loop { return c.loop }
@@ -104,17 +129,17 @@ func (c *Conn) SetValue(v any) { c.value.Store(&v) }
 
 // Value returns what SetValue attached, or nil.
 func (c *Conn) Value() any {
-	if p, _ := c.value.Load().(*any); p != nil {
+	if p := c.value.Load(); p != nil {
 		return *p
 	}
 	return nil
 }
 
-// LocalAddr returns the local address.
-func (c *Conn) LocalAddr() net.Addr { return c.local }
+// LocalAddr returns the local address (a *net.TCPAddr or *net.UnixAddr).
+func (c *Conn) LocalAddr() net.Addr { return c.addrs.addr(c.addrs.local, c.addrs.lpath) }
 
-// RemoteAddr returns the peer's address.
-func (c *Conn) RemoteAddr() net.Addr { return c.remote }
+// RemoteAddr returns the peer's address (a *net.TCPAddr or *net.UnixAddr).
+func (c *Conn) RemoteAddr() net.Addr { return c.addrs.addr(c.addrs.remote, c.addrs.rpath) }
 
 // Writable reports whether the bytes queued for writing are below the high
 // water mark (more precisely: they have not crossed above it since they last
@@ -163,18 +188,25 @@ func (c *Conn) Flush() {
 // the outbound pipeline there. c takes over the reference. After c has
 // closed it releases b and returns ErrConnClosed.
 func (c *Conn) AsyncWrite(b *buf.Buffer) error {
-	c.asyncMu.Lock()
-	if c.asyncEnd {
-		c.asyncMu.Unlock()
+	a := c.async.Load()
+	if a == nil {
+		a = &asyncQueue{run: c.runAsync}
+		if !c.async.CompareAndSwap(nil, a) {
+			a = c.async.Load()
+		}
+	}
+	a.mu.Lock()
+	if a.end {
+		a.mu.Unlock()
 		b.Release()
 		return ErrConnClosed
 	}
-	c.asyncQ = append(c.asyncQ, b)
-	run := !c.asyncOn
-	c.asyncOn = true
-	c.asyncMu.Unlock()
+	a.q = append(a.q, b)
+	run := !a.on
+	a.on = true
+	a.mu.Unlock()
 	if run {
-		if err := c.loop.Execute(c.asyncRun); err != nil {
+		if err := c.loop.Execute(a.run); err != nil {
 			c.dropAsync()
 			return err
 		}
@@ -185,29 +217,34 @@ func (c *Conn) AsyncWrite(b *buf.Buffer) error {
 // runAsync is the loop's half of AsyncWrite.
 func (c *Conn) runAsync() {
 	defer c.rescue()
-	c.asyncMu.Lock()
-	q := c.asyncQ
-	c.asyncQ = nil
-	c.asyncOn = false
-	c.asyncMu.Unlock()
+	a := c.async.Load()
+	a.mu.Lock()
+	q := a.q
+	a.q = nil
+	a.on = false
+	a.mu.Unlock()
 	for i, b := range q {
 		q[i] = nil
 		c.pipe.write(b)
 	}
 	c.pipe.flush()
-	c.asyncMu.Lock()
-	if c.asyncQ == nil {
-		c.asyncQ = q[:0] // keep the array for the next burst
+	a.mu.Lock()
+	if a.q == nil && !a.end {
+		a.q = q[:0] // keep the array for the next burst
 	}
-	c.asyncMu.Unlock()
+	a.mu.Unlock()
 }
 
 // dropAsync ends AsyncWrite: what is queued is released.
 func (c *Conn) dropAsync() {
-	c.asyncMu.Lock()
-	q := c.asyncQ
-	c.asyncQ, c.asyncEnd = nil, true
-	c.asyncMu.Unlock()
+	a := c.async.Swap(closedAsync)
+	if a == nil || a == closedAsync {
+		return
+	}
+	a.mu.Lock()
+	q := a.q
+	a.q, a.end = nil, true
+	a.mu.Unlock()
 	for _, b := range q {
 		b.Release()
 	}
@@ -688,7 +725,6 @@ func (c *Conn) releaseInbound() {
 // and fires OnActive.
 func (c *Conn) start(h Handler) {
 	c.onReady = c.onEvent
-	c.asyncRun = c.runAsync
 	c.pipe.init(c)
 	c.recv.init()
 	c.interest = Readable | PeerClosedWrite

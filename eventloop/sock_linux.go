@@ -73,11 +73,8 @@ func (s *Server) accepted(l *Loop, fd int, sa unix.Sockaddr) {
 		return
 	}
 	s.conns.Add(1)
-	c := &Conn{fd: fd, srv: s, opts: s.opts, network: s.network}
-	c.remote = sockaddrToAddr(s.network, sa)
-	if lsa, err := unix.Getsockname(fd); err == nil {
-		c.local = sockaddrToAddr(s.network, lsa)
-	}
+	c := &Conn{fd: fd, srv: s, opts: s.opts}
+	c.addrs.set(s.network, fd, sa)
 	if s.network != "unix" {
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	}
@@ -306,6 +303,43 @@ func somaxconn() int {
 
 func removeSocketFile(path string) { os.Remove(path) }
 
+// set fills a from the socket's own address and the peer's (sa, from
+// accept or connect).
+func (a *connAddrs) set(network string, fd int, peer unix.Sockaddr) {
+	if network == "unix" {
+		a.unix = true
+		if u, ok := peer.(*unix.SockaddrUnix); ok {
+			a.rpath = u.Name
+		}
+		if lsa, err := unix.Getsockname(fd); err == nil {
+			if u, ok := lsa.(*unix.SockaddrUnix); ok {
+				a.lpath = u.Name
+			}
+		}
+		return
+	}
+	a.remote = sockaddrToAddrPort(peer)
+	if lsa, err := unix.Getsockname(fd); err == nil {
+		a.local = sockaddrToAddrPort(lsa)
+	}
+}
+
+func sockaddrToAddrPort(sa unix.Sockaddr) netip.AddrPort {
+	switch a := sa.(type) {
+	case *unix.SockaddrInet4:
+		return netip.AddrPortFrom(netip.AddrFrom4(a.Addr), uint16(a.Port))
+	case *unix.SockaddrInet6:
+		ip := netip.AddrFrom16(a.Addr)
+		if a.ZoneId != 0 {
+			if ifi, err := net.InterfaceByIndex(int(a.ZoneId)); err == nil {
+				ip = ip.WithZone(ifi.Name)
+			}
+		}
+		return netip.AddrPortFrom(ip, uint16(a.Port))
+	}
+	return netip.AddrPort{}
+}
+
 func sockaddrToAddr(network string, sa unix.Sockaddr) net.Addr {
 	switch a := sa.(type) {
 	case *unix.SockaddrInet4:
@@ -426,16 +460,9 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 		fail(os.NewSyscallError("connect", err))
 		return
 	}
-	c := &Conn{loop: l, fd: fd, opts: o, network: network}
+	c := &Conn{loop: l, fd: fd, opts: o}
 	connected := func() {
-		if lsa, err := unix.Getsockname(fd); err == nil {
-			c.local = sockaddrToAddr(network, lsa)
-		}
-		if rsa, err := unix.Getpeername(fd); err == nil {
-			c.remote = sockaddrToAddr(network, rsa)
-		} else {
-			c.remote = sockaddrToAddr(network, sa)
-		}
+		c.addrs.set(network, fd, sa)
 		c.start(h)
 		if c.state&csActive == 0 {
 			done(nil, ErrConnClosed)
