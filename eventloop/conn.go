@@ -72,20 +72,20 @@ type Conn struct {
 	in   *buf.Composite // nil while empty
 	out  *buf.Composite // nil while empty
 
-	outLen   int
-	unwrite  atomic.Bool // above the high water mark
-	queued   atomic.Int64
-	recv     recvSizer
-	depth    int   // nesting of events being handled (deferred release of in)
-	last     int64 // loop clock at the last progress (WithIdleTimeout)
-	idle     Timer
-	closeT   Timer
-	value    atomic.Pointer[any]
-	addrs    connAddrs
-	slot     int // index in the loop's connection list
-	onReady  func(events uint32)
-	async    atomic.Pointer[asyncQueue] // made by the first AsyncWrite
-	idleFn   func()
+	outLen  int
+	unwrite atomic.Bool // above the high water mark
+	queued  atomic.Int64
+	recv    recvSizer
+	depth   int   // nesting of events being handled (deferred release of in)
+	last    int64 // loop clock at the last progress (WithIdleTimeout)
+	idle    Timer
+	closeT  Timer
+	value   atomic.Pointer[any]
+	addrs   connAddrs
+	slot    int // index in the loop's connection list
+	onReady func(events uint32)
+	async   atomic.Pointer[asyncQueue] // made by the first AsyncWrite
+	idleFn  func()
 }
 
 // connAddrs are a connection's addresses, kept small: net.Addr values are
