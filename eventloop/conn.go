@@ -254,10 +254,11 @@ func (c *Conn) dropAsync() {
 // it all, else once it has drained (reads stop meanwhile), or after the
 // close timeout (WithCloseTimeout), dropping the rest. OnInactive fires
 // when the descriptor closes. Close of a closed connection returns nil.
-// From another goroutine, Close runs on c's loop.
+// From another goroutine, Close queues itself to c's loop and returns at
+// once (OnInactive tells when it is done).
 func (c *Conn) Close() error {
 	if !c.loop.InLoop() {
-		return c.Execute(func() { c.Close() })
+		return c.postClose(c.Close)
 	}
 	if c.state&(csClosing|csClosed) != 0 {
 		return nil
@@ -285,7 +286,7 @@ func (c *Conn) Close() error {
 // ErrConnClosed.
 func (c *Conn) CloseWrite() error {
 	if !c.loop.InLoop() {
-		return c.Execute(func() { c.CloseWrite() })
+		return c.postClose(c.CloseWrite)
 	}
 	if c.state&(csShutWrite|csClosing|csClosed) != 0 {
 		return nil
@@ -295,6 +296,16 @@ func (c *Conn) CloseWrite() error {
 	if c.state&csClosed == 0 && c.outLen == 0 {
 		c.shutWrite()
 	}
+	return nil
+}
+
+// postClose runs a close on c's loop from elsewhere, even while the loop
+// shuts down (a loop that has stopped closed its connections already).
+func (c *Conn) postClose(f func() error) error {
+	c.loop.post(func() {
+		defer c.rescue()
+		f()
+	})
 	return nil
 }
 

@@ -319,6 +319,17 @@ func (l *Loop) forceWake() {
 	l.sys.wake()
 }
 
+// post queues f on the loop, even while it shuts down, without waiting;
+// it reports false when the loop has stopped.
+func (l *Loop) post(f func()) bool {
+	if l.state.Load() == stateClosed {
+		return false
+	}
+	l.tasks.Push(task{fn: f})
+	l.wake()
+	return true
+}
+
 // force runs f on the loop, even while it shuts down (Execute refuses
 // other goroutines then), and waits for it. It reports false, without
 // running f, when the loop has stopped. For the package's own housekeeping:
