@@ -177,10 +177,20 @@ func (c *Conn) Write(msg any) error {
 // Flush writes what is queued, with writev, through the outbound
 // pipeline's flush handlers. What the socket does not take (EAGAIN) stays
 // queued and goes out when the socket drains, without further calls.
+//
+// From another goroutine Flush queues itself to the loop (AsyncWrite writes
+// and flushes in one step).
 func (c *Conn) Flush() {
 	if c.loop.InLoop() {
 		c.pipe.flush()
+		return
 	}
+	c.loop.post(func() {
+		defer c.rescue()
+		if c.state&csClosed == 0 {
+			c.pipe.flush()
+		}
+	})
 }
 
 // AsyncWrite writes b and flushes, from any goroutine: b is queued to c's
