@@ -103,8 +103,6 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 		window = fmt.Sprintf("%d idle connections held %v", rc.idleConns, rc.idleHold)
 	}
 	fmt.Fprintf(&b, "Echo: medians of %d runs, %s, %s.\n", rc.runs, window, pin)
-	fmt.Fprintf(&b, "\"best\" is the best non-netkit server for that column; CPU is server CPU seconds per 1M round trips;\n")
-	fmt.Fprintf(&b, "srv%%/gen%% are the server's and the load generator's CPU use over the window (gen near 100%% = generator-bound).\n\n")
 	var thr, idle []Summary
 	for _, s := range sums {
 		if isIdle(rc, s.Scenario) {
@@ -113,6 +111,12 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 			thr = append(thr, s)
 		}
 	}
+	b.WriteString("\"best\" is the best non-netkit server for that column")
+	if len(thr) > 0 {
+		b.WriteString("; CPU is server CPU seconds per 1M round trips;\n" +
+			"srv%/gen% are the server's and the load generator's CPU use over the window (gen near 100% = generator-bound)")
+	}
+	b.WriteString(".\n\n")
 	if len(thr) > 0 {
 		b.WriteString("| scenario | server | rt/s | MB/s | p50 µs | p99 µs | CPU s/1M | srv% | gen% | rt/s ÷ best | p99 ÷ best | CPU ÷ best | rt/s ÷ net | CPU ÷ net |\n")
 		b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
