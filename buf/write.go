@@ -2,6 +2,7 @@ package buf
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 )
 
@@ -18,6 +19,24 @@ const minRead = 512
 func (b *Buffer) AvailableBuffer() []byte {
 	b.check()
 	return b.b[b.w:b.w]
+}
+
+// Commit adds to the readable bytes the next n bytes of free space, which
+// the caller filled through AvailableBuffer's capacity — a read(2) into the
+// buffer, or an encoder writing in place — without the copy that Write of
+// those bytes would make:
+//
+//	p := b.AvailableBuffer()
+//	n, err := unix.Read(fd, p[:cap(p)])
+//	b.Commit(n)
+//
+// It panics if n is negative or more than the free space.
+func (b *Buffer) Commit(n int) {
+	b.check()
+	if n < 0 || n > len(b.b)-b.w {
+		panic(fmt.Sprintf("buf: Commit(%d) with %d bytes free", n, len(b.b)-b.w))
+	}
+	b.w += n
 }
 
 // Reset makes b empty: both indexes go back to zero and the memory is kept.

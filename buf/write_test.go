@@ -208,3 +208,29 @@ func TestBufferWriteTo(t *testing.T) {
 		b.Release()
 	}
 }
+
+func TestCommit(t *testing.T) {
+	b := buf.Get(64)
+	defer b.Release()
+	b.WriteString("ab")
+	p := b.AvailableBuffer()
+	n := copy(p[:cap(p)], "cdef")
+	b.Commit(n)
+	if got := string(b.Bytes()); got != "abcdef" {
+		t.Fatalf("after Commit: %q, want abcdef", got)
+	}
+	free := cap(b.AvailableBuffer())
+	for _, bad := range []int{-1, free + 1} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Commit(%d) with %d free did not panic", bad, free)
+				}
+			}()
+			b.Commit(bad)
+		}()
+	}
+	if got := string(b.Bytes()); got != "abcdef" {
+		t.Fatalf("a refused Commit changed the buffer: %q", got)
+	}
+}

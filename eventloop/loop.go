@@ -76,6 +76,7 @@ type Loop struct {
 	timersAlive                                              atomic.Int64
 
 	sys      sysLoop       // the system's part: epoll, eventfd
+	conns    loopConns     // the connections on the loop
 	draining bool          // the loop has seen Shutdown begin
 	lastTask int64         // when the loop last ran a task (for Shutdown's quiet period)
 	quiet    int64         // Config.QuietPeriod
@@ -316,4 +317,32 @@ func (l *Loop) forceWake() {
 	l.wakeup.Store(awake)
 	l.wakeWrites.Add(1)
 	l.sys.wake()
+}
+
+// force runs f on the loop, even while it shuts down (Execute refuses
+// other goroutines then), and waits for it. It reports false, without
+// running f, when the loop has stopped. For the package's own housekeeping:
+// closing listeners and connections.
+func (l *Loop) force(f func()) bool {
+	if l.InLoop() {
+		f()
+		return true
+	}
+	if l.state.Load() == stateClosed {
+		return false
+	}
+	ran := make(chan struct{})
+	l.tasks.Push(task{fn: func() { f(); close(ran) }})
+	l.wake()
+	select {
+	case <-ran:
+		return true
+	case <-l.done:
+		select {
+		case <-ran:
+			return true
+		default:
+			return false
+		}
+	}
 }

@@ -4,6 +4,7 @@ package eventloop
 
 import (
 	"errors"
+	"os"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -17,7 +18,7 @@ import (
 // file descriptors registered on it (touched only by the loop).
 type sysLoop struct {
 	epfd, evfd int
-	handlers   map[int32]func(events uint32)
+	handlers   []func(events uint32) // by descriptor
 	events     []unix.EpollEvent
 }
 
@@ -42,7 +43,6 @@ func (s *sysLoop) open() error {
 		return err
 	}
 	s.epfd, s.evfd = epfd, evfd
-	s.handlers = map[int32]func(uint32){}
 	s.events = make([]unix.EpollEvent, 256)
 	return nil
 }
@@ -152,6 +152,7 @@ func (l *Loop) run(started chan<- struct{}) {
 		l.wakeups.Add(1)
 		l.dispatch(events)
 	}
+	l.closeConns()
 	l.owner = 0
 	l.sched.clear()
 	l.timersAlive.Store(0)
@@ -166,7 +167,8 @@ func (l *Loop) dispatch(events []unix.EpollEvent) {
 			l.sys.drainWake()
 			continue
 		}
-		if h := l.sys.handlers[ev.Fd]; h != nil {
+		if fd := int(ev.Fd); fd < len(l.sys.handlers) && l.sys.handlers[fd] != nil {
+			h := l.sys.handlers[fd]
 			ran++
 			l.callEvents(h, ev.Events)
 		}
@@ -209,39 +211,58 @@ func (l *Loop) Register(fd int, events uint32, onReady func(events uint32)) erro
 	if onReady == nil {
 		panic("eventloop: Register with a nil callback")
 	}
-	return l.onLoop(func() error {
-		if _, ok := l.sys.handlers[int32(fd)]; ok {
-			return errors.New("eventloop: file descriptor already registered")
-		}
-		ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
-		if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
-			return err
-		}
-		l.sys.handlers[int32(fd)] = onReady
-		return nil
-	})
+	return l.onLoop(func() error { return l.register(fd, events, onReady) })
 }
 
 // Modify changes the events a registered fd is watched for.
 func (l *Loop) Modify(fd int, events uint32) error {
-	return l.onLoop(func() error {
-		if _, ok := l.sys.handlers[int32(fd)]; !ok {
-			return errors.New("eventloop: file descriptor not registered")
-		}
-		ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
-		return unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_MOD, fd, &ev)
-	})
+	return l.onLoop(func() error { return l.modify(fd, events) })
 }
 
 // Unregister removes fd from the loop; its callback does not run again.
 func (l *Loop) Unregister(fd int) error {
-	return l.onLoop(func() error {
-		if _, ok := l.sys.handlers[int32(fd)]; !ok {
-			return errors.New("eventloop: file descriptor not registered")
-		}
-		delete(l.sys.handlers, int32(fd))
-		return unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_DEL, fd, nil)
-	})
+	return l.onLoop(func() error { return l.unregister(fd) })
+}
+
+// register, modify and unregister are the methods above, on the loop.
+func (l *Loop) register(fd int, events uint32, onReady func(uint32)) error {
+	if fd < 0 {
+		return errors.New("eventloop: negative file descriptor")
+	}
+	if fd < len(l.sys.handlers) && l.sys.handlers[fd] != nil {
+		return errors.New("eventloop: file descriptor already registered")
+	}
+	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	if fd >= len(l.sys.handlers) {
+		l.sys.handlers = append(l.sys.handlers, make([]func(uint32), fd+1-len(l.sys.handlers))...)
+	}
+	l.sys.handlers[fd] = onReady
+	return nil
+}
+
+func (l *Loop) modify(fd int, events uint32) error {
+	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd] == nil {
+		return errors.New("eventloop: file descriptor not registered")
+	}
+	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_MOD, fd, &ev); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+func (l *Loop) unregister(fd int) error {
+	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd] == nil {
+		return errors.New("eventloop: file descriptor not registered")
+	}
+	l.sys.handlers[fd] = nil
+	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_DEL, fd, nil); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
 }
 
 // onLoop runs f on the loop, at once when called there, else through the

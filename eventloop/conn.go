@@ -1,0 +1,738 @@
+package eventloop
+
+import (
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/netkit/netkit/buf"
+)
+
+// Errors of connections.
+var (
+	// ErrConnClosed is returned by writes to a closed connection.
+	ErrConnClosed = errors.New("eventloop: connection closed")
+	// ErrNotInLoop is returned by Conn.Write called from outside the
+	// connection's loop: use AsyncWrite or Execute there.
+	ErrNotInLoop = errors.New("eventloop: Conn.Write called outside the connection's loop (use AsyncWrite)")
+	// ErrIdleTimeout is reported to OnError when WithIdleTimeout closes a
+	// connection.
+	ErrIdleTimeout = errors.New("eventloop: idle timeout")
+	// ErrInboundFull is reported to OnError when a pipeline leaves more
+	// than WithMaxInbound bytes unconsumed; the connection closes.
+	ErrInboundFull = errors.New("eventloop: unconsumed inbound bytes over the limit")
+	// ErrCloseTimeout is reported when Close gave up waiting for queued
+	// writes to drain (WithCloseTimeout): the rest was dropped.
+	ErrCloseTimeout = errors.New("eventloop: close timed out with writes queued")
+	// ErrMessageType is returned by a write of a message the head cannot
+	// send (not a *buf.Buffer, *buf.Composite or []byte).
+	ErrMessageType = errors.New("eventloop: the head writes only *buf.Buffer, *buf.Composite and []byte")
+)
+
+// Connection state bits.
+const (
+	csActive      = 1 << iota // OnActive has fired
+	csReadClosed              // the peer's FIN was read, or reading stopped for good
+	csShutWrite               // CloseWrite asked: shut down writing once drained
+	csWriteClosed             // shutdown(SHUT_WR) done
+	csClosing                 // Close asked: close once drained
+	csClosed                  // the descriptor is closed
+	csErrReported             // a socket error went to OnError already
+	csPaused                  // PauseRead
+	csWaitOut                 // EPOLLOUT is armed: a write hit EAGAIN
+	csDraining                // Server.Shutdown: close once idle
+)
+
+// A Conn is a TCP or Unix stream connection on a loop: accepted by a
+// Server or made by Dial. Its handlers run on that loop, which reads into
+// pooled buffers appended to an inbound buf.Composite (sized adaptively,
+// 64 B to 64 KiB, as Netty's adaptive receive allocator) and writes queued
+// buffers with writev.
+//
+// Methods that change the connection (Write, Flush, Close, CloseWrite,
+// PauseRead, ResumeRead, Pipeline) run on the loop: in handlers, or through
+// Execute. AsyncWrite and Execute are for other goroutines; Writable,
+// Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
+//
+// An idle connection holds no buffer: the inbound and outbound composites
+// go back to the loop when they empty.
+type Conn struct {
+	loop  *Loop
+	fd    int
+	srv   *Server
+	opts  *options
+	state uint32
+	// interest is the epoll event set the descriptor is registered with.
+	interest uint32
+
+	pipe Pipeline
+	in   *buf.Composite // nil while empty
+	out  *buf.Composite // nil while empty
+
+	outLen   int
+	unwrite  atomic.Bool // above the high water mark
+	queued   atomic.Int64
+	recv     recvSizer
+	depth    int   // nesting of events being handled (deferred release of in)
+	last     int64 // loop clock at the last progress (WithIdleTimeout)
+	idle     Timer
+	closeT   Timer
+	value    atomic.Value
+	network  string
+	local    net.Addr
+	remote   net.Addr
+	slot     int // index in the loop's connection list
+	onReady  func(events uint32)
+	asyncMu  sync.Mutex
+	asyncQ   []*buf.Buffer
+	asyncRun func()
+	asyncOn  bool
+	asyncEnd bool
+	idleFn   func()
+}
+
+// Loop returns the loop c runs on.
+func (c *Conn) Loop() *Loop { return c.loop }
+
+// Pipeline returns c's pipeline.
+func (c *Conn) Pipeline() *Pipeline { return &c.pipe }
+
+// SetValue attaches v to c (per-connection state for shared handlers).
+func (c *Conn) SetValue(v any) { c.value.Store(&v) }
+
+// Value returns what SetValue attached, or nil.
+func (c *Conn) Value() any {
+	if p, _ := c.value.Load().(*any); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// LocalAddr returns the local address.
+func (c *Conn) LocalAddr() net.Addr { return c.local }
+
+// RemoteAddr returns the peer's address.
+func (c *Conn) RemoteAddr() net.Addr { return c.remote }
+
+// Writable reports whether the bytes queued for writing are below the high
+// water mark (more precisely: they have not crossed above it since they last
+// fell below the low one).
+func (c *Conn) Writable() bool { return !c.unwrite.Load() }
+
+// Outbound returns the bytes queued and not yet written to the socket.
+func (c *Conn) Outbound() int { return int(c.queued.Load()) }
+
+// Execute runs fn on c's loop; a panic in fn closes c, as a handler's does.
+func (c *Conn) Execute(fn func()) error {
+	return c.loop.Execute(func() {
+		defer c.rescue()
+		fn()
+	})
+}
+
+// Write queues msg through the whole outbound pipeline (tail to head): a
+// *buf.Buffer (c takes over the reference: it is released once written or
+// when c closes), a *buf.Composite (its readable bytes are moved, without
+// copying), or a []byte (copied). Nothing is sent until Flush. Write runs
+// on c's loop; elsewhere it returns ErrNotInLoop (use AsyncWrite). After
+// Close it returns ErrConnClosed. On an error msg has been released.
+func (c *Conn) Write(msg any) error {
+	if !c.loop.InLoop() {
+		releaseMsg(msg)
+		return ErrNotInLoop
+	}
+	return c.pipe.write(msg)
+}
+
+// Flush writes what is queued, with writev, through the outbound
+// pipeline's flush handlers. What the socket does not take (EAGAIN) stays
+// queued and goes out when the socket drains, without further calls.
+func (c *Conn) Flush() {
+	if c.loop.InLoop() {
+		c.pipe.flush()
+	}
+}
+
+// AsyncWrite writes b and flushes, from any goroutine: b is queued to c's
+// loop (batched: one task per burst, not per buffer) and written through
+// the outbound pipeline there. c takes over the reference. After c has
+// closed it releases b and returns ErrConnClosed.
+func (c *Conn) AsyncWrite(b *buf.Buffer) error {
+	c.asyncMu.Lock()
+	if c.asyncEnd {
+		c.asyncMu.Unlock()
+		b.Release()
+		return ErrConnClosed
+	}
+	c.asyncQ = append(c.asyncQ, b)
+	run := !c.asyncOn
+	c.asyncOn = true
+	c.asyncMu.Unlock()
+	if run {
+		if err := c.loop.Execute(c.asyncRun); err != nil {
+			c.dropAsync()
+			return err
+		}
+	}
+	return nil
+}
+
+// runAsync is the loop's half of AsyncWrite.
+func (c *Conn) runAsync() {
+	defer c.rescue()
+	c.asyncMu.Lock()
+	q := c.asyncQ
+	c.asyncQ = nil
+	c.asyncOn = false
+	c.asyncMu.Unlock()
+	for i, b := range q {
+		q[i] = nil
+		c.pipe.write(b)
+	}
+	c.pipe.flush()
+	c.asyncMu.Lock()
+	if c.asyncQ == nil {
+		c.asyncQ = q[:0] // keep the array for the next burst
+	}
+	c.asyncMu.Unlock()
+}
+
+// dropAsync ends AsyncWrite: what is queued is released.
+func (c *Conn) dropAsync() {
+	c.asyncMu.Lock()
+	q := c.asyncQ
+	c.asyncQ, c.asyncEnd = nil, true
+	c.asyncMu.Unlock()
+	for _, b := range q {
+		b.Release()
+	}
+}
+
+// Close flushes what is queued, then closes c: at once if the socket takes
+// it all, else once it has drained (reads stop meanwhile), or after the
+// close timeout (WithCloseTimeout), dropping the rest. OnInactive fires
+// when the descriptor closes. Close of a closed connection returns nil.
+// From another goroutine, Close runs on c's loop.
+func (c *Conn) Close() error {
+	if !c.loop.InLoop() {
+		return c.Execute(func() { c.Close() })
+	}
+	if c.state&(csClosing|csClosed) != 0 {
+		return nil
+	}
+	c.state |= csClosing
+	c.setInterest()
+	c.pipe.flush()
+	if c.state&csClosed == 0 && c.outLen == 0 {
+		c.closeNow(nil)
+		return nil
+	}
+	if c.state&csClosed == 0 {
+		c.closeT = c.loop.Schedule(c.opts.closeTimeout, func() {
+			if c.state&csClosed == 0 {
+				c.fail(ErrCloseTimeout)
+			}
+		})
+	}
+	return nil
+}
+
+// CloseWrite flushes, then shuts down c's writing half (the peer reads
+// EOF) once what is queued has been written; c goes on reading. When the
+// peer has half-closed too, c closes. Writes after CloseWrite return
+// ErrConnClosed.
+func (c *Conn) CloseWrite() error {
+	if !c.loop.InLoop() {
+		return c.Execute(func() { c.CloseWrite() })
+	}
+	if c.state&(csShutWrite|csClosing|csClosed) != 0 {
+		return nil
+	}
+	c.state |= csShutWrite
+	c.pipe.flush()
+	if c.state&csClosed == 0 && c.outLen == 0 {
+		c.shutWrite()
+	}
+	return nil
+}
+
+// PauseRead stops reading from the socket (the peer's writes back up into
+// its send buffer: TCP flow control) until ResumeRead: the backpressure a
+// proxy applies to a fast sender while its other side is not writable.
+func (c *Conn) PauseRead() {
+	if c.state&(csPaused|csClosed) == 0 {
+		c.state |= csPaused
+		c.setInterest()
+	}
+}
+
+// ResumeRead undoes PauseRead.
+func (c *Conn) ResumeRead() {
+	if c.state&csPaused != 0 {
+		c.state &^= csPaused
+		if c.state&csClosed == 0 {
+			c.setInterest()
+		}
+	}
+}
+
+// headHandler is the pipeline's head: writes and flushes reach the socket.
+type headHandler struct{}
+
+func (headHandler) OnWrite(x *Context, msg any) error { return x.p.c.enqueue(msg) }
+func (headHandler) OnFlush(x *Context)                { x.p.c.flushNow() }
+
+// tailHandler is the pipeline's tail: it ends inbound events nobody
+// handled, releasing messages that own buffers, and closes a connection
+// whose peer half-closed when no handler took that event.
+type tailHandler struct{}
+
+func (tailHandler) OnActive(*Context) {}
+func (tailHandler) OnRead(x *Context, msg any) {
+	if m, ok := msg.(*buf.Composite); ok && m == x.p.c.in {
+		return // the connection's own accumulator: what is left stays
+	}
+	releaseMsg(msg)
+}
+func (tailHandler) OnReadComplete(*Context)             {}
+func (tailHandler) OnWritabilityChanged(*Context, bool) {}
+func (tailHandler) OnUserEvent(_ *Context, ev any)      { releaseMsg(ev) }
+func (tailHandler) OnError(*Context, error)             {}
+func (tailHandler) OnReadClosed(x *Context)             { x.p.c.Close() }
+func (tailHandler) OnInactive(*Context)                 {}
+
+// releaseMsg releases a message that holds references.
+func releaseMsg(msg any) {
+	if r, ok := msg.(interface{ Release() bool }); ok {
+		r.Release()
+	}
+}
+
+// enqueue is the head's write.
+func (c *Conn) enqueue(msg any) error {
+	if c.state&(csClosed|csShutWrite|csWriteClosed) != 0 {
+		releaseMsg(msg)
+		return ErrConnClosed
+	}
+	var n int
+	switch m := msg.(type) {
+	case *buf.Buffer:
+		n = m.Len()
+		if n == 0 {
+			m.Release()
+			return nil
+		}
+		c.outbound().Append(m)
+	case *buf.Composite:
+		n = m.Len()
+		out := c.outbound()
+		for m.Len() > 0 {
+			b, err := m.NextRetained(len(m.Span(0)))
+			if err != nil {
+				panic(err) // cannot happen: the span is readable
+			}
+			out.Append(b)
+		}
+		m.Discard(0)
+		if m != c.in {
+			m.Release()
+		}
+	case []byte:
+		n = len(m)
+		if n == 0 {
+			return nil
+		}
+		b := c.opts.alloc.Get(n)
+		b.Write(m)
+		c.outbound().Append(b)
+	default:
+		releaseMsg(msg)
+		return ErrMessageType
+	}
+	c.outLen += n
+	c.queued.Store(int64(c.outLen))
+	if c.outLen > c.opts.high && !c.unwrite.Load() {
+		c.unwrite.Store(true)
+		c.pipe.fireWritability(false)
+	}
+	return nil
+}
+
+func (c *Conn) outbound() *buf.Composite {
+	if c.out == nil {
+		c.out = c.loop.conns.composite()
+	}
+	return c.out
+}
+
+// flushNow writes the queue unless a write is waiting for EPOLLOUT (the
+// event will resume it).
+func (c *Conn) flushNow() {
+	if c.outLen == 0 || c.state&(csWaitOut|csClosed) != 0 {
+		return
+	}
+	c.writeOut()
+}
+
+// writeOut writes until the queue is empty or the socket is full.
+func (c *Conn) writeOut() {
+	for c.outLen > 0 {
+		n, err := c.loop.conns.writev(c.fd, c.out)
+		if n > 0 {
+			c.out.Discard(n)
+			c.outLen -= n
+			c.queued.Store(int64(c.outLen))
+			c.progress()
+		}
+		if err == errAgain {
+			break
+		}
+		if err != nil {
+			c.fail(err)
+			return
+		}
+	}
+	if c.outLen == 0 {
+		c.loop.conns.putComposite(c.out)
+		c.out = nil
+	}
+	wait := c.outLen > 0
+	if wait != (c.state&csWaitOut != 0) {
+		c.state ^= csWaitOut
+		c.setInterest()
+	}
+	if c.unwrite.Load() && c.outLen < c.opts.low {
+		c.unwrite.Store(false)
+		c.pipe.fireWritability(true)
+	}
+	if c.outLen == 0 && c.state&csClosed == 0 {
+		c.drained()
+	}
+}
+
+// drained finishes what waited for the queue to empty.
+func (c *Conn) drained() {
+	switch {
+	case c.state&csClosing != 0:
+		c.closeNow(nil)
+	case c.state&csShutWrite != 0 && c.state&csWriteClosed == 0:
+		c.shutWrite()
+	case c.state&csDraining != 0 && c.idleNow():
+		c.closeNow(nil)
+	}
+}
+
+// idleNow reports whether c has no partial message in and nothing queued
+// out: Server.Shutdown closes such connections.
+func (c *Conn) idleNow() bool { return c.outLen == 0 && (c.in == nil || c.in.Len() == 0) }
+
+func (c *Conn) shutWrite() {
+	c.state |= csWriteClosed
+	if err := sysShutdownWrite(c.fd); err != nil {
+		c.fail(err)
+		return
+	}
+	if c.state&csReadClosed != 0 {
+		c.closeNow(nil)
+	}
+}
+
+// setInterest registers the events c waits for now.
+func (c *Conn) setInterest() {
+	if c.state&csClosed != 0 {
+		return
+	}
+	var ev uint32
+	if c.state&(csReadClosed|csPaused|csClosing) == 0 {
+		ev |= Readable | PeerClosedWrite
+	}
+	if c.state&csWaitOut != 0 {
+		ev |= Writable
+	}
+	if ev != c.interest {
+		c.interest = ev
+		if err := c.loop.modify(c.fd, ev); err != nil {
+			c.fail(err)
+		}
+	}
+}
+
+// progress notes activity for the idle timeout.
+func (c *Conn) progress() {
+	if c.opts.idle > 0 {
+		c.idleFn = c.checkIdle
+		c.last = c.loop.nanotime()
+	}
+}
+
+// onEvent is c's epoll callback.
+func (c *Conn) onEvent(ev uint32) {
+	c.depth++
+	defer c.endEvent()
+	if ev&(Readable|PeerClosedWrite|Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing|csClosed) == 0 {
+		c.readEvent(ev)
+	}
+	if c.state&csClosed != 0 {
+		return
+	}
+	if ev&(Writable|Hangup|Error) != 0 && c.state&csWaitOut != 0 {
+		c.writeOut()
+	}
+	if ev&(Hangup|Error) != 0 && c.state&csClosed == 0 && c.state&(csReadClosed|csPaused|csClosing) != 0 {
+		// Nothing read the error: ask the socket for it.
+		err := sysSocketError(c.fd)
+		if err == nil {
+			err = ErrConnClosed
+		}
+		c.fail(err)
+	}
+}
+
+// endEvent finishes an event: a panic closes c alone; an inbound composite
+// that a handler closed c under is released only now.
+func (c *Conn) endEvent() {
+	if v := recover(); v != nil {
+		c.loop.recovered(v)
+		c.depth--
+		c.closeNow(errPanic)
+		return
+	}
+	c.depth--
+	if c.depth == 0 && c.state&csClosed != 0 {
+		c.releaseInbound()
+	}
+}
+
+var errPanic = errors.New("eventloop: a handler panicked")
+
+// rescue, deferred by tasks and timers that run c's handlers, closes c if
+// one panicked.
+func (c *Conn) rescue() {
+	if v := recover(); v != nil {
+		c.loop.recovered(v)
+		c.closeNow(errPanic)
+	}
+}
+
+// maxReadsPerEvent bounds the reads one readiness event makes, so that a
+// fast sender cannot starve the loop's other connections (Netty's
+// maxMessagesPerRead).
+const maxReadsPerEvent = 16
+
+// readEvent reads what the socket has and fires it through the pipeline.
+func (c *Conn) readEvent(ev uint32) {
+	total, eof := 0, false
+	var rerr error
+	for range maxReadsPerEvent {
+		size := c.recv.next()
+		b := c.opts.alloc.Get(size)
+		p := b.AvailableBuffer()
+		p = p[:cap(p)]
+		n, err := sysRead(c.fd, p)
+		if n > 0 {
+			b.Commit(n)
+			if c.in == nil {
+				c.in = c.loop.conns.composite()
+			}
+			c.in.Append(b)
+			total += n
+			c.recv.record(n, len(p))
+		} else {
+			b.Release()
+		}
+		if err == errAgain {
+			break
+		}
+		if err != nil {
+			rerr = err
+			break
+		}
+		if n == 0 {
+			eof = true
+			break
+		}
+		// A read that did not fill the buffer emptied the socket, unless
+		// the peer closed or failed, when the rest must come out now.
+		if n < len(p) && ev&(PeerClosedWrite|Hangup|Error) == 0 {
+			break
+		}
+	}
+	if total > 0 {
+		before := c.in.Len()
+		c.pipe.fireRead(c.in)
+		if c.state&csClosed != 0 {
+			return
+		}
+		if c.in.Len() < before {
+			c.progress()
+		}
+		c.pipe.fireReadComplete()
+		if c.state&csClosed != 0 {
+			return
+		}
+		c.settleInbound()
+		if c.state&csClosed != 0 {
+			return
+		}
+	}
+	switch {
+	case rerr != nil:
+		c.fail(rerr)
+	case eof:
+		c.readClosed()
+	case c.state&csDraining != 0 && c.idleNow():
+		c.closeNow(nil)
+	}
+}
+
+// settleInbound releases what the pipeline consumed, returns an empty
+// composite to the loop, and enforces WithMaxInbound.
+func (c *Conn) settleInbound() {
+	if c.in == nil {
+		return
+	}
+	c.in.Discard(0)
+	switch n := c.in.Len(); {
+	case n == 0:
+		c.loop.conns.putComposite(c.in)
+		c.in = nil
+	case n > c.opts.maxInbound:
+		c.fail(ErrInboundFull)
+	}
+}
+
+// readClosed handles the peer's FIN.
+func (c *Conn) readClosed() {
+	c.state |= csReadClosed
+	c.setInterest()
+	if c.state&csWriteClosed != 0 {
+		c.closeNow(nil)
+		return
+	}
+	if c.opts.closeOnReadClosed {
+		c.Close()
+		return
+	}
+	c.pipe.fireReadClosed()
+}
+
+// fail reports err once (OnError) and closes c at once.
+func (c *Conn) fail(err error) {
+	if c.state&csClosed != 0 {
+		return
+	}
+	if c.state&csErrReported == 0 {
+		c.state |= csErrReported
+		c.pipe.fireError(err)
+		if c.state&csClosed != 0 {
+			return
+		}
+	}
+	c.closeNow(err)
+}
+
+// closeNow closes the descriptor, drops what is queued, and fires
+// OnInactive (once). err is the cause, nil for an orderly close.
+func (c *Conn) closeNow(err error) {
+	if c.state&csClosed != 0 {
+		return
+	}
+	c.state |= csClosed
+	c.idle.Cancel()
+	c.closeT.Cancel()
+	c.loop.unregisterConn(c)
+	sysClose(c.fd)
+	if c.out != nil {
+		c.loop.conns.putComposite(c.out)
+		c.out = nil
+	}
+	c.outLen = 0
+	c.queued.Store(0)
+	c.dropAsync()
+	if c.depth == 0 {
+		c.releaseInbound()
+	}
+	if c.state&csActive != 0 {
+		c.fireInactive()
+	}
+	if c.srv != nil {
+		c.srv.connClosed()
+	}
+}
+
+// fireInactive fires OnInactive, containing a panic there.
+func (c *Conn) fireInactive() {
+	defer func() {
+		if v := recover(); v != nil {
+			c.loop.recovered(v)
+		}
+	}()
+	c.pipe.fireInactive()
+}
+
+func (c *Conn) releaseInbound() {
+	if c.in != nil {
+		c.loop.conns.putComposite(c.in)
+		c.in = nil
+	}
+}
+
+// start runs on c's loop: it registers the descriptor, builds the pipeline
+// and fires OnActive.
+func (c *Conn) start(h Handler) {
+	c.onReady = c.onEvent
+	c.asyncRun = c.runAsync
+	c.pipe.init(c)
+	c.recv.init()
+	c.interest = Readable | PeerClosedWrite
+	if err := c.loop.registerConn(c); err != nil {
+		sysClose(c.fd)
+		c.state |= csClosed
+		c.dropAsync()
+		if c.srv != nil {
+			c.srv.connClosed()
+		}
+		return
+	}
+	c.depth++
+	defer c.endEvent()
+	if init, ok := h.(Initializer); ok {
+		init(c)
+	} else if h != nil {
+		if err := c.pipe.AddLast("handler", h); err != nil {
+			panic(err)
+		}
+	}
+	if c.state&csClosed != 0 {
+		return
+	}
+	if c.opts.idle > 0 {
+		c.idleFn = c.checkIdle
+		c.last = c.loop.nanotime()
+		c.armIdle(c.opts.idle)
+	}
+	c.state |= csActive
+	c.pipe.fireActive()
+}
+
+// armIdle schedules the idle check after d.
+func (c *Conn) armIdle(d time.Duration) {
+	c.idle = c.loop.Schedule(d, c.idleFn)
+}
+
+// checkIdle runs when the idle timer fires: it closes c if nothing
+// happened since, else sleeps until the last progress plus the timeout.
+func (c *Conn) checkIdle() {
+	if c.state&csClosed != 0 {
+		return
+	}
+	defer c.rescue()
+	left := c.last + int64(c.opts.idle) - c.loop.nanotime()
+	if left > 0 {
+		c.armIdle(time.Duration(left))
+		return
+	}
+	c.fail(ErrIdleTimeout)
+}

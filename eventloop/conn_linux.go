@@ -1,0 +1,126 @@
+//go:build linux
+
+package eventloop
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/iovec"
+)
+
+// errAgain is the error of a read or write the socket cannot take now.
+const errAgain = unix.EAGAIN
+
+// loopConns is a loop's share of the connection machinery: its open
+// connections, a free list of emptied composites, and the iovec array of
+// its writes. Only the loop touches it.
+type loopConns struct {
+	list  []*Conn
+	comps []*buf.Composite
+	iov   iovec.Array
+}
+
+// maxFreeComposites bounds a loop's free list of composites.
+const maxFreeComposites = 256
+
+func (lc *loopConns) composite() *buf.Composite {
+	if n := len(lc.comps); n > 0 {
+		c := lc.comps[n-1]
+		lc.comps[n-1] = nil
+		lc.comps = lc.comps[:n-1]
+		return c
+	}
+	return buf.NewComposite()
+}
+
+// putComposite empties c (releasing what it holds) and keeps it for reuse.
+func (lc *loopConns) putComposite(c *buf.Composite) {
+	c.Discard(c.Len())
+	if len(lc.comps) < maxFreeComposites && c.NumComponents() == 0 {
+		lc.comps = append(lc.comps, c)
+		return
+	}
+	c.Release()
+}
+
+// writev writes c's readable bytes to fd: n bytes written, errAgain when
+// the socket is full, or the system call's error.
+func (lc *loopConns) writev(fd int, c *buf.Composite) (int, error) {
+	for {
+		n, err := lc.iov.Writev(uintptr(fd), c.Buffers())
+		if err == unix.EINTR {
+			continue
+		}
+		return n, err
+	}
+}
+
+func sysRead(fd int, p []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, p)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			if err == unix.EAGAIN {
+				return 0, errAgain
+			}
+			return 0, os.NewSyscallError("read", err)
+		}
+		return n, nil
+	}
+}
+
+func sysShutdownWrite(fd int) error {
+	if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
+		return os.NewSyscallError("shutdown", err)
+	}
+	return nil
+}
+
+func sysClose(fd int) { unix.Close(fd) }
+
+// sysSocketError returns the socket's pending error (SO_ERROR), or nil.
+func sysSocketError(fd int) error {
+	v, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ERROR)
+	if err != nil {
+		return os.NewSyscallError("getsockopt", err)
+	}
+	if v != 0 {
+		return os.NewSyscallError("socket", unix.Errno(v))
+	}
+	return nil
+}
+
+// registerConn adds c to the loop's epoll set and its list (on the loop).
+func (l *Loop) registerConn(c *Conn) error {
+	if err := l.register(c.fd, c.interest, c.onReady); err != nil {
+		return err
+	}
+	c.slot = len(l.conns.list)
+	l.conns.list = append(l.conns.list, c)
+	return nil
+}
+
+// unregisterConn undoes registerConn.
+func (l *Loop) unregisterConn(c *Conn) {
+	l.unregister(c.fd)
+	list := l.conns.list
+	if c.slot < len(list) && list[c.slot] == c {
+		last := list[len(list)-1]
+		list[c.slot] = last
+		last.slot = c.slot
+		list[len(list)-1] = nil
+		l.conns.list = list[:len(list)-1]
+	}
+}
+
+// closeConns closes every connection of the loop as it stops.
+func (l *Loop) closeConns() {
+	for len(l.conns.list) > 0 {
+		l.conns.list[len(l.conns.list)-1].closeNow(ErrClosed)
+	}
+}

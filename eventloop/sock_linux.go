@@ -1,0 +1,443 @@
+//go:build linux
+
+package eventloop
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A listener is one listening socket on one loop.
+type listener struct {
+	s      *Server
+	l      *Loop
+	fd     int
+	paused bool
+}
+
+// maxAcceptsPerEvent bounds the accepts of one readiness event, so that a
+// connection storm does not starve the loop's connections.
+const maxAcceptsPerEvent = 64
+
+// acceptPause is how long a listener stops accepting after running out of
+// descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM): retrying at once
+// would spin, since the pending connection keeps the socket readable.
+const acceptPause = 50 * time.Millisecond
+
+func (ln *listener) onEvent(uint32) {
+	for range maxAcceptsPerEvent {
+		fd, sa, err := unix.Accept4(ln.fd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		switch err {
+		case nil:
+			ln.s.accepted(ln.l, fd, sa)
+			continue
+		case unix.EAGAIN:
+			return
+		case unix.EINTR, unix.ECONNABORTED:
+			continue
+		case unix.EMFILE, unix.ENFILE, unix.ENOBUFS, unix.ENOMEM:
+			ln.paused = true
+			ln.l.modify(ln.fd, 0)
+			ln.l.Schedule(acceptPause, func() {
+				if ln.paused && !ln.s.stopping.Load() {
+					ln.paused = false
+					ln.l.modify(ln.fd, Readable)
+				}
+			})
+			return
+		default:
+			return // the listener was closed under us, or a transient error
+		}
+	}
+}
+
+// close unregisters and closes the listening socket.
+func (ln *listener) close() {
+	if !ln.l.force(func() { ln.l.unregister(ln.fd); unix.Close(ln.fd) }) {
+		unix.Close(ln.fd) // the loop has stopped: it watches nothing
+	}
+}
+
+// accepted makes a connection of fd, accepted on loop l.
+func (s *Server) accepted(l *Loop, fd int, sa unix.Sockaddr) {
+	if s.stopping.Load() {
+		unix.Close(fd)
+		return
+	}
+	s.conns.Add(1)
+	c := &Conn{fd: fd, srv: s, opts: s.opts, network: s.network}
+	c.remote = sockaddrToAddr(s.network, sa)
+	if lsa, err := unix.Getsockname(fd); err == nil {
+		c.local = sockaddrToAddr(s.network, lsa)
+	}
+	if s.network != "unix" {
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+	}
+	if !s.opts.acceptor {
+		c.loop = l
+		c.start(s.h)
+		return
+	}
+	c.loop = s.g.Next()
+	if c.loop == l {
+		c.start(s.h)
+		return
+	}
+	if err := c.loop.Execute(func() { c.start(s.h) }); err != nil {
+		unix.Close(fd)
+		s.connClosed()
+	}
+}
+
+// Listen starts a server accepting stream connections on addr — network
+// "tcp", "tcp4", "tcp6" or "unix" — whose pipelines h builds (an
+// Initializer) or serves (any other Handler, shared by every connection;
+// see Handler). For TCP there is one listening socket per loop, bound with
+// SO_REUSEPORT, so that each loop accepts its own connections; WithAcceptor
+// uses one socket whose loop hands connections out round robin (always so
+// for "unix"). Accepted sockets are non-blocking and close-on-exec, with
+// TCP_NODELAY. A port already in use is an error, even by another process
+// using SO_REUSEPORT. Listen returns ErrUnsupported on systems other than
+// Linux.
+func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server, error) {
+	o := newOptions(opts)
+	if g == nil || len(g.loops) == 0 {
+		return nil, errors.New("eventloop: Listen needs a group")
+	}
+	s := &Server{g: g, h: h, opts: o, network: network, idle: make(chan struct{})}
+	backlog := o.backlog
+	if backlog <= 0 {
+		backlog = somaxconn()
+	}
+	fail := func(err error) (*Server, error) {
+		s.stopAccepting()
+		return nil, &net.OpError{Op: "listen", Net: network, Err: err}
+	}
+	switch network {
+	case "tcp", "tcp4", "tcp6":
+		ta, err := net.ResolveTCPAddr(network, addr)
+		if err != nil {
+			return nil, err
+		}
+		family, sa, v6only := tcpSockaddr(network, ta)
+		n := len(g.loops)
+		if o.acceptor {
+			n = 1
+		}
+		if n > 1 && ta.Port != 0 {
+			// SO_REUSEPORT would let this server share a port that another
+			// socket of this user already listens on, splitting its
+			// connections silently: a plain bind first finds it in use.
+			if err := probeBind(family, sa, v6only); err != nil {
+				return fail(err)
+			}
+		}
+		for i := range n {
+			fd, err := listenSocket(family, sa, v6only, n > 1, backlog)
+			if err != nil {
+				return fail(err)
+			}
+			if i == 0 {
+				got, err := unix.Getsockname(fd)
+				if err != nil {
+					unix.Close(fd)
+					return fail(os.NewSyscallError("getsockname", err))
+				}
+				sa = got // later sockets bind the port the first one got
+				s.addr = sockaddrToAddr(network, got)
+			}
+			l := g.loops[i]
+			if o.acceptor {
+				l = g.Next()
+			}
+			if err := s.addListener(l, fd); err != nil {
+				return fail(err)
+			}
+		}
+	case "unix":
+		o.acceptor = true
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return fail(os.NewSyscallError("socket", err))
+		}
+		if err := unix.Bind(fd, &unix.SockaddrUnix{Name: addr}); err != nil {
+			unix.Close(fd)
+			return fail(os.NewSyscallError("bind", err))
+		}
+		if !strings.HasPrefix(addr, "@") && addr != "" {
+			s.unixPath = addr
+		}
+		if err := unix.Listen(fd, backlog); err != nil {
+			unix.Close(fd)
+			return fail(os.NewSyscallError("listen", err))
+		}
+		s.addr = &net.UnixAddr{Name: addr, Net: "unix"}
+		if err := s.addListener(g.Next(), fd); err != nil {
+			return fail(err)
+		}
+	default:
+		return nil, net.UnknownNetworkError(network)
+	}
+	return s, nil
+}
+
+func (s *Server) addListener(l *Loop, fd int) error {
+	ln := &listener{s: s, l: l, fd: fd}
+	if err := l.Register(fd, Readable, ln.onEvent); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	s.lns = append(s.lns, ln)
+	return nil
+}
+
+// tcpSockaddr picks the socket family and address for a TCP address, as
+// the net package does: an unspecified address of network "tcp" listens
+// on both IPv6 and IPv4 (one IPv6 socket with IPV6_V6ONLY off) where the
+// system has IPv6.
+func tcpSockaddr(network string, ta *net.TCPAddr) (family int, sa unix.Sockaddr, v6only bool) {
+	ip4 := ta.IP.To4()
+	switch {
+	case network == "tcp4" || (ip4 != nil && network != "tcp6"):
+		s4 := &unix.SockaddrInet4{Port: ta.Port}
+		if ip4 != nil {
+			copy(s4.Addr[:], ip4)
+		}
+		return unix.AF_INET, s4, false
+	case network == "tcp" && len(ta.IP) == 0 && !haveIPv6():
+		return unix.AF_INET, &unix.SockaddrInet4{Port: ta.Port}, false
+	}
+	s6 := &unix.SockaddrInet6{Port: ta.Port}
+	copy(s6.Addr[:], ta.IP.To16())
+	if ta.Zone != "" {
+		if ifi, err := net.InterfaceByName(ta.Zone); err == nil {
+			s6.ZoneId = uint32(ifi.Index)
+		}
+	}
+	return unix.AF_INET6, s6, network == "tcp6"
+}
+
+// haveIPv6 reports whether the system can make IPv6 sockets.
+func haveIPv6() bool {
+	fd, err := unix.Socket(unix.AF_INET6, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	unix.Close(fd)
+	return true
+}
+
+func stream(family int) (int, error) {
+	fd, err := unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, os.NewSyscallError("socket", err)
+	}
+	return fd, nil
+}
+
+// listenSocket makes a listening socket bound to sa.
+func listenSocket(family int, sa unix.Sockaddr, v6only, reusePort bool, backlog int) (int, error) {
+	fd, err := stream(family)
+	if err != nil {
+		return -1, err
+	}
+	if err := bindSocket(fd, family, sa, v6only, reusePort); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	if err := unix.Listen(fd, backlog); err != nil {
+		unix.Close(fd)
+		return -1, os.NewSyscallError("listen", err)
+	}
+	return fd, nil
+}
+
+func bindSocket(fd, family int, sa unix.Sockaddr, v6only, reusePort bool) error {
+	if family == unix.AF_INET6 {
+		v := 0
+		if v6only {
+			v = 1
+		}
+		unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, v)
+	}
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); err != nil {
+		return os.NewSyscallError("setsockopt", err)
+	}
+	if reusePort {
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+			return os.NewSyscallError("setsockopt", err)
+		}
+	}
+	if err := unix.Bind(fd, sa); err != nil {
+		return os.NewSyscallError("bind", err)
+	}
+	return nil
+}
+
+// probeBind binds a socket without SO_REUSEPORT to sa and closes it: an
+// error says the port is in use.
+func probeBind(family int, sa unix.Sockaddr, v6only bool) error {
+	fd, err := stream(family)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return bindSocket(fd, family, sa, v6only, false)
+}
+
+// somaxconn reads the system's cap on listen backlogs.
+func somaxconn() int {
+	b, err := os.ReadFile("/proc/sys/net/core/somaxconn")
+	if err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n > 0 {
+			return n
+		}
+	}
+	return unix.SOMAXCONN
+}
+
+func removeSocketFile(path string) { os.Remove(path) }
+
+func sockaddrToAddr(network string, sa unix.Sockaddr) net.Addr {
+	switch a := sa.(type) {
+	case *unix.SockaddrInet4:
+		return &net.TCPAddr{IP: net.IPv4(a.Addr[0], a.Addr[1], a.Addr[2], a.Addr[3]), Port: a.Port}
+	case *unix.SockaddrInet6:
+		ta := &net.TCPAddr{IP: append(net.IP(nil), a.Addr[:]...), Port: a.Port}
+		if a.ZoneId != 0 {
+			if ifi, err := net.InterfaceByIndex(int(a.ZoneId)); err == nil {
+				ta.Zone = ifi.Name
+			}
+		}
+		return ta
+	case *unix.SockaddrUnix:
+		return &net.UnixAddr{Name: a.Name, Net: "unix"}
+	}
+	return nil
+}
+
+// errDialOnLoop is Dial's error on a loop, which it would block.
+var errDialOnLoop = errors.New("eventloop: Dial called on a loop (it blocks until connected)")
+
+// Dial connects to addr — network "tcp", "tcp4", "tcp6" or "unix" — with
+// a non-blocking connect on the group's next loop, bounded by
+// WithDialTimeout (default 30 s), and returns the connection, whose
+// pipeline h builds or serves as for Listen; OnActive has fired when Dial
+// returns. Dial blocks its caller until the connection is made, so it must
+// not be called on a loop. It returns ErrUnsupported on systems other than
+// Linux.
+func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, error) {
+	if g == nil || len(g.loops) == 0 {
+		return nil, errors.New("eventloop: Dial needs a group")
+	}
+	if g.inLoop() {
+		return nil, errDialOnLoop
+	}
+	o := newOptions(opts)
+	var (
+		family int
+		sa     unix.Sockaddr
+	)
+	switch network {
+	case "tcp", "tcp4", "tcp6":
+		ta, err := net.ResolveTCPAddr(network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if len(ta.IP) == 0 {
+			ta.IP = net.IPv4(127, 0, 0, 1) // as net.Dial: the local system
+		}
+		family, sa, _ = tcpSockaddr(network, ta)
+	case "unix":
+		family, sa = unix.AF_UNIX, &unix.SockaddrUnix{Name: addr}
+	default:
+		return nil, net.UnknownNetworkError(network)
+	}
+	opErr := func(err error) error {
+		return &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("%s: %w", addr, err)}
+	}
+	fd, err := stream(family)
+	if err != nil {
+		return nil, opErr(err)
+	}
+	if family != unix.AF_UNIX {
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+	}
+	pending := false
+	switch err := unix.Connect(fd, sa); err {
+	case nil:
+	case unix.EINPROGRESS:
+		pending = true
+	default:
+		unix.Close(fd)
+		return nil, opErr(os.NewSyscallError("connect", err))
+	}
+	l := g.Next()
+	c := &Conn{loop: l, fd: fd, opts: o, network: network}
+	done := make(chan error, 1)
+	connected := func() {
+		if lsa, err := unix.Getsockname(fd); err == nil {
+			c.local = sockaddrToAddr(network, lsa)
+		}
+		if rsa, err := unix.Getpeername(fd); err == nil {
+			c.remote = sockaddrToAddr(network, rsa)
+		} else {
+			c.remote = sockaddrToAddr(network, sa)
+		}
+		c.start(h)
+		if c.state&csActive == 0 && c.state&csClosed != 0 {
+			done <- ErrConnClosed
+			return
+		}
+		done <- nil
+	}
+	err = l.Execute(func() {
+		if !pending {
+			connected()
+			return
+		}
+		var timer Timer
+		finished := false
+		if err := l.register(fd, Writable, func(uint32) {
+			if finished {
+				return
+			}
+			finished = true
+			timer.Cancel()
+			l.unregister(fd)
+			if err := sysSocketError(fd); err != nil {
+				unix.Close(fd)
+				done <- err
+				return
+			}
+			connected()
+		}); err != nil {
+			unix.Close(fd)
+			done <- err
+			return
+		}
+		timer = l.Schedule(o.dialTimeout, func() {
+			if !finished {
+				finished = true
+				l.unregister(fd)
+				unix.Close(fd)
+				done <- os.ErrDeadlineExceeded
+			}
+		})
+	})
+	if err != nil {
+		unix.Close(fd)
+		return nil, opErr(err)
+	}
+	if err := <-done; err != nil {
+		return nil, opErr(err)
+	}
+	return c, nil
+}

@@ -1,0 +1,21 @@
+//go:build !linux
+
+package eventloop
+
+import "net"
+
+type listener struct{}
+
+func (ln *listener) close() {}
+
+func removeSocketFile(string) {}
+
+// Listen returns ErrUnsupported: connections need epoll (Linux).
+func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server, error) {
+	return nil, &net.OpError{Op: "listen", Net: network, Err: ErrUnsupported}
+}
+
+// Dial returns ErrUnsupported: connections need epoll (Linux).
+func Dial(g *Group, network, addr string, h Handler, opts ...Option) (*Conn, error) {
+	return nil, &net.OpError{Op: "dial", Net: network, Err: ErrUnsupported}
+}
