@@ -206,6 +206,9 @@ func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement,
 					return nil, fmt.Errorf("run: interrupted: %w", err)
 				}
 				m, err := measure(ctx, exe, rc, sc, srv)
+				if err != nil && ctx.Err() != nil {
+					return nil, fmt.Errorf("run: interrupted during %s, %s, run %d; every child killed", sc.Name, srv, r)
+				}
 				if err != nil {
 					return nil, fmt.Errorf("run: %s, %s, run %d: %w", sc.Name, srv, r, err)
 				}
