@@ -12,7 +12,7 @@ FUZZMINIMIZETIME ?= 1s
 # staticcheck, run through `go run` at a pinned version (no global install).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all test bench bench-peers bench-smoke compare fuzz lint cover
+.PHONY: all test bench bench-peers bench-echo bench-smoke compare fuzz lint cover
 
 all: test
 
@@ -52,6 +52,16 @@ compare:
 ## bench-peers: side-by-side benchmarks against peer libraries (nested module)
 bench-peers:
 	cd internal/peers && $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(COUNT) -benchtime $(BENCHTIME) ./...
+
+## bench-echo: the echo benchmark (internal/peers/cmd/echobench): netkit,
+##             net, gnet, netpoll and nbio echo servers, each a process
+##             pinned to CPU 0, driven by one load generator on CPU 1; the
+##             markdown table on stdout, every run in echo-results.json
+##             (RUNS=5 runs per scenario, DURATION=3s window each)
+RUNS     ?= 5
+DURATION ?= 3s
+bench-echo:
+	cd internal/peers && $(GO) run ./cmd/echobench run -runs $(RUNS) -duration $(DURATION) -json $(CURDIR)/echo-results.json
 
 ## bench-smoke: every benchmark once (-benchtime=1x), both modules, as CI does
 bench-smoke:

@@ -8,12 +8,16 @@
 //     cloudflare/ahocorasick, petar-dambovaliev/aho-corasick and
 //     BobuSumisu/aho-corasick, on the inputs of the search package's own
 //     benchmarks, with a test that each peer's matches equal netkit's under
-//     the same match semantics (ahocorasick_test.go).
+//     the same match semantics (ahocorasick_test.go);
+//   - netkit's eventloop echo server with the standard library's, gnet v2's,
+//     cloudwego/netpoll's and nbio's, each a process pinned to its own CPU
+//     and driven by one load generator (package echobench, command
+//     cmd/echobench; `make bench-echo` from the repository root).
 //
 // It is a module of its own, github.com/netkit/netkit/internal/peers, so
 // that the peer libraries are dependencies of these test-only comparisons
 // and never of netkit: nothing here is imported by netkit, and a user of
-// netkit downloads none of the peers. The package has no code of its own;
+// netkit downloads none of the peers. Package peers has no code of its own;
 // run the comparisons from this directory with
 //
 //	go test -run '^$' -bench . -count 10 ./... | benchstat -col /impl -

@@ -6,12 +6,23 @@ require (
 	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/bytedance/gopkg v0.1.4
 	github.com/cloudflare/ahocorasick v0.0.0-20240916140611-054963ec9396
+	github.com/cloudwego/netpoll v0.7.2
+	github.com/lesismal/nbio v1.6.8
 	github.com/libp2p/go-buffer-pool v0.1.0
 	github.com/netkit/netkit v0.0.0
+	github.com/panjf2000/gnet/v2 v2.9.7
 	github.com/petar-dambovaliev/aho-corasick v0.0.0-20250424160509-463d218d4745
 	github.com/valyala/bytebufferpool v1.0.0
+	golang.org/x/sys v0.49.0
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require (
+	github.com/cloudwego/gopkg v0.1.4 // indirect
+	github.com/panjf2000/ants/v2 v2.11.3 // indirect
+	go.uber.org/multierr v1.11.0 // indirect
+	go.uber.org/zap v1.27.0 // indirect
+	golang.org/x/sync v0.11.0 // indirect
+	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
+)
 
 replace github.com/netkit/netkit => ../..

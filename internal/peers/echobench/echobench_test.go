@@ -1,0 +1,264 @@
+package echobench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestMain lets the runner re-execute the test binary as echobench (it
+// starts servers and load generators with os.Executable()).
+func TestMain(m *testing.M) {
+	if ChildArgs() {
+		if err := Main(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, "echobench:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// startFaulty runs an in-process echo server whose connections are served
+// by handle, and stops it when the test ends.
+func startFaulty(t *testing.T, handle func(c net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer c.Close()
+				handle(c)
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return ln.Addr().String()
+}
+
+// echoWith echoes through mangle, which may change what each read returns.
+func echoWith(mangle func(total int, b []byte) []byte) func(net.Conn) {
+	return func(c net.Conn) {
+		b := make([]byte, 64<<10)
+		total := 0
+		for {
+			n, err := c.Read(b)
+			if n > 0 {
+				out := mangle(total, b[:n])
+				total += n
+				if _, err := c.Write(out); err != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+func quickLoad(addr string, inflight int) LoadConfig {
+	return LoadConfig{Addr: addr, Conns: 4, Inflight: inflight, Size: 64,
+		Duration: 200 * time.Millisecond, Warmup: 20 * time.Millisecond, Grace: 300 * time.Millisecond}
+}
+
+// A well-behaved server passes: round trips counted, latencies ordered,
+// and the window edges marked once each, start first.
+func TestLoadAgainstNetEcho(t *testing.T) {
+	addr := startFaulty(t, echoNetConn)
+	cfg := quickLoad(addr, 4)
+	var marks []string
+	cfg.Mark = func(ev string) { marks = append(marks, ev) }
+	res, err := Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RoundTrips == 0 || res.RTPS <= 0 || res.P50us <= 0 || res.P50us > res.P99us {
+		t.Fatalf("implausible result %+v", res)
+	}
+	if strings.Join(marks, ",") != "start,end" {
+		t.Fatalf("marks %v, want start,end", marks)
+	}
+}
+
+// A server that flips one byte of the stream (after 10 KiB) is a fatal
+// mismatch, named with the message and byte.
+func TestLoadDetectsCorruptingServer(t *testing.T) {
+	const at = 10 << 10
+	addr := startFaulty(t, echoWith(func(total int, b []byte) []byte {
+		if total <= at && at < total+len(b) {
+			b[at-total] ^= 0x20
+		}
+		return b
+	}))
+	for _, inflight := range []int{1, 8} {
+		_, err := Load(quickLoad(addr, inflight))
+		if err == nil || !strings.Contains(err.Error(), "echo mismatch") {
+			t.Fatalf("inflight %d: got %v, want an echo mismatch", inflight, err)
+		}
+	}
+}
+
+// A server that drops the last byte of every read short-changes the client:
+// with one message in flight it stalls, and the load fails after the grace
+// period instead of hanging or reporting numbers. With several in flight,
+// the shifted stream is a mismatch or the same stall.
+func TestLoadDetectsShortChangingServer(t *testing.T) {
+	addr := startFaulty(t, echoWith(func(_ int, b []byte) []byte { return b[:len(b)-1] }))
+	start := time.Now()
+	_, err := Load(quickLoad(addr, 1))
+	if err == nil || !strings.Contains(err.Error(), "not echoed") {
+		t.Fatalf("got %v, want outstanding bytes not echoed", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v to notice", d)
+	}
+	if _, err := Load(quickLoad(addr, 8)); err == nil {
+		t.Fatal("inflight 8: no error from a short-changing server")
+	}
+}
+
+// The histogram's quantiles are within its 3% bucket error.
+func TestHistogramQuantiles(t *testing.T) {
+	var h histogram
+	for i := 1; i <= 1000; i++ {
+		h.record(time.Duration(i) * time.Microsecond)
+	}
+	for _, c := range []struct{ q, want float64 }{{0.5, 500e3}, {0.99, 990e3}, {0, 1e3}, {1, 1000e3}} {
+		got := h.quantile(c.q)
+		if got < c.want*0.97 || got > c.want*1.03 {
+			t.Errorf("q%v = %v ns, want %v ±3%%", c.q, got, c.want)
+		}
+	}
+	for ns := int64(0); ns < 1<<20; ns += 7 {
+		if mid := bucketMid(bucketOf(ns)); mid < float64(ns)*0.97-1 || mid > float64(ns)*1.03+1 {
+			t.Fatalf("%d ns lands in a bucket with mid %v", ns, mid)
+		}
+	}
+}
+
+// runMain runs the run subcommand and fails the test with its stderr.
+func runMain(t *testing.T, args ...string) (stdout string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := Main(&out, &errb, append([]string{"run"}, args...))
+	if strings.Contains(errb.String(), "UNPINNED") {
+		t.Logf("*** taskset or a second CPU is unavailable: this run was UNPINNED ***")
+	}
+	if err != nil {
+		t.Fatalf("run %v: %v\nstderr:\n%s", args, err, errb.String())
+	}
+	checkNoChildren(t)
+	return out.String()
+}
+
+// checkNoChildren fails if any process this one started is still there.
+func checkNoChildren(t *testing.T) {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	me := os.Getpid()
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 {
+			if ppid, _ := strconv.Atoi(f[1]); ppid == me {
+				t.Errorf("child process left behind: %s", b[:i+1])
+			}
+		}
+	}
+}
+
+// run over every built-in server, 64x64B, one short run: a table row per
+// server with numbers in it, the JSON alongside, no child left running.
+func TestRunTable(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "echo.json")
+	out := runMain(t, "-runs", "1", "-duration", "200ms", "-warmup", "50ms", "-scenarios", "64x64B", "-json", js)
+	t.Logf("\n%s", out)
+	for _, s := range Servers() {
+		if !strings.Contains(out, "| 64x64B | "+s+" | ") {
+			t.Errorf("no row for %s in\n%s", s, out)
+		}
+	}
+	var doc struct{ Summary []Summary }
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Summary) != len(Servers()) {
+		t.Fatalf("%d summary rows, want %d", len(doc.Summary), len(Servers()))
+	}
+	for _, s := range doc.Summary {
+		if s.RTPS <= 0 || s.CPUPer1M <= 0 || s.P99us <= 0 {
+			t.Errorf("%s: implausible summary %+v", s.Server, s)
+		}
+	}
+}
+
+// The idle scenario at 200 connections (the hidden -idle-conns flag):
+// every server gets a row with the RSS it grew by.
+func TestRunIdleSmall(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "idle.json")
+	out := runMain(t, "-runs", "1", "-scenarios", "idle10k", "-idle-conns", "200", "-idle-hold", "100ms", "-json", js)
+	t.Logf("\n%s", out)
+	for _, s := range Servers() {
+		if !strings.Contains(out, "| idle10k | "+s+" | ") {
+			t.Errorf("no row for %s in\n%s", s, out)
+		}
+	}
+	var doc struct{ Measurements []Measurement }
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range doc.Measurements {
+		if m.RSSBefore <= 0 || m.RSSWithConns <= 0 {
+			t.Errorf("%s: no RSS read: %+v", m.Server, m)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package echobench
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// summarize takes the median of every column over the runs of each
+// (scenario, server), then the ratios to the best peer and to net.
+func summarize(rc runConfig, ms []Measurement) []Summary {
+	var out []Summary
+	for _, sc := range rc.scenarios {
+		var rows []Summary
+		for _, srv := range rc.servers {
+			var rt, bps, p50, p99, cpu, scpu, lcpu, rss []float64
+			for _, m := range ms {
+				if m.Scenario != sc.Name || m.Server != srv {
+					continue
+				}
+				rt, bps = append(rt, m.RTPS), append(bps, m.BytesPerSec)
+				p50, p99 = append(p50, m.P50us), append(p99, m.P99us)
+				cpu, scpu, lcpu = append(cpu, m.CPUPer1M), append(scpu, m.ServerCPUFrac), append(lcpu, m.LoadCPU)
+				rss = append(rss, m.RSSPerConn)
+			}
+			rows = append(rows, Summary{
+				Scenario: sc.Name, Server: srv, Runs: len(rt),
+				RTPS: median(rt), BytesPerSec: median(bps), P50us: median(p50), P99us: median(p99),
+				CPUPer1M: median(cpu), ServerCPU: median(scpu), LoadCPU: median(lcpu), RSSPerConn: median(rss),
+			})
+		}
+		best := func(get func(Summary) float64, higher bool) float64 {
+			b := math.NaN()
+			for _, r := range rows {
+				if r.Server == "netkit" {
+					continue
+				}
+				v := get(r)
+				if math.IsNaN(b) || (higher && v > b) || (!higher && v < b) {
+					b = v
+				}
+			}
+			return b
+		}
+		net := func(get func(Summary) float64) float64 {
+			for _, r := range rows {
+				if r.Server == "net" {
+					return get(r)
+				}
+			}
+			return math.NaN()
+		}
+		rtps := func(s Summary) float64 { return s.RTPS }
+		p99 := func(s Summary) float64 { return s.P99us }
+		cpu := func(s Summary) float64 { return s.CPUPer1M }
+		rss := func(s Summary) float64 { return s.RSSPerConn }
+		bRT, bP99, bCPU, bRSS := best(rtps, true), best(p99, false), best(cpu, false), best(rss, false)
+		nRT, nP99, nCPU, nRSS := net(rtps), net(p99), net(cpu), net(rss)
+		for i := range rows {
+			r := &rows[i]
+			r.RTPSvsBest, r.P99vsBest, r.CPUvsBest, r.RSSvsBest = r.RTPS/bRT, r.P99us/bP99, r.CPUPer1M/bCPU, r.RSSPerConn/bRSS
+			r.RTPSvsNet, r.P99vsNet, r.CPUvsNet, r.RSSvsNet = r.RTPS/nRT, r.P99us/nP99, r.CPUPer1M/nCPU, r.RSSPerConn/nRSS
+		}
+		out = append(out, rows...)
+	}
+	// JSON has no NaN: a column that does not apply (RSS of a throughput
+	// scenario, a ratio without net or peers) is 0 there, "–" in the table.
+	for i := range out {
+		r := &out[i]
+		for _, p := range []*float64{&r.RTPS, &r.BytesPerSec, &r.P50us, &r.P99us, &r.CPUPer1M, &r.ServerCPU, &r.LoadCPU, &r.RSSPerConn,
+			&r.RTPSvsBest, &r.P99vsBest, &r.CPUvsBest, &r.RSSvsBest, &r.RTPSvsNet, &r.P99vsNet, &r.CPUvsNet, &r.RSSvsNet} {
+			if math.IsNaN(*p) || math.IsInf(*p, 0) {
+				*p = 0
+			}
+		}
+	}
+	return out
+}
+
+func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
+	var b strings.Builder
+	pin := "server on CPU 0, load generator on CPU 1 (taskset)"
+	if !rc.pin {
+		pin = "UNPINNED (no taskset or fewer than 2 CPUs)"
+	}
+	window := fmt.Sprintf("%v window after %v warm-up", rc.duration, rc.warmup)
+	if slices.IndexFunc(rc.scenarios, func(sc Scenario) bool { return !sc.Idle }) < 0 {
+		window = fmt.Sprintf("%d idle connections held %v", rc.idleConns, rc.idleHold)
+	}
+	fmt.Fprintf(&b, "Echo: medians of %d runs, %s, %s.\n", rc.runs, window, pin)
+	var thr, idle []Summary
+	for _, s := range sums {
+		if isIdle(rc, s.Scenario) {
+			idle = append(idle, s)
+		} else {
+			thr = append(thr, s)
+		}
+	}
+	b.WriteString("\"best\" is the best non-netkit server for that column")
+	if len(thr) > 0 {
+		b.WriteString("; CPU is server CPU seconds per 1M round trips;\n" +
+			"srv%/gen% are the server's and the load generator's CPU use over the window (gen near 100% = generator-bound)")
+	}
+	b.WriteString(".\n\n")
+	if len(thr) > 0 {
+		b.WriteString("| scenario | server | rt/s | MB/s | p50 µs | p99 µs | CPU s/1M | srv% | gen% | rt/s ÷ best | p99 ÷ best | CPU ÷ best | rt/s ÷ net | CPU ÷ net |\n")
+		b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, s := range thr {
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %.0f | %.0f | %.2f | %.0f | %.0f | %s | %s | %s | %s | %s |\n",
+				s.Scenario, s.Server, s.RTPS, s.BytesPerSec/1e6, s.P50us, s.P99us, s.CPUPer1M,
+				100*s.ServerCPU, 100*s.LoadCPU,
+				ratio(s.RTPSvsBest), ratio(s.P99vsBest), ratio(s.CPUvsBest), ratio(s.RTPSvsNet), ratio(s.CPUvsNet))
+		}
+	}
+	if len(idle) > 0 {
+		if len(thr) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("| scenario | server | server RSS per idle conn | ÷ best | ÷ net |\n")
+		b.WriteString("|---|---|---:|---:|---:|\n")
+		for _, s := range idle {
+			fmt.Fprintf(&b, "| %s | %s | %.0f B | %s | %s |\n", s.Scenario, s.Server, s.RSSPerConn, ratio(s.RSSvsBest), ratio(s.RSSvsNet))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func isIdle(rc runConfig, name string) bool {
+	for _, sc := range rc.scenarios {
+		if sc.Name == name {
+			return sc.Idle
+		}
+	}
+	return false
+}
+
+func ratio(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2fx", x)
+}
