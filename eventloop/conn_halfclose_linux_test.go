@@ -155,6 +155,58 @@ func TestHalfClose(t *testing.T) {
 	})
 }
 
+// TestHalfCloseQueued: half-closes with megabytes still queued on the
+// server, for a client that reads slowly.
+func TestHalfCloseQueued(t *testing.T) {
+	// The server calls CloseWrite right after queueing the stream: the
+	// shutdown waits for the queue to drain, so the client reads every
+	// byte, then EOF; its own FIN then closes the server's connection.
+	t.Run("server-closes-write", func(t *testing.T) {
+		clean(t)
+		g := relGroup(t, 2, nil)
+		var n counter
+		queued := make(chan int, 1)
+		s := listen(t, g, "tcp", "127.0.0.1:0", shutdownServer{n: &n, queued: queued})
+		c := shutdownClient(t, s.Addr().String(), 'w')
+		if q := recvOrFail(t, queued, "the stream to be queued"); q == 0 {
+			t.Fatal("the socket took the whole stream: nothing queued")
+		}
+		got, err := readStream(c, true)
+		if err != nil || got != shutdownStream {
+			t.Fatalf("client read %d of %d bytes, then %v", got, shutdownStream, err)
+		}
+		c.(*net.TCPConn).CloseWrite()
+		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
+		if e := n.errors(); len(e) != 0 {
+			t.Errorf("OnError: %v", e)
+		}
+	})
+
+	// The client asks for the stream and half-closes at once: the tail
+	// closes the server's connection only after the queue has drained, so
+	// the client reads every byte, then EOF.
+	t.Run("client-closes-write", func(t *testing.T) {
+		clean(t)
+		g := relGroup(t, 2, nil)
+		var n counter
+		queued := make(chan int, 1)
+		s := listen(t, g, "tcp", "127.0.0.1:0", shutdownServer{n: &n, queued: queued})
+		c := shutdownClient(t, s.Addr().String(), 's')
+		c.(*net.TCPConn).CloseWrite()
+		if q := recvOrFail(t, queued, "the stream to be queued"); q == 0 {
+			t.Fatal("the socket took the whole stream: nothing queued")
+		}
+		got, err := readStream(c, true)
+		if err != nil || got != shutdownStream {
+			t.Fatalf("client read %d of %d bytes, then %v", got, shutdownStream, err)
+		}
+		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
+		if e := n.errors(); len(e) != 0 {
+			t.Errorf("OnError: %v", e)
+		}
+	})
+}
+
 // pingClose writes "ping", shuts down writing and expects the echo, then
 // EOF.
 func pingClose(t *testing.T, c *net.TCPConn) {

@@ -18,7 +18,8 @@ const shutdownStream = 4 << 20
 
 // shutdownServer answers a client's first byte: 's' queues the whole
 // stream at once (ignoring the water marks) and reports how much of it the
-// socket did not take; 'i' answers "ok" and leaves the connection idle.
+// socket did not take; 'w' does the same, then CloseWrite; 'i' answers
+// "ok" and leaves the connection idle.
 type shutdownServer struct {
 	n      *counter
 	queued chan<- int
@@ -34,7 +35,7 @@ func (h shutdownServer) OnRead(x *eventloop.Context, msg any) {
 		return
 	}
 	switch cmd {
-	case 's':
+	case 's', 'w':
 		w := newStream(3)
 		for w.off < shutdownStream {
 			b := buf.Default.Get(64 << 10)
@@ -44,6 +45,9 @@ func (h shutdownServer) OnRead(x *eventloop.Context, msg any) {
 		}
 		x.Flush()
 		h.queued <- x.Conn().Outbound()
+		if cmd == 'w' {
+			x.Conn().CloseWrite()
+		}
 	case 'i':
 		x.Write([]byte("ok"))
 		x.Flush()
