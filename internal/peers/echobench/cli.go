@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -76,8 +77,23 @@ func cmdServe(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("serve", stderr)
 	impl := fs.String("impl", "net", "server: "+strings.Join(Servers(), ", "))
 	addr := fs.String("addr", "127.0.0.1:0", "listen address")
+	cpuprofile := fs.String("cpuprofile", "", "write the server's CPU profile here (until it stops)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	stop := make(chan struct{})
 	sigs := make(chan os.Signal, 1)
