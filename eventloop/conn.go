@@ -59,46 +59,45 @@ const (
 //
 // An idle connection holds no buffer: the inbound and outbound composites
 // go back to the loop when they empty.
+//
+// Its fields are packed: with its pipeline's first handler context inside
+// it, a connection is one heap object of under 512 bytes.
 type Conn struct {
-	loop  *Loop
-	fd    int
-	srv   *Server
-	opts  *options
-	state uint32
-	// interest is the epoll event set the descriptor is registered with.
-	interest uint32
+	loop *Loop
+	srv  *Server
+	opts *options
+	fd   int
+	// state holds the cs* bits; interest is the epoll event set the
+	// descriptor is registered with.
+	state, interest uint32
+	depth           int32 // nesting of events being handled (deferred release of in)
+	slot            int32 // index in the loop's connection list
+	recv            recvSizer
+	unwrite         atomic.Bool // above the high water mark
 
 	pipe Pipeline
 	in   *buf.Composite // nil while empty
 	out  *buf.Composite // nil while empty
 
-	outLen  int
-	unwrite atomic.Bool // above the high water mark
-	queued  atomic.Int64
-	recv    recvSizer
-	depth   int   // nesting of events being handled (deferred release of in)
-	last    int64 // loop clock at the last progress (WithIdleTimeout)
-	idle    Timer
-	closeT  Timer
-	value   atomic.Pointer[any]
-	addrs   connAddrs
-	slot    int // index in the loop's connection list
-	onReady func(events uint32)
-	async   atomic.Pointer[asyncQueue] // made by the first AsyncWrite
-	idleFn  func()
+	outLen int
+	queued atomic.Int64
+	last   int64 // loop clock at the last progress (WithIdleTimeout)
+	timer  Timer // the idle timer, and once closing, the close timeout
+	value  atomic.Pointer[any]
+	addrs  connAddrs
+	async  atomic.Pointer[asyncQueue] // made by the first AsyncWrite
 }
 
 // connAddrs are a connection's addresses, kept small: net.Addr values are
 // made when asked for.
 type connAddrs struct {
-	unix          bool
 	local, remote netip.AddrPort // TCP
-	lpath, rpath  string         // Unix: the sockets' paths (often "" for one)
+	paths         *[2]string     // Unix: the local and remote paths (often "" for one)
 }
 
-func (a *connAddrs) addr(ap netip.AddrPort, path string) net.Addr {
-	if a.unix {
-		return &net.UnixAddr{Name: path, Net: "unix"}
+func (a *connAddrs) addr(ap netip.AddrPort, i int) net.Addr {
+	if a.paths != nil {
+		return &net.UnixAddr{Name: a.paths[i], Net: "unix"}
 	}
 	if !ap.IsValid() {
 		return nil
@@ -136,10 +135,10 @@ func (c *Conn) Value() any {
 }
 
 // LocalAddr returns the local address (a *net.TCPAddr or *net.UnixAddr).
-func (c *Conn) LocalAddr() net.Addr { return c.addrs.addr(c.addrs.local, c.addrs.lpath) }
+func (c *Conn) LocalAddr() net.Addr { return c.addrs.addr(c.addrs.local, 0) }
 
 // RemoteAddr returns the peer's address (a *net.TCPAddr or *net.UnixAddr).
-func (c *Conn) RemoteAddr() net.Addr { return c.addrs.addr(c.addrs.remote, c.addrs.rpath) }
+func (c *Conn) RemoteAddr() net.Addr { return c.addrs.addr(c.addrs.remote, 1) }
 
 // Writable reports whether the bytes queued for writing are below the high
 // water mark (more precisely: they have not crossed above it since they last
@@ -171,7 +170,7 @@ func (c *Conn) Write(msg any) error {
 		releaseMsg(msg)
 		return ErrNotInLoop
 	}
-	return c.pipe.write(msg)
+	return c.pipe.writeAll(msg)
 }
 
 // Flush writes what is queued, with writev, through the outbound
@@ -182,13 +181,13 @@ func (c *Conn) Write(msg any) error {
 // and flushes in one step).
 func (c *Conn) Flush() {
 	if c.loop.InLoop() {
-		c.pipe.flush()
+		c.pipe.flushAll()
 		return
 	}
 	c.loop.post(func() {
 		defer c.rescue()
 		if c.state&csClosed == 0 {
-			c.pipe.flush()
+			c.pipe.flushAll()
 		}
 	})
 }
@@ -235,9 +234,9 @@ func (c *Conn) runAsync() {
 	a.mu.Unlock()
 	for i, b := range q {
 		q[i] = nil
-		c.pipe.write(b)
+		c.pipe.writeAll(b)
 	}
-	c.pipe.flush()
+	c.pipe.flushAll()
 	a.mu.Lock()
 	if a.q == nil && !a.end {
 		a.q = q[:0] // keep the array for the next burst
@@ -275,13 +274,14 @@ func (c *Conn) Close() error {
 	}
 	c.state |= csClosing
 	c.setInterest()
-	c.pipe.flush()
+	c.pipe.flushAll()
 	if c.state&csClosed == 0 && c.outLen == 0 {
 		c.closeNow(nil)
 		return nil
 	}
 	if c.state&csClosed == 0 {
-		c.closeT = c.loop.Schedule(c.opts.closeTimeout, func() {
+		c.timer.Cancel() // no idle timeout while closing
+		c.timer = c.loop.Schedule(c.opts.closeTimeout, func() {
 			if c.state&csClosed == 0 {
 				c.fail(ErrCloseTimeout)
 			}
@@ -302,7 +302,7 @@ func (c *Conn) CloseWrite() error {
 		return nil
 	}
 	c.state |= csShutWrite
-	c.pipe.flush()
+	c.pipe.flushAll()
 	if c.state&csClosed == 0 && c.outLen == 0 {
 		c.shutWrite()
 	}
@@ -338,31 +338,6 @@ func (c *Conn) ResumeRead() {
 		}
 	}
 }
-
-// headHandler is the pipeline's head: writes and flushes reach the socket.
-type headHandler struct{}
-
-func (headHandler) OnWrite(x *Context, msg any) error { return x.p.c.enqueue(msg) }
-func (headHandler) OnFlush(x *Context)                { x.p.c.flushNow() }
-
-// tailHandler is the pipeline's tail: it ends inbound events nobody
-// handled, releasing messages that own buffers, and closes a connection
-// whose peer half-closed when no handler took that event.
-type tailHandler struct{}
-
-func (tailHandler) OnActive(*Context) {}
-func (tailHandler) OnRead(x *Context, msg any) {
-	if _, ok := msg.(*buf.Composite); ok {
-		return // lent, not given: what is left stays (a partial message)
-	}
-	releaseMsg(msg)
-}
-func (tailHandler) OnReadComplete(*Context)             {}
-func (tailHandler) OnWritabilityChanged(*Context, bool) {}
-func (tailHandler) OnUserEvent(_ *Context, ev any)      { releaseMsg(ev) }
-func (tailHandler) OnError(*Context, error)             {}
-func (tailHandler) OnReadClosed(x *Context)             { x.p.c.Close() }
-func (tailHandler) OnInactive(*Context)                 {}
 
 // releaseMsg drops a message refused or unhandled: a *buf.Buffer (or any
 // other message with a Release method) is released; a *buf.Composite is
@@ -525,13 +500,12 @@ func (c *Conn) setInterest() {
 // progress notes activity for the idle timeout.
 func (c *Conn) progress() {
 	if c.opts.idle > 0 {
-		c.idleFn = c.checkIdle
 		c.last = c.loop.nanotime()
 	}
 }
 
-// onEvent is c's epoll callback.
-func (c *Conn) onEvent(ev uint32) {
+// ready is c's epoll callback.
+func (c *Conn) ready(ev uint32) {
 	c.depth++
 	defer c.endEvent()
 	if ev&(Readable|PeerClosedWrite|Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing|csClosed) == 0 {
@@ -703,8 +677,7 @@ func (c *Conn) closeNow(err error) {
 		return
 	}
 	c.state |= csClosed
-	c.idle.Cancel()
-	c.closeT.Cancel()
+	c.timer.Cancel()
 	c.loop.unregisterConn(c)
 	sysClose(c.fd)
 	if c.out != nil {
@@ -745,7 +718,6 @@ func (c *Conn) releaseInbound() {
 // start runs on c's loop: it registers the descriptor, builds the pipeline
 // and fires OnActive.
 func (c *Conn) start(h Handler) {
-	c.onReady = c.onEvent
 	c.pipe.init(c)
 	c.recv.init()
 	c.interest = Readable | PeerClosedWrite
@@ -771,7 +743,6 @@ func (c *Conn) start(h Handler) {
 		return
 	}
 	if c.opts.idle > 0 {
-		c.idleFn = c.checkIdle
 		c.last = c.loop.nanotime()
 		c.armIdle(c.opts.idle)
 	}
@@ -781,7 +752,7 @@ func (c *Conn) start(h Handler) {
 
 // armIdle schedules the idle check after d.
 func (c *Conn) armIdle(d time.Duration) {
-	c.idle = c.loop.Schedule(d, c.idleFn)
+	c.timer = c.loop.Schedule(d, c.checkIdle)
 }
 
 // checkIdle runs when the idle timer fires: it closes c if nothing

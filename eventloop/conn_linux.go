@@ -97,10 +97,10 @@ func sysSocketError(fd int) error {
 
 // registerConn adds c to the loop's epoll set and its list (on the loop).
 func (l *Loop) registerConn(c *Conn) error {
-	if err := l.register(c.fd, c.interest, c.onReady); err != nil {
+	if err := l.register(c.fd, c.interest, c); err != nil {
 		return err
 	}
-	c.slot = len(l.conns.list)
+	c.slot = int32(len(l.conns.list))
 	l.conns.list = append(l.conns.list, c)
 	return nil
 }
@@ -109,7 +109,7 @@ func (l *Loop) registerConn(c *Conn) error {
 func (l *Loop) unregisterConn(c *Conn) {
 	l.unregister(c.fd)
 	list := l.conns.list
-	if c.slot < len(list) && list[c.slot] == c {
+	if int(c.slot) < len(list) && list[c.slot] == c {
 		last := list[len(list)-1]
 		list[c.slot] = last
 		last.slot = c.slot

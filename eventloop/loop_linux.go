@@ -18,7 +18,7 @@ import (
 // file descriptors registered on it (touched only by the loop).
 type sysLoop struct {
 	epfd, evfd int
-	handlers   []func(events uint32) // by descriptor
+	handlers   []fdHandler // by descriptor
 	events     []unix.EpollEvent
 }
 
@@ -178,10 +178,19 @@ func (l *Loop) dispatch(events []unix.EpollEvent) {
 	}
 }
 
-func (l *Loop) callEvents(h func(uint32), events uint32) {
+func (l *Loop) callEvents(h fdHandler, events uint32) {
 	defer l.rescue()
-	h(events)
+	h.ready(events)
 }
+
+// An fdHandler is what a registered descriptor's events go to: a
+// connection itself (no closure per connection), or a Register callback.
+type fdHandler interface{ ready(events uint32) }
+
+// fdFunc is a Register callback as an fdHandler.
+type fdFunc func(events uint32)
+
+func (f fdFunc) ready(events uint32) { f(events) }
 
 // Event bits for Register and Modify: epoll's, which the callback receives
 // as they were reported.
@@ -211,7 +220,7 @@ func (l *Loop) Register(fd int, events uint32, onReady func(events uint32)) erro
 	if onReady == nil {
 		panic("eventloop: Register with a nil callback")
 	}
-	return l.onLoop(func() error { return l.register(fd, events, onReady) })
+	return l.onLoop(func() error { return l.register(fd, events, fdFunc(onReady)) })
 }
 
 // Modify changes the events a registered fd is watched for.
@@ -225,7 +234,7 @@ func (l *Loop) Unregister(fd int) error {
 }
 
 // register, modify and unregister are the methods above, on the loop.
-func (l *Loop) register(fd int, events uint32, onReady func(uint32)) error {
+func (l *Loop) register(fd int, events uint32, onReady fdHandler) error {
 	if fd < 0 {
 		return errors.New("eventloop: negative file descriptor")
 	}
@@ -237,7 +246,7 @@ func (l *Loop) register(fd int, events uint32, onReady func(uint32)) error {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	if fd >= len(l.sys.handlers) {
-		l.sys.handlers = append(l.sys.handlers, make([]func(uint32), fd+1-len(l.sys.handlers))...)
+		l.sys.handlers = append(l.sys.handlers, make([]fdHandler, fd+1-len(l.sys.handlers))...)
 	}
 	l.sys.handlers[fd] = onReady
 	return nil

@@ -3,6 +3,8 @@ package eventloop
 import (
 	"errors"
 	"fmt"
+
+	"github.com/netkit/netkit/buf"
 )
 
 // Event numbers: bits of a handler's mask and indexes of a context's links.
@@ -62,8 +64,9 @@ func mask(h Handler) uint16 {
 // A Context is a handler's place in a pipeline: what it fires events and
 // writes through. Each context keeps, per event, a direct link to the next
 // context that handles it — toward the tail for inbound events, toward the
-// head for outbound ones — recomputed whenever the pipeline changes, so
-// firing an event is one pointer load and one call.
+// head for outbound ones (nil: the tail, or the head, is next) —
+// recomputed whenever the pipeline changes, so firing an event is one
+// pointer load and one call.
 type Context struct {
 	p          *Pipeline
 	name       string
@@ -72,11 +75,6 @@ type Context struct {
 	prev, next *Context
 	in         [numIn]*Context
 	out        [numOut]*Context
-	// The handler as the interfaces of the per-message events (nil where
-	// it does not implement them); the others are asserted when fired,
-	// which costs a few nanoseconds once per read event, not per message.
-	read  ReadHandler
-	write WriteHandler
 }
 
 // Conn returns the connection of x's pipeline.
@@ -89,67 +87,39 @@ func (x *Context) Name() string { return x.name }
 func (x *Context) Handler() Handler { return x.h }
 
 // FireActive passes the active event to the next handler that handles it.
-func (x *Context) FireActive() {
-	n := x.in[evActive]
-	n.h.(ActiveHandler).OnActive(n)
-}
+func (x *Context) FireActive() { x.p.active(x.in[evActive]) }
 
 // FireRead passes msg to the next ReadHandler.
-func (x *Context) FireRead(msg any) {
-	n := x.in[evRead]
-	n.read.OnRead(n, msg)
-}
+func (x *Context) FireRead(msg any) { x.p.read(x.in[evRead], msg) }
 
 // FireReadComplete passes the read-complete event on.
-func (x *Context) FireReadComplete() {
-	n := x.in[evReadComplete]
-	n.h.(ReadCompleteHandler).OnReadComplete(n)
-}
+func (x *Context) FireReadComplete() { x.p.readComplete(x.in[evReadComplete]) }
 
 // FireWritabilityChanged passes a writability change on.
 func (x *Context) FireWritabilityChanged(writable bool) {
-	n := x.in[evWritability]
-	n.h.(WritabilityHandler).OnWritabilityChanged(n, writable)
+	x.p.writability(x.in[evWritability], writable)
 }
 
 // FireUserEvent passes ev to the next UserEventHandler.
-func (x *Context) FireUserEvent(ev any) {
-	n := x.in[evUserEvent]
-	n.h.(UserEventHandler).OnUserEvent(n, ev)
-}
+func (x *Context) FireUserEvent(ev any) { x.p.userEvent(x.in[evUserEvent], ev) }
 
 // FireError passes err to the next ErrorHandler.
-func (x *Context) FireError(err error) {
-	n := x.in[evError]
-	n.h.(ErrorHandler).OnError(n, err)
-}
+func (x *Context) FireError(err error) { x.p.error(x.in[evError], err) }
 
 // FireReadClosed passes the read-closed event on.
-func (x *Context) FireReadClosed() {
-	n := x.in[evReadClosed]
-	n.h.(ReadClosedHandler).OnReadClosed(n)
-}
+func (x *Context) FireReadClosed() { x.p.readClosed(x.in[evReadClosed]) }
 
 // FireInactive passes the inactive event on.
-func (x *Context) FireInactive() {
-	n := x.in[evInactive]
-	n.h.(InactiveHandler).OnInactive(n)
-}
+func (x *Context) FireInactive() { x.p.inactive(x.in[evInactive]) }
 
 // Write passes msg to the next WriteHandler toward the head, which queues
 // it on the connection (see WriteHandler for the messages the head takes).
 // It takes over msg: on an error a *buf.Buffer has been released, and a
 // *buf.Composite's bytes discarded.
-func (x *Context) Write(msg any) error {
-	n := x.out[evWrite]
-	return n.write.OnWrite(n, msg)
-}
+func (x *Context) Write(msg any) error { return x.p.write(x.out[evWrite], msg) }
 
 // Flush passes a flush toward the head, which writes what is queued.
-func (x *Context) Flush() {
-	n := x.out[evFlush]
-	n.h.(FlushHandler).OnFlush(n)
-}
+func (x *Context) Flush() { x.p.flush(x.out[evFlush]) }
 
 // Close closes the connection (see Conn.Close).
 func (x *Context) Close() error { return x.p.c.Close() }
@@ -158,10 +128,19 @@ func (x *Context) Close() error { return x.p.c.Close() }
 // socket) and a tail (which ends events nobody handled). Its methods run on
 // the connection's loop (in an Initializer, a handler, or Conn.Execute);
 // changes take effect for the next event fired.
+//
+// The head and the tail are not contexts: a nil link means them, and the
+// pipeline keeps the head's inbound links and the tail's outbound ones. The
+// first handler ever added lives inside the Pipeline (so inside the Conn):
+// a connection with one handler is one heap object.
 type Pipeline struct {
-	c          *Conn
-	head, tail Context
-	n          int
+	c           *Conn
+	first, last *Context
+	headIn      [numIn]*Context
+	tailOut     [numOut]*Context
+	n           int32
+	inlineUsed  bool
+	inline      Context
 }
 
 // Errors of Pipeline's methods.
@@ -171,27 +150,20 @@ var (
 	errNoEvents      = errors.New("eventloop: handler implements none of the event interfaces")
 )
 
-func (p *Pipeline) init(c *Conn) {
-	p.c = c
-	p.head = Context{p: p, name: "head", h: headHandler{}, mask: 1<<(numIn+evWrite) | 1<<(numIn+evFlush)}
-	p.tail = Context{p: p, name: "tail", h: tailHandler{}, mask: 1<<numIn - 1}
-	p.head.write = headHandler{}
-	p.tail.read = tailHandler{}
-	p.head.next, p.tail.prev = &p.tail, &p.head
-	p.relink()
-}
+func (p *Pipeline) init(c *Conn) { p.c = c }
 
 // AddLast adds h, under name, just before the tail: it sees inbound events
 // after every handler already there, outbound ones before them.
 func (p *Pipeline) AddLast(name string, h Handler) error {
-	return p.insert(name, h, p.tail.prev)
+	return p.insert(name, h, p.last)
 }
 
 // AddFirst adds h, under name, just after the head.
 func (p *Pipeline) AddFirst(name string, h Handler) error {
-	return p.insert(name, h, &p.head)
+	return p.insert(name, h, nil)
 }
 
+// insert adds h after the context after (nil: at the front).
 func (p *Pipeline) insert(name string, h Handler, after *Context) error {
 	p.mustOnLoop()
 	if p.find(name) != nil {
@@ -201,12 +173,41 @@ func (p *Pipeline) insert(name string, h Handler, after *Context) error {
 	if err != nil {
 		return err
 	}
-	x.prev, x.next = after, after.next
-	after.next.prev = x
-	after.next = x
+	p.link(x, after)
 	p.n++
 	p.relink()
 	return nil
+}
+
+// link puts x into the list after after (nil: at the front).
+func (p *Pipeline) link(x, after *Context) {
+	x.prev = after
+	if after == nil {
+		x.next = p.first
+		p.first = x
+	} else {
+		x.next = after.next
+		after.next = x
+	}
+	if x.next == nil {
+		p.last = x
+	} else {
+		x.next.prev = x
+	}
+}
+
+// unlink takes x out of the list; x keeps its links (see relink).
+func (p *Pipeline) unlink(x *Context) {
+	if x.prev == nil {
+		p.first = x.next
+	} else {
+		x.prev.next = x.next
+	}
+	if x.next == nil {
+		p.last = x.prev
+	} else {
+		x.next.prev = x.prev
+	}
 }
 
 func (p *Pipeline) newContext(name string, h Handler) (*Context, error) {
@@ -214,9 +215,14 @@ func (p *Pipeline) newContext(name string, h Handler) (*Context, error) {
 	if m == 0 {
 		return nil, fmt.Errorf("%w: %q (%T)", errNoEvents, name, h)
 	}
-	x := &Context{p: p, name: name, h: h, mask: m}
-	x.read, _ = h.(ReadHandler)
-	x.write, _ = h.(WriteHandler)
+	var x *Context
+	if !p.inlineUsed {
+		p.inlineUsed = true
+		x = &p.inline
+	} else {
+		x = new(Context)
+	}
+	*x = Context{p: p, name: name, h: h, mask: m}
 	return x, nil
 }
 
@@ -227,7 +233,7 @@ func (p *Pipeline) Remove(name string) (Handler, error) {
 	if x == nil {
 		return nil, fmt.Errorf("%w: %q", errNoSuchName, name)
 	}
-	x.prev.next, x.next.prev = x.next, x.prev
+	p.unlink(x)
 	p.n--
 	p.relink()
 	return x.h, nil
@@ -248,8 +254,9 @@ func (p *Pipeline) Replace(name, newName string, h Handler) (Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.prev, x.next = old.prev, old.next
-	old.prev.next, old.next.prev = x, x
+	after := old.prev
+	p.unlink(old)
+	p.link(x, after)
 	p.relink()
 	return old.h, nil
 }
@@ -268,14 +275,14 @@ func (p *Pipeline) Context(name string) *Context { return p.find(name) }
 // Names returns the handlers' names from head to tail.
 func (p *Pipeline) Names() []string {
 	names := make([]string, 0, p.n)
-	for x := p.head.next; x != &p.tail; x = x.next {
+	for x := p.first; x != nil; x = x.next {
 		names = append(names, x.name)
 	}
 	return names
 }
 
 func (p *Pipeline) find(name string) *Context {
-	for x := p.head.next; x != &p.tail; x = x.next {
+	for x := p.first; x != nil; x = x.next {
 		if x.name == name {
 			return x
 		}
@@ -284,21 +291,18 @@ func (p *Pipeline) find(name string) *Context {
 }
 
 func (p *Pipeline) mustOnLoop() {
-	if p.c.loop != nil && !p.c.loop.InLoop() {
+	if p.c != nil && p.c.loop != nil && !p.c.loop.InLoop() {
 		panic("eventloop: Pipeline used outside the connection's loop (use Conn.Execute)")
 	}
 }
 
-// relink recomputes every context's links: O(handlers × events), paid when
-// the pipeline changes, never when an event fires. A removed context keeps
-// its links, so a handler that removes itself and then fires an event
-// still reaches the handlers after it.
+// relink recomputes every link: O(handlers × events), paid when the
+// pipeline changes, never when an event fires. A removed context keeps its
+// links, so a handler that removes itself and then fires an event still
+// reaches the handlers after it.
 func (p *Pipeline) relink() {
-	var in [numIn]*Context
-	for e := range in {
-		in[e] = &p.tail
-	}
-	for x := p.tail.prev; x != nil; x = x.prev {
+	var in [numIn]*Context // nil: the tail
+	for x := p.last; x != nil; x = x.prev {
 		x.in = in
 		for e := range in {
 			if x.mask&(1<<e) != 0 {
@@ -306,11 +310,9 @@ func (p *Pipeline) relink() {
 			}
 		}
 	}
-	var out [numOut]*Context
-	for e := range out {
-		out[e] = &p.head
-	}
-	for x := p.head.next; x != nil; x = x.next {
+	p.headIn = in
+	var out [numOut]*Context // nil: the head
+	for x := p.first; x != nil; x = x.next {
 		x.out = out
 		for e := range out {
 			if x.mask&(1<<(numIn+e)) != 0 {
@@ -318,15 +320,92 @@ func (p *Pipeline) relink() {
 			}
 		}
 	}
+	p.tailOut = out
 }
 
-// fire* start events at the head.
-func (p *Pipeline) fireRead(msg any)       { p.head.FireRead(msg) }
-func (p *Pipeline) fireReadComplete()      { p.head.FireReadComplete() }
-func (p *Pipeline) fireActive()            { p.head.FireActive() }
-func (p *Pipeline) fireInactive()          { p.head.FireInactive() }
-func (p *Pipeline) fireError(err error)    { p.head.FireError(err) }
-func (p *Pipeline) fireReadClosed()        { p.head.FireReadClosed() }
-func (p *Pipeline) fireWritability(w bool) { p.head.FireWritabilityChanged(w) }
-func (p *Pipeline) write(msg any) error    { return p.tail.Write(msg) }
-func (p *Pipeline) flush()                 { p.tail.Flush() }
+// Event delivery to context n, or, for nil, to the tail (inbound) or the
+// head (outbound). The tail ends events nobody handled: it releases
+// messages that own buffers, and closes a connection whose peer
+// half-closed when no handler took that event.
+func (p *Pipeline) active(n *Context) {
+	if n != nil {
+		n.h.(ActiveHandler).OnActive(n)
+	}
+}
+
+func (p *Pipeline) read(n *Context, msg any) {
+	if n != nil {
+		n.h.(ReadHandler).OnRead(n, msg)
+		return
+	}
+	if _, ok := msg.(*buf.Composite); !ok {
+		releaseMsg(msg) // a composite is lent: what is left stays
+	}
+}
+
+func (p *Pipeline) readComplete(n *Context) {
+	if n != nil {
+		n.h.(ReadCompleteHandler).OnReadComplete(n)
+	}
+}
+
+func (p *Pipeline) writability(n *Context, writable bool) {
+	if n != nil {
+		n.h.(WritabilityHandler).OnWritabilityChanged(n, writable)
+	}
+}
+
+func (p *Pipeline) userEvent(n *Context, ev any) {
+	if n != nil {
+		n.h.(UserEventHandler).OnUserEvent(n, ev)
+		return
+	}
+	releaseMsg(ev)
+}
+
+func (p *Pipeline) error(n *Context, err error) {
+	if n != nil {
+		n.h.(ErrorHandler).OnError(n, err)
+	}
+}
+
+func (p *Pipeline) readClosed(n *Context) {
+	if n != nil {
+		n.h.(ReadClosedHandler).OnReadClosed(n)
+		return
+	}
+	p.c.Close()
+}
+
+func (p *Pipeline) inactive(n *Context) {
+	if n != nil {
+		n.h.(InactiveHandler).OnInactive(n)
+	}
+}
+
+func (p *Pipeline) write(n *Context, msg any) error {
+	if n != nil {
+		return n.h.(WriteHandler).OnWrite(n, msg)
+	}
+	return p.c.enqueue(msg)
+}
+
+func (p *Pipeline) flush(n *Context) {
+	if n != nil {
+		n.h.(FlushHandler).OnFlush(n)
+		return
+	}
+	p.c.flushNow()
+}
+
+// fire* start events at the head; writeAll and flushAll at the tail.
+func (p *Pipeline) fireRead(msg any)       { p.read(p.headIn[evRead], msg) }
+func (p *Pipeline) fireReadComplete()      { p.readComplete(p.headIn[evReadComplete]) }
+func (p *Pipeline) fireActive()            { p.active(p.headIn[evActive]) }
+func (p *Pipeline) fireInactive()          { p.inactive(p.headIn[evInactive]) }
+func (p *Pipeline) fireError(err error)    { p.error(p.headIn[evError], err) }
+func (p *Pipeline) fireReadClosed()        { p.readClosed(p.headIn[evReadClosed]) }
+func (p *Pipeline) fireWritability(w bool) { p.writability(p.headIn[evWritability], w) }
+func (p *Pipeline) fireUserEvent(ev any)   { p.userEvent(p.headIn[evUserEvent], ev) }
+func (p *Pipeline) writeAll(msg any) error { return p.write(p.tailOut[evWrite], msg) }
+func (p *Pipeline) flushAll()              { p.flush(p.tailOut[evFlush]) }

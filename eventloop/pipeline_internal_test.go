@@ -64,11 +64,11 @@ var recEvents = map[string]struct {
 	"read":        {func(p *Pipeline) { p.fireRead(nil) }, 1 << evRead},
 	"complete":    {func(p *Pipeline) { p.fireReadComplete() }, 1 << evReadComplete},
 	"writability": {func(p *Pipeline) { p.fireWritability(true) }, 1 << evWritability},
-	"user":        {func(p *Pipeline) { p.head.FireUserEvent(nil) }, 1 << evUserEvent},
+	"user":        {func(p *Pipeline) { p.fireUserEvent(nil) }, 1 << evUserEvent},
 	"error":       {func(p *Pipeline) { p.fireError(nil) }, 1 << evError},
 	"inactive":    {func(p *Pipeline) { p.fireInactive() }, 1 << evInactive},
-	"write":       {func(p *Pipeline) { p.write(nil) }, 1 << (numIn + evWrite)},
-	"flush":       {func(p *Pipeline) { p.flush() }, 1 << (numIn + evFlush)},
+	"write":       {func(p *Pipeline) { p.writeAll(nil) }, 1 << (numIn + evWrite)},
+	"flush":       {func(p *Pipeline) { p.flushAll() }, 1 << (numIn + evFlush)},
 }
 
 // TestPipelineModel checks the skip links against a model — a plain list of
@@ -167,19 +167,24 @@ func TestPipelineModel(t *testing.T) {
 					t.Fatalf("seed %d step %d: %s visited %v, want %v", seed, step, ev, log, want)
 				}
 			}
-			// The links themselves: each points at the next handler of its event.
-			all := append([]*Context{&p.head}, contexts(p)...)
-			for i, x := range all {
+			// The links themselves: each points at the next handler of its
+			// event (nil: the tail), the head's included.
+			xs := contexts(p)
+			for i := -1; i < len(xs); i++ {
+				links := &p.headIn
+				if i >= 0 {
+					links = &xs[i].in
+				}
 				for e := range numIn {
-					want := &p.tail
-					for _, y := range all[i+1:] {
+					var want *Context
+					for _, y := range xs[i+1:] {
 						if y.mask&(1<<e) != 0 {
 							want = y
 							break
 						}
 					}
-					if x.in[e] != want {
-						t.Fatalf("seed %d: %s.in[%d] = %s, want %s", seed, x.name, e, x.in[e].name, want.name)
+					if links[e] != want {
+						t.Fatalf("seed %d: link %d of context %d is %v, want %v", seed, e, i, links[e], want)
 					}
 				}
 			}
@@ -189,7 +194,7 @@ func TestPipelineModel(t *testing.T) {
 
 func contexts(p *Pipeline) []*Context {
 	var xs []*Context
-	for x := p.head.next; x != &p.tail; x = x.next {
+	for x := p.first; x != nil; x = x.next {
 		xs = append(xs, x)
 	}
 	return xs

@@ -113,7 +113,7 @@ func (c *Conn) beginDrain() {
 		return
 	}
 	c.state |= csDraining
-	c.pipe.flush()
+	c.pipe.flushAll()
 	if c.state&csClosed == 0 && c.idleNow() {
 		c.closeNow(nil)
 	}

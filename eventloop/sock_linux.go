@@ -307,13 +307,13 @@ func removeSocketFile(path string) { os.Remove(path) }
 // accept or connect).
 func (a *connAddrs) set(network string, fd int, peer unix.Sockaddr) {
 	if network == "unix" {
-		a.unix = true
+		a.paths = new([2]string)
 		if u, ok := peer.(*unix.SockaddrUnix); ok {
-			a.rpath = u.Name
+			a.paths[1] = u.Name
 		}
 		if lsa, err := unix.Getsockname(fd); err == nil {
 			if u, ok := lsa.(*unix.SockaddrUnix); ok {
-				a.lpath = u.Name
+				a.paths[0] = u.Name
 			}
 		}
 		return
@@ -477,7 +477,7 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 		}
 		var timer Timer
 		finished := false
-		if err := l.register(fd, Writable, func(uint32) {
+		if err := l.register(fd, Writable, fdFunc(func(uint32) {
 			if finished {
 				return
 			}
@@ -490,7 +490,7 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 				return
 			}
 			connected()
-		}); err != nil {
+		})); err != nil {
 			unix.Close(fd)
 			fail(err)
 			return
