@@ -3,6 +3,7 @@ package eventloop
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/netkit/netkit/buf"
 )
@@ -64,18 +65,24 @@ func mask(h Handler) uint16 {
 // A Context is a handler's place in a pipeline: what it fires events and
 // writes through. Each context keeps, per event, a direct link to the next
 // context that handles it — toward the tail for inbound events, toward the
-// head for outbound ones (nil: the tail, or the head, is next) —
-// recomputed whenever the pipeline changes, so firing an event is one
-// pointer load and one call.
+// head for outbound ones — recomputed whenever the pipeline changes, so
+// firing an event is one table load and one call. Links are one-byte
+// positions in the pipeline's table (end: the tail, or the head, is next),
+// which keeps a connection small.
 type Context struct {
-	p          *Pipeline
-	name       string
-	h          Handler
-	mask       uint16
-	prev, next *Context
-	in         [numIn]*Context
-	out        [numOut]*Context
+	p    *Pipeline
+	name string
+	h    Handler
+	mask uint16
+	in   [numIn]uint8
+	out  [numOut]uint8
 }
+
+// end is the link to the tail (inbound) or the head (outbound).
+const end = 0xff
+
+// MaxHandlers is the most handlers a pipeline holds.
+const MaxHandlers = end
 
 // Conn returns the connection of x's pipeline.
 func (x *Context) Conn() *Conn { return x.p.c }
@@ -87,39 +94,39 @@ func (x *Context) Name() string { return x.name }
 func (x *Context) Handler() Handler { return x.h }
 
 // FireActive passes the active event to the next handler that handles it.
-func (x *Context) FireActive() { x.p.active(x.in[evActive]) }
+func (x *Context) FireActive() { x.p.active(x.p.at(x.in[evActive])) }
 
 // FireRead passes msg to the next ReadHandler.
-func (x *Context) FireRead(msg any) { x.p.read(x.in[evRead], msg) }
+func (x *Context) FireRead(msg any) { x.p.read(x.p.at(x.in[evRead]), msg) }
 
 // FireReadComplete passes the read-complete event on.
-func (x *Context) FireReadComplete() { x.p.readComplete(x.in[evReadComplete]) }
+func (x *Context) FireReadComplete() { x.p.readComplete(x.p.at(x.in[evReadComplete])) }
 
 // FireWritabilityChanged passes a writability change on.
 func (x *Context) FireWritabilityChanged(writable bool) {
-	x.p.writability(x.in[evWritability], writable)
+	x.p.writability(x.p.at(x.in[evWritability]), writable)
 }
 
 // FireUserEvent passes ev to the next UserEventHandler.
-func (x *Context) FireUserEvent(ev any) { x.p.userEvent(x.in[evUserEvent], ev) }
+func (x *Context) FireUserEvent(ev any) { x.p.userEvent(x.p.at(x.in[evUserEvent]), ev) }
 
 // FireError passes err to the next ErrorHandler.
-func (x *Context) FireError(err error) { x.p.error(x.in[evError], err) }
+func (x *Context) FireError(err error) { x.p.error(x.p.at(x.in[evError]), err) }
 
 // FireReadClosed passes the read-closed event on.
-func (x *Context) FireReadClosed() { x.p.readClosed(x.in[evReadClosed]) }
+func (x *Context) FireReadClosed() { x.p.readClosed(x.p.at(x.in[evReadClosed])) }
 
 // FireInactive passes the inactive event on.
-func (x *Context) FireInactive() { x.p.inactive(x.in[evInactive]) }
+func (x *Context) FireInactive() { x.p.inactive(x.p.at(x.in[evInactive])) }
 
 // Write passes msg to the next WriteHandler toward the head, which queues
 // it on the connection (see WriteHandler for the messages the head takes).
 // It takes over msg: on an error a *buf.Buffer has been released, and a
 // *buf.Composite's bytes discarded.
-func (x *Context) Write(msg any) error { return x.p.write(x.out[evWrite], msg) }
+func (x *Context) Write(msg any) error { return x.p.write(x.p.at(x.out[evWrite]), msg) }
 
 // Flush passes a flush toward the head, which writes what is queued.
-func (x *Context) Flush() { x.p.flush(x.out[evFlush]) }
+func (x *Context) Flush() { x.p.flush(x.p.at(x.out[evFlush])) }
 
 // Close closes the connection (see Conn.Close).
 func (x *Context) Close() error { return x.p.c.Close() }
@@ -127,20 +134,21 @@ func (x *Context) Close() error { return x.p.c.Close() }
 // A Pipeline is a connection's chain of handlers, between a head (the
 // socket) and a tail (which ends events nobody handled). Its methods run on
 // the connection's loop (in an Initializer, a handler, or Conn.Execute);
-// changes take effect for the next event fired.
+// changes take effect for the next event fired. It holds at most
+// MaxHandlers handlers.
 //
-// The head and the tail are not contexts: a nil link means them, and the
-// pipeline keeps the head's inbound links and the tail's outbound ones. The
-// first handler ever added lives inside the Pipeline (so inside the Conn):
-// a connection with one handler is one heap object.
+// The head and the tail are not contexts: the pipeline keeps the head's
+// inbound links and the tail's outbound ones. The first handler ever added
+// lives inside the Pipeline (so inside the Conn), with its table: a
+// connection with one handler is one heap object.
 type Pipeline struct {
-	c           *Conn
-	first, last *Context
-	headIn      [numIn]*Context
-	tailOut     [numOut]*Context
-	n           int32
-	inlineUsed  bool
-	inline      Context
+	c          *Conn
+	ctxs       []*Context // head to tail; links are positions in it
+	one        [1]*Context
+	headIn     [numIn]uint8
+	tailOut    [numOut]uint8
+	inlineUsed bool
+	inline     Context
 }
 
 // Errors of Pipeline's methods.
@@ -148,66 +156,50 @@ var (
 	errDuplicateName = errors.New("eventloop: pipeline already has a handler of that name")
 	errNoSuchName    = errors.New("eventloop: pipeline has no handler of that name")
 	errNoEvents      = errors.New("eventloop: handler implements none of the event interfaces")
+	errFull          = errors.New("eventloop: pipeline is full (MaxHandlers)")
 )
 
-func (p *Pipeline) init(c *Conn) { p.c = c }
+func (p *Pipeline) init(c *Conn) {
+	p.c = c
+	p.ctxs = p.one[:0]
+	p.relink()
+}
+
+// at returns the context at position i, nil for end.
+func (p *Pipeline) at(i uint8) *Context {
+	if i == end {
+		return nil
+	}
+	return p.ctxs[i]
+}
 
 // AddLast adds h, under name, just before the tail: it sees inbound events
 // after every handler already there, outbound ones before them.
 func (p *Pipeline) AddLast(name string, h Handler) error {
-	return p.insert(name, h, p.last)
+	return p.insert(name, h, len(p.ctxs))
 }
 
 // AddFirst adds h, under name, just after the head.
 func (p *Pipeline) AddFirst(name string, h Handler) error {
-	return p.insert(name, h, nil)
+	return p.insert(name, h, 0)
 }
 
-// insert adds h after the context after (nil: at the front).
-func (p *Pipeline) insert(name string, h Handler, after *Context) error {
+// insert adds h at position i.
+func (p *Pipeline) insert(name string, h Handler, i int) error {
 	p.mustOnLoop()
-	if p.find(name) != nil {
+	if p.find(name) >= 0 {
 		return fmt.Errorf("%w: %q", errDuplicateName, name)
+	}
+	if len(p.ctxs) >= MaxHandlers {
+		return errFull
 	}
 	x, err := p.newContext(name, h)
 	if err != nil {
 		return err
 	}
-	p.link(x, after)
-	p.n++
+	p.ctxs = slices.Insert(p.ctxs, i, x)
 	p.relink()
 	return nil
-}
-
-// link puts x into the list after after (nil: at the front).
-func (p *Pipeline) link(x, after *Context) {
-	x.prev = after
-	if after == nil {
-		x.next = p.first
-		p.first = x
-	} else {
-		x.next = after.next
-		after.next = x
-	}
-	if x.next == nil {
-		p.last = x
-	} else {
-		x.next.prev = x
-	}
-}
-
-// unlink takes x out of the list; x keeps its links (see relink).
-func (p *Pipeline) unlink(x *Context) {
-	if x.prev == nil {
-		p.first = x.next
-	} else {
-		x.prev.next = x.next
-	}
-	if x.next == nil {
-		p.last = x.prev
-	} else {
-		x.next.prev = x.prev
-	}
 }
 
 func (p *Pipeline) newContext(name string, h Handler) (*Context, error) {
@@ -229,13 +221,14 @@ func (p *Pipeline) newContext(name string, h Handler) (*Context, error) {
 // Remove takes the handler named name out of the pipeline and returns it.
 func (p *Pipeline) Remove(name string) (Handler, error) {
 	p.mustOnLoop()
-	x := p.find(name)
-	if x == nil {
+	i := p.find(name)
+	if i < 0 {
 		return nil, fmt.Errorf("%w: %q", errNoSuchName, name)
 	}
-	p.unlink(x)
-	p.n--
+	x := p.ctxs[i]
+	p.ctxs = slices.Delete(p.ctxs, i, i+1)
 	p.relink()
+	p.detach(x, i)
 	return x.h, nil
 }
 
@@ -243,51 +236,70 @@ func (p *Pipeline) Remove(name string) (Handler, error) {
 // returns the old handler.
 func (p *Pipeline) Replace(name, newName string, h Handler) (Handler, error) {
 	p.mustOnLoop()
-	old := p.find(name)
-	if old == nil {
+	i := p.find(name)
+	if i < 0 {
 		return nil, fmt.Errorf("%w: %q", errNoSuchName, name)
 	}
-	if newName != name && p.find(newName) != nil {
+	if newName != name && p.find(newName) >= 0 {
 		return nil, fmt.Errorf("%w: %q", errDuplicateName, newName)
 	}
 	x, err := p.newContext(newName, h)
 	if err != nil {
 		return nil, err
 	}
-	after := old.prev
-	p.unlink(old)
-	p.link(x, after)
+	old := p.ctxs[i]
+	p.ctxs[i] = x
 	p.relink()
+	old.in, old.out = x.in, x.out // the old handler, still running, goes on as x would
 	return old.h, nil
+}
+
+// detach gives a context just removed from position i the links of that
+// position, so that a handler that removes itself and then fires an event
+// reaches the handlers that were after (or, outbound, before) it.
+func (p *Pipeline) detach(x *Context, i int) {
+	x.in = p.headIn
+	if i > 0 {
+		x.in = p.ctxs[i-1].in
+	}
+	x.out = p.tailOut
+	if i < len(p.ctxs) {
+		x.out = p.ctxs[i].out
+	}
 }
 
 // Get returns the handler named name, or nil.
 func (p *Pipeline) Get(name string) Handler {
-	if x := p.find(name); x != nil {
-		return x.h
+	if i := p.find(name); i >= 0 {
+		return p.ctxs[i].h
 	}
 	return nil
 }
 
 // Context returns the context of the handler named name, or nil.
-func (p *Pipeline) Context(name string) *Context { return p.find(name) }
+func (p *Pipeline) Context(name string) *Context {
+	if i := p.find(name); i >= 0 {
+		return p.ctxs[i]
+	}
+	return nil
+}
 
 // Names returns the handlers' names from head to tail.
 func (p *Pipeline) Names() []string {
-	names := make([]string, 0, p.n)
-	for x := p.first; x != nil; x = x.next {
-		names = append(names, x.name)
+	names := make([]string, len(p.ctxs))
+	for i, x := range p.ctxs {
+		names[i] = x.name
 	}
 	return names
 }
 
-func (p *Pipeline) find(name string) *Context {
-	for x := p.first; x != nil; x = x.next {
+func (p *Pipeline) find(name string) int {
+	for i, x := range p.ctxs {
 		if x.name == name {
-			return x
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 func (p *Pipeline) mustOnLoop() {
@@ -297,26 +309,31 @@ func (p *Pipeline) mustOnLoop() {
 }
 
 // relink recomputes every link: O(handlers × events), paid when the
-// pipeline changes, never when an event fires. A removed context keeps its
-// links, so a handler that removes itself and then fires an event still
-// reaches the handlers after it.
+// pipeline changes, never when an event fires.
 func (p *Pipeline) relink() {
-	var in [numIn]*Context // nil: the tail
-	for x := p.last; x != nil; x = x.prev {
+	var in [numIn]uint8
+	for e := range in {
+		in[e] = end
+	}
+	for i := len(p.ctxs) - 1; i >= 0; i-- {
+		x := p.ctxs[i]
 		x.in = in
 		for e := range in {
 			if x.mask&(1<<e) != 0 {
-				in[e] = x
+				in[e] = uint8(i)
 			}
 		}
 	}
 	p.headIn = in
-	var out [numOut]*Context // nil: the head
-	for x := p.first; x != nil; x = x.next {
+	var out [numOut]uint8
+	for e := range out {
+		out[e] = end
+	}
+	for i, x := range p.ctxs {
 		x.out = out
 		for e := range out {
 			if x.mask&(1<<(numIn+e)) != 0 {
-				out[e] = x
+				out[e] = uint8(i)
 			}
 		}
 	}
@@ -399,13 +416,13 @@ func (p *Pipeline) flush(n *Context) {
 }
 
 // fire* start events at the head; writeAll and flushAll at the tail.
-func (p *Pipeline) fireRead(msg any)       { p.read(p.headIn[evRead], msg) }
-func (p *Pipeline) fireReadComplete()      { p.readComplete(p.headIn[evReadComplete]) }
-func (p *Pipeline) fireActive()            { p.active(p.headIn[evActive]) }
-func (p *Pipeline) fireInactive()          { p.inactive(p.headIn[evInactive]) }
-func (p *Pipeline) fireError(err error)    { p.error(p.headIn[evError], err) }
-func (p *Pipeline) fireReadClosed()        { p.readClosed(p.headIn[evReadClosed]) }
-func (p *Pipeline) fireWritability(w bool) { p.writability(p.headIn[evWritability], w) }
-func (p *Pipeline) fireUserEvent(ev any)   { p.userEvent(p.headIn[evUserEvent], ev) }
-func (p *Pipeline) writeAll(msg any) error { return p.write(p.tailOut[evWrite], msg) }
-func (p *Pipeline) flushAll()              { p.flush(p.tailOut[evFlush]) }
+func (p *Pipeline) fireRead(msg any)       { p.read(p.at(p.headIn[evRead]), msg) }
+func (p *Pipeline) fireReadComplete()      { p.readComplete(p.at(p.headIn[evReadComplete])) }
+func (p *Pipeline) fireActive()            { p.active(p.at(p.headIn[evActive])) }
+func (p *Pipeline) fireInactive()          { p.inactive(p.at(p.headIn[evInactive])) }
+func (p *Pipeline) fireError(err error)    { p.error(p.at(p.headIn[evError]), err) }
+func (p *Pipeline) fireReadClosed()        { p.readClosed(p.at(p.headIn[evReadClosed])) }
+func (p *Pipeline) fireWritability(w bool) { p.writability(p.at(p.headIn[evWritability]), w) }
+func (p *Pipeline) fireUserEvent(ev any)   { p.userEvent(p.at(p.headIn[evUserEvent]), ev) }
+func (p *Pipeline) writeAll(msg any) error { return p.write(p.at(p.tailOut[evWrite]), msg) }
+func (p *Pipeline) flushAll()              { p.flush(p.at(p.tailOut[evFlush])) }

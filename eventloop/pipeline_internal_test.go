@@ -168,12 +168,12 @@ func TestPipelineModel(t *testing.T) {
 				}
 			}
 			// The links themselves: each points at the next handler of its
-			// event (nil: the tail), the head's included.
+			// event (end: the tail), the head's included.
 			xs := contexts(p)
 			for i := -1; i < len(xs); i++ {
-				links := &p.headIn
+				links := p.headIn
 				if i >= 0 {
-					links = &xs[i].in
+					links = xs[i].in
 				}
 				for e := range numIn {
 					var want *Context
@@ -183,8 +183,8 @@ func TestPipelineModel(t *testing.T) {
 							break
 						}
 					}
-					if links[e] != want {
-						t.Fatalf("seed %d: link %d of context %d is %v, want %v", seed, e, i, links[e], want)
+					if got := p.at(links[e]); got != want {
+						t.Fatalf("seed %d: link %d of context %d is %v, want %v", seed, e, i, got, want)
 					}
 				}
 			}
@@ -193,11 +193,7 @@ func TestPipelineModel(t *testing.T) {
 }
 
 func contexts(p *Pipeline) []*Context {
-	var xs []*Context
-	for x := p.first; x != nil; x = x.next {
-		xs = append(xs, x)
-	}
-	return xs
+	return slices.Clone(p.ctxs)
 }
 
 // TestPipelineErrors: duplicate and unknown names, and a handler of no
@@ -250,3 +246,31 @@ func BenchmarkPipelineSkip(b *testing.B) {
 type countRead struct{ n *int }
 
 func (c countRead) OnRead(*Context, any) { *c.n++ }
+
+// selfRemover removes itself on its first read and then passes the read on.
+type selfRemover struct{ log *[]string }
+
+func (s selfRemover) OnRead(x *Context, msg any) {
+	*s.log = append(*s.log, "remover")
+	x.p.Remove(x.Name())
+	x.FireRead(msg)
+}
+
+// TestPipelineRemoveSelf: a handler that removes itself mid-event still
+// reaches the handlers after it, and later events skip it.
+func TestPipelineRemoveSelf(t *testing.T) {
+	var log []string
+	c := &Conn{}
+	p := &c.pipe
+	p.init(c)
+	p.AddLast("a", &recRead{recBase{"a", &log}})
+	p.AddLast("remover", selfRemover{&log})
+	p.AddLast("b", &recWrite{recBase{"b", &log}}) // not a reader: skipped
+	p.AddLast("c", &recRead{recBase{"c", &log}})
+	p.fireRead(nil)
+	p.fireRead(nil)
+	want := []string{"a:read", "remover", "c:read", "a:read", "c:read"}
+	if !slices.Equal(log, want) {
+		t.Errorf("reads visited %v, want %v", log, want)
+	}
+}
