@@ -79,10 +79,9 @@ type Conn struct {
 	in   *buf.Composite // nil while empty
 	out  *buf.Composite // nil while empty
 
-	outLen int
-	queued atomic.Int64
-	last   int64 // loop clock at the last progress (WithIdleTimeout)
-	timer  Timer // the idle timer, and once closing, the close timeout
+	queued atomic.Int64 // outbound bytes; written only by the loop
+	last   int64        // loop clock at the last progress (WithIdleTimeout)
+	timer  Timer        // the idle timer, and once closing, the close timeout
 	value  atomic.Pointer[any]
 	addrs  connAddrs
 	async  atomic.Pointer[asyncQueue] // made by the first AsyncWrite
@@ -91,18 +90,46 @@ type Conn struct {
 // connAddrs are a connection's addresses, kept small: net.Addr values are
 // made when asked for.
 type connAddrs struct {
-	local, remote netip.AddrPort // TCP
-	paths         *[2]string     // Unix: the local and remote paths (often "" for one)
+	local, remote hostPort   // TCP
+	paths         *[2]string // Unix: the local and remote paths (often "" for one)
 }
 
-func (a *connAddrs) addr(ap netip.AddrPort, i int) net.Addr {
+// A hostPort is an IP address and port in 24 bytes (a netip.AddrPort takes
+// 32): the address's 16 bytes (IPv4 mapped), the port, and the IPv6 zone
+// as an interface index, named when asked for.
+type hostPort struct {
+	ip   [16]byte
+	port uint16
+	kind uint8 // 0 none, 4 IPv4, 6 IPv6
+	zone uint32
+}
+
+func (h hostPort) addrPort() netip.AddrPort {
+	var ip netip.Addr
+	switch h.kind {
+	case 4:
+		ip = netip.AddrFrom16(h.ip).Unmap()
+	case 6:
+		ip = netip.AddrFrom16(h.ip)
+		if h.zone != 0 {
+			if ifi, err := net.InterfaceByIndex(int(h.zone)); err == nil {
+				ip = ip.WithZone(ifi.Name)
+			}
+		}
+	default:
+		return netip.AddrPort{}
+	}
+	return netip.AddrPortFrom(ip, h.port)
+}
+
+func (a *connAddrs) addr(h hostPort, i int) net.Addr {
 	if a.paths != nil {
 		return &net.UnixAddr{Name: a.paths[i], Net: "unix"}
 	}
-	if !ap.IsValid() {
+	if h.kind == 0 {
 		return nil
 	}
-	return net.TCPAddrFromAddrPort(ap)
+	return net.TCPAddrFromAddrPort(h.addrPort())
 }
 
 // asyncQueue holds the buffers of AsyncWrite on their way to the loop.
@@ -147,6 +174,8 @@ func (c *Conn) Writable() bool { return !c.unwrite.Load() }
 
 // Outbound returns the bytes queued and not yet written to the socket.
 func (c *Conn) Outbound() int { return int(c.queued.Load()) }
+
+func (c *Conn) pending() int { return int(c.queued.Load()) }
 
 // Execute runs fn on c's loop; a panic in fn closes c, as a handler's does.
 func (c *Conn) Execute(fn func()) error {
@@ -275,7 +304,7 @@ func (c *Conn) Close() error {
 	c.state |= csClosing
 	c.setInterest()
 	c.pipe.flushAll()
-	if c.state&csClosed == 0 && c.outLen == 0 {
+	if c.state&csClosed == 0 && c.pending() == 0 {
 		c.closeNow(nil)
 		return nil
 	}
@@ -303,7 +332,7 @@ func (c *Conn) CloseWrite() error {
 	}
 	c.state |= csShutWrite
 	c.pipe.flushAll()
-	if c.state&csClosed == 0 && c.outLen == 0 {
+	if c.state&csClosed == 0 && c.pending() == 0 {
 		c.shutWrite()
 	}
 	return nil
@@ -389,9 +418,8 @@ func (c *Conn) enqueue(msg any) error {
 		releaseMsg(msg)
 		return ErrMessageType
 	}
-	c.outLen += n
-	c.queued.Store(int64(c.outLen))
-	if c.outLen > c.opts.high && !c.unwrite.Load() {
+	c.queued.Add(int64(n))
+	if c.pending() > c.opts.high && !c.unwrite.Load() {
 		c.unwrite.Store(true)
 		c.pipe.fireWritability(false)
 	}
@@ -408,7 +436,7 @@ func (c *Conn) outbound() *buf.Composite {
 // flushNow writes the queue unless a write is waiting for EPOLLOUT (the
 // event will resume it).
 func (c *Conn) flushNow() {
-	if c.outLen == 0 || c.state&(csWaitOut|csClosed) != 0 {
+	if c.pending() == 0 || c.state&(csWaitOut|csClosed) != 0 {
 		return
 	}
 	c.writeOut()
@@ -416,12 +444,11 @@ func (c *Conn) flushNow() {
 
 // writeOut writes until the queue is empty or the socket is full.
 func (c *Conn) writeOut() {
-	for c.outLen > 0 {
+	for c.pending() > 0 {
 		n, err := c.loop.conns.writev(c.fd, c.out)
 		if n > 0 {
 			c.out.Discard(n)
-			c.outLen -= n
-			c.queued.Store(int64(c.outLen))
+			c.queued.Add(-int64(n))
 			c.progress()
 		}
 		if err == errAgain {
@@ -432,20 +459,20 @@ func (c *Conn) writeOut() {
 			return
 		}
 	}
-	if c.outLen == 0 {
+	if c.pending() == 0 {
 		c.loop.conns.putComposite(c.out)
 		c.out = nil
 	}
-	wait := c.outLen > 0
+	wait := c.pending() > 0
 	if wait != (c.state&csWaitOut != 0) {
 		c.state ^= csWaitOut
 		c.setInterest()
 	}
-	if c.unwrite.Load() && c.outLen < c.opts.low {
+	if c.unwrite.Load() && c.pending() < c.opts.low {
 		c.unwrite.Store(false)
 		c.pipe.fireWritability(true)
 	}
-	if c.outLen == 0 && c.state&csClosed == 0 {
+	if c.pending() == 0 && c.state&csClosed == 0 {
 		c.drained()
 	}
 }
@@ -464,7 +491,7 @@ func (c *Conn) drained() {
 
 // idleNow reports whether c has no partial message in and nothing queued
 // out: Server.Shutdown closes such connections.
-func (c *Conn) idleNow() bool { return c.outLen == 0 && (c.in == nil || c.in.Len() == 0) }
+func (c *Conn) idleNow() bool { return c.pending() == 0 && (c.in == nil || c.in.Len() == 0) }
 
 func (c *Conn) shutWrite() {
 	c.state |= csWriteClosed
@@ -684,7 +711,6 @@ func (c *Conn) closeNow(err error) {
 		c.loop.conns.putComposite(c.out)
 		c.out = nil
 	}
-	c.outLen = 0
 	c.queued.Store(0)
 	c.dropAsync()
 	if c.depth == 0 {

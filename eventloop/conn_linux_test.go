@@ -1,11 +1,13 @@
 package eventloop_test
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,6 +206,8 @@ func TestDial(t *testing.T) {
 		}
 		if c.RemoteAddr() == nil || c.LocalAddr() == nil {
 			t.Errorf("%s: addresses %v %v", srv.Addr().Network(), c.LocalAddr(), c.RemoteAddr())
+		} else if got, want := c.RemoteAddr().String(), srv.Addr().String(); got != want {
+			t.Errorf("%s: RemoteAddr %s, want the server's %s", srv.Addr().Network(), got, want)
 		}
 		if err := c.AsyncWrite(bufOf("ping")); err != nil {
 			t.Fatal(err)
@@ -239,4 +243,50 @@ func bufOf(s string) *buf.Buffer {
 	b := buf.Get(len(s))
 	b.WriteString(s)
 	return b
+}
+
+// addrEcho answers each connection with its local and remote addresses as
+// the server sees them.
+type addrEcho struct{}
+
+func (addrEcho) OnActive(x *eventloop.Context) {
+	c := x.Conn()
+	x.Write([]byte(c.LocalAddr().String() + " " + c.RemoteAddr().String() + "\n"))
+	x.Flush()
+}
+
+// TestAcceptedAddrs: an accepted connection's addresses are the client's
+// view reversed — IPv4, IPv6, and a wildcard listener.
+func TestAcceptedAddrs(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 2})
+	for _, tc := range []struct{ network, listen, dial string }{
+		{"tcp", "127.0.0.1:0", ""},
+		{"tcp6", "[::1]:0", ""},
+		{"tcp", ":0", "127.0.0.1"},
+	} {
+		s, err := eventloop.Listen(g, tc.network, tc.listen, addrEcho{})
+		if err != nil {
+			t.Logf("%s %s: %v (no IPv6 here?)", tc.network, tc.listen, err)
+			continue
+		}
+		addr := s.Addr().String()
+		if tc.dial != "" {
+			addr = net.JoinHostPort(tc.dial, strconv.Itoa(s.Addr().(*net.TCPAddr).Port))
+		}
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.RemoteAddr().String() + " " + c.LocalAddr().String() + "\n"
+		if line != want {
+			t.Errorf("%s %s: server sees %q, want %q", tc.network, tc.listen, line, want)
+		}
+		c.Close()
+		s.Close()
+	}
 }

@@ -15,7 +15,8 @@ type Server struct {
 	network  string
 	addr     net.Addr
 	lns      []*listener
-	unixPath string // the socket file to remove at close
+	unixPath string   // the socket file to remove at close
+	local    hostPort // the address bound, when it is one address (not a wildcard)
 
 	conns    atomic.Int64
 	stopping atomic.Bool

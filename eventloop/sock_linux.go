@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,6 +22,7 @@ type listener struct {
 	l      *Loop
 	fd     int
 	paused bool
+	rsa    unix.RawSockaddrAny // the peer's address from accept4, reused
 }
 
 // maxAcceptsPerEvent bounds the accepts of one readiness event, so that a
@@ -34,10 +36,10 @@ const acceptPause = 50 * time.Millisecond
 
 func (ln *listener) onEvent(uint32) {
 	for range maxAcceptsPerEvent {
-		fd, sa, err := unix.Accept4(ln.fd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		fd, err := ln.accept()
 		switch err {
 		case nil:
-			ln.s.accepted(ln.l, fd, sa)
+			ln.s.accepted(ln.l, fd, peerHostPort(&ln.rsa))
 			continue
 		case unix.EAGAIN:
 			return
@@ -59,6 +61,33 @@ func (ln *listener) onEvent(uint32) {
 	}
 }
 
+// accept takes a connection with accept4, non-blocking and close-on-exec,
+// into ln.rsa: unix.Accept4 would allocate the peer's address.
+func (ln *listener) accept() (int, error) {
+	n := uint32(unsafe.Sizeof(ln.rsa))
+	fd, _, e := unix.Syscall6(unix.SYS_ACCEPT4, uintptr(ln.fd), uintptr(unsafe.Pointer(&ln.rsa)),
+		uintptr(unsafe.Pointer(&n)), unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+// peerHostPort decodes an IPv4 or IPv6 address that accept4 wrote.
+func peerHostPort(rsa *unix.RawSockaddrAny) hostPort {
+	switch rsa.Addr.Family {
+	case unix.AF_INET:
+		a := (*unix.RawSockaddrInet4)(unsafe.Pointer(rsa))
+		h := hostPort{port: uint16(a.Port>>8 | a.Port<<8), kind: 4}
+		h.ip = netip.AddrFrom4(a.Addr).As16()
+		return h
+	case unix.AF_INET6:
+		a := (*unix.RawSockaddrInet6)(unsafe.Pointer(rsa))
+		return hostPort{ip: a.Addr, port: uint16(a.Port>>8 | a.Port<<8), kind: 6, zone: a.Scope_id}
+	}
+	return hostPort{} // a Unix peer: unnamed, as a rule
+}
+
 // close unregisters and closes the listening socket.
 func (ln *listener) close() {
 	if !ln.l.force(func() { ln.l.unregister(ln.fd); unix.Close(ln.fd) }) {
@@ -67,14 +96,26 @@ func (ln *listener) close() {
 }
 
 // accepted makes a connection of fd, accepted on loop l.
-func (s *Server) accepted(l *Loop, fd int, sa unix.Sockaddr) {
+func (s *Server) accepted(l *Loop, fd int, peer hostPort) {
 	if s.stopping.Load() {
 		unix.Close(fd)
 		return
 	}
 	s.conns.Add(1)
 	c := &Conn{fd: fd, srv: s, opts: s.opts}
-	c.addrs.set(s.network, fd, sa)
+	switch {
+	case s.network == "unix":
+		c.addrs.set(s.network, fd, nil)
+	case s.local.kind != 0:
+		// Bound to one address: the connection's local address is the
+		// listener's, with no getsockname.
+		c.addrs.local, c.addrs.remote = s.local, peer
+	default:
+		c.addrs.remote = peer
+		if lsa, err := unix.Getsockname(fd); err == nil {
+			c.addrs.local = sockaddrToHostPort(lsa)
+		}
+	}
 	if s.network != "unix" {
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	}
@@ -150,6 +191,9 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 				}
 				sa = got // later sockets bind the port the first one got
 				s.addr = sockaddrToAddr(network, got)
+				if len(ta.IP) > 0 && !ta.IP.IsUnspecified() {
+					s.local = sockaddrToHostPort(got)
+				}
 			}
 			l := g.loops[i]
 			if o.acceptor {
@@ -318,26 +362,22 @@ func (a *connAddrs) set(network string, fd int, peer unix.Sockaddr) {
 		}
 		return
 	}
-	a.remote = sockaddrToAddrPort(peer)
+	a.remote = sockaddrToHostPort(peer)
 	if lsa, err := unix.Getsockname(fd); err == nil {
-		a.local = sockaddrToAddrPort(lsa)
+		a.local = sockaddrToHostPort(lsa)
 	}
 }
 
-func sockaddrToAddrPort(sa unix.Sockaddr) netip.AddrPort {
+func sockaddrToHostPort(sa unix.Sockaddr) hostPort {
 	switch a := sa.(type) {
 	case *unix.SockaddrInet4:
-		return netip.AddrPortFrom(netip.AddrFrom4(a.Addr), uint16(a.Port))
+		h := hostPort{port: uint16(a.Port), kind: 4}
+		h.ip = netip.AddrFrom4(a.Addr).As16()
+		return h
 	case *unix.SockaddrInet6:
-		ip := netip.AddrFrom16(a.Addr)
-		if a.ZoneId != 0 {
-			if ifi, err := net.InterfaceByIndex(int(a.ZoneId)); err == nil {
-				ip = ip.WithZone(ifi.Name)
-			}
-		}
-		return netip.AddrPortFrom(ip, uint16(a.Port))
+		return hostPort{ip: a.Addr, port: uint16(a.Port), kind: 6, zone: a.ZoneId}
 	}
-	return netip.AddrPort{}
+	return hostPort{}
 }
 
 func sockaddrToAddr(network string, sa unix.Sockaddr) net.Addr {
