@@ -15,7 +15,7 @@ import (
 
 // TestIdleConnMemory: an idle connection, after a message each way, holds
 // no buffer — only the Conn, with its handler's context inside it: one heap
-// object, and at most 640 B per connection counting the loop's tables,
+// object, and at most 400 B per connection counting the loop's tables,
 // measured on the live heap after a GC over 4,000 connections (the clients
 // are raw descriptors, no Go objects).
 func TestIdleConnMemory(t *testing.T) {
@@ -47,8 +47,8 @@ func TestIdleConnMemory(t *testing.T) {
 	if s.Conns() != n {
 		t.Fatalf("%d connections open, want %d", s.Conns(), n)
 	}
-	if perConn > 640 || objects > 1.2 {
-		t.Errorf("idle connection: %.0f B, %.2f objects, want ≤ 640 B and 1 object", perConn, objects)
+	if perConn > 400 || objects > 1.2 {
+		t.Errorf("idle connection: %.0f B, %.2f objects, want ≤ 400 B and 1 object", perConn, objects)
 	}
 	for _, fd := range fds {
 		unix.Close(fd)
