@@ -3,16 +3,20 @@ package eventloop_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
@@ -288,5 +292,48 @@ func TestAcceptedAddrs(t *testing.T) {
 		}
 		c.Close()
 		s.Close()
+	}
+}
+
+// TestDialTimeout: a connect that never completes — to a listener whose
+// accept queue is full, so the kernel drops the SYNs — fails with
+// os.ErrDeadlineExceeded after WithDialTimeout, and leaves no descriptor
+// registered on the loop.
+func TestDialTimeout(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, _ := unix.Getsockname(fd)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*unix.SockaddrInet4).Port))
+	// Fill the accept queue (a backlog of 0 holds one connection).
+	var fillers []net.Conn
+	defer func() {
+		for _, c := range fillers {
+			c.Close()
+		}
+	}()
+	for range 4 {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err != nil {
+			break
+		}
+		fillers = append(fillers, c)
+	}
+	start := time.Now()
+	_, err = eventloop.Dial(g, "tcp", addr, echo{}, eventloop.WithDialTimeout(300*time.Millisecond))
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("Dial to a full accept queue: %v, want os.ErrDeadlineExceeded", err)
+	}
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Errorf("Dial gave up after %v, before its 300ms timeout", d)
 	}
 }
