@@ -175,8 +175,6 @@ func (c *Conn) Writable() bool { return !c.unwrite.Load() }
 // Outbound returns the bytes queued and not yet written to the socket.
 func (c *Conn) Outbound() int { return int(c.queued.Load()) }
 
-func (c *Conn) pending() int { return int(c.queued.Load()) }
-
 // Execute runs fn on c's loop; a panic in fn closes c, as a handler's does.
 func (c *Conn) Execute(fn func()) error {
 	return c.loop.Execute(func() {
@@ -213,8 +211,7 @@ func (c *Conn) Flush() {
 		c.pipe.flushAll()
 		return
 	}
-	c.loop.post(func() {
-		defer c.rescue()
+	c.post(func() {
 		if c.state&csClosed == 0 {
 			c.pipe.flushAll()
 		}
@@ -296,7 +293,8 @@ func (c *Conn) dropAsync() {
 // once (OnInactive tells when it is done).
 func (c *Conn) Close() error {
 	if !c.loop.InLoop() {
-		return c.postClose(c.Close)
+		c.post(func() { c.Close() })
+		return nil
 	}
 	if c.state&(csClosing|csClosed) != 0 {
 		return nil
@@ -304,7 +302,7 @@ func (c *Conn) Close() error {
 	c.state |= csClosing
 	c.setInterest()
 	c.pipe.flushAll()
-	if c.state&csClosed == 0 && c.pending() == 0 {
+	if c.state&csClosed == 0 && c.Outbound() == 0 {
 		c.closeNow(nil)
 		return nil
 	}
@@ -325,27 +323,28 @@ func (c *Conn) Close() error {
 // ErrConnClosed.
 func (c *Conn) CloseWrite() error {
 	if !c.loop.InLoop() {
-		return c.postClose(c.CloseWrite)
+		c.post(func() { c.CloseWrite() })
+		return nil
 	}
 	if c.state&(csShutWrite|csClosing|csClosed) != 0 {
 		return nil
 	}
 	c.state |= csShutWrite
 	c.pipe.flushAll()
-	if c.state&csClosed == 0 && c.pending() == 0 {
+	if c.state&csClosed == 0 && c.Outbound() == 0 {
 		c.shutWrite()
 	}
 	return nil
 }
 
-// postClose runs a close on c's loop from elsewhere, even while the loop
-// shuts down (a loop that has stopped closed its connections already).
-func (c *Conn) postClose(f func() error) error {
+// post runs f on c's loop, for Close, CloseWrite and Flush called from
+// elsewhere: even while the loop shuts down (a loop that has stopped closed
+// its connections already), and a panic in f closes c.
+func (c *Conn) post(f func()) {
 	c.loop.post(func() {
 		defer c.rescue()
 		f()
 	})
-	return nil
 }
 
 // PauseRead stops reading from the socket (the peer's writes back up into
@@ -419,7 +418,7 @@ func (c *Conn) enqueue(msg any) error {
 		return ErrMessageType
 	}
 	c.queued.Add(int64(n))
-	if c.pending() > c.opts.high && !c.unwrite.Load() {
+	if c.Outbound() > c.opts.high && !c.unwrite.Load() {
 		c.unwrite.Store(true)
 		c.pipe.fireWritability(false)
 	}
@@ -436,7 +435,7 @@ func (c *Conn) outbound() *buf.Composite {
 // flushNow writes the queue unless a write is waiting for EPOLLOUT (the
 // event will resume it).
 func (c *Conn) flushNow() {
-	if c.pending() == 0 || c.state&(csWaitOut|csClosed) != 0 {
+	if c.Outbound() == 0 || c.state&(csWaitOut|csClosed) != 0 {
 		return
 	}
 	c.writeOut()
@@ -444,7 +443,7 @@ func (c *Conn) flushNow() {
 
 // writeOut writes until the queue is empty or the socket is full.
 func (c *Conn) writeOut() {
-	for c.pending() > 0 {
+	for c.Outbound() > 0 {
 		n, err := c.loop.conns.writev(c.fd, c.out)
 		if n > 0 {
 			c.out.Discard(n)
@@ -459,20 +458,20 @@ func (c *Conn) writeOut() {
 			return
 		}
 	}
-	if c.pending() == 0 {
+	if c.Outbound() == 0 {
 		c.loop.conns.putComposite(c.out)
 		c.out = nil
 	}
-	wait := c.pending() > 0
+	wait := c.Outbound() > 0
 	if wait != (c.state&csWaitOut != 0) {
 		c.state ^= csWaitOut
 		c.setInterest()
 	}
-	if c.unwrite.Load() && c.pending() < c.opts.low {
+	if c.unwrite.Load() && c.Outbound() < c.opts.low {
 		c.unwrite.Store(false)
 		c.pipe.fireWritability(true)
 	}
-	if c.pending() == 0 && c.state&csClosed == 0 {
+	if c.Outbound() == 0 && c.state&csClosed == 0 {
 		c.drained()
 	}
 }
@@ -491,7 +490,7 @@ func (c *Conn) drained() {
 
 // idleNow reports whether c has no partial message in and nothing queued
 // out: Server.Shutdown closes such connections.
-func (c *Conn) idleNow() bool { return c.pending() == 0 && (c.in == nil || c.in.Len() == 0) }
+func (c *Conn) idleNow() bool { return c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) }
 
 func (c *Conn) shutWrite() {
 	c.state |= csWriteClosed

@@ -339,12 +339,10 @@ func (l *Loop) force(f func()) bool {
 		f()
 		return true
 	}
-	if l.state.Load() == stateClosed {
+	ran := make(chan struct{})
+	if !l.post(func() { f(); close(ran) }) {
 		return false
 	}
-	ran := make(chan struct{})
-	l.tasks.Push(task{fn: func() { f(); close(ran) }})
-	l.wake()
 	select {
 	case <-ran:
 		return true

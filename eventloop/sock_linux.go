@@ -103,18 +103,12 @@ func (s *Server) accepted(l *Loop, fd int, peer hostPort) {
 	}
 	s.conns.Add(1)
 	c := &Conn{fd: fd, srv: s, opts: s.opts}
-	switch {
-	case s.network == "unix":
-		c.addrs.set(s.network, fd, nil)
-	case s.local.kind != 0:
-		// Bound to one address: the connection's local address is the
-		// listener's, with no getsockname.
-		c.addrs.local, c.addrs.remote = s.local, peer
-	default:
-		c.addrs.remote = peer
-		if lsa, err := unix.Getsockname(fd); err == nil {
-			c.addrs.local = sockaddrToHostPort(lsa)
-		}
+	if s.network == "unix" {
+		c.addrs.setUnix(fd, "") // the peer of an accepted Unix socket is unnamed
+	} else {
+		// A listener bound to one address gives its connections that local
+		// address, with no getsockname; a wildcard one asks.
+		c.addrs.setTCP(fd, peer, s.local)
 	}
 	if s.network != "unix" {
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
@@ -190,7 +184,7 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 					return fail(os.NewSyscallError("getsockname", err))
 				}
 				sa = got // later sockets bind the port the first one got
-				s.addr = sockaddrToAddr(network, got)
+				s.addr = net.TCPAddrFromAddrPort(sockaddrToHostPort(got).addrPort())
 				if len(ta.IP) > 0 && !ta.IP.IsUnspecified() {
 					s.local = sockaddrToHostPort(got)
 				}
@@ -347,24 +341,25 @@ func somaxconn() int {
 
 func removeSocketFile(path string) { os.Remove(path) }
 
-// set fills a from the socket's own address and the peer's (sa, from
-// accept or connect).
-func (a *connAddrs) set(network string, fd int, peer unix.Sockaddr) {
-	if network == "unix" {
-		a.paths = new([2]string)
-		if u, ok := peer.(*unix.SockaddrUnix); ok {
-			a.paths[1] = u.Name
-		}
+// setTCP records a TCP connection's addresses: the peer's, and the local
+// one, from getsockname unless known (kind 0: not known).
+func (a *connAddrs) setTCP(fd int, remote, local hostPort) {
+	a.remote, a.local = remote, local
+	if local.kind == 0 {
 		if lsa, err := unix.Getsockname(fd); err == nil {
-			if u, ok := lsa.(*unix.SockaddrUnix); ok {
-				a.paths[0] = u.Name
-			}
+			a.local = sockaddrToHostPort(lsa)
 		}
-		return
 	}
-	a.remote = sockaddrToHostPort(peer)
+}
+
+// setUnix records a Unix connection's paths: the peer's, and the local one
+// from getsockname.
+func (a *connAddrs) setUnix(fd int, remote string) {
+	a.paths = &[2]string{1: remote}
 	if lsa, err := unix.Getsockname(fd); err == nil {
-		a.local = sockaddrToHostPort(lsa)
+		if u, ok := lsa.(*unix.SockaddrUnix); ok {
+			a.paths[0] = u.Name
+		}
 	}
 }
 
@@ -378,24 +373,6 @@ func sockaddrToHostPort(sa unix.Sockaddr) hostPort {
 		return hostPort{ip: a.Addr, port: uint16(a.Port), kind: 6, zone: a.ZoneId}
 	}
 	return hostPort{}
-}
-
-func sockaddrToAddr(network string, sa unix.Sockaddr) net.Addr {
-	switch a := sa.(type) {
-	case *unix.SockaddrInet4:
-		return &net.TCPAddr{IP: net.IPv4(a.Addr[0], a.Addr[1], a.Addr[2], a.Addr[3]), Port: a.Port}
-	case *unix.SockaddrInet6:
-		ta := &net.TCPAddr{IP: append(net.IP(nil), a.Addr[:]...), Port: a.Port}
-		if a.ZoneId != 0 {
-			if ifi, err := net.InterfaceByIndex(int(a.ZoneId)); err == nil {
-				ta.Zone = ifi.Name
-			}
-		}
-		return ta
-	case *unix.SockaddrUnix:
-		return &net.UnixAddr{Name: a.Name, Net: "unix"}
-	}
-	return nil
 }
 
 // errDialOnLoop is Dial's error on a loop, which it would block.
@@ -502,7 +479,11 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 	}
 	c := &Conn{loop: l, fd: fd, opts: o}
 	connected := func() {
-		c.addrs.set(network, fd, sa)
+		if u, ok := sa.(*unix.SockaddrUnix); ok {
+			c.addrs.setUnix(fd, u.Name)
+		} else {
+			c.addrs.setTCP(fd, sockaddrToHostPort(sa), hostPort{})
+		}
 		c.start(h)
 		if c.state&csActive == 0 {
 			done(nil, ErrConnClosed)
