@@ -65,11 +65,13 @@ func checkFilterSlow(s []byte, v Version) (bool, *Violation) {
 	}
 	levels := strings.Split(string(s), "/")
 	for i, l := range levels {
-		if strings.Contains(l, "#") && (l != "#" || i != len(levels)-1) {
-			return false, ErrFilterMultiWild
-		}
-		if strings.Contains(l, "+") && l != "+" {
-			return false, ErrFilterWild
+		for _, c := range l { // the first misplaced wildcard is reported
+			if c == '#' && (l != "#" || i != len(levels)-1) {
+				return false, ErrFilterMultiWild
+			}
+			if c == '+' && l != "+" {
+				return false, ErrFilterWild
+			}
 		}
 	}
 	if v != V5 || !strings.HasPrefix(string(s), "$share/") {
