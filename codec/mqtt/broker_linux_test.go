@@ -108,9 +108,8 @@ type broker struct {
 }
 
 // startBroker starts a mosquitto with a temporary configuration (plus the
-// lines in extra) on a free
-// loopback port and waits (at most brokerStartTimeout) until it accepts
-// connections. The broker is killed, and waited for, when t ends; its log is
+// lines in extra) on a free loopback port and waits (at most
+// brokerStartTimeout) until it accepts connections. The broker is killed, and waited for, when t ends; its log is
 // added to the test's log if t failed. It skips the test when there is no
 // mosquitto (see requireMosquitto).
 func startBroker(t testing.TB, extra ...string) *broker {
