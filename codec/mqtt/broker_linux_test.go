@@ -67,15 +67,14 @@ func isExecutable(p string) bool {
 }
 
 // skipOrFail skips the test with a message that starts "MQTT INTEROP TEST
-// SKIPPED" — or, when $NETKIT_REQUIRE_MOSQUITTO is 1, fails it.
-func skipOrFail(t testing.TB, err error) {
+// SKIPPED" and says how to get what is missing (fix) — or, when
+// $NETKIT_REQUIRE_MOSQUITTO is 1, fails it.
+func skipOrFail(t testing.TB, err error, fix string) {
 	t.Helper()
 	if os.Getenv(envRequireMosquitto) == "1" {
-		t.Fatalf("MQTT interop test cannot run and $%s=1: %v; install it (%s) or set $%s",
-			envRequireMosquitto, err, installHint, envMosquitto)
+		t.Fatalf("MQTT interop test cannot run and $%s=1: %v; %s", envRequireMosquitto, err, fix)
 	}
-	t.Skipf("MQTT INTEROP TEST SKIPPED: %v; install it (%s) or set $%s to a mosquitto binary",
-		err, installHint, envMosquitto)
+	t.Skipf("MQTT INTEROP TEST SKIPPED: %v; %s", err, fix)
 }
 
 // requireMosquitto returns the broker's path or skips (or fails) the test.
@@ -83,7 +82,7 @@ func requireMosquitto(t testing.TB) string {
 	t.Helper()
 	p, err := findMosquitto()
 	if err != nil {
-		skipOrFail(t, err)
+		skipOrFail(t, err, "install it ("+installHint+") or set $"+envMosquitto+" to a mosquitto binary")
 	}
 	return p
 }
@@ -94,7 +93,7 @@ func requireClient(t testing.TB, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
-		skipOrFail(t, fmt.Errorf("%s not found: %w", name, err))
+		skipOrFail(t, fmt.Errorf("%s not found: %w", name, err), "install it ("+installHint+")")
 	}
 	return p
 }
