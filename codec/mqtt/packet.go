@@ -185,24 +185,30 @@ func peek(in *buf.Composite, dst []byte) []byte {
 // frameLen checks the fixed header at the front of p (which may hold only
 // part of the packet) and returns the packet's whole length.
 func frameLen(p []byte, lim *limits) (int, error) {
+	total, _, err := frame(p, lim)
+	return total, err
+}
+
+// frame is frameLen that also returns the fixed header's length.
+func frame(p []byte, lim *limits) (total, hl int, err error) {
 	if len(p) == 0 {
-		return 0, ErrShort
+		return 0, 0, ErrShort
 	}
 	if err := checkFirst(p[0]); err != nil {
-		return 0, &SyntaxError{Offset: 0, Kind: err}
+		return 0, 0, &SyntaxError{Offset: 0, Kind: err}
 	}
 	rl, n, verr := varInt(p[1:])
 	if verr != nil {
-		return 0, &SyntaxError{Offset: 1, Kind: verr}
+		return 0, 0, &SyntaxError{Offset: 1, Kind: verr}
 	}
 	if n == 0 {
-		return 0, ErrShort
+		return 0, 0, ErrShort
 	}
-	total := 1 + n + int(rl)
+	total = 1 + n + int(rl)
 	if total > lim.packet {
-		return 0, &SyntaxError{Offset: 1, Kind: ErrPacketTooLarge}
+		return 0, 0, &SyntaxError{Offset: 1, Kind: ErrPacketTooLarge}
 	}
-	return total, nil
+	return total, 1 + n, nil
 }
 
 // checkFirst checks the packet type and the flags of a fixed header's
@@ -226,7 +232,7 @@ func checkFirst(c byte) *Violation {
 }
 
 func decode(p []byte, v Version, pk *Packet, lim *limits) (int, error) {
-	total, err := frameLen(p, lim)
+	total, hl, err := frame(p, lim)
 	if err != nil {
 		return 0, err
 	}
@@ -246,7 +252,7 @@ func decode(p []byte, v Version, pk *Packet, lim *limits) (int, error) {
 	case t == TypeAuth && v != V5:
 		return 0, &SyntaxError{Offset: 0, Kind: ErrUnknownType}
 	}
-	r := reader{p: p[:total], i: total - varRemaining(p)}
+	r := reader{p: p[:total], i: hl}
 	pk.Type = t
 	pk.Version = v
 	switch t {
@@ -277,13 +283,6 @@ func decode(p []byte, v Version, pk *Packet, lim *limits) (int, error) {
 		return 0, &SyntaxError{Offset: r.at, Kind: r.err}
 	}
 	return total, nil
-}
-
-// varRemaining returns the remaining length of the packet at the front of
-// p, whose fixed header is known to be whole and valid.
-func varRemaining(p []byte) int {
-	rl, _, _ := varInt(p[1:])
-	return int(rl)
 }
 
 // An Encoder appends packets for one connection: its protocol version and

@@ -1,6 +1,9 @@
 package mqtt
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // A PropID identifies an MQTT 5.0 property (§2.2.2.2).
 type PropID byte
@@ -336,45 +339,16 @@ func (r *reader) prop(ps *Properties, id PropID, at int, lim *limits) {
 // property length in front, or an error for a property k may not carry or
 // a value that cannot be encoded.
 func (ps *Properties) size(k int) (int, error) {
-	set := ps.Present
-	if len(ps.User) > 0 {
-		set.Add(PropUser)
-	} else {
-		set &^= 1 << PropUser
-	}
-	if len(ps.SubscriptionIDs) > 0 {
-		set.Add(PropSubscriptionID)
-	} else {
-		set &^= 1 << PropSubscriptionID
-	}
-	if bad := set &^ allowed[k]; bad != 0 {
-		for id := PropID(0); id < 64; id++ {
-			if bad.Has(id) {
-				return 0, fmt.Errorf("%w: %v", ErrPropertyNotAllowed, id)
-			}
-		}
-	}
+	set := ps.set()
 	if set == 0 {
 		return 0, nil
 	}
-	n := 0
-	str := func(id PropID, s []byte, utf bool) error {
-		if len(s) > 0xffff {
-			return fmt.Errorf("%w: %v", ErrStringTooLong, id)
-		}
-		if utf {
-			if err := checkString(s); err != nil {
-				return fmt.Errorf("%w: %v", err, id)
-			}
-		}
-		n += 3 + len(s)
-		return nil
+	if bad := set &^ allowed[k]; bad != 0 {
+		return 0, fmt.Errorf("%w: %v", ErrPropertyNotAllowed, PropID(bits.TrailingZeros64(uint64(bad))))
 	}
-	for id := PropID(1); id < 0x2B; id++ {
-		if !set.Has(id) {
-			continue
-		}
-		var err error
+	n := 0
+	for rest := uint64(set); rest != 0; rest &= rest - 1 {
+		id := PropID(bits.TrailingZeros64(rest))
 		switch propInfo[id].typ {
 		case pByte:
 			n += 2
@@ -389,26 +363,38 @@ func (ps *Properties) size(k int) (int, error) {
 				}
 				n += 1 + varIntLen(int(v))
 			}
-		case pStr:
-			err = str(id, *ps.strField(id), true)
-		case pBin:
-			err = str(id, *ps.strField(id), false)
+		case pStr, pBin:
+			s := *ps.strField(id)
+			if err := checkStr(id.String(), s, propInfo[id].typ == pStr); err != nil {
+				return 0, err
+			}
+			n += 3 + len(s)
 		case pPair:
 			for _, u := range ps.User {
-				if err = str(id, u.Key, true); err != nil {
-					break
+				if err := checkStr("user property", u.Key, true); err != nil {
+					return 0, err
 				}
-				if err = str(id, u.Value, true); err != nil {
-					break
+				if err := checkStr("user property", u.Value, true); err != nil {
+					return 0, err
 				}
-				n-- // one identifier for the pair
+				n += 5 + len(u.Key) + len(u.Value)
 			}
-		}
-		if err != nil {
-			return 0, err
 		}
 	}
 	return n, nil
+}
+
+// set returns the properties ps holds: its Present bits, with the repeated
+// properties' bits following their slices.
+func (ps *Properties) set() PropertySet {
+	set := ps.Present &^ (1<<PropUser | 1<<PropSubscriptionID)
+	if len(ps.User) > 0 {
+		set |= 1 << PropUser
+	}
+	if len(ps.SubscriptionIDs) > 0 {
+		set |= 1 << PropSubscriptionID
+	}
+	return set
 }
 
 // strField returns the field of string or binary property id.
@@ -434,43 +420,31 @@ func (ps *Properties) strField(id PropID) *[]byte {
 	return &ps.ReasonString
 }
 
-// appendProps appends the property length n (from size) and ps's
-// properties.
+// append appends the property length n (from size) and ps's properties.
 func (ps *Properties) append(dst []byte, n int) []byte {
 	dst = appendVarInt(dst, n)
 	if n == 0 {
 		return dst
 	}
-	set := ps.Present
-	for id := PropID(1); id < 0x2B; id++ {
+	for rest := uint64(ps.set()); rest != 0; rest &= rest - 1 {
+		id := PropID(bits.TrailingZeros64(rest))
 		switch propInfo[id].typ {
-		case 0:
-			continue
+		case pByte:
+			dst = append(dst, byte(id), ps.byteField(id))
+		case pU16:
+			dst = appendU16(append(dst, byte(id)), ps.u16Field(id))
+		case pU32:
+			dst = appendU32(append(dst, byte(id)), ps.u32Field(id))
 		case pVar:
 			for _, v := range ps.SubscriptionIDs {
 				dst = appendVarInt(append(dst, byte(id)), int(v))
 			}
-			continue
 		case pPair:
 			for _, u := range ps.User {
-				dst = append(dst, byte(id))
-				dst = appendString(appendString(dst, u.Key), u.Value)
+				dst = appendString(appendString(append(dst, byte(id)), u.Key), u.Value)
 			}
-			continue
-		}
-		if !set.Has(id) {
-			continue
-		}
-		dst = append(dst, byte(id))
-		switch propInfo[id].typ {
-		case pByte:
-			dst = append(dst, ps.byteField(id))
-		case pU16:
-			dst = appendU16(dst, ps.u16Field(id))
-		case pU32:
-			dst = appendU32(dst, ps.u32Field(id))
 		default:
-			dst = appendString(dst, *ps.strField(id))
+			dst = appendString(append(dst, byte(id)), *ps.strField(id))
 		}
 	}
 	return dst

@@ -1,6 +1,9 @@
 package mqtt
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // A reader walks one whole packet (its fixed header included, so offsets
 // in errors count from the packet's first byte). Its methods return zero
@@ -100,6 +103,9 @@ func (r *reader) str() []byte {
 // length, or n == 0 when p ends inside it. It rejects a fifth byte and an
 // encoding longer than the value needs.
 func varInt(p []byte) (v uint32, n int, err *Violation) {
+	if len(p) > 0 && p[0] < 0x80 {
+		return uint32(p[0]), 1, nil
+	}
 	for i := 0; i < 4; i++ {
 		if i == len(p) {
 			return 0, 0, nil
@@ -159,10 +165,26 @@ var byteClass = func() (t [256]byte) {
 	return t
 }()
 
+// SWAR constants: a word of 0x01 bytes and a word of 0x80 bytes.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// zeroByte is non-zero when a byte of w is zero.
+func zeroByte(w uint64) uint64 { return (w - lo8) &^ w & hi8 }
+
 // checkString checks a UTF-8 Encoded String: well-formed UTF-8 (which
-// excludes surrogates) and no U+0000.
+// excludes surrogates) and no U+0000. ASCII goes eight bytes at a time.
 func checkString(s []byte) *Violation {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(s[i:])
+		if (w|zeroByte(w))&hi8 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		switch byteClass[s[i]] {
 		case clsNull:
 			return ErrNullChar
@@ -176,7 +198,14 @@ func checkString(s []byte) *Violation {
 // checkTopic checks a Topic Name: a string without wildcards. An empty
 // name passes; the caller decides whether it may be empty.
 func checkTopic(s []byte) *Violation {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(s[i:])
+		if (w|zeroByte(w)|zeroByte(w^(lo8*'+'))|zeroByte(w^(lo8*'#')))&hi8 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		switch byteClass[s[i]] {
 		case clsNull:
 			return ErrNullChar
