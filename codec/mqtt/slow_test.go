@@ -19,8 +19,6 @@ func checkStringSlow(s []byte) *Violation {
 	return nil
 }
 
-func hasNull(s []byte) bool { return strings.ContainsRune(string(s), 0) }
-
 // stringRuleSlow gives the violation checkString must report: ill-formed
 // UTF-8 wins over U+0000 only when the ill-formed sequence comes first.
 func stringRuleSlow(s []byte, topic bool) *Violation {
