@@ -21,7 +21,9 @@ require (
 
 require (
 	github.com/cloudwego/gopkg v0.1.4 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/panjf2000/ants/v2 v2.11.3 // indirect
+	github.com/rs/xid v1.4.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	golang.org/x/sync v0.17.0 // indirect

@@ -3,6 +3,7 @@ package mqttpeers
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -21,6 +22,11 @@ type Impl struct {
 	// and returns it with the number of bytes read. A panic inside the
 	// implementation is returned as an error wrapping ErrPanic.
 	Decode func(b []byte, v byte) (p *Packet, n int, err error)
+
+	// ReadFrom reads and decodes one packet from r, a connection of
+	// protocol level v, the way the implementation reads from its
+	// network connection, with its default limits.
+	ReadFrom func(r io.Reader, v byte) (*Packet, error)
 }
 
 // Speaks reports whether i speaks protocol level v.

@@ -270,15 +270,20 @@ func mochiDecode(b []byte, v byte) (p *Packet, n int, err error) {
 // XValidate method of the type, where there is one; PublishValidate with
 // mochi's default Topic Alias Maximum, 65535). It returns the decoding
 // error, or else the validation error, or nil.
-func MochiValidate(b []byte, v byte) (err error) {
-	defer recoverInto("mochi", &err)
+func MochiValidate(b []byte, v byte) (decodeErr, validateErr error) {
+	defer recoverInto("mochi", &decodeErr)
 	pk, body, _, err := mochiFrame(b, v)
 	if err != nil {
-		return err
+		return err, nil
 	}
 	if err := mochiDecodeBody(&pk, body); err != nil {
-		return err
+		return err, nil
 	}
+	return nil, mochiValidate(&pk)
+}
+
+// mochiValidate runs the XValidate method of pk's type, if it has one.
+func mochiValidate(pk *mp.Packet) error {
 	code := mp.CodeSuccess
 	switch pk.FixedHeader.Type {
 	case Connect:
