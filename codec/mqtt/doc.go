@@ -1,0 +1,86 @@
+// Package mqtt encodes and decodes the control packets of MQTT 3.1.1 and
+// MQTT 5.0: every packet type, every MQTT 5.0 property (repeated user
+// properties and several subscription identifiers included) and the reason
+// codes. It does no I/O and uses no unsafe.
+//
+// # Decoding
+//
+// [Decode] decodes the packet at the front of a []byte into a [Packet], a
+// reusable value filled in place: Type says which packet arrived and which
+// field of the Packet holds it. A [Decoder] does the same for one
+// connection, over the *buf.Composite its reads accumulate in, and keeps
+// the protocol version the connection's CONNECT announced:
+//
+//	var d mqtt.Decoder // a server's: the first packet must be a CONNECT
+//	var pk mqtt.Packet
+//	in.Append(read)
+//	for {
+//		err := d.Decode(in, &pk)
+//		if err == mqtt.ErrShort {
+//			break // wait for the next read
+//		}
+//		if err != nil {
+//			… // send DISCONNECT with mqtt.ReasonOf(err) (MQTT 5.0), close
+//		}
+//		handle(&pk)
+//	}
+//	pk.Release()
+//
+// Fields alias the input; nothing is copied. With Decode and
+// DecodeBytes they alias the caller's slice. With Decoder.Decode the
+// Packet holds a reference to the bytes (a view of the read, or a pooled
+// copy when the packet straddles reads), so the composite may be released
+// while the packet is in use; the fields stay valid until the Packet is
+// decoded into again or [Packet.Release] is called. [Packet.Clone] detaches
+// a packet for a caller that keeps it longer. Decoding allocates nothing in
+// steady state: the Packet's slices (subscriptions, filters, reason codes,
+// user properties, subscription identifiers) keep their arrays from one
+// packet to the next.
+//
+// # Validation and limits
+//
+// Decoding checks every rule of the specifications a receiver can check
+// on one packet, and each violation is a *[SyntaxError] whose Kind is one
+// of the package's [*Violation] sentinels. A Violation carries the MQTT 5.0
+// reason code a broker answers with (in a CONNACK or a DISCONNECT;
+// [ReasonOf] extracts it from any error) and the normative statement it
+// breaks, which its message quotes: "mqtt: U+0000 in a string
+// [MQTT-1.5.4-2] at offset 9". The rules checked: reserved packet types
+// and flag bits; Variable Byte Integers longer than 4 bytes or not in
+// their shortest form; fields running past the remaining length, or bytes
+// after the last field; ill-formed UTF-8 (surrogates included) and U+0000
+// in strings; wildcards in topic names (PUBLISH, will, response topic);
+// misplaced wildcards and bad share names in topic filters; QoS 3; DUP on
+// QoS 0; packet identifier 0 where one is required; protocol name and
+// level; CONNECT and CONNACK flag rules; subscription options; reason
+// codes the packet type does not allow; unknown properties, properties
+// the packet type does not allow, duplicates of properties that may appear
+// once, and property values out of range.
+//
+// Limits bound memory before it is taken. A packet's size (default
+// [DefaultMaxPacketSize], 1 MiB; at most the protocol's 256 MiB) is checked
+// as soon as its fixed header is read, before its bytes are awaited, held
+// or allocated: the 5 bytes 10 FF FF FF 7F are rejected with
+// ErrPacketTooLarge having allocated nothing. The counts of topic filters,
+// reason codes, user properties and subscription identifiers in one packet
+// are capped too ([Decoder] fields), so a packet cannot make the Packet's
+// slices grow beyond them.
+//
+// What is left to the caller, because it needs the connection's state:
+// packet-identifier reuse, topic-alias ranges, Receive Maximum, which
+// direction may send which property (a client must not send a
+// subscription identifier on PUBLISH), and the payload format indicator
+// (a receiver may check the payload's UTF-8 itself).
+//
+// # Encoding
+//
+// An [Encoder] holds a connection's protocol version and the peer's
+// maximum packet size; its AppendX methods (and [Packet.Append]) append one
+// packet to a []byte. They check what they write — string lengths (a
+// string over 65,535 bytes is an error, never truncated), topic names and
+// filters, QoS, packet identifiers, the properties a packet may carry and
+// the packet's size against the peer's maximum — and return dst unchanged
+// with an error rather than write a packet the peer must reject. They
+// allocate only when dst must grow. MQTT 5.0 acknowledgements, DISCONNECT
+// and AUTH are written in their shortest form.
+package mqtt

@@ -1,0 +1,241 @@
+package mqtt
+
+import (
+	"bytes"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
+
+// sample returns one packet of every type and shape, for version v: the
+// table the round-trip tests and the fuzz seeds start from.
+func samples(v Version) []Packet {
+	user := []UserProperty{{[]byte("k1"), []byte("v1")}, {[]byte("k1"), []byte("v2")}, {[]byte("ключ"), []byte("")}}
+	var pubProps, connProps, willProps, ackProps, connackProps Properties
+	if v == V5 {
+		pubProps = Properties{PayloadFormat: 1, MessageExpiry: 60, ContentType: []byte("text/plain"),
+			ResponseTopic: []byte("re/ply"), CorrelationData: []byte{0, 1, 2}, TopicAlias: 3,
+			SubscriptionIDs: []uint32{7, 268435455, 128}, User: user}
+		for _, id := range []PropID{PropPayloadFormat, PropMessageExpiry, PropContentType, PropResponseTopic, PropCorrelationData, PropTopicAlias} {
+			pubProps.Present.Add(id)
+		}
+		connProps = Properties{SessionExpiry: 3600, ReceiveMaximum: 20, MaximumPacketSize: 1 << 20,
+			TopicAliasMaximum: 10, RequestResponseInfo: 1, RequestProblemInfo: 0,
+			AuthMethod: []byte("SCRAM-SHA-1"), AuthData: []byte{9, 9}, User: user[:1]}
+		for _, id := range []PropID{PropSessionExpiry, PropReceiveMaximum, PropMaximumPacketSize, PropTopicAliasMaximum, PropRequestResponseInfo, PropRequestProblemInfo, PropAuthMethod, PropAuthData} {
+			connProps.Present.Add(id)
+		}
+		willProps = Properties{WillDelay: 5, PayloadFormat: 0, ContentType: []byte("json")}
+		for _, id := range []PropID{PropWillDelay, PropPayloadFormat, PropContentType} {
+			willProps.Present.Add(id)
+		}
+		ackProps = Properties{ReasonString: []byte("no"), User: user[1:2]}
+		ackProps.Present.Add(PropReasonString)
+		connackProps = Properties{SessionExpiry: 10, ReceiveMaximum: 100, MaximumQoS: 1, RetainAvailable: 0,
+			MaximumPacketSize: 4096, AssignedClientID: []byte("auto-1"), TopicAliasMaximum: 5,
+			ReasonString: []byte("ok"), WildcardSubAvailable: 1, SubIDAvailable: 1, SharedSubAvailable: 0,
+			ServerKeepAlive: 30, ResponseInfo: []byte("resp"), ServerReference: []byte("other"),
+			AuthMethod: []byte("m"), AuthData: []byte("d")}
+		for _, id := range []PropID{PropSessionExpiry, PropReceiveMaximum, PropMaximumQoS, PropRetainAvailable, PropMaximumPacketSize, PropAssignedClientID, PropTopicAliasMaximum, PropReasonString, PropWildcardSubAvailable, PropSubIDAvailable, PropSharedSubAvailable, PropServerKeepAlive, PropResponseInfo, PropServerReference, PropAuthMethod, PropAuthData} {
+			connackProps.Present.Add(id)
+		}
+	}
+	pk := func(t Type) Packet { return Packet{Type: t, Version: v} }
+	var out []Packet
+	p := pk(TypeConnect)
+	p.Connect = Connect{Version: v, CleanStart: true, KeepAlive: 30, ClientID: []byte("client-1"), Props: connProps}
+	out = append(out, p)
+	p = pk(TypeConnect)
+	p.Connect = Connect{Version: v, KeepAlive: 0, ClientID: []byte{}, WillFlag: true, WillQoS: 2, WillRetain: true,
+		WillProps: willProps, WillTopic: []byte("last/will"), WillPayload: []byte("bye"),
+		HasUsername: true, Username: []byte("user"), HasPassword: true, Password: []byte{0, 0xff}}
+	out = append(out, p)
+	p = pk(TypeConnack)
+	p.Connack = Connack{SessionPresent: true, Props: connackProps}
+	out = append(out, p)
+	p = pk(TypeConnack)
+	if v == V5 {
+		p.Connack = Connack{Reason: NotAuthorized}
+	} else {
+		p.Connack = Connack{Reason: 5}
+	}
+	out = append(out, p)
+	for q := byte(0); q < 3; q++ {
+		p = pk(TypePublish)
+		p.Publish = Publish{QoS: q, Retain: q == 1, Dup: q == 2, Topic: []byte("a/b/c/d/e/f/sensor/1"), Payload: bytes.Repeat([]byte{'x'}, 64)}
+		if q > 0 {
+			p.Publish.PacketID = uint16(q) * 1000
+		}
+		if q == 2 {
+			p.Publish.Props = pubProps
+		}
+		out = append(out, p)
+	}
+	p = pk(TypePublish)
+	p.Publish = Publish{Topic: []byte("empty/payload")}
+	out = append(out, p)
+	for t := TypePuback; t <= TypePubcomp; t++ {
+		p = pk(t)
+		p.Ack = Ack{PacketID: 1}
+		out = append(out, p)
+		if v == V5 {
+			p = pk(t)
+			p.Ack = Ack{PacketID: 65535, Reason: ackCodesList(t)[1], Props: ackProps}
+			out = append(out, p)
+			p = pk(t)
+			p.Ack = Ack{PacketID: 2, Reason: ackCodesList(t)[1]}
+			out = append(out, p)
+		}
+	}
+	p = pk(TypeSubscribe)
+	subs := []Subscription{{Filter: []byte("a/+/c"), QoS: 1}, {Filter: []byte("#"), QoS: 2}, {Filter: []byte("x/y/#")}}
+	if v == V5 {
+		subs = append(subs, Subscription{Filter: []byte("$share/group/s/+"), QoS: 1, RetainAsPublished: true, RetainHandling: 2},
+			Subscription{Filter: []byte("n/l"), NoLocal: true, RetainHandling: 1})
+		p.Subscribe.Props = Properties{SubscriptionIDs: []uint32{42}, User: user[:1]}
+	}
+	p.Subscribe.PacketID = 10
+	p.Subscribe.Subscriptions = subs
+	out = append(out, p)
+	p = pk(TypeSuback)
+	p.Suback = Suback{PacketID: 10, Reasons: []ReasonCode{0, 1, 2, 0x80}}
+	if v == V5 {
+		p.Suback.Reasons = append(p.Suback.Reasons, 0x8F, 0xA2)
+		p.Suback.Props = ackProps
+	}
+	out = append(out, p)
+	p = pk(TypeUnsubscribe)
+	p.Unsubscribe = Unsubscribe{PacketID: 11, Filters: [][]byte{[]byte("a/+/c"), []byte("#")}}
+	if v == V5 {
+		p.Unsubscribe.Props.User = user
+	}
+	out = append(out, p)
+	p = pk(TypeUnsuback)
+	p.Suback = Suback{PacketID: 11}
+	if v == V5 {
+		p.Suback.Reasons = []ReasonCode{0, 0x11}
+		p.Suback.Props = ackProps
+	}
+	out = append(out, p)
+	out = append(out, pk(TypePingreq), pk(TypePingresp), pk(TypeDisconnect))
+	if v == V5 {
+		p = pk(TypeDisconnect)
+		p.Disconnect = Disconnect{Reason: DisconnectWithWill}
+		out = append(out, p)
+		p = pk(TypeDisconnect)
+		p.Disconnect = Disconnect{Reason: ServerMoved, Props: Properties{ServerReference: []byte("elsewhere"), SessionExpiry: 0, ReasonString: []byte("moved")}}
+		p.Disconnect.Props.Present.Add(PropServerReference)
+		p.Disconnect.Props.Present.Add(PropSessionExpiry)
+		p.Disconnect.Props.Present.Add(PropReasonString)
+		out = append(out, p)
+		out = append(out, pk(TypeAuth))
+		p = pk(TypeAuth)
+		p.Auth = Auth{Reason: ContinueAuthentication, Props: Properties{AuthMethod: []byte("SCRAM-SHA-1"), AuthData: []byte("abc")}}
+		p.Auth.Props.Present.Add(PropAuthMethod)
+		p.Auth.Props.Present.Add(PropAuthData)
+		out = append(out, p)
+	}
+	return out
+}
+
+func ackCodesList(t Type) []ReasonCode {
+	if t == TypePubrel || t == TypePubcomp {
+		return []ReasonCode{0, 0x92}
+	}
+	return []ReasonCode{0, 0x10, 0x80}
+}
+
+func mustEncode(t *testing.T, p *Packet) []byte {
+	t.Helper()
+	b, err := p.Append(nil)
+	if err != nil {
+		t.Fatalf("%v %v: encode: %v", p.Version, p.Type, err)
+	}
+	return b
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, v := range []Version{V311, V5} {
+		for _, p := range samples(v) {
+			b := mustEncode(t, &p)
+			var d Packet
+			n, err := Decode(b, v, &d)
+			if p.Type == TypeConnect {
+				n, err = Decode(b, 0, &d)
+			}
+			if err != nil || n != len(b) {
+				t.Fatalf("%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
+			}
+			if d.Type != p.Type || d.Version != v {
+				t.Fatalf("%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
+			}
+			b2 := mustEncode(t, &d)
+			if !bytes.Equal(b, b2) {
+				t.Fatalf("%v %v: re-encoded\n%x\nwant\n%x", v, p.Type, b2, b)
+			}
+			c := d.Clone()
+			b3 := mustEncode(t, c)
+			if !bytes.Equal(b, b3) {
+				t.Fatalf("%v %v: clone encodes\n%x\nwant\n%x", v, p.Type, b3, b)
+			}
+			// Every prefix is short.
+			for i := range b {
+				if n, err := Decode(b[:i], v, &d); err != ErrShort && !(p.Type == TypeConnect && err != nil) {
+					t.Fatalf("%v %v: prefix %d: n=%d err=%v", v, p.Type, i, n, err)
+				}
+			}
+		}
+	}
+}
+
+// TestKnownBytes decodes packets written by hand from the specification,
+// so that the encoder and decoder cannot agree on a mistake.
+func TestKnownBytes(t *testing.T) {
+	h := func(s string) []byte {
+		b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// CONNECT 3.1.1: "MQTT", level 4, clean session, keep alive 60, client id "abc".
+	var p Packet
+	b := h("10 0f 0004 4d515454 04 02 003c 0003 616263")
+	if n, err := Decode(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V311 || !p.Connect.CleanStart ||
+		p.Connect.KeepAlive != 60 || string(p.Connect.ClientID) != "abc" {
+		t.Fatalf("CONNECT 3.1.1: n=%d err=%v %+v", n, err, p.Connect)
+	}
+	// CONNECT 5.0 with session expiry 10 and an empty client id.
+	b = h("10 12 0004 4d515454 05 02 000a 05 11 0000000a 0000")
+	if n, err := Decode(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V5 || p.Connect.Props.SessionExpiry != 10 ||
+		!p.Connect.Props.Present.Has(PropSessionExpiry) || len(p.Connect.ClientID) != 0 {
+		t.Fatalf("CONNECT 5: n=%d err=%v %+v", n, err, p.Connect)
+	}
+	// PUBLISH 3.1.1 QoS 1 retain, topic "a/b", id 0x1234, payload "hi".
+	b = h("33 09 0003 612f62 1234 6869")
+	if n, err := Decode(b, V311, &p); err != nil || n != len(b) || p.Publish.QoS != 1 || !p.Publish.Retain ||
+		string(p.Publish.Topic) != "a/b" || p.Publish.PacketID != 0x1234 || string(p.Publish.Payload) != "hi" {
+		t.Fatalf("PUBLISH: n=%d err=%v %+v", n, err, p.Publish)
+	}
+	// PUBLISH 5.0 QoS 0 with two subscription identifiers (1 and 300) and a user property.
+	b = h("30 12 0001 74 0c 0b01 0b ac02 26 0001 6b 0001 76 7061")
+	if n, err := Decode(b, V5, &p); err != nil || n != len(b) || len(p.Publish.Props.SubscriptionIDs) != 2 ||
+		p.Publish.Props.SubscriptionIDs[1] != 300 || len(p.Publish.Props.User) != 1 || string(p.Publish.Payload) != "pa" {
+		t.Fatalf("PUBLISH 5: n=%d err=%v %+v", n, err, p.Publish)
+	}
+	// SUBACK 5.0 id 7, no properties, granted QoS 1 and 0x87.
+	b = h("90 05 0007 00 01 87")
+	if n, err := Decode(b, V5, &p); err != nil || n != len(b) || p.Suback.PacketID != 7 || len(p.Suback.Reasons) != 2 || p.Suback.Reasons[1] != NotAuthorized {
+		t.Fatalf("SUBACK: n=%d err=%v %+v", n, err, p.Suback)
+	}
+	// PUBACK 5.0 short forms: no reason (Success), reason without properties.
+	for _, s := range []string{"40 02 0001", "40 03 0001 10"} {
+		b = h(s)
+		if n, err := Decode(b, V5, &p); err != nil || n != len(b) || p.Ack.PacketID != 1 {
+			t.Fatalf("PUBACK %s: n=%d err=%v", s, n, err)
+		}
+	}
+	if p.Ack.Reason != NoMatchingSubscribers {
+		t.Fatalf("PUBACK reason %v", p.Ack.Reason)
+	}
+}
