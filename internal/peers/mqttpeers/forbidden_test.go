@@ -300,3 +300,57 @@ func allocatedBytes(f func()) uint64 {
 	runtime.ReadMemStats(&m1)
 	return (m1.TotalAlloc - m0.TotalAlloc) / runs
 }
+
+// sentinelNames names the sentinels of forbidden for the markdown table.
+var sentinelNames = map[*mqtt.Violation]string{
+	mqtt.ErrBadQoS:             "ErrBadQoS",
+	mqtt.ErrBadUTF8:            "ErrBadUTF8",
+	mqtt.ErrConnectReserved:    "ErrConnectReserved",
+	mqtt.ErrDupOnQoS0:          "ErrDupOnQoS0",
+	mqtt.ErrDuplicateProperty:  "ErrDuplicateProperty",
+	mqtt.ErrFilterMultiWild:    "ErrFilterMultiWild",
+	mqtt.ErrMalformed:          "ErrMalformed",
+	mqtt.ErrNoSubscriptions:    "ErrNoSubscriptions",
+	mqtt.ErrNullChar:           "ErrNullChar",
+	mqtt.ErrPacketTooLarge:     "ErrPacketTooLarge",
+	mqtt.ErrPasswordNoUser:     "ErrPasswordNoUser",
+	mqtt.ErrPropertyNotAllowed: "ErrPropertyNotAllowed",
+	mqtt.ErrReservedFlags:      "ErrReservedFlags",
+	mqtt.ErrSubOptions:         "ErrSubOptions",
+	mqtt.ErrSubscriptionIDZero: "ErrSubscriptionIDZero",
+	mqtt.ErrTopicAliasZero:     "ErrTopicAliasZero",
+	mqtt.ErrTopicEmpty:         "ErrTopicEmpty",
+	mqtt.ErrTopicWildcard:      "ErrTopicWildcard",
+	mqtt.ErrUnknownType:        "ErrUnknownType",
+	mqtt.ErrVarInt:             "ErrVarInt",
+	mqtt.ErrWillQoS:            "ErrWillQoS",
+	mqtt.ErrWillRetainNoWill:   "ErrWillRetainNoWill",
+	mqtt.ErrZeroPacketID:       "ErrZeroPacketID",
+}
+
+// forbiddenMarkdown renders forbidden as a markdown table.
+func forbiddenMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| input | version | bytes | netkit | mochi | paho | pahov3 |\n|---|---|---|---|---|---|---|\n")
+	for i := range forbidden {
+		c := &forbidden[i]
+		in := fmt.Sprintf("`% X`", c.in)
+		if c.stream {
+			in = fmt.Sprintf("`% X` and endless zeros", c.in)
+		}
+		v := "3.1.1"
+		if c.v == V5 {
+			v = "5.0"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | rejects: `%s`, 0x%02X, %s |", c.rule, v, in, sentinelNames[c.want], byte(c.reason), c.want.Rule)
+		for _, p := range peers {
+			o := c.peers[p.Name]
+			if o == "" {
+				o = "—"
+			}
+			fmt.Fprintf(&b, " %s |", o)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
