@@ -114,11 +114,12 @@ func toMochiProps(mpr *mp.Properties, t byte, props []Prop) error {
 		return err
 	}
 	for _, p := range props {
-		zero := p.N == 0 && p.S == "" && p.Key == ""
+		if !mochiHolds(p) {
+			return inexpressible("mochi", "property 0x%02X with a zero or empty value", p.ID)
+		}
 		switch p.ID {
 		case PropPayloadFormat:
 			mpr.PayloadFormat, mpr.PayloadFormatFlag = byte(p.N), true
-			zero = false
 		case PropMessageExpiry:
 			mpr.MessageExpiryInterval = p.N
 		case PropContentType:
@@ -134,19 +135,16 @@ func toMochiProps(mpr *mp.Properties, t byte, props []Prop) error {
 			mpr.SubscriptionIdentifier = append(mpr.SubscriptionIdentifier, int(p.N))
 		case PropSessionExpiry:
 			mpr.SessionExpiryInterval, mpr.SessionExpiryIntervalFlag = p.N, true
-			zero = false
 		case PropAssignedClientID:
 			mpr.AssignedClientID = p.S
 		case PropServerKeepAlive:
 			mpr.ServerKeepAlive, mpr.ServerKeepAliveFlag = uint16(p.N), true
-			zero = false
 		case PropAuthMethod:
 			mpr.AuthenticationMethod = p.S
 		case PropAuthData:
 			mpr.AuthenticationData = []byte(p.S)
 		case PropRequestProblemInfo:
 			mpr.RequestProblemInfo, mpr.RequestProblemInfoFlag = byte(p.N), true
-			zero = false
 		case PropWillDelay:
 			mpr.WillDelayInterval = p.N
 		case PropRequestResponseInfo:
@@ -164,34 +162,37 @@ func toMochiProps(mpr *mp.Properties, t byte, props []Prop) error {
 		case PropTopicAlias:
 			mpr.TopicAlias, mpr.TopicAliasFlag = uint16(p.N), true
 		case PropMaximumQoS:
-			mpr.MaximumQos, mpr.MaximumQosFlag = byte(p.N), true
-			zero = false
 			if p.N > 1 {
 				return inexpressible("mochi", "Maximum QoS %d", p.N)
 			}
+			mpr.MaximumQos, mpr.MaximumQosFlag = byte(p.N), true
 		case PropRetainAvailable:
 			mpr.RetainAvailable, mpr.RetainAvailableFlag = byte(p.N), true
-			zero = false
 		case PropUser:
 			mpr.User = append(mpr.User, mp.UserProperty{Key: p.Key, Val: p.S})
-			zero = false
 		case PropMaximumPacketSize:
 			mpr.MaximumPacketSize = p.N
 		case PropWildcardSubAvail:
 			mpr.WildcardSubAvailable, mpr.WildcardSubAvailableFlag = byte(p.N), true
-			zero = false
 		case PropSubIDAvailable:
 			mpr.SubIDAvailable, mpr.SubIDAvailableFlag = byte(p.N), true
-			zero = false
 		case PropSharedSubAvailable:
 			mpr.SharedSubAvailable, mpr.SharedSubAvailableFlag = byte(p.N), true
-			zero = false
-		}
-		if zero {
-			return inexpressible("mochi", "property 0x%02X with a zero or empty value", p.ID)
 		}
 	}
 	return nil
+}
+
+// mochiHolds reports whether mochi's Properties can hold p: mochi keeps a
+// presence flag for some properties and takes a zero value or an empty
+// string of the others for an absent one.
+func mochiHolds(p Prop) bool {
+	switch p.ID {
+	case PropPayloadFormat, PropSessionExpiry, PropServerKeepAlive, PropRequestProblemInfo, PropMaximumQoS,
+		PropRetainAvailable, PropUser, PropWildcardSubAvail, PropSubIDAvailable, PropSharedSubAvailable:
+		return true
+	}
+	return p.N != 0 || p.S != ""
 }
 
 // mochiFrame decodes the fixed header of b as mochi's server does and
