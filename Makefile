@@ -18,7 +18,8 @@ all: test
 
 ## test: vet, tests (plain, -race, -tags invariants), the safe twin of the
 ##       one unsafe package (-tags nounsafe), peers module, darwin build;
-##       browser tests need Chromium (skipped, with a warning, without it)
+##       browser tests need Chromium, MQTT interoperability tests need
+##       mosquitto and its clients (skipped, with a warning, without them)
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
@@ -29,6 +30,7 @@ test:
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
 	@$(BROWSER_CHECK)
+	@$(MOSQUITTO_CHECK)
 
 # BROWSER_CHECK warns when the browser tests were skipped for want of a
 # Chromium (CI sets NETKIT_REQUIRE_BROWSER=1, which makes them fail instead).
@@ -36,6 +38,19 @@ BROWSER_CHECK = for b in chromium chromium-browser google-chrome google-chrome-s
 	  command -v $$b >/dev/null && exit 0; \
 	done; [ -n "$$NETKIT_CHROMIUM" ] || \
 	echo "make test: WARNING: no Chromium or Chrome found: the BROWSER TESTS WERE SKIPPED (apt-get install chromium, or set NETKIT_CHROMIUM)"
+
+# MOSQUITTO_CHECK warns when the MQTT interoperability tests (codec/mqtt)
+# were skipped for want of mosquitto, mosquitto_pub or mosquitto_sub (CI sets
+# NETKIT_REQUIRE_MOSQUITTO=1, which makes them fail instead). Debian puts the
+# broker in /usr/sbin, outside a user's PATH; the tests look there too.
+MOSQUITTO_CHECK = broker=$$NETKIT_MOSQUITTO; \
+	[ -n "$$broker" ] || broker=$$(command -v mosquitto) || \
+	for d in /usr/sbin /usr/local/sbin; do [ -x $$d/mosquitto ] && broker=$$d/mosquitto && break; done; \
+	if [ -z "$$broker" ] || [ ! -x "$$broker" ]; then \
+	  echo "make test: WARNING: no mosquitto broker found: the MQTT INTEROPERABILITY TESTS WERE SKIPPED (apt-get install mosquitto mosquitto-clients, or set NETKIT_MOSQUITTO)"; \
+	elif ! command -v mosquitto_pub >/dev/null || ! command -v mosquitto_sub >/dev/null; then \
+	  echo "make test: WARNING: no mosquitto_pub or mosquitto_sub found: the MQTT CLIENT INTEROPERABILITY TEST WAS SKIPPED (apt-get install mosquitto-clients)"; \
+	fi
 
 ## bench: the main job — netbench runs every package's benchmarks and writes
 ##        the Go benchmark format on stdout (COUNT=10 samples for benchstat;

@@ -1,6 +1,6 @@
 // Package codec holds netkit's protocol codecs, one subpackage per format.
 // This package has no code; it states once the conventions every codec
-// follows, so that frame, query and httpdate today, and MQTT, HPACK and
+// follows, so that frame, query, httpdate and mqtt today, and HPACK and
 // HTTP/1.1 later, read and fail the same way.
 //
 // # Conventions
@@ -41,6 +41,8 @@
 //	query      query-string escape, unescape and parse        net/url
 //	httpdate   RFC 9110 dates (IMF-fixdate, RFC 850,          net/http.ParseTime,
 //	           asctime) and RFC 6265 cookie dates             a slow RFC 6265 model
+//	mqtt       MQTT 3.1.1 and 5.0 control packets, over       a real mosquitto broker;
+//	           []byte and *buf.Composite                      mochi and paho (peers)
 //
 // There is no hex codec: encoding/hex already decodes through a lookup table
 // and allocates nothing with its Append functions.

@@ -78,7 +78,7 @@ var (
 	ErrBadUTF8         = violation(MalformedPacket, "MQTT-1.5.4-1", "ill-formed UTF-8 in a string")
 	ErrNullChar        = violation(MalformedPacket, "MQTT-1.5.4-2", "U+0000 in a string")
 	ErrStringTooLong   = violation(MalformedPacket, "§1.5.4", "string or binary data longer than 65,535 bytes")
-	ErrTopicWildcard   = violation(MalformedPacket, "MQTT-3.3.2-2", "wildcard in a topic name")
+	ErrTopicWildcard   = violation(ProtocolError, "MQTT-3.3.2-2", "wildcard in a topic name") // mosquitto answers 0x82 too
 	ErrTopicEmpty      = violation(ProtocolError, "MQTT-4.7.3-1", "empty topic name or filter")
 	ErrFilterMultiWild = violation(MalformedPacket, "MQTT-4.7.1-1", "'#' not alone as the last level of a topic filter")
 	ErrFilterWild      = violation(MalformedPacket, "MQTT-4.7.1-2", "'+' not alone in its level of a topic filter")

@@ -239,3 +239,12 @@ func TestKnownBytes(t *testing.T) {
 		t.Fatalf("PUBACK reason %v", p.Ack.Reason)
 	}
 }
+
+func hexBytes(s string) ([]byte, error) { return hex.DecodeString(strings.ReplaceAll(s, " ", "")) }
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -1,0 +1,82 @@
+package mqtt
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/race"
+)
+
+// TestDecodeAllocs checks that decoding allocates nothing in steady state:
+// PUBLISH (with properties, user properties and subscription identifiers in
+// 5.0), the acknowledgements, SUBSCRIBE with 16 filters, CONNECT with a
+// will, from a []byte and from a composite; and that encoding into a
+// large-enough dst allocates nothing.
+func TestDecodeAllocs(t *testing.T) {
+	if race.Enabled || invariants.Enabled {
+		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
+	}
+	for _, v := range []Version{V311, V5} {
+		var ps []Packet
+		for _, p := range samples(v) {
+			switch p.Type {
+			case TypePublish, TypePuback, TypePubrec, TypePubrel, TypePubcomp, TypeConnect, TypeSubscribe, TypeUnsubscribe, TypeSuback:
+				ps = append(ps, p)
+			}
+		}
+		sub := Packet{Type: TypeSubscribe, Version: v}
+		sub.Subscribe.PacketID = 9
+		for i := range 16 {
+			sub.Subscribe.Subscriptions = append(sub.Subscribe.Subscriptions, Subscription{Filter: fmt.Appendf(nil, "site/%d/+/temp", i), QoS: byte(i % 3)})
+		}
+		ps = append(ps, sub)
+		for _, p := range ps {
+			b := mustEncode(t, &p)
+			dv := v
+			if p.Type == TypeConnect {
+				dv = 0
+			}
+			var pk Packet
+			if n := testing.AllocsPerRun(100, func() {
+				if _, err := Decode(b, dv, &pk); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v %v: Decode allocates %.1f times", v, p.Type, n)
+			}
+			e := Encoder{Version: v}
+			dst := make([]byte, 0, len(b))
+			if n := testing.AllocsPerRun(100, func() {
+				if _, err := e.Append(dst[:0], &pk); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v %v: Append allocates %.1f times", v, p.Type, n)
+			}
+			// From a composite: the packet alone in a read, and split
+			// across two reads (a pooled copy).
+			for _, split := range []int{0, len(b) / 2} {
+				in := buf.NewComposite()
+				if n := testing.AllocsPerRun(100, func() {
+					d := Decoder{Version: dv}
+					for _, part := range [][]byte{b[:split], b[split:]} {
+						if len(part) > 0 {
+							r := buf.Get(len(part))
+							r.Write(part)
+							in.Append(r)
+						}
+					}
+					if err := d.Decode(in, &pk); err != nil {
+						t.Fatal(err)
+					}
+					pk.Release()
+				}); n != 0 {
+					t.Errorf("%v %v split %d: Decoder.Decode allocates %.1f times", v, p.Type, split, n)
+				}
+				in.Release()
+			}
+		}
+	}
+}

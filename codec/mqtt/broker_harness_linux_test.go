@@ -1,0 +1,124 @@
+package mqtt_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBrokerHarness checks the harness itself, without the codec: a broker
+// started by startBroker answers a hand-built MQTT 3.1.1 CONNECT with a
+// CONNACK that accepts it, and two brokers started at once get two ports.
+func TestBrokerHarness(t *testing.T) {
+	t.Parallel()
+	b := startBroker(t)
+	b2 := startBroker(t)
+	if b.Addr == b2.Addr {
+		t.Fatalf("two brokers on one address %s", b.Addr)
+	}
+	conn, err := net.DialTimeout("tcp", b.Addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	connect := []byte{
+		0x10, 14, // CONNECT, remaining length
+		0, 4, 'M', 'Q', 'T', 'T', 4, // protocol name, level 4 (3.1.1)
+		0x02,  // flags: clean session
+		0, 60, // keep alive
+		0, 2, 'h', 'i', // client identifier
+	}
+	if _, err := conn.Write(connect); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 4)
+	if _, err := io.ReadFull(conn, got); err != nil {
+		t.Fatalf("reading CONNACK: %v", err)
+	}
+	if want := []byte{0x20, 2, 0, 0}; !bytes.Equal(got, want) {
+		t.Fatalf("CONNACK = % x, want % x", got, want)
+	}
+	if !b.WaitLog("New client connected from 127.0.0.1", 2*time.Second) {
+		t.Errorf("broker log does not show the connection:\n%s", b.Log())
+	}
+}
+
+// TestBrokerPortTaken: when the chosen port is taken before mosquitto binds
+// it, startBroker notices (mosquitto exits, never "running") and retries on
+// another port. Not parallel: it replaces pickPort.
+func TestBrokerPortTaken(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	taken := ln.Addr().(*net.TCPAddr).Port
+	calls := 0
+	pickPort = func() (int, error) {
+		calls++
+		if calls == 1 {
+			return taken, nil
+		}
+		return freePort()
+	}
+	defer func() { pickPort = freePort }()
+	b := startBroker(t)
+	if calls != 2 || b.Port == taken {
+		t.Fatalf("broker on port %d after %d picks; want a second pick, not the taken port %d", b.Port, calls, taken)
+	}
+}
+
+// TestFindMosquittoOverride: $NETKIT_MOSQUITTO wins over PATH and /usr/sbin,
+// and a path that is not an executable counts as no broker.
+func TestFindMosquittoOverride(t *testing.T) {
+	t.Setenv(envMosquitto, "/nonexistent/mosquitto")
+	if p, err := findMosquitto(); !errors.Is(err, errNoMosquitto) {
+		t.Fatalf("findMosquitto() = %q, %v; want errNoMosquitto", p, err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(envMosquitto, self)
+	if p, err := findMosquitto(); err != nil || p != self {
+		t.Fatalf("findMosquitto() = %q, %v; want %q", p, err, self)
+	}
+}
+
+// TestBrokerMissing runs TestBrokerHarness in a child process with no
+// broker: it must skip, loudly, and fail when $NETKIT_REQUIRE_MOSQUITTO=1.
+func TestBrokerMissing(t *testing.T) {
+	if os.Getenv("NETKIT_MQTT_CHILD") == "1" {
+		t.Skip("in the child")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(require string) (string, error) {
+		cmd := exec.Command(self, "-test.run=^TestBrokerHarness$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "NETKIT_MQTT_CHILD=1",
+			envMosquitto+"=/nonexistent/mosquitto", envRequireMosquitto+"="+require)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run("")
+	if err != nil || !strings.Contains(out, "--- SKIP: TestBrokerHarness") ||
+		!strings.Contains(out, "MQTT INTEROP TEST SKIPPED") || !strings.Contains(out, installHint) {
+		t.Errorf("without a broker: err %v, output:\n%s\nwant a skip that says MQTT INTEROP TEST SKIPPED and %q", err, out, installHint)
+	}
+	out, err = run("1")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || !strings.Contains(out, "--- FAIL: TestBrokerHarness") ||
+		!strings.Contains(out, envRequireMosquitto+"=1") {
+		t.Errorf("without a broker and %s=1: err %v, output:\n%s\nwant a failure", envRequireMosquitto, err, out)
+	}
+}

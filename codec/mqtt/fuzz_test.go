@@ -1,0 +1,137 @@
+package mqtt
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+)
+
+// active returns the field of p that Type selects, as a value to compare.
+func active(p *Packet) any {
+	switch p.Type {
+	case TypeConnect:
+		return p.Connect
+	case TypeConnack:
+		return p.Connack
+	case TypePublish:
+		return p.Publish
+	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
+		return p.Ack
+	case TypeSubscribe:
+		return p.Subscribe
+	case TypeSuback, TypeUnsuback:
+		return p.Suback
+	case TypeUnsubscribe:
+		return p.Unsubscribe
+	case TypeDisconnect:
+		return p.Disconnect
+	case TypeAuth:
+		return p.Auth
+	}
+	return nil
+}
+
+// FuzzDecode decodes arbitrary bytes as a connection's packet in either
+// version. Decoding never panics; what decodes re-encodes, and the
+// re-encoding decodes to the same packet (decode∘encode is the identity on
+// decoded packets) and encodes to the same bytes; and a Decoder over a
+// composite split at an arbitrary point agrees with Decode on the slice.
+func FuzzDecode(f *testing.F) {
+	for _, v := range []Version{V311, V5} {
+		for _, p := range samples(v) {
+			b, err := p.Append(nil)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b, byte(v), uint16(len(b)/2))
+		}
+	}
+	for _, c := range violations {
+		f.Add(must(hexBytes(c.in)), byte(c.v), uint16(1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, vb byte, split uint16) {
+		v := Version(vb)
+		var p Packet
+		n, err := Decode(data, v, &p)
+		if err != nil {
+			if n != 0 {
+				t.Fatalf("error %v with n=%d", err, n)
+			}
+			if err != ErrShort && ReasonOf(err) < 0x80 {
+				t.Fatalf("error %v has reason %v", err, ReasonOf(err))
+			}
+		} else {
+			if n <= 0 || n > len(data) {
+				t.Fatalf("n=%d of %d", n, len(data))
+			}
+			b, err := p.Append(nil)
+			if err != nil {
+				t.Fatalf("decoded %x (%v %v) does not encode: %v", data[:n], p.Version, p.Type, err)
+			}
+			var q Packet
+			dv := v
+			if p.Type == TypeConnect {
+				dv = 0
+			}
+			m, err := Decode(b, dv, &q)
+			if err != nil || m != len(b) {
+				t.Fatalf("re-encoding %x of %x does not decode: %d %v", b, data[:n], m, err)
+			}
+			if q.Type != p.Type || q.Version != p.Version || !reflect.DeepEqual(active(&p), active(&q)) {
+				t.Fatalf("%x decodes to\n%+v\nits re-encoding %x to\n%+v", data[:n], active(&p), b, active(&q))
+			}
+			if b2, _ := q.Append(nil); !bytes.Equal(b, b2) {
+				t.Fatalf("encoding is not stable: %x then %x", b, b2)
+			}
+		}
+		// The composite path agrees with the slice path.
+		d := Decoder{Version: v}
+		in := buf.NewComposite()
+		defer in.Release()
+		s := min(int(split), len(data))
+		for _, part := range [][]byte{data[:s], data[s:]} {
+			if len(part) > 0 {
+				r := buf.Get(len(part))
+				r.Write(part)
+				in.Append(r)
+			}
+		}
+		var c Packet
+		cerr := d.Decode(in, &c)
+		defer c.Release()
+		switch {
+		case (err == nil) != (cerr == nil) || err != nil && err.Error() != cerr.Error():
+			t.Fatalf("Decode: %v; Decoder.Decode: %v", err, cerr)
+		case err == nil && !reflect.DeepEqual(active(&p), active(&c)):
+			t.Fatalf("Decode: %+v; Decoder.Decode: %+v", active(&p), active(&c))
+		case err == nil && in.Len() != len(data)-n:
+			t.Fatalf("Decoder left %d bytes, want %d", in.Len(), len(data)-n)
+		}
+	})
+}
+
+// FuzzCheckString compares the string, topic-name and topic-filter checks
+// with their slow references.
+func FuzzCheckString(f *testing.F) {
+	for _, s := range []string{"", "a/b", "a/+/c", "#", "a/#", "a#", "+a", "$share/g/x", "$share/+/x", "$share//x", "$share/g/",
+		"\x00", "caf\xc3\xa9", "\xed\xa0\x80", "\xc0\x80", "é+", "aaaaaaaa+", "aaaaaaa\x00é", "sensors/floor3/temp01"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		if got, want := checkString(s), stringRuleSlow(s, false); got != want {
+			t.Fatalf("checkString(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := checkTopic(s), stringRuleSlow(s, true); got != want {
+			t.Fatalf("checkTopic(%q) = %v, want %v", s, got, want)
+		}
+		for _, v := range []Version{V311, V5} {
+			gs, got := checkFilter(s, v)
+			ws, want := checkFilterSlow(s, v)
+			if got != want || got == nil && gs != ws {
+				t.Fatalf("checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
+			}
+		}
+	})
+}

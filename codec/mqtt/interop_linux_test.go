@@ -1,0 +1,430 @@
+package mqtt_test
+
+// Interoperability with a real broker: each test starts its own mosquitto
+// (broker_linux_test.go) and talks to it through net.Conn with nothing but
+// this package's Encoder and Decoder (interop_client_linux_test.go). Run
+// with -v to see the trace of every packet exchanged.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/codec/mqtt"
+)
+
+// bothVersions runs f as a parallel subtest for MQTT 3.1.1 and 5.0.
+func bothVersions(t *testing.T, f func(t *testing.T, v mqtt.Version)) {
+	for _, v := range []mqtt.Version{mqtt.V311, mqtt.V5} {
+		t.Run(versionName(v), func(t *testing.T) {
+			t.Parallel()
+			f(t, v)
+		})
+	}
+}
+
+func versionName(v mqtt.Version) string {
+	if v == mqtt.V5 {
+		return "v5"
+	}
+	return "v311"
+}
+
+func userProps(kv ...string) []mqtt.UserProperty {
+	var u []mqtt.UserProperty
+	for i := 0; i+1 < len(kv); i += 2 {
+		u = append(u, mqtt.UserProperty{Key: []byte(kv[i]), Value: []byte(kv[i+1])})
+	}
+	return u
+}
+
+func equalUser(a, b []mqtt.UserProperty) bool {
+	return slices.EqualFunc(a, b, func(x, y mqtt.UserProperty) bool {
+		return bytes.Equal(x.Key, y.Key) && bytes.Equal(x.Value, y.Value)
+	})
+}
+
+// TestInteropConnect: mosquitto accepts our CONNECT and we decode its
+// CONNACK; in v5, the properties mosquitto announces (a client identifier
+// it assigns for an empty one, Receive Maximum, Topic Alias Maximum and the
+// Maximum Packet Size of the harness's configuration).
+func TestInteropConnect(t *testing.T) {
+	bothVersions(t, func(t *testing.T, v mqtt.Version) {
+		b := startBroker(t)
+		c := dial(t, b, "client", v)
+		if v == mqtt.V311 {
+			ack := c.connect("netkit-connect", nil)
+			if ack.SessionPresent {
+				t.Errorf("CONNACK session present after a clean session")
+			}
+			return
+		}
+		ack := c.connect("", func(c *mqtt.Connect) {
+			c.Props.SessionExpiry = 0
+			c.Props.Present.Add(mqtt.PropSessionExpiry)
+		})
+		ps := &ack.Props
+		if !ps.Present.Has(mqtt.PropAssignedClientID) || !bytes.HasPrefix(ps.AssignedClientID, []byte("auto-")) {
+			t.Errorf("CONNACK assigned client id %q (present %t), want mosquitto's auto-…",
+				ps.AssignedClientID, ps.Present.Has(mqtt.PropAssignedClientID))
+		}
+		for _, want := range []struct {
+			id   mqtt.PropID
+			name string
+			got  uint32
+			want uint32
+		}{
+			{mqtt.PropReceiveMaximum, "receive maximum", uint32(ps.ReceiveMaximum), 20},           // max_inflight_messages
+			{mqtt.PropTopicAliasMaximum, "topic alias maximum", uint32(ps.TopicAliasMaximum), 10}, // max_topic_alias
+			{mqtt.PropMaximumPacketSize, "maximum packet size", ps.MaximumPacketSize, 1 << 20},    // max_packet_size
+		} {
+			if !ps.Present.Has(want.id) || want.got != want.want {
+				t.Errorf("CONNACK %s = %d (present %t), want %d", want.name, want.got, ps.Present.Has(want.id), want.want)
+			}
+		}
+		c.send(&mqtt.Packet{Type: mqtt.TypeDisconnect})
+		c.expectClosed()
+	})
+}
+
+// TestInteropPublish: a subscriber (v5: two overlapping subscriptions with
+// subscription identifiers 7 and 9) and a publisher that sends one message
+// at each of QoS 0, 1 and 2 with the full acknowledgement flow; the
+// subscriber receives each delivery with the topic, payload, QoS, user
+// properties (in order) and subscription identifiers, and acknowledges it
+// at its QoS.
+func TestInteropPublish(t *testing.T) {
+	bothVersions(t, func(t *testing.T, v mqtt.Version) {
+		b := startBroker(t)
+		sub := dial(t, b, "sub", v)
+		sub.connect("netkit-sub", nil)
+		wantIDs := [][]uint32{nil} // the subscription identifiers of each delivery of one message
+		if v == mqtt.V5 {
+			sub.subscribe(1, "interop/#", 7)
+			sub.subscribe(2, "interop/+", 9)
+			wantIDs = [][]uint32{{7}, {9}}
+		} else {
+			sub.subscribe(1, "interop/#", 0)
+		}
+
+		pub := dial(t, b, "pub", v)
+		pub.connect("netkit-pub", nil)
+		for qos := byte(0); qos <= 2; qos++ {
+			msg := mqtt.Publish{
+				QoS:     qos,
+				Topic:   []byte("interop/qos" + strconv.Itoa(int(qos))),
+				Payload: []byte(fmt.Sprintf("message at QoS %d", qos)),
+			}
+			if qos > 0 {
+				msg.PacketID = uint16(100 + qos)
+			}
+			if v == mqtt.V5 {
+				msg.Props.User = userProps("qos", strconv.Itoa(int(qos)), "k", "first", "k", "second")
+			}
+			pub.publish(msg)
+
+			got := sub.receive(len(wantIDs))
+			var ids [][]uint32
+			for _, d := range got {
+				if !bytes.Equal(d.Topic, msg.Topic) || !bytes.Equal(d.Payload, msg.Payload) || d.QoS != qos || d.Retain {
+					t.Errorf("delivery %q %q q%d retain=%t, want %q %q q%d not retained",
+						d.Topic, d.Payload, d.QoS, d.Retain, msg.Topic, msg.Payload, qos)
+				}
+				if qos > 0 && d.PacketID == 0 {
+					t.Errorf("delivery at QoS %d without a packet identifier", qos)
+				}
+				if !equalUser(d.Props.User, msg.Props.User) {
+					t.Errorf("delivery user properties %q, want %q in order", d.Props.User, msg.Props.User)
+				}
+				ids = append(ids, d.Props.SubscriptionIDs)
+			}
+			// mosquitto 2.0 sends one copy per matching subscription, each
+			// with its own identifier, in no fixed order; the spec also
+			// allows one copy carrying both [MQTT-3.3.4-3…5].
+			slices.SortFunc(ids, slices.Compare)
+			if !slices.EqualFunc(ids, wantIDs, slices.Equal) {
+				t.Errorf("QoS %d: subscription identifiers per delivery %v, want %v", qos, ids, wantIDs)
+			}
+		}
+		sub.ping() // nothing else was delivered
+	})
+}
+
+// TestInteropPublishProperties: the v5 properties of a PUBLISH that a
+// broker forwards — payload format, message expiry, content type, response
+// topic, correlation data, user properties — reach the subscriber unchanged
+// (the expiry less the seconds the message waited).
+func TestInteropPublishProperties(t *testing.T) {
+	t.Parallel()
+	b := startBroker(t)
+	sub := dial(t, b, "sub", mqtt.V5)
+	sub.connect("netkit-sub", nil)
+	sub.subscribe(1, "interop/props", 7)
+	pub := dial(t, b, "pub", mqtt.V5)
+	pub.connect("netkit-pub", nil)
+
+	msg := mqtt.Publish{QoS: 1, PacketID: 1, Topic: []byte("interop/props"), Payload: []byte(`{"temp": 21.5}`)}
+	ps := &msg.Props
+	ps.PayloadFormat = 1
+	ps.MessageExpiry = 3600
+	ps.ContentType = []byte("application/json")
+	ps.ResponseTopic = []byte("interop/reply/π")
+	ps.CorrelationData = []byte{0, 1, 2, 0xff}
+	for _, id := range []mqtt.PropID{mqtt.PropPayloadFormat, mqtt.PropMessageExpiry, mqtt.PropContentType,
+		mqtt.PropResponseTopic, mqtt.PropCorrelationData} {
+		ps.Present.Add(id)
+	}
+	ps.User = userProps("a", "1", "b", "2", "a", "3", "empty", "")
+	pub.publish(msg)
+
+	d := sub.receive(1)[0]
+	got := &d.Props
+	if !got.Present.Has(mqtt.PropPayloadFormat) || got.PayloadFormat != 1 {
+		t.Errorf("payload format %d (present %t), want 1", got.PayloadFormat, got.Present.Has(mqtt.PropPayloadFormat))
+	}
+	if !got.Present.Has(mqtt.PropMessageExpiry) || got.MessageExpiry > 3600 || got.MessageExpiry < 3590 {
+		t.Errorf("message expiry %d (present %t), want 3600 less the seconds it waited", got.MessageExpiry, got.Present.Has(mqtt.PropMessageExpiry))
+	}
+	for _, f := range []struct {
+		id        mqtt.PropID
+		name      string
+		got, want []byte
+	}{
+		{mqtt.PropContentType, "content type", got.ContentType, ps.ContentType},
+		{mqtt.PropResponseTopic, "response topic", got.ResponseTopic, ps.ResponseTopic},
+		{mqtt.PropCorrelationData, "correlation data", got.CorrelationData, ps.CorrelationData},
+	} {
+		if !got.Present.Has(f.id) || !bytes.Equal(f.got, f.want) {
+			t.Errorf("%s %q (present %t), want %q", f.name, f.got, got.Present.Has(f.id), f.want)
+		}
+	}
+	if !equalUser(got.User, ps.User) {
+		t.Errorf("user properties %q, want %q in order", got.User, ps.User)
+	}
+	if !slices.Equal(got.SubscriptionIDs, []uint32{7}) {
+		t.Errorf("subscription identifiers %v, want [7]", got.SubscriptionIDs)
+	}
+	if !bytes.Equal(d.Payload, msg.Payload) {
+		t.Errorf("payload %q, want %q", d.Payload, msg.Payload)
+	}
+}
+
+// TestInteropLargePayload: a 300,000-byte PUBLISH reaches the subscriber
+// in many reads, which the Decoder joins from the composite, intact. In v5
+// our Encoder takes the broker's Maximum Packet Size from its CONNACK and
+// refuses a larger PUBLISH with ErrPacketTooLarge instead of sending it.
+func TestInteropLargePayload(t *testing.T) {
+	bothVersions(t, func(t *testing.T, v mqtt.Version) {
+		b := startBroker(t)
+		sub := dial(t, b, "sub", v)
+		sub.connect("netkit-sub", nil)
+		sub.subscribe(1, "interop/large", 0)
+		pub := dial(t, b, "pub", v)
+		ack := pub.connect("netkit-pub", nil)
+
+		payload := make([]byte, 300_000)
+		for i := range payload {
+			payload[i] = byte(i * 7)
+		}
+		pub.publish(mqtt.Publish{QoS: 1, PacketID: 1, Topic: []byte("interop/large"), Payload: payload})
+		reads := sub.reads
+		d := sub.receive(1)[0]
+		reads = sub.reads - reads
+		t.Logf("sub: the delivery took %d reads of at most %d bytes", reads, readSize)
+		if !bytes.Equal(d.Payload, payload) {
+			t.Errorf("delivered payload of %d bytes differs from the %d sent", len(d.Payload), len(payload))
+		}
+		if reads < len(payload)/readSize {
+			t.Errorf("the delivery took %d reads, want at least %d: the test lost its point", reads, len(payload)/readSize)
+		}
+		sub.ping()
+
+		if v == mqtt.V5 {
+			pub.enc.MaxPacketSize = int(ack.Props.MaximumPacketSize)
+			big := mqtt.Publish{QoS: 1, PacketID: 2, Topic: []byte("interop/large"), Payload: make([]byte, 1<<20)}
+			if _, err := pub.enc.AppendPublish(nil, &big); !errors.Is(err, mqtt.ErrPacketTooLarge) {
+				t.Errorf("encoding a PUBLISH over the broker's maximum packet size %d: %v, want ErrPacketTooLarge",
+					pub.enc.MaxPacketSize, err)
+			}
+		}
+	})
+}
+
+// TestInteropUnsubscribe: UNSUBSCRIBE → UNSUBACK (v5: reason Success), after
+// which a message published (and acknowledged) on the topic is not
+// delivered: a PINGREQ sent afterwards gets its PINGRESP first.
+func TestInteropUnsubscribe(t *testing.T) {
+	bothVersions(t, func(t *testing.T, v mqtt.Version) {
+		b := startBroker(t)
+		sub := dial(t, b, "sub", v)
+		sub.connect("netkit-sub", nil)
+		sub.subscribe(1, "interop/unsub", 0)
+		sub.send(&mqtt.Packet{Type: mqtt.TypeUnsubscribe, Unsubscribe: mqtt.Unsubscribe{
+			PacketID: 2, Filters: [][]byte{[]byte("interop/unsub")},
+		}})
+		ack := sub.expect(mqtt.TypeUnsuback)
+		want := []mqtt.ReasonCode(nil)
+		if v == mqtt.V5 {
+			want = []mqtt.ReasonCode{0}
+		}
+		if ack.Suback.PacketID != 2 || !slices.Equal(ack.Suback.Reasons, want) {
+			t.Errorf("got %s, want packet id 2 and reasons %x", describe(ack), want)
+		}
+		pub := dial(t, b, "pub", v)
+		pub.connect("netkit-pub", nil)
+		// v5: the broker's PUBACK says nobody subscribed.
+		pub.publishWant(mqtt.Publish{QoS: 1, PacketID: 1, Topic: []byte("interop/unsub"), Payload: []byte("nobody")},
+			mqtt.NoMatchingSubscribers)
+		sub.ping()
+	})
+}
+
+// TestInteropWillAndDisconnect: DISCONNECT ends a session, and the broker
+// closes the connection. A v5 DISCONNECT with reason 0x04 (Disconnect with
+// Will Message) makes the broker publish the client's will, which a
+// subscriber receives with the will's properties; a v3.1.1 DISCONNECT
+// discards it [MQTT-3.14.4-3].
+func TestInteropWillAndDisconnect(t *testing.T) {
+	bothVersions(t, func(t *testing.T, v mqtt.Version) {
+		b := startBroker(t)
+		sub := dial(t, b, "sub", v)
+		sub.connect("netkit-sub", nil)
+		sub.subscribe(1, "interop/will", 0)
+
+		c := dial(t, b, "client", v)
+		c.connect("netkit-will", func(c *mqtt.Connect) {
+			c.WillFlag = true
+			c.WillQoS = 1
+			c.WillTopic = []byte("interop/will")
+			c.WillPayload = []byte("client gone")
+			if v == mqtt.V5 {
+				c.WillProps.ContentType = []byte("text/plain")
+				c.WillProps.Present.Add(mqtt.PropContentType)
+				c.WillProps.User = userProps("why", "test")
+			}
+		})
+		c.ping()
+		d := &mqtt.Packet{Type: mqtt.TypeDisconnect}
+		if v == mqtt.V5 {
+			d.Disconnect.Reason = 0x04
+		}
+		c.send(d)
+		if got := c.expectClosed(); len(got) != 0 {
+			t.Errorf("broker sent %s before closing, want nothing", describe(got[0]))
+		}
+		if v == mqtt.V311 {
+			// The normal DISCONNECT discarded the will: nothing is queued
+			// for sub before the PINGRESP. mosquitto has processed the
+			// DISCONNECT once its log says so.
+			if !b.WaitLog("Client netkit-will disconnected", 2*time.Second) {
+				t.Fatalf("the broker's log does not show netkit-will disconnecting")
+			}
+			sub.ping()
+			return
+		}
+		will := sub.receive(1)[0]
+		if string(will.Topic) != "interop/will" || string(will.Payload) != "client gone" || will.QoS != 1 ||
+			string(will.Props.ContentType) != "text/plain" || !equalUser(will.Props.User, userProps("why", "test")) {
+			t.Errorf("will delivered as %q %q q%d content type %q user %q", will.Topic, will.Payload, will.QoS,
+				will.Props.ContentType, will.Props.User)
+		}
+	})
+}
+
+// TestInteropRejectWildcardPublish: a PUBLISH whose topic holds a wildcard
+// (which our Encoder refuses, so it is built by hand) makes mosquitto close
+// the connection; in v5 it first sends a DISCONNECT with a reason code
+// (0x82 Protocol Error from mosquitto 2.0; 0x90 Topic Name Invalid is the
+// other the spec allows).
+func TestInteropRejectWildcardPublish(t *testing.T) {
+	bothVersions(t, func(t *testing.T, v mqtt.Version) {
+		var enc mqtt.Encoder
+		enc.Version = v
+		if _, err := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a/+"), Payload: []byte("x")}); err == nil {
+			t.Errorf("the Encoder accepts a PUBLISH to a/+")
+		}
+		b := startBroker(t)
+		c := dial(t, b, "client", v)
+		c.connect("netkit-bad", nil)
+		raw := []byte{0x30, 0, 0, 3, 'a', '/', '+'} // PUBLISH QoS 0, remaining length filled in below
+		if v == mqtt.V5 {
+			raw = append(raw, 0) // no properties
+		}
+		raw = append(raw, 'x')
+		raw[1] = byte(len(raw) - 2)
+		c.sendRaw(raw, `PUBLISH q0 topic="a/+"`)
+		got := c.expectClosed()
+		if v == mqtt.V311 {
+			if len(got) != 0 {
+				t.Errorf("broker sent %s before closing, want nothing (3.1.1 has no DISCONNECT from the server)", describe(got[0]))
+			}
+			return
+		}
+		if len(got) != 1 || got[0].Type != mqtt.TypeDisconnect ||
+			(got[0].Disconnect.Reason != 0x82 && got[0].Disconnect.Reason != 0x90) {
+			var s []string
+			for _, p := range got {
+				s = append(s, describe(p))
+			}
+			t.Errorf("broker sent %q before closing, want one DISCONNECT with reason 0x82 or 0x90", s)
+		}
+	})
+}
+
+// TestInteropMosquittoClients: mosquitto's own clients as the other side.
+// mosquitto_pub (v5, QoS 1, two user properties and a content type)
+// publishes to our v5 subscriber; mosquitto_sub (3.1.1) receives a message
+// our 3.1.1 client published, retained so that it does not matter when
+// mosquitto_sub subscribes.
+func TestInteropMosquittoClients(t *testing.T) {
+	t.Parallel()
+	pubBin := requireClient(t, "mosquitto_pub")
+	subBin := requireClient(t, "mosquitto_sub")
+	b := startBroker(t)
+	port := strconv.Itoa(b.Port)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	sub := dial(t, b, "sub", mqtt.V5)
+	sub.connect("netkit-sub", nil)
+	sub.subscribe(1, "interop/from-mosquitto", 7)
+	args := []string{"-h", "127.0.0.1", "-p", port, "-V", "5", "-q", "1", "-i", "mosquitto-pub",
+		"-t", "interop/from-mosquitto", "-m", "hello from mosquitto_pub",
+		"-D", "publish", "user-property", "k1", "v1",
+		"-D", "publish", "user-property", "k2", "v2",
+		"-D", "publish", "content-type", "text/plain"}
+	t.Logf("run mosquitto_pub %q", args)
+	if out, err := exec.CommandContext(ctx, pubBin, args...).CombinedOutput(); err != nil {
+		t.Fatalf("mosquitto_pub: %v\n%s", err, out)
+	}
+	d := sub.receive(1)[0]
+	if string(d.Topic) != "interop/from-mosquitto" || string(d.Payload) != "hello from mosquitto_pub" || d.QoS != 1 ||
+		!equalUser(d.Props.User, userProps("k1", "v1", "k2", "v2")) || string(d.Props.ContentType) != "text/plain" ||
+		!slices.Equal(d.Props.SubscriptionIDs, []uint32{7}) {
+		t.Errorf("received %s from mosquitto_pub, want topic interop/from-mosquitto, its payload, q1, "+
+			"user properties k1=v1 k2=v2, content type text/plain, subscription id 7",
+			describe(&mqtt.Packet{Type: mqtt.TypePublish, Version: mqtt.V5, Publish: *d}))
+	}
+
+	pub := dial(t, b, "pub", mqtt.V311)
+	pub.connect("netkit-pub", nil)
+	pub.publish(mqtt.Publish{QoS: 1, PacketID: 1, Retain: true, Topic: []byte("interop/to-mosquitto"),
+		Payload: []byte("hello from netkit")})
+	args = []string{"-h", "127.0.0.1", "-p", port, "-V", "mqttv311", "-q", "1", "-C", "1", "-v",
+		"-i", "mosquitto-sub", "-t", "interop/to-mosquitto"}
+	t.Logf("run mosquitto_sub %q", args)
+	out, err := exec.CommandContext(ctx, subBin, args...).CombinedOutput()
+	t.Logf("mosquitto_sub printed %q", out)
+	if err != nil {
+		t.Fatalf("mosquitto_sub: %v\n%s", err, out)
+	}
+	if want := "interop/to-mosquitto hello from netkit\n"; string(out) != want {
+		t.Errorf("mosquitto_sub printed %q, want %q", out, want)
+	}
+}
