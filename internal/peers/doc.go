@@ -9,6 +9,11 @@
 //     BobuSumisu/aho-corasick, on the inputs of the search package's own
 //     benchmarks, with a test that each peer's matches equal netkit's under
 //     the same match semantics (ahocorasick_test.go);
+//   - netkit's codec/mqtt with the packet codecs of mochi-mqtt/server,
+//     eclipse/paho.golang and eclipse/paho.mqtt.golang: differential tests
+//     both ways over every packet type, the spec-forbidden inputs each
+//     accepts, a fuzz target and benchmarks (package mqttpeers, whose
+//     README.md holds the tables);
 //   - netkit's eventloop echo server with the standard library's, gnet v2's,
 //     cloudwego/netpoll's and nbio's, each a process pinned to its own CPU
 //     and driven by one load generator (package echobench, command

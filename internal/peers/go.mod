@@ -7,8 +7,11 @@ require (
 	github.com/bytedance/gopkg v0.1.4
 	github.com/cloudflare/ahocorasick v0.0.0-20240916140611-054963ec9396
 	github.com/cloudwego/netpoll v0.7.2
+	github.com/eclipse/paho.golang v0.23.0
+	github.com/eclipse/paho.mqtt.golang v1.5.1
 	github.com/lesismal/nbio v1.6.8
 	github.com/libp2p/go-buffer-pool v0.1.0
+	github.com/mochi-mqtt/server/v2 v2.7.9
 	github.com/netkit/netkit v0.0.0
 	github.com/panjf2000/gnet/v2 v2.9.7
 	github.com/petar-dambovaliev/aho-corasick v0.0.0-20250424160509-463d218d4745
@@ -18,10 +21,12 @@ require (
 
 require (
 	github.com/cloudwego/gopkg v0.1.4 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/panjf2000/ants/v2 v2.11.3 // indirect
+	github.com/rs/xid v1.4.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
-	golang.org/x/sync v0.11.0 // indirect
+	golang.org/x/sync v0.17.0 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 )
 
