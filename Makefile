@@ -83,13 +83,20 @@ bench-smoke:
 	$(GO) run ./cmd/netbench run -benchtime 1x $(PKGS)
 	cd internal/peers && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-## fuzz: every Fuzz target for FUZZTIME each (.ci/fuzz-one re-runs a target
-##       once after Go 1.26's bare fuzztime-deadline failure, go.dev/issue/75804)
+## fuzz: every Fuzz target, the peers module's too, for FUZZTIME each
+##       (.ci/fuzz-one re-runs a target once after Go 1.26's bare
+##       fuzztime-deadline failure, go.dev/issue/75804)
 fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$f ($(FUZZTIME))"; \
 	    GO=$(GO) .ci/fuzz-one $$pkg $$f $(FUZZTIME) $(FUZZMINIMIZETIME); \
+	  done; \
+	done
+	@set -e; cd internal/peers; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f ($(FUZZTIME))"; \
+	    GO=$(GO) ../../.ci/fuzz-one $$pkg $$f $(FUZZTIME) $(FUZZMINIMIZETIME); \
 	  done; \
 	done
 

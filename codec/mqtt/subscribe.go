@@ -54,8 +54,10 @@ func (r *reader) subscribe(s *Subscribe, v Version, lim *limits) {
 			case sub.NoLocal && shared:
 				r.failAt(ErrSharedNoLocal, at)
 			}
-		} else if o&^3 != 0 || sub.QoS == 3 {
+		} else if o&^3 != 0 {
 			r.failAt(ErrSubOptions, at)
+		} else if sub.QoS == 3 {
+			r.failAt(ErrSubQoS, at)
 		}
 		if r.err != nil {
 			return

@@ -43,6 +43,7 @@ var violations = []struct {
 	{"PINGREQ with a body", V311, "c0 01 00", ErrMalformed, "§2.1.4", 2},
 	{"SUBSCRIBE without filters", V311, "82 02 0001", ErrNoSubscriptions, "MQTT-3.8.3-2", 4},
 	{"3.1.1 subscription option bits", V311, "82 06 0001 0001 61 04", ErrSubOptions, "MQTT-3.8.3-5", 7},
+	{"3.1.1 subscription QoS 3", V311, "82 06 0001 0001 61 03", ErrSubQoS, "§3.8.3.1", 7},
 	{"# not last", V311, "82 0a 0001 0005 612f232f62 00", ErrFilterMultiWild, "MQTT-4.7.1-1", 6},
 	{"+ not alone", V311, "82 07 0001 0002 612b 00", ErrFilterWild, "MQTT-4.7.1-2", 6},
 	{"empty filter", V311, "82 05 0001 0000 00", ErrTopicEmpty, "MQTT-4.7.3-1", 6},
