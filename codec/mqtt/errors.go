@@ -70,7 +70,7 @@ var (
 	ErrVarIntLong     = violation(MalformedPacket, "MQTT-1.5.5-1", "variable byte integer not in its shortest form")
 	ErrPacketTooLarge = violation(PacketTooLarge, "MQTT-3.2.2-15", "packet larger than the maximum packet size")
 	ErrMalformed      = violation(MalformedPacket, "§2.1.4", "remaining length disagrees with the packet's fields")
-	ErrNoVersion      = violation(ProtocolError, "MQTT-3.1.0-1", "packet before CONNECT: protocol version unknown")
+	ErrNoVersion      = violation(ProtocolError, "MQTT-3.1.0-1", "protocol version unknown: no CONNECT yet (a client sets Decoder.Version and Encoder.Version)")
 	ErrSecondConnect  = violation(ProtocolError, "MQTT-3.1.0-2", "second CONNECT on a connection")
 	ErrTooMany        = violation(ImplementationSpecific, "§4.13", "more filters, user properties or subscription identifiers than the decoder's limit")
 

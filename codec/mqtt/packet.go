@@ -331,6 +331,9 @@ func (e *Encoder) head(dst []byte, first byte, rl int) ([]byte, error) {
 }
 
 func (e *Encoder) version() (Version, error) {
+	if e.Version == 0 {
+		return 0, ErrNoVersion
+	}
 	if e.Version != V311 && e.Version != V5 {
 		return 0, ErrVersion
 	}
@@ -360,7 +363,7 @@ func propsSize(ps *Properties, k int, v Version) (int, error) {
 	}
 	if v != V5 {
 		if n > 0 {
-			return 0, fieldErr("properties", ErrPropertyNotAllowed)
+			return 0, fieldErr("properties exist in MQTT 5.0 only", ErrPropertyNotAllowed)
 		}
 		return 0, nil
 	}
