@@ -115,6 +115,12 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		return dst, ErrWillRetainNoWill
 	case v == V311 && c.HasPassword && !c.HasUsername:
 		return dst, ErrPasswordNoUser
+	case !c.HasUsername && len(c.Username) > 0:
+		return dst, fieldErr("user name", ErrFieldNoFlag)
+	case !c.HasPassword && len(c.Password) > 0:
+		return dst, fieldErr("password", ErrFieldNoFlag)
+	case !c.WillFlag && (len(c.WillTopic) > 0 || len(c.WillPayload) > 0 || c.WillProps.set() != 0):
+		return dst, fieldErr("will", ErrFieldNoFlag)
 	}
 	if err := checkStr("client identifier", c.ClientID, true); err != nil {
 		return dst, err

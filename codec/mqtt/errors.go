@@ -97,6 +97,7 @@ var (
 	ErrWillQoSNoWill    = violation(MalformedPacket, "MQTT-3.1.2-11", "will QoS without the will flag")
 	ErrWillRetainNoWill = violation(MalformedPacket, "MQTT-3.1.2-13", "will retain without the will flag")
 	ErrPasswordNoUser   = violation(MalformedPacket, "MQTT-3.1.2-22 (3.1.1)", "password without a user name")
+	ErrFieldNoFlag      = violation(MalformedPacket, "MQTT-3.1.2-16", "user name, password or will set without its CONNECT flag (encoding)")
 	ErrConnackFlags     = violation(MalformedPacket, "MQTT-3.2.2-1", "reserved CONNACK flags set")
 	ErrSessionPresent   = violation(ProtocolError, "MQTT-3.2.2-6", "session present on a refused connection")
 	ErrNoSubscriptions  = violation(ProtocolError, "MQTT-3.8.3-2", "SUBSCRIBE without a topic filter")

@@ -3,6 +3,7 @@ package mqtt
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -247,4 +248,52 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestEncodeRefuses checks that the encoder refuses, rather than drops or
+// truncates, what it cannot write.
+func TestEncodeRefuses(t *testing.T) {
+	long := bytes.Repeat([]byte("a"), 65536)
+	e5, e3 := Encoder{Version: V5}, Encoder{Version: V311}
+	user := []UserProperty{{[]byte("k"), []byte("v")}}
+	for _, c := range []struct {
+		name string
+		err  error
+		f    func() ([]byte, error)
+	}{
+		{"no version", ErrNoVersion, func() ([]byte, error) { return (&Encoder{}).AppendPublish(nil, &Publish{Topic: []byte("a")}) }},
+		{"long topic", ErrStringTooLong, func() ([]byte, error) { return e5.AppendPublish(nil, &Publish{Topic: long}) }},
+		{"long user property", ErrStringTooLong, func() ([]byte, error) {
+			return e5.AppendPublish(nil, &Publish{Topic: []byte("a"), Props: Properties{User: []UserProperty{{long, nil}}}})
+		}},
+		{"too large for the peer", ErrPacketTooLarge, func() ([]byte, error) {
+			return (&Encoder{Version: V5, MaxPacketSize: 100}).AppendPublish(nil, &Publish{Topic: []byte("a"), Payload: make([]byte, 95)})
+		}},
+		{"over 256 MiB", ErrPacketTooLarge, func() ([]byte, error) { return e3.head(nil, 0x30, MaxVarInt+1) }},
+		{"properties in 3.1.1", ErrPropertyNotAllowed, func() ([]byte, error) {
+			return e3.AppendPublish(nil, &Publish{Topic: []byte("a"), Props: Properties{User: user}})
+		}},
+		{"reason code in 3.1.1", ErrBadReasonCode, func() ([]byte, error) { return e3.AppendAck(nil, TypePuback, &Ack{PacketID: 1, Reason: 0x80}) }},
+		{"user name without its flag", ErrFieldNoFlag, func() ([]byte, error) {
+			return e5.AppendConnect(nil, &Connect{Version: V5, Username: []byte("u")})
+		}},
+		{"will without its flag", ErrFieldNoFlag, func() ([]byte, error) {
+			return e5.AppendConnect(nil, &Connect{Version: V5, WillTopic: []byte("w")})
+		}},
+		{"two subscription ids on SUBSCRIBE", ErrDuplicateProperty, func() ([]byte, error) {
+			return e5.AppendSubscribe(nil, &Subscribe{PacketID: 1, Props: Properties{SubscriptionIDs: []uint32{1, 2}}, Subscriptions: []Subscription{{Filter: []byte("a")}}})
+		}},
+		{"5.0 options in 3.1.1", ErrSubOptions, func() ([]byte, error) {
+			return e3.AppendSubscribe(nil, &Subscribe{PacketID: 1, Subscriptions: []Subscription{{Filter: []byte("a"), NoLocal: true}}})
+		}},
+		{"unsuback codes in 3.1.1", ErrBadReasonCode, func() ([]byte, error) {
+			return e3.AppendSuback(nil, TypeUnsuback, &Suback{PacketID: 1, Reasons: []ReasonCode{0}})
+		}},
+		{"AUTH in 3.1.1", ErrUnknownType, func() ([]byte, error) { return e3.AppendAuth(nil, &Auth{}) }},
+	} {
+		b, err := c.f()
+		if !errors.Is(err, c.err) || b != nil {
+			t.Errorf("%s: %q, %v; want nothing and %v", c.name, b, err, c.err)
+		}
+	}
 }
