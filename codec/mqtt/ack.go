@@ -72,7 +72,7 @@ func (e *Encoder) AppendAck(dst []byte, t Type, a *Ack) ([]byte, error) {
 		if a.Reason != Success {
 			return dst, fieldErr("reason", ErrBadReasonCode)
 		}
-		if _, err := propsSize(&a.Props, int(t), v); err != nil {
+		if _, err := propList(&a.Props, int(t), v); err != nil {
 			return dst, err
 		}
 	}

@@ -50,11 +50,11 @@ func (e *Encoder) AppendConnack(dst []byte, c *Connack) ([]byte, error) {
 	if c.SessionPresent && c.Reason != Success {
 		return dst, ErrSessionPresent
 	}
-	pn, err := propsSize(&c.Props, int(TypeConnack), v)
+	pn, err := propList(&c.Props, int(TypeConnack), v)
 	if err != nil {
 		return dst, err
 	}
-	dst, err = e.head(dst, byte(TypeConnack)<<4, 2+pn)
+	dst, err = e.head(dst, byte(TypeConnack)<<4, 2+propWire(pn, v))
 	if err != nil {
 		return dst, err
 	}
@@ -64,7 +64,7 @@ func (e *Encoder) AppendConnack(dst []byte, c *Connack) ([]byte, error) {
 	}
 	dst = append(dst, flags, byte(c.Reason))
 	if v == V5 {
-		dst = c.Props.append(dst, propsLen(pn))
+		dst = c.Props.append(dst, pn)
 	}
 	return dst, nil
 }

@@ -126,14 +126,14 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		return dst, err
 	}
 	rl := 2 + len(name) + 1 + 1 + 2 + 2 + len(c.ClientID)
-	pn, err := propsSize(&c.Props, int(TypeConnect), v)
+	pn, err := propList(&c.Props, int(TypeConnect), v)
 	if err != nil {
 		return dst, err
 	}
-	rl += pn
+	rl += propWire(pn, v)
 	wn := 0
 	if c.WillFlag {
-		if wn, err = propsSize(&c.WillProps, kindWill, v); err != nil {
+		if wn, err = propList(&c.WillProps, kindWill, v); err != nil {
 			return dst, err
 		}
 		if err := checkStr("will topic", c.WillTopic, false); err != nil {
@@ -148,7 +148,7 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		if err := checkStr("will payload", c.WillPayload, false); err != nil {
 			return dst, err
 		}
-		rl += wn + 4 + len(c.WillTopic) + len(c.WillPayload)
+		rl += propWire(wn, v) + 4 + len(c.WillTopic) + len(c.WillPayload)
 	}
 	if c.HasUsername {
 		if err := checkStr("user name", c.Username, true); err != nil {
@@ -179,12 +179,12 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 	dst = append(dst, byte(v), flags)
 	dst = appendU16(dst, c.KeepAlive)
 	if v == V5 {
-		dst = c.Props.append(dst, propsLen(pn))
+		dst = c.Props.append(dst, pn)
 	}
 	dst = appendString(dst, c.ClientID)
 	if c.WillFlag {
 		if v == V5 {
-			dst = c.WillProps.append(dst, propsLen(wn))
+			dst = c.WillProps.append(dst, wn)
 		}
 		dst = appendString(dst, c.WillTopic)
 		dst = appendString(dst, c.WillPayload)
@@ -196,15 +196,4 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		dst = appendString(dst, c.Password)
 	}
 	return dst, nil
-}
-
-// propsLen recovers a property list's length from its size with the
-// length in front, as propsSize returns it.
-func propsLen(size int) int {
-	for l := 1; l <= 4; l++ {
-		if varIntLen(size-l) == l {
-			return size - l
-		}
-	}
-	return 0
 }

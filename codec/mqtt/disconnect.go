@@ -48,7 +48,7 @@ func (e *Encoder) appendReasonProps(dst []byte, t Type, rc ReasonCode, ps *Prope
 		if rc != Success {
 			return dst, fieldErr("reason", ErrBadReasonCode)
 		}
-		if _, err := propsSize(ps, int(t), v); err != nil {
+		if _, err := propList(ps, int(t), v); err != nil {
 			return dst, err
 		}
 		return e.head(dst, byte(t)<<4, 0)

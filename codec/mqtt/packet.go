@@ -131,10 +131,17 @@ func (d *Decoder) DecodeBytes(p []byte, pk *Packet) (int, error) {
 	pk.Release()
 	lim := d.limits()
 	n, err := decode(p, d.Version, pk, &lim)
-	if err == nil && pk.Type == TypeConnect {
-		d.Version = pk.Version
+	if err == nil {
+		d.keepVersion(pk)
 	}
 	return n, err
+}
+
+// keepVersion records the protocol version a decoded CONNECT announced.
+func (d *Decoder) keepVersion(pk *Packet) {
+	if pk.Type == TypeConnect {
+		d.Version = pk.Version
+	}
 }
 
 // Decode decodes the packet at the front of in and consumes its bytes. It
@@ -151,7 +158,7 @@ func (d *Decoder) Decode(in *buf.Composite, pk *Packet) error {
 	var hdr [5]byte
 	h := peek(in, hdr[:])
 	lim := d.limits()
-	total, err := frameLen(h, &lim)
+	total, hl, err := frame(h, &lim)
 	if err != nil {
 		return err
 	}
@@ -160,15 +167,12 @@ func (d *Decoder) Decode(in *buf.Composite, pk *Packet) error {
 	}
 	b, _ := in.NextRetained(total)
 	in.Discard(0)
-	_, err = decode(b.Bytes(), d.Version, pk, &lim)
-	if err != nil {
+	if err := decodeFrame(b.Bytes(), hl, d.Version, pk, &lim); err != nil {
 		b.Release()
 		return err
 	}
 	pk.held = b
-	if pk.Type == TypeConnect {
-		d.Version = pk.Version
-	}
+	d.keepVersion(pk)
 	return nil
 }
 
@@ -182,14 +186,9 @@ func peek(in *buf.Composite, dst []byte) []byte {
 	return dst[:n]
 }
 
-// frameLen checks the fixed header at the front of p (which may hold only
-// part of the packet) and returns the packet's whole length.
-func frameLen(p []byte, lim *limits) (int, error) {
-	total, _, err := frame(p, lim)
-	return total, err
-}
-
-// frame is frameLen that also returns the fixed header's length.
+// frame checks the fixed header at the front of p (which may hold only
+// part of the packet) and returns the packet's whole length and the
+// header's.
 func frame(p []byte, lim *limits) (total, hl int, err error) {
 	if len(p) == 0 {
 		return 0, 0, ErrShort
@@ -231,6 +230,7 @@ func checkFirst(c byte) *Violation {
 	return nil
 }
 
+// decode decodes the packet at the front of p and returns its length.
 func decode(p []byte, v Version, pk *Packet, lim *limits) (int, error) {
 	total, hl, err := frame(p, lim)
 	if err != nil {
@@ -239,20 +239,29 @@ func decode(p []byte, v Version, pk *Packet, lim *limits) (int, error) {
 	if len(p) < total {
 		return 0, ErrShort
 	}
+	if err := decodeFrame(p[:total], hl, v, pk, lim); err != nil {
+		return 0, err
+	}
+	return total, nil
+}
+
+// decodeFrame decodes p, one whole packet whose fixed header (hl bytes)
+// frame has checked.
+func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 	t := Type(p[0] >> 4)
 	switch {
 	case t == TypeConnect:
 		if v != 0 {
-			return 0, &SyntaxError{Offset: 0, Kind: ErrSecondConnect}
+			return &SyntaxError{Offset: 0, Kind: ErrSecondConnect}
 		}
 	case v == 0:
-		return 0, &SyntaxError{Offset: 0, Kind: ErrNoVersion}
+		return &SyntaxError{Offset: 0, Kind: ErrNoVersion}
 	case v != V311 && v != V5:
-		return 0, &SyntaxError{Offset: 0, Kind: ErrVersion}
+		return &SyntaxError{Offset: 0, Kind: ErrVersion}
 	case t == TypeAuth && v != V5:
-		return 0, &SyntaxError{Offset: 0, Kind: ErrUnknownType}
+		return &SyntaxError{Offset: 0, Kind: ErrUnknownType}
 	}
-	r := reader{p: p[:total], i: hl}
+	r := reader{p: p, i: hl}
 	pk.Type = t
 	pk.Version = v
 	switch t {
@@ -276,13 +285,13 @@ func decode(p []byte, v Version, pk *Packet, lim *limits) (int, error) {
 	case TypeAuth:
 		r.auth(&pk.Auth, lim)
 	}
-	if r.err == nil && r.i != total {
+	if r.err == nil && r.i != len(p) {
 		r.fail(ErrMalformed)
 	}
 	if r.err != nil {
-		return 0, &SyntaxError{Offset: r.at, Kind: r.err}
+		return &SyntaxError{Offset: r.at, Kind: r.err}
 	}
-	return total, nil
+	return nil
 }
 
 // An Encoder appends packets for one connection: its protocol version and
@@ -316,11 +325,13 @@ func fieldErr(field string, err error) error { return &fieldError{field, err} }
 // head appends a fixed header for a packet of remaining length rl after
 // checking the packet's size, and reserves room for the whole packet.
 func (e *Encoder) head(dst []byte, first byte, rl int) ([]byte, error) {
-	max := or(e.MaxPacketSize, MaxPacketSize, MaxPacketSize)
-	if rl > MaxVarInt || 1+varIntLen(rl)+rl > max {
+	if rl > MaxVarInt {
 		return dst, ErrPacketTooLarge
 	}
 	total := 1 + varIntLen(rl) + rl
+	if total > or(e.MaxPacketSize, MaxPacketSize, MaxPacketSize) {
+		return dst, ErrPacketTooLarge
+	}
 	if cap(dst)-len(dst) < total {
 		nd := make([]byte, len(dst), len(dst)+total)
 		copy(nd, dst)
@@ -353,21 +364,27 @@ func checkStr(field string, s []byte, utf bool) error {
 	return nil
 }
 
-// propsSize returns the encoded size of ps (with its length in front) for
-// packet kind k in version v: 0 before MQTT 5.0, where packets carry none,
-// and where ps must then be empty.
-func propsSize(ps *Properties, k int, v Version) (int, error) {
+// propList returns the length of ps's property list for packet kind k in
+// version v: 0 before MQTT 5.0, where packets carry none and ps must be
+// empty.
+func propList(ps *Properties, k int, v Version) (int, error) {
 	n, err := ps.size(k)
 	if err != nil {
 		return 0, err
 	}
-	if v != V5 {
-		if n > 0 {
-			return 0, fieldErr("properties exist in MQTT 5.0 only", ErrPropertyNotAllowed)
-		}
-		return 0, nil
+	if v != V5 && n > 0 {
+		return 0, fieldErr("properties exist in MQTT 5.0 only", ErrPropertyNotAllowed)
 	}
-	return varIntLen(n) + n, nil
+	return n, nil
+}
+
+// propWire returns the bytes a property list of length n takes on the
+// wire, its length in front: none before MQTT 5.0.
+func propWire(n int, v Version) int {
+	if v != V5 {
+		return 0
+	}
+	return varIntLen(n) + n
 }
 
 // Append appends p, as p.Type and p.Version say, to dst. PINGREQ and

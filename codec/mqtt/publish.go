@@ -73,15 +73,11 @@ func (e *Encoder) AppendPublish(dst []byte, p *Publish) ([]byte, error) {
 	if p.QoS > 0 {
 		rl += 2
 	}
-	pn := 0
-	if v == V5 {
-		if pn, err = p.Props.size(int(TypePublish)); err != nil {
-			return dst, err
-		}
-		rl += varIntLen(pn) + pn
-	} else if _, err := propsSize(&p.Props, int(TypePublish), v); err != nil {
+	pn, err := propList(&p.Props, int(TypePublish), v)
+	if err != nil {
 		return dst, err
 	}
+	rl += propWire(pn, v)
 	first := byte(TypePublish)<<4 | p.QoS<<1
 	if p.Dup {
 		first |= 8

@@ -88,11 +88,11 @@ func (e *Encoder) AppendSubscribe(dst []byte, s *Subscribe) ([]byte, error) {
 	if len(s.Props.SubscriptionIDs) > 1 {
 		return dst, fieldErr("subscription identifier", ErrDuplicateProperty)
 	}
-	pn, err := propsSize(&s.Props, int(TypeSubscribe), v)
+	pn, err := propList(&s.Props, int(TypeSubscribe), v)
 	if err != nil {
 		return dst, err
 	}
-	rl := 2 + pn
+	rl := 2 + propWire(pn, v)
 	for i := range s.Subscriptions {
 		sub := &s.Subscriptions[i]
 		if err := checkStr("topic filter", sub.Filter, false); err != nil {
@@ -120,7 +120,7 @@ func (e *Encoder) AppendSubscribe(dst []byte, s *Subscribe) ([]byte, error) {
 	}
 	dst = appendU16(dst, s.PacketID)
 	if v == V5 {
-		dst = s.Props.append(dst, propsLen(pn))
+		dst = s.Props.append(dst, pn)
 	}
 	for i := range s.Subscriptions {
 		sub := &s.Subscriptions[i]
@@ -201,7 +201,7 @@ func (e *Encoder) AppendSuback(dst []byte, t Type, s *Suback) ([]byte, error) {
 	if s.PacketID == 0 {
 		return dst, ErrZeroPacketID
 	}
-	pn, err := propsSize(&s.Props, int(t), v)
+	pn, err := propList(&s.Props, int(t), v)
 	if err != nil {
 		return dst, err
 	}
@@ -221,13 +221,13 @@ func (e *Encoder) AppendSuback(dst []byte, t Type, s *Suback) ([]byte, error) {
 			}
 		}
 	}
-	dst, err = e.head(dst, byte(t)<<4, 2+pn+len(codes))
+	dst, err = e.head(dst, byte(t)<<4, 2+propWire(pn, v)+len(codes))
 	if err != nil {
 		return dst, err
 	}
 	dst = appendU16(dst, s.PacketID)
 	if v == V5 {
-		dst = s.Props.append(dst, propsLen(pn))
+		dst = s.Props.append(dst, pn)
 	}
 	for _, c := range codes {
 		dst = append(dst, byte(c))

@@ -52,11 +52,11 @@ func (e *Encoder) AppendUnsubscribe(dst []byte, u *Unsubscribe) ([]byte, error) 
 	if len(u.Filters) == 0 {
 		return dst, ErrNoFilters
 	}
-	pn, err := propsSize(&u.Props, int(TypeUnsubscribe), v)
+	pn, err := propList(&u.Props, int(TypeUnsubscribe), v)
 	if err != nil {
 		return dst, err
 	}
-	rl := 2 + pn
+	rl := 2 + propWire(pn, v)
 	for _, f := range u.Filters {
 		if err := checkStr("topic filter", f, false); err != nil {
 			return dst, err
@@ -72,7 +72,7 @@ func (e *Encoder) AppendUnsubscribe(dst []byte, u *Unsubscribe) ([]byte, error) 
 	}
 	dst = appendU16(dst, u.PacketID)
 	if v == V5 {
-		dst = u.Props.append(dst, propsLen(pn))
+		dst = u.Props.append(dst, pn)
 	}
 	for _, f := range u.Filters {
 		dst = appendString(dst, f)

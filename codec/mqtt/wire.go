@@ -175,33 +175,24 @@ const (
 func zeroByte(w uint64) uint64 { return (w - lo8) &^ w & hi8 }
 
 // checkString checks a UTF-8 Encoded String: well-formed UTF-8 (which
-// excludes surrogates) and no U+0000. ASCII goes eight bytes at a time.
-func checkString(s []byte) *Violation {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64(s[i:])
-		if (w|zeroByte(w))&hi8 != 0 {
-			break
-		}
-	}
-	for ; i < len(s); i++ {
-		switch byteClass[s[i]] {
-		case clsNull:
-			return ErrNullChar
-		case clsHigh:
-			return checkTail(s[i:], false)
-		}
-	}
-	return nil
-}
+// excludes surrogates) and no U+0000.
+func checkString(s []byte) *Violation { return check(s, false) }
 
 // checkTopic checks a Topic Name: a string without wildcards. An empty
 // name passes; the caller decides whether it may be empty.
-func checkTopic(s []byte) *Violation {
+func checkTopic(s []byte) *Violation { return check(s, true) }
+
+// check is checkString, and checkTopic when topic is set. ASCII goes eight
+// bytes at a time; a word holding a byte to look at goes to the byte loop.
+func check(s []byte, topic bool) *Violation {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := binary.LittleEndian.Uint64(s[i:])
-		if (w|zeroByte(w)|zeroByte(w^(lo8*'+'))|zeroByte(w^(lo8*'#')))&hi8 != 0 {
+		bad := w | zeroByte(w)
+		if topic {
+			bad |= zeroByte(w^(lo8*'+')) | zeroByte(w^(lo8*'#'))
+		}
+		if bad&hi8 != 0 {
 			break
 		}
 	}
@@ -210,9 +201,11 @@ func checkTopic(s []byte) *Violation {
 		case clsNull:
 			return ErrNullChar
 		case clsWild:
-			return ErrTopicWildcard
+			if topic {
+				return ErrTopicWildcard
+			}
 		case clsHigh:
-			return checkTail(s[i:], true)
+			return checkTail(s[i:], topic)
 		}
 	}
 	return nil
