@@ -34,8 +34,10 @@ type Violation struct {
 // Error returns "hpack: <Msg> (<Section>)".
 func (v *Violation) Error() string { return "hpack: " + v.Msg + " (" + v.Section + ")" }
 
-func conn(section, msg string) *Violation   { return &Violation{Section: section, Msg: msg} }
-func stream(section, msg string) *Violation { return &Violation{Stream: true, Section: section, Msg: msg} }
+func conn(section, msg string) *Violation { return &Violation{Section: section, Msg: msg} }
+func stream(section, msg string) *Violation {
+	return &Violation{Stream: true, Section: section, Msg: msg}
+}
 
 // A HeaderError reports a header list the decoder refuses although the
 // block itself decoded: Kind is one of the package's *Violation sentinels
