@@ -24,11 +24,11 @@ func AppendHuffman(dst []byte, s string) []byte {
 	var n uint
 	for i := 0; i < len(s); i++ {
 		e := huffmanEnc[s[i]]
-		l := uint(e & 0xff)
+		l := uint(e & 63) // & 63: no check for shifts past 63
 		acc = acc<<l | e>>8
 		n += l
 		if n >= 32 {
-			n -= 32
+			n &= 31 // n - 32, with a bound the compiler sees
 			dst = binary.BigEndian.AppendUint32(dst, uint32(acc>>n))
 		}
 	}
@@ -71,68 +71,14 @@ func huffmanDecode(dst, src []byte) ([]byte, error) {
 	var acc uint64
 	var n uint
 	i := 0
-	if len(src) >= 8 {
-		out := dst[len(dst):cap(dst)]
-		j := 0
-		for i <= len(src)-8 && j <= len(out)-8 {
-			acc |= binary.BigEndian.Uint64(src[i:]) >> n
-			i += int(63-n) >> 3
-			n |= 56
-
-			// 1: n ≥ 56
-			e := huffmanLookup[acc>>(64-huffmanLookupBits)]
-			if e>>lookupCountShift == 0 {
-				goto long
-			}
-			binary.LittleEndian.PutUint16(out[j:], uint16(e))
-			j += int(e >> lookupCountShift)
-			acc <<= (e >> lookupBitsShift) & 15
-			n -= uint(e>>lookupBitsShift) & 15
-
-			// 2: n ≥ 44
-			e = huffmanLookup[acc>>(64-huffmanLookupBits)]
-			if e>>lookupCountShift == 0 {
-				goto long
-			}
-			binary.LittleEndian.PutUint16(out[j:], uint16(e))
-			j += int(e >> lookupCountShift)
-			acc <<= (e >> lookupBitsShift) & 15
-			n -= uint(e>>lookupBitsShift) & 15
-
-			// 3: n ≥ 32
-			e = huffmanLookup[acc>>(64-huffmanLookupBits)]
-			if e>>lookupCountShift == 0 {
-				goto long
-			}
-			binary.LittleEndian.PutUint16(out[j:], uint16(e))
-			j += int(e >> lookupCountShift)
-			acc <<= (e >> lookupBitsShift) & 15
-			n -= uint(e>>lookupBitsShift) & 15
-
-			// 4: n ≥ 20, not always enough for a long code: refill first.
-			e = huffmanLookup[acc>>(64-huffmanLookupBits)]
-			if e>>lookupCountShift == 0 {
-				continue
-			}
-			binary.LittleEndian.PutUint16(out[j:], uint16(e))
-			j += int(e >> lookupCountShift)
-			acc <<= (e >> lookupBitsShift) & 15
-			n -= uint(e>>lookupBitsShift) & 15
-			continue
-
-		long: // n ≥ 32, j ≤ len(out)-2
-			{
-				sym, l := huffmanDecodeLong(uint32(acc >> 32))
-				if sym == huffmanEOS {
-					return dst[:len(dst)+j], ErrHuffmanEOS
-				}
-				out[j] = byte(sym)
-				j++
-				acc <<= l
-				n -= l
-			}
-		}
+	if len(src) >= 8 && cap(dst)-len(dst) >= 8 {
+		var j int
+		var err error
+		j, i, acc, n, err = huffmanDecodeFast(dst[len(dst):cap(dst)], src)
 		dst = dst[:len(dst)+j]
+		if err != nil {
+			return dst, err
+		}
 	}
 
 	for {
@@ -147,18 +93,18 @@ func huffmanDecode(dst, src []byte) ([]byte, error) {
 		// When fewer than 57 bits are left, the input is exhausted: a code
 		// longer than n is cut short, and the n bits must be padding.
 		e := huffmanLookup[acc>>(64-huffmanLookupBits)]
-		if e>>lookupCountShift != 0 {
+		if c := e >> lookupCountShift & 3; c != 0 {
 			l1 := uint(e>>lookupLen1Shift) & 15
 			if l1 > n {
 				break
 			}
-			if l := uint(e>>lookupBitsShift) & 15; e>>lookupCountShift == 2 && l <= n {
-				dst = append(dst, byte(e), byte(e>>8))
+			if l := uint(e) & 63; c == 2 && l <= n {
+				dst = append(dst, byte(e>>lookupSymShift), byte(e>>(lookupSymShift+8)))
 				acc <<= l
 				n -= l
 				continue
 			}
-			dst = append(dst, byte(e))
+			dst = append(dst, byte(e>>lookupSymShift))
 			acc <<= l1
 			n -= l1
 			continue
@@ -179,4 +125,63 @@ func huffmanDecode(dst, src []byte) ([]byte, error) {
 		return dst, ErrHuffmanPadding
 	}
 	return dst, nil
+}
+
+// huffmanDecodeFast is huffmanDecode's fast loop: it decodes src into out
+// while at least 8 bytes of src and 8 bytes of out remain, and returns the
+// number of bytes written, the number of bytes of src read, and acc and n.
+// (A function of its own so that its few variables stay in registers.)
+func huffmanDecodeFast(out, src []byte) (j, i int, acc uint64, n uint, err error) {
+	for i <= len(src)-8 && j <= len(out)-8 {
+		acc |= binary.BigEndian.Uint64(src[i:]) >> (n & 63)
+		i += int(63-n) >> 3
+		n |= 56
+
+		// Four lookups of at most 12 bits each: n ≥ 56, 44, 32, 20.
+		e := huffmanLookup[acc>>(64-huffmanLookupBits)]
+		if e&(3<<lookupCountShift) == 0 {
+			// A code longer than the window: n ≥ 56 holds it.
+			sym, l := huffmanDecodeLong(uint32(acc >> 32))
+			if sym == huffmanEOS {
+				return j, i, acc, n, ErrHuffmanEOS
+			}
+			out[j] = byte(sym)
+			j++
+			acc <<= l
+			n -= l
+			continue
+		}
+		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
+		j += int(e>>lookupCountShift) & 3
+		acc <<= e & 63
+		n -= uint(e) & 63
+
+		e = huffmanLookup[acc>>(64-huffmanLookupBits)]
+		if e&(3<<lookupCountShift) == 0 {
+			continue // refill, then the long code
+		}
+		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
+		j += int(e>>lookupCountShift) & 3
+		acc <<= e & 63
+		n -= uint(e) & 63
+
+		e = huffmanLookup[acc>>(64-huffmanLookupBits)]
+		if e&(3<<lookupCountShift) == 0 {
+			continue
+		}
+		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
+		j += int(e>>lookupCountShift) & 3
+		acc <<= e & 63
+		n -= uint(e) & 63
+
+		e = huffmanLookup[acc>>(64-huffmanLookupBits)]
+		if e&(3<<lookupCountShift) == 0 {
+			continue
+		}
+		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
+		j += int(e>>lookupCountShift) & 3
+		acc <<= e & 63
+		n -= uint(e) & 63
+	}
+	return j, i, acc, n, nil
 }

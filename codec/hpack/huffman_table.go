@@ -64,20 +64,21 @@ const huffmanLookupBits = 12
 // A huffmanLookup entry decodes the window it is indexed by: the first one or
 // two symbols whose codes fit in it. Its bits:
 //
-//	 0– 7  the first symbol
-//	 8–15  the second symbol (when count is 2)
-//	16–19  the first symbol's code length
-//	20–23  the length of the codes decoded, in bits
-//	24–25  count: the number of symbols decoded, 0 when the first code is
+//	 0– 5  the length of the codes decoded, in bits (at most 12, so bits 4
+//	       and 5 are 0: acc <<= e&63 is one shift instruction, with no mask)
+//	 6– 7  count: the number of symbols decoded, 0 when the first code is
 //	       longer than the window (the canonical decoder takes it)
+//	 8–15  the first symbol
+//	16–23  the second symbol (when count is 2)
+//	24–27  the first symbol's code length
 //
 // 4096 entries of 4 bytes: 16 KiB.
 var huffmanLookup [1 << huffmanLookupBits]uint32
 
 const (
-	lookupLen1Shift  = 16
-	lookupBitsShift  = 20
-	lookupCountShift = 24
+	lookupCountShift = 6
+	lookupSymShift   = 8
+	lookupLen1Shift  = 24
 )
 
 func init() {
@@ -120,9 +121,9 @@ func huffmanInit() {
 		if l1 == 0 {
 			continue
 		}
-		e := uint32(s1) | uint32(l1)<<lookupLen1Shift | uint32(l1)<<lookupBitsShift | 1<<lookupCountShift
+		e := uint32(l1) | 1<<lookupCountShift | uint32(s1)<<lookupSymShift | uint32(l1)<<lookupLen1Shift
 		if s2, l2 := huffmanDecodeShort(win << l1); l2 != 0 && l1+l2 <= huffmanLookupBits {
-			e = uint32(s1) | uint32(s2)<<8 | uint32(l1)<<lookupLen1Shift | uint32(l1+l2)<<lookupBitsShift | 2<<lookupCountShift
+			e = uint32(l1+l2) | 2<<lookupCountShift | uint32(s1)<<lookupSymShift | uint32(s2)<<(lookupSymShift+8) | uint32(l1)<<lookupLen1Shift
 		}
 		huffmanLookup[w] = e
 	}
