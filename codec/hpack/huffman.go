@@ -18,17 +18,36 @@ func HuffmanLen(s string) int {
 // HuffmanLen(s) bytes.
 func AppendHuffman(dst []byte, s string) []byte {
 	// acc holds the n bits not yet written in its low bits (above them,
-	// bits already written); n stays below 32 between bytes of s, so a
-	// code (at most 30 bits) always fits.
+	// bits already written); n stays below 32 between steps. A step
+	// encodes two bytes whose codes sum to at most 32 bits (header text:
+	// the shift-or chain on acc is then one per two bytes), or one byte.
 	var acc uint64
 	var n uint
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i < len(s)-1 {
+		e1, e2 := huffmanEnc[s[i]], huffmanEnc[s[i+1]]
+		l1, l2 := uint(e1&63), uint(e2&63) // & 63: no check for shifts past 63
+		if l := l1 + l2; l <= 32 {
+			acc = acc<<l | (e1>>8)<<l2 | e2>>8
+			n += l
+			i += 2
+		} else {
+			acc = acc<<l1 | e1>>8
+			n += l1
+			i++
+		}
+		if n >= 32 {
+			n &= 31 // n - 32, with a bound the compiler sees
+			dst = binary.BigEndian.AppendUint32(dst, uint32(acc>>n))
+		}
+	}
+	if i < len(s) {
 		e := huffmanEnc[s[i]]
-		l := uint(e & 63) // & 63: no check for shifts past 63
+		l := uint(e & 63)
 		acc = acc<<l | e>>8
 		n += l
 		if n >= 32 {
-			n &= 31 // n - 32, with a bound the compiler sees
+			n &= 31
 			dst = binary.BigEndian.AppendUint32(dst, uint32(acc>>n))
 		}
 	}
@@ -93,12 +112,12 @@ func huffmanDecode(dst, src []byte) ([]byte, error) {
 		// When fewer than 57 bits are left, the input is exhausted: a code
 		// longer than n is cut short, and the n bits must be padding.
 		e := huffmanLookup[acc>>(64-huffmanLookupBits)]
-		if c := e >> lookupCountShift & 3; c != 0 {
-			l1 := uint(e>>lookupLen1Shift) & 15
+		if c := e >> lookupCountShift; c != 0 {
+			l1 := uint(huffmanLens[byte(e>>lookupSymShift)])
 			if l1 > n {
 				break
 			}
-			if l := uint(e) & 63; c == 2 && l <= n {
+			if l := uint(e) & 63; c == 16 && l <= n {
 				dst = append(dst, byte(e>>lookupSymShift), byte(e>>(lookupSymShift+8)))
 				acc <<= l
 				n -= l
@@ -131,15 +150,21 @@ func huffmanDecode(dst, src []byte) ([]byte, error) {
 // while at least 8 bytes of src and 8 bytes of out remain, and returns the
 // number of bytes written, the number of bytes of src read, and acc and n.
 // (A function of its own so that its few variables stay in registers.)
+//
+// A round refills acc to n ≥ 56 bits and makes four lookups of at most 13
+// bits (52 bits), collecting their one or two symbols each in w, which it
+// stores at once: 8 bytes, of which kb/8 are symbols. Only the first lookup
+// checks for a code longer than the window (the canonical decoder takes it);
+// a later one finds the zero entry, which changes nothing, and the next
+// round's first lookup sees the code again.
 func huffmanDecodeFast(out, src []byte) (j, i int, acc uint64, n uint, err error) {
 	for i <= len(src)-8 && j <= len(out)-8 {
 		acc |= binary.BigEndian.Uint64(src[i:]) >> (n & 63)
 		i += int(63-n) >> 3
 		n |= 56
 
-		// Four lookups of at most 12 bits each: n ≥ 56, 44, 32, 20.
 		e := huffmanLookup[acc>>(64-huffmanLookupBits)]
-		if e&(3<<lookupCountShift) == 0 {
+		if e>>lookupCountShift == 0 {
 			// A code longer than the window: n ≥ 56 holds it.
 			sym, l := huffmanDecodeLong(uint32(acc >> 32))
 			if sym == huffmanEOS {
@@ -151,37 +176,31 @@ func huffmanDecodeFast(out, src []byte) (j, i int, acc uint64, n uint, err error
 			n -= l
 			continue
 		}
-		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
-		j += int(e>>lookupCountShift) & 3
+		w := uint64(e>>lookupSymShift) & 0xffff
+		kb := uint(e >> lookupCountShift)
 		acc <<= e & 63
 		n -= uint(e) & 63
 
 		e = huffmanLookup[acc>>(64-huffmanLookupBits)]
-		if e&(3<<lookupCountShift) == 0 {
-			continue // refill, then the long code
-		}
-		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
-		j += int(e>>lookupCountShift) & 3
+		w |= (uint64(e>>lookupSymShift) & 0xffff) << (kb & 63)
+		kb += uint(e >> lookupCountShift)
 		acc <<= e & 63
 		n -= uint(e) & 63
 
 		e = huffmanLookup[acc>>(64-huffmanLookupBits)]
-		if e&(3<<lookupCountShift) == 0 {
-			continue
-		}
-		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
-		j += int(e>>lookupCountShift) & 3
+		w |= (uint64(e>>lookupSymShift) & 0xffff) << (kb & 63)
+		kb += uint(e >> lookupCountShift)
 		acc <<= e & 63
 		n -= uint(e) & 63
 
 		e = huffmanLookup[acc>>(64-huffmanLookupBits)]
-		if e&(3<<lookupCountShift) == 0 {
-			continue
-		}
-		binary.LittleEndian.PutUint16(out[j:], uint16(e>>lookupSymShift))
-		j += int(e>>lookupCountShift) & 3
+		w |= (uint64(e>>lookupSymShift) & 0xffff) << (kb & 63)
+		kb += uint(e >> lookupCountShift)
 		acc <<= e & 63
 		n -= uint(e) & 63
+
+		binary.LittleEndian.PutUint64(out[j:], w)
+		j += int(kb >> 3)
 	}
 	return j, i, acc, n, nil
 }
