@@ -70,7 +70,8 @@ func AppendHuffman(dst []byte, s string) []byte {
 // that are not a whole code or with bits that are not a prefix of EOS (all
 // ones), and ErrHuffmanEOS when src holds the EOS code (RFC 7541 §5.2); dst
 // then holds the symbols decoded before the error. It allocates only when
-// dst lacks room for the decoded string.
+// dst lacks room for the decoded string; like append, it may write in
+// dst's spare capacity past the slice it returns.
 func AppendHuffmanDecode(dst, src []byte) ([]byte, error) {
 	return huffmanDecode(dst, src)
 }
