@@ -235,7 +235,7 @@ func (e *Encoder) findName(name string, hn uint64) int {
 
 func (e *Encoder) add(name, value string, hn, hnv uint64) {
 	id := e.tab.added
-	addString(&e.tab, name, value)
+	e.tab.addString(name, value)
 	if e.tab.added == id { // larger than the table: not added
 		return
 	}
@@ -243,33 +243,6 @@ func (e *Encoder) add(name, value string, hn, hnv uint64) {
 	bn, bnv := &e.byName[hn&e.mask], &e.byNV[hnv&e.mask]
 	*m = encMeta{hnv: hnv, hn: hn, nextNV: *bnv, nextN: *bn}
 	*bn, *bnv = id+1, id+1
-}
-
-// addString is table.add for strings, without converting them.
-func addString(t *table, name, value string) {
-	size := len(name) + len(value) + entryOverhead
-	if size > t.max {
-		t.evictTo(0)
-		return
-	}
-	t.evictTo(t.max - size)
-	t.reserve()
-	l := len(name) + len(value)
-	at := t.next
-	if at+l > len(t.arena) {
-		at = 0
-	}
-	copy(t.arena[at:], name)
-	copy(t.arena[at+len(name):], value)
-	p := t.first + t.n
-	if p >= len(t.ents) {
-		p -= len(t.ents)
-	}
-	t.ents[p] = entry{off: uint32(at), nlen: uint32(len(name)), vlen: uint32(len(value))}
-	t.n++
-	t.size += size
-	t.next = at + l
-	t.added++
 }
 
 // sampleHash hashes a string's length and up to 16 of its bytes: the
