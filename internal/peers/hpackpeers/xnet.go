@@ -37,7 +37,7 @@ func XNetTable(d *hpack.Decoder, n int) []Field {
 		block []byte
 	)
 	for i := 0; ; i++ {
-		block = appendIndexed(block[:0], uint64(62+i))
+		block = appendInt(block[:0], 7, 0x80, uint64(62+i))
 		hf, err := d.DecodeFull(block)
 		if err != nil {
 			d.Close()
@@ -48,19 +48,6 @@ func XNetTable(d *hpack.Decoder, n int) []Field {
 			return out // more than expected: enough to report it
 		}
 	}
-}
-
-// appendIndexed appends an indexed field representation (RFC 7541 §6.1).
-func appendIndexed(dst []byte, i uint64) []byte {
-	if i < 127 {
-		return append(dst, 0x80|byte(i))
-	}
-	dst = append(dst, 0xff)
-	i -= 127
-	for ; i >= 128; i >>= 7 {
-		dst = append(dst, byte(0x80|i&0x7f))
-	}
-	return append(dst, byte(i))
 }
 
 // XNetEncode encodes a header list as one block with e, a field at a time
