@@ -1,0 +1,182 @@
+package hpackpeers
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	xhpack "golang.org/x/net/http2/hpack"
+
+	"github.com/netkit/netkit/codec/hpack"
+)
+
+// An encoderSide is the encoding end of a connection under test.
+type encoderSide interface {
+	// encode returns the block of one header list (valid until the next
+	// call).
+	encode(l []Field) []byte
+	// setTableSize applies the decoder's new SETTINGS_HEADER_TABLE_SIZE.
+	setTableSize(n int)
+}
+
+// netkitEnc is netkit's Encoder with a table limit of its own.
+type netkitEnc struct {
+	e   *hpack.Encoder
+	dst []byte
+}
+
+func newNetkitEnc(limit int) *netkitEnc {
+	return &netkitEnc{e: hpack.NewEncoder(hpack.WithEncoderTableLimit(limit))}
+}
+
+func (n *netkitEnc) encode(l []Field) []byte {
+	n.dst = n.e.AppendFields(n.dst[:0], NetkitFields(l))
+	return n.dst
+}
+func (n *netkitEnc) setTableSize(size int) { n.e.SetMaxTableSize(size) }
+
+// xnetEnc is x/net's Encoder with a table limit of its own
+// (SetMaxDynamicTableSizeLimit), told the peer's setting with
+// SetMaxDynamicTableSize, as x/net's HTTP/2 transport does.
+type xnetEnc struct {
+	e   *xhpack.Encoder
+	buf bytes.Buffer
+}
+
+func newXNetEnc(limit int) *xnetEnc {
+	x := &xnetEnc{}
+	x.e = xhpack.NewEncoder(&x.buf)
+	x.e.SetMaxDynamicTableSizeLimit(uint32(limit))
+	return x
+}
+
+func (x *xnetEnc) encode(l []Field) []byte { return XNetEncode(x.e, &x.buf, l) }
+func (x *xnetEnc) setTableSize(size int)  { x.e.SetMaxDynamicTableSize(uint32(size)) }
+
+// decoders are the decoding end of a connection: netkit's and x/net's
+// decoders fed the same blocks.
+type decoders struct {
+	nk *hpack.Decoder
+	xn *xhpack.Decoder
+}
+
+func newDecoders() *decoders {
+	return &decoders{nk: NewNetkitDecoder(), xn: xhpack.NewDecoder(4096, nil)}
+}
+
+// setTableSize is the decoder's side of a new SETTINGS_HEADER_TABLE_SIZE,
+// once the peer acknowledged it: the bound a size update may go up to
+// (x/net's SetAllowedMaxDynamicTableSize; its SetMaxDynamicTableSize sets
+// the current size, which only the encoder's size update may change).
+func (d *decoders) setTableSize(n int) {
+	d.nk.SetMaxTableSize(n)
+	d.xn.SetAllowedMaxDynamicTableSize(uint32(n))
+}
+
+// staticTable is RFC 7541 Appendix A, read through x/net's decoder.
+var staticTable = func() map[Field]bool {
+	d := xhpack.NewDecoder(4096, nil)
+	m := map[Field]bool{}
+	for i := 1; i <= 61; i++ {
+		hf, err := d.DecodeFull([]byte{0x80 | byte(i)})
+		if err != nil {
+			panic(err)
+		}
+		m[Field(hf[0])] = true
+	}
+	return m
+}()
+
+// checkBlock decodes block with both decoders and checks that both give
+// the list l, and that their dynamic tables hold the same entries after.
+// Before is netkit's table before the block. A field sent sensitive may
+// come out not sensitive only when an encoder could index it: an exact
+// match in the static table, in the dynamic table, or earlier in the
+// block (both encoders index such a field, as RFC 7541 §7.1.3 leaves to
+// them: the never-indexed literal is what carries the flag).
+func checkBlock(t *testing.T, where string, d *decoders, block []byte, l []Field) {
+	t.Helper()
+	before := map[Field]bool{}
+	for _, f := range NetkitTable(d.nk) {
+		before[f] = true
+	}
+	nk, nkErr := NetkitDecode(d.nk, block)
+	xn, xnErr := XNetDecode(d.xn, block)
+	if nkErr != nil || xnErr != nil {
+		t.Fatalf("%s: block % x\nof%s\nnetkit: %v\nx/net:  %v", where, block, ListString(l), nkErr, xnErr)
+	}
+	if diff := Diff(nk, xn); diff != "" {
+		t.Fatalf("%s: netkit and x/net disagree on % x: %s\nnetkit:%s\nx/net:%s", where, block, diff, ListString(nk), ListString(xn))
+	}
+	if len(nk) != len(l) {
+		t.Fatalf("%s: %d fields sent, %d decoded:%s\nsent:%s", where, len(l), len(nk), ListString(nk), ListString(l))
+	}
+	for i, f := range nk {
+		want := l[i]
+		plain := Field{Name: want.Name, Value: want.Value}
+		if want.Sensitive && !f.Sensitive && (staticTable[plain] || before[plain]) {
+			want.Sensitive = false
+		}
+		if f != want {
+			t.Fatalf("%s: field %d sent as %v, decoded as %v (block % x)", where, i, l[i], f, block)
+		}
+		if !f.Sensitive {
+			before[plain] = true
+		}
+	}
+	nkTab := NetkitTable(d.nk)
+	xnTab := XNetTable(d.xn, len(nkTab))
+	if diff := Diff(nkTab, xnTab); diff != "" {
+		t.Fatalf("%s: dynamic tables differ after % x: %s\nnetkit:%s\nx/net:%s", where, block, diff, ListString(nkTab), ListString(xnTab))
+	}
+	if got, want := d.nk.TableSize(), TableSize(nkTab); got != want {
+		t.Fatalf("%s: netkit's TableSize() = %d, its entries add up to %d", where, got, want)
+	}
+}
+
+// runConnection runs one random connection: blocks header lists from
+// seed, encoded by enc, decoded by both decoders, with the table size
+// changed between blocks now and then (sometimes twice, lowered then
+// raised, so that the next block starts with two size updates).
+func runConnection(t *testing.T, seed uint64, blocks int, enc func(limit int) encoderSide) {
+	g := newGen(seed)
+	limit := []int{0, 256, 4096, 4096, 16384, 65536}[g.r.IntN(6)]
+	e := enc(limit)
+	d := newDecoders()
+	for i := range blocks {
+		if g.r.IntN(6) == 0 {
+			for range 1 + g.r.IntN(2) {
+				n := g.tableSize()
+				e.setTableSize(n)
+				d.setTableSize(n)
+			}
+		}
+		l := g.list()
+		checkBlock(t, fmt.Sprintf("seed %d, limit %d, block %d", seed, limit, i), d, e.encode(l), l)
+	}
+}
+
+func connections(t *testing.T) (conns, blocks int) {
+	if testing.Short() {
+		return 30, 40
+	}
+	return 300, 60
+}
+
+// TestDifferentialNetkitToXNet: netkit's Encoder, x/net's Decoder (and
+// netkit's, for the tables) on random connections.
+func TestDifferentialNetkitToXNet(t *testing.T) {
+	conns, blocks := connections(t)
+	for seed := range uint64(conns) {
+		runConnection(t, seed, blocks, func(limit int) encoderSide { return newNetkitEnc(limit) })
+	}
+}
+
+// TestDifferentialXNetToNetkit: x/net's Encoder, netkit's Decoder (and
+// x/net's) on random connections.
+func TestDifferentialXNetToNetkit(t *testing.T) {
+	conns, blocks := connections(t)
+	for seed := range uint64(conns) {
+		runConnection(t, 1<<32+seed, blocks, func(limit int) encoderSide { return newXNetEnc(limit) })
+	}
+}
