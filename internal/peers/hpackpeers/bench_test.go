@@ -143,9 +143,9 @@ func TestBenchInputs(t *testing.T) {
 	if len(warm) != len(BenchRequest) {
 		t.Errorf("warm block % x is not all indexed", warm)
 	}
-	d := newDecoders()
-	checkBlock(t, "cold", d, cold, BenchRequest)
-	checkBlock(t, "warm", d, warm, BenchRequest)
+	d, e := newDecoders(), newXNetEnc(4096)
+	checkBlock(t, "cold", d, e, cold, BenchRequest)
+	checkBlock(t, "warm", d, e, warm, BenchRequest)
 	vd := hpack.NewRequestDecoder()
 	for _, b := range [][]byte{cold, warm} {
 		l, err := NetkitDecode(vd, b)
@@ -153,9 +153,9 @@ func TestBenchInputs(t *testing.T) {
 			t.Fatalf("validating decoder: %v%s", err, ListString(l))
 		}
 	}
-	e := hpack.NewEncoder()
-	e.AppendFields(nil, NetkitFields(BenchRequest))
-	if w := e.AppendFields(nil, NetkitFields(BenchRequest)); string(w) != string(warm) {
+	ne := hpack.NewEncoder()
+	ne.AppendFields(nil, NetkitFields(BenchRequest))
+	if w := ne.AppendFields(nil, NetkitFields(BenchRequest)); string(w) != string(warm) {
 		t.Errorf("netkit's warm block % x, x/net's % x", w, warm)
 	}
 
