@@ -115,9 +115,9 @@ func TestDecodeSizeUpdates(t *testing.T) {
 func TestDecodeEviction(t *testing.T) {
 	d := NewDecoder(WithMaxTableSize(100))
 	blocks := [][]byte{
-		litInc("name-one", "value-one"),   // 8+9+32 = 49
-		litInc("name-two", "value-two"),   // 98
-		cat([]byte{0x40 | 62}, rawStr("v3")), // name of entry 62 (name-two), evicts name-one: 49+42 = 91
+		litInc("name-one", "value-one"),                         // 8+9+32 = 49
+		litInc("name-two", "value-two"),                         // 98
+		cat([]byte{0x40 | 62}, rawStr("v3")),                    // name of entry 62 (name-two), evicts name-one: 49+42 = 91
 		cat([]byte{0x40 | 62}, rawStr(strings.Repeat("z", 58))), // name "name-two" (entry 62), needs 98: evicts both
 	}
 	want := []string{

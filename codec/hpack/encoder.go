@@ -35,6 +35,7 @@ func WithEncoderTableLimit(n int) EncoderOption {
 // tables: no scan of the dynamic table. Names are not lowercased; HTTP/2
 // requires the caller to pass lowercase names.
 type Encoder struct {
+	cfg   encConfig
 	tab   table
 	limit int // the encoder's own bound on the table size
 	peer  int // the peer's SETTINGS_HEADER_TABLE_SIZE
@@ -68,12 +69,11 @@ type encMeta struct {
 // NewEncoder returns an Encoder whose table starts at the protocol's
 // default size, 4096, or the encoder's limit if lower.
 func NewEncoder(opts ...EncoderOption) *Encoder {
-	e := &Encoder{}
-	c := encConfig{limit: DefaultMaxTableSize}
+	e := &Encoder{cfg: encConfig{limit: DefaultMaxTableSize}}
 	for _, o := range opts {
-		o(&c)
+		o(&e.cfg)
 	}
-	e.limit = c.limit
+	e.limit = e.cfg.limit
 	e.Reset()
 	return e
 }
@@ -114,7 +114,9 @@ func nextPow2(n int) int {
 // with the size updates that tell the peer. Call it between blocks.
 func (e *Encoder) SetMaxTableSize(n int) {
 	e.peer = max(n, 0)
-	e.announce(min(e.peer, e.limit))
+	if size := min(e.peer, e.limit); size != e.tab.max || e.pending {
+		e.announce(size)
+	}
 }
 
 func (e *Encoder) announce(size int) {
