@@ -1,6 +1,6 @@
 // Package codec holds netkit's protocol codecs, one subpackage per format.
 // This package has no code; it states once the conventions every codec
-// follows, so that frame, query, httpdate and mqtt today, and HPACK and
+// follows, so that frame, query, httpdate, mqtt and hpack today, and
 // HTTP/1.1 later, read and fail the same way.
 //
 // # Conventions
@@ -43,6 +43,8 @@
 //	           asctime) and RFC 6265 cookie dates             a slow RFC 6265 model
 //	mqtt       MQTT 3.1.1 and 5.0 control packets, over       a real mosquitto broker;
 //	           []byte and *buf.Composite                      mochi and paho (peers)
+//	hpack      HTTP/2 header compression (RFC 7541) with      a slow model; x/net's
+//	           limits and RFC 9113 §8 validation              hpack (peers)
 //
 // There is no hex codec: encoding/hex already decodes through a lookup table
 // and allocates nothing with its Append functions.

@@ -128,7 +128,12 @@ type Decoder struct {
 // NewDecoder returns a Decoder with the default limits that does not
 // validate header lists (see NewRequestDecoder and NewResponseDecoder).
 func NewDecoder(opts ...Option) *Decoder {
+	return newDecoder(NoValidation, opts)
+}
+
+func newDecoder(mode Mode, opts []Option) *Decoder {
 	d := &Decoder{cfg: config{
+		mode:      mode,
 		maxTable:  DefaultMaxTableSize,
 		maxList:   DefaultMaxHeaderListSize,
 		maxFields: DefaultMaxFields,
@@ -148,13 +153,13 @@ func NewDecoder(opts ...Option) *Decoder {
 // header lists and trailers (RFC 9113 §8; options may change the limits,
 // or the mode).
 func NewRequestDecoder(opts ...Option) *Decoder {
-	return NewDecoder(append([]Option{WithValidation(Request)}, opts...)...)
+	return newDecoder(Request, opts)
 }
 
 // NewResponseDecoder returns a client's Decoder: it validates response
 // header lists and trailers.
 func NewResponseDecoder(opts ...Option) *Decoder {
-	return NewDecoder(append([]Option{WithValidation(Response)}, opts...)...)
+	return newDecoder(Response, opts)
 }
 
 // Reset returns d to its state when new: an empty dynamic table at the

@@ -352,6 +352,18 @@ func appendInt(dst []byte, flags byte, n uint8, v int) []byte {
 // appendString appends a string literal (RFC 7541 §5.2), Huffman-coded
 // when that is strictly shorter.
 func appendString(dst []byte, s string) []byte {
+	if len(s) < 0x7f {
+		// One pass: code the string after a one-byte length, and write
+		// it raw over the code if that is no shorter.
+		at := len(dst)
+		dst = AppendHuffman(append(dst, 0), s)
+		if h := len(dst) - at - 1; h < len(s) {
+			dst[at] = 0x80 | byte(h)
+			return dst
+		}
+		dst = append(dst[:at], byte(len(s)))
+		return append(dst, s...)
+	}
 	if h := HuffmanLen(s); h < len(s) {
 		dst = appendInt(dst, 0x80, 7, h)
 		return AppendHuffman(dst, s)
