@@ -1,0 +1,59 @@
+package hpack
+
+import (
+	"testing"
+
+	"github.com/netkit/netkit/internal/race"
+)
+
+// Decoding and encoding allocate nothing once warm; a cold decode
+// allocates the Decoder and nothing else.
+func TestAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector allocates")
+	}
+	cold, warm := requestBlocks()
+	d := NewRequestDecoder()
+	if err := d.Decode(cold, countEmit); err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, max float64, f func()) {
+		t.Helper()
+		if n := testing.AllocsPerRun(100, f); n > max {
+			t.Errorf("%s: %v allocations, want at most %v", name, n, max)
+		}
+	}
+	check("warm decode", 0, func() {
+		if err := d.Decode(warm, countEmit); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check("literal decode", 0, func() {
+		d.Reset()
+		if err := d.Decode(cold, countEmit); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check("cold decode", 1, func() {
+		if err := NewDecoder().Decode(cold, countEmit); err != nil {
+			t.Fatal(err)
+		}
+	})
+	e := NewEncoder()
+	buf := e.AppendFields(make([]byte, 0, 1024), requestFields)
+	check("warm encode", 0, func() { buf = e.AppendFields(buf[:0], requestFields) })
+	check("literal encode", 0, func() {
+		e.Reset()
+		buf = e.AppendFields(buf[:0], requestFields)
+	})
+	check("cold encode", 1, func() { buf = NewEncoder().AppendFields(buf[:0], requestFields) })
+	check("fragments", 0, func() {
+		d.Reset()
+		for i := 0; i < len(cold); i += 7 {
+			end := min(i+7, len(cold))
+			if err := d.DecodeFragment(Headers, cold[i:end], end == len(cold), countEmit); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,563 @@
+package hpack
+
+// An EmitFunc receives one decoded field. name and value alias memory of
+// the decoder or of the block being decoded: they are valid only until the
+// function returns, so copy what you keep (a Go string conversion copies).
+// sensitive is true for a field the peer sent as never indexed (RFC 7541
+// §6.2.3), which an intermediary must forward the same way. An error
+// stops the emitting: the decoder still processes the rest of the block,
+// so that its dynamic table stays in step, then returns the error.
+type EmitFunc func(name, value []byte, sensitive bool) error
+
+// Mode says which header lists a Decoder validates (RFC 9113 §8).
+type Mode uint8
+
+const (
+	// NoValidation decodes any list RFC 7541 can encode; the limits
+	// still apply.
+	NoValidation Mode = iota
+	// Request validates request headers (a server's decoder).
+	Request
+	// Response validates response headers (a client's decoder).
+	Response
+)
+
+// Block is the kind of header block being decoded: the headers that open
+// a request or response, or the trailers that end it.
+type Block uint8
+
+const (
+	Headers Block = iota
+	Trailers
+)
+
+// The default limits of a Decoder.
+const (
+	// DefaultMaxHeaderListSize bounds a header list at 64 KiB, counted
+	// as RFC 9113 §6.5.2 does: name + value + 32 per field.
+	DefaultMaxHeaderListSize = 64 << 10
+	// DefaultMaxFields bounds the fields of one header list.
+	DefaultMaxFields = 256
+)
+
+type config struct {
+	maxTable, maxList, maxFields, maxString int
+	mode                                    Mode
+}
+
+// An Option changes a Decoder's limits or validation.
+type Option func(*config)
+
+// WithMaxTableSize sets the dynamic table size the decoder allows: the
+// SETTINGS_HEADER_TABLE_SIZE it advertises (default 4096). The table
+// starts at that size.
+func WithMaxTableSize(n int) Option {
+	return func(c *config) { c.maxTable = max(n, 0) }
+}
+
+// WithMaxHeaderListSize sets the largest header list accepted, counted
+// as name + value + 32 per field (default 64 KiB; see the package doc for
+// why). A larger list is refused with ErrListTooLarge, a stream error.
+func WithMaxHeaderListSize(n int) Option {
+	return func(c *config) { c.maxList = max(n, 0) }
+}
+
+// WithMaxFields sets the most fields accepted in one header list (default
+// 256). More is refused with ErrTooManyFields, a stream error.
+func WithMaxFields(n int) Option {
+	return func(c *config) { c.maxFields = max(n, 0) }
+}
+
+// WithMaxStringLength sets the longest name or value the decoder will hold,
+// after Huffman decoding (default: the maximum header list size). A longer
+// string is ErrStringTooLong, a connection error: the decoder cannot keep
+// its table in step without holding the string. It bounds the memory a
+// Decoder takes for a block.
+func WithMaxStringLength(n int) Option {
+	return func(c *config) { c.maxString = max(n, 0) }
+}
+
+// WithValidation sets which header lists are validated (RFC 9113 §8).
+func WithValidation(m Mode) Option {
+	return func(c *config) { c.mode = m }
+}
+
+// A Decoder decodes the header blocks of one HTTP/2 connection, in order,
+// keeping the dynamic table they share. It is not safe for concurrent use.
+//
+// Memory: the dynamic table lives in one arena twice the maximum table
+// size (inline in the Decoder for the default 4096), plus a scratch buffer
+// for Huffman-decoded strings that grows to the longest string decoded
+// (bounded by the maximum string length), plus, for blocks split across
+// frames, the unfinished representation carried to the next fragment.
+type Decoder struct {
+	cfg   config
+	tab   table
+	bound int // the SETTINGS bound on size updates
+
+	// After SetMaxTableSize lowers the bound, the next block must start
+	// with a size update no larger than the lowest bound set.
+	mustUpdate bool
+	lowest     int
+
+	broken error // the connection error that ended decoding
+
+	// The block in progress.
+	inBlock   bool
+	kind      Block
+	off       int // block offset of the first byte of the input parsed next
+	started   bool
+	updates   int
+	fields    int
+	listSize  int
+	fault     *Violation
+	faultAt   int
+	faultName string
+	emitErr   error
+	v         validator
+
+	partial []byte // an unfinished representation, across fragments
+	scratch []byte // Huffman-decoded strings
+
+	arena0   [2 * DefaultMaxTableSize]byte
+	ents0    [DefaultMaxTableSize/entryOverhead + 1]entry
+	scratch0 [256]byte
+}
+
+// NewDecoder returns a Decoder with the default limits that does not
+// validate header lists (see NewRequestDecoder and NewResponseDecoder).
+func NewDecoder(opts ...Option) *Decoder {
+	d := &Decoder{cfg: config{
+		maxTable:  DefaultMaxTableSize,
+		maxList:   DefaultMaxHeaderListSize,
+		maxFields: DefaultMaxFields,
+		maxString: -1,
+	}}
+	for _, o := range opts {
+		o(&d.cfg)
+	}
+	if d.cfg.maxString < 0 {
+		d.cfg.maxString = d.cfg.maxList
+	}
+	d.Reset()
+	return d
+}
+
+// NewRequestDecoder returns a server's Decoder: it validates request
+// header lists and trailers (RFC 9113 §8; options may change the limits,
+// or the mode).
+func NewRequestDecoder(opts ...Option) *Decoder {
+	return NewDecoder(append([]Option{WithValidation(Request)}, opts...)...)
+}
+
+// NewResponseDecoder returns a client's Decoder: it validates response
+// header lists and trailers.
+func NewResponseDecoder(opts ...Option) *Decoder {
+	return NewDecoder(append([]Option{WithValidation(Response)}, opts...)...)
+}
+
+// Reset returns d to its state when new: an empty dynamic table at the
+// configured size, no block in progress, no error. A connection that
+// starts over (or a pool of decoders) calls it.
+func (d *Decoder) Reset() {
+	d.tab.init(d.cfg.maxTable, d.arena0[:], d.ents0[:])
+	d.bound = d.cfg.maxTable
+	d.mustUpdate = false
+	d.broken = nil
+	d.inBlock = false
+	d.partial = d.partial[:0]
+	if d.scratch == nil {
+		d.scratch = d.scratch0[:0]
+	}
+}
+
+// SetMaxTableSize sets the bound on the dynamic table size: the
+// SETTINGS_HEADER_TABLE_SIZE the peer has acknowledged. A lower bound
+// shrinks the table now, and the peer's next block must begin with a size
+// update no larger (RFC 7541 §4.2); a higher one lets the peer grow the
+// table with a size update. Call it between blocks.
+func (d *Decoder) SetMaxTableSize(n int) {
+	n = max(n, 0)
+	if n < d.tab.max {
+		d.tab.setMax(n)
+		if !d.mustUpdate || n < d.lowest {
+			d.lowest = n
+		}
+		d.mustUpdate = true
+	}
+	d.bound = n
+}
+
+// TableSize returns the dynamic table's size: the sum of its entries'
+// lengths plus 32 per entry (RFC 7541 §4.1).
+func (d *Decoder) TableSize() int { return d.tab.size }
+
+// MaxTableSize returns the dynamic table's current maximum size.
+func (d *Decoder) MaxTableSize() int { return d.tab.max }
+
+// TableLen returns the number of entries in the dynamic table.
+func (d *Decoder) TableLen() int { return d.tab.n }
+
+// TableEntry returns dynamic table entry i, from 1 (the newest) to
+// TableLen (HPACK index 61+i). The slices alias the table: they are valid
+// until the next call that decodes. It panics if i is out of range.
+func (d *Decoder) TableEntry(i int) (name, value []byte) {
+	if i < 1 || i > d.tab.n {
+		panic("hpack: TableEntry index out of range")
+	}
+	e := d.tab.at(i)
+	return d.tab.name(e), d.tab.value(e)
+}
+
+// Decode decodes one complete header block (a HEADERS frame's, with its
+// CONTINUATION frames' joined) and calls emit for each field in order.
+//
+// A *SyntaxError is a connection error (COMPRESSION_ERROR): the Decoder
+// then refuses every block until Reset. A *HeaderError is a stream error:
+// the block was processed to its end and the table is in step, no field
+// was emitted after the one at fault, and the caller discards the fields
+// emitted before it. An error emit returns is returned the same way.
+func (d *Decoder) Decode(block []byte, emit EmitFunc) error {
+	if d.inBlock && d.broken == nil {
+		return d.breakWith(ErrBlockUnfinished, d.off)
+	}
+	return d.DecodeFragment(Headers, block, true, emit)
+}
+
+// DecodeTrailers decodes one complete block of trailers: like Decode, but
+// a validating decoder refuses pseudo-headers and requires none.
+func (d *Decoder) DecodeTrailers(block []byte, emit EmitFunc) error {
+	if d.inBlock && d.broken == nil {
+		return d.breakWith(ErrBlockUnfinished, d.off)
+	}
+	return d.DecodeFragment(Trailers, block, true, emit)
+}
+
+// DecodeFragment decodes a block that arrives in pieces: each frame's
+// fragment in order, with end set on the last (END_HEADERS). kind is read
+// from a block's first fragment. Fields are emitted as soon as they are
+// whole; a representation cut by the fragment's end is kept (copied) until
+// the next fragment completes it. Errors are as for Decode; block-level
+// ones come with the last fragment.
+func (d *Decoder) DecodeFragment(kind Block, frag []byte, end bool, emit EmitFunc) error {
+	if d.broken != nil {
+		return d.broken
+	}
+	if !d.inBlock {
+		d.begin(kind)
+	}
+	p := frag
+	if len(d.partial) > 0 {
+		d.partial = append(d.partial, frag...)
+		p = d.partial
+	}
+	n, err := d.parse(p, emit)
+	if err != nil {
+		return err
+	}
+	rest := p[n:]
+	if end {
+		if len(rest) > 0 {
+			return d.breakWith(ErrTruncated, d.off+n)
+		}
+		return d.finish()
+	}
+	d.off += n
+	d.partial = append(d.partial[:0], rest...) // copy may overlap: append uses memmove
+	return nil
+}
+
+func (d *Decoder) begin(kind Block) {
+	d.inBlock = true
+	d.kind = kind
+	d.off = 0
+	d.started = false
+	d.updates = 0
+	d.fields = 0
+	d.listSize = 0
+	d.fault = nil
+	d.faultName = ""
+	d.emitErr = nil
+	d.partial = d.partial[:0]
+	d.v = validator{mode: d.cfg.mode, trailers: kind == Trailers}
+}
+
+// breakWith records a connection error: the block is abandoned and the
+// decoder refuses everything until Reset.
+func (d *Decoder) breakWith(kind *Violation, off int) error {
+	d.broken = &SyntaxError{Offset: off, Kind: kind}
+	d.inBlock = false
+	d.partial = d.partial[:0]
+	return d.broken
+}
+
+// finish ends the block: the checks on the whole list, then the first
+// stream error, if any.
+func (d *Decoder) finish() error {
+	d.inBlock = false
+	d.partial = d.partial[:0]
+	if d.fault == nil && d.emitErr == nil && d.cfg.mode != NoValidation {
+		if v, name := d.v.end(); v != nil {
+			d.fault, d.faultAt, d.faultName = v, -1, name
+		}
+	}
+	if d.fault != nil {
+		return &HeaderError{Kind: d.fault, Field: d.faultAt, Name: d.faultName}
+	}
+	return d.emitErr
+}
+
+// parse decodes the whole representations at the front of p and returns
+// the bytes they took; it stops at one p cuts short. A connection error
+// breaks the decoder.
+func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
+	i := 0
+	for i < len(p) {
+		b := p[i]
+		var (
+			j   int
+			bad *Violation
+		)
+		switch {
+		case b&0x80 != 0: // indexed field (§6.1)
+			var idx int
+			idx, j, bad = readInt(p, i, 7)
+			if j < 0 || bad != nil {
+				break
+			}
+			if bad = d.startField(); bad != nil {
+				break
+			}
+			var name, value []byte
+			if name, value, bad = d.lookup(idx); bad != nil {
+				break
+			}
+			d.field(name, value, false, emit)
+		case b&0xc0 == 0x40: // literal with incremental indexing (§6.2.1)
+			var name, value []byte
+			name, value, j, bad = d.literal(p, i, 6)
+			if j < 0 || bad != nil {
+				break
+			}
+			d.field(name, value, false, emit)
+			d.tab.add(name, value)
+		case b&0xe0 == 0x20: // dynamic table size update (§6.3)
+			var size int
+			size, j, bad = readInt(p, i, 5)
+			if j < 0 || bad != nil {
+				break
+			}
+			bad = d.sizeUpdate(size)
+		default: // literal without indexing, or never indexed (§6.2.2, §6.2.3)
+			var name, value []byte
+			name, value, j, bad = d.literal(p, i, 4)
+			if j < 0 || bad != nil {
+				break
+			}
+			d.field(name, value, b&0x10 != 0, emit)
+		}
+		if bad != nil {
+			return i, d.breakWith(bad, d.off+i)
+		}
+		if j < 0 {
+			return i, nil
+		}
+		i = j
+	}
+	return i, nil
+}
+
+// startField notes the block's first field representation: size updates
+// may no longer follow, and one must have come if the bound was lowered.
+func (d *Decoder) startField() *Violation {
+	if !d.started {
+		d.started = true
+		if d.mustUpdate {
+			return ErrSizeUpdateMissed
+		}
+	}
+	return nil
+}
+
+func (d *Decoder) sizeUpdate(size int) *Violation {
+	switch {
+	case d.started:
+		return ErrSizeUpdateLate
+	case d.updates == 2:
+		return ErrSizeUpdateMany
+	case size > d.bound:
+		return ErrSizeUpdateLarge
+	}
+	d.updates++
+	if d.mustUpdate && size <= d.lowest {
+		d.mustUpdate = false
+	}
+	d.tab.setMax(size)
+	return nil
+}
+
+// lookup returns the field at index idx of the static and dynamic tables
+// (RFC 7541 §2.3.3).
+func (d *Decoder) lookup(idx int) (name, value []byte, bad *Violation) {
+	switch {
+	case idx == 0:
+		return nil, nil, ErrIndexZero
+	case idx <= staticLen:
+		s := &staticBytes[idx-1]
+		return s.name, s.value, nil
+	case idx-staticLen <= d.tab.n:
+		e := d.tab.at(idx - staticLen)
+		return d.tab.name(e), d.tab.value(e), nil
+	}
+	return nil, nil, ErrIndexRange
+}
+
+// literal parses a literal field representation whose name index has an
+// n-bit prefix. j < 0 means p ends inside it.
+func (d *Decoder) literal(p []byte, i int, n uint8) (name, value []byte, j int, bad *Violation) {
+	idx, j, bad := readInt(p, i, n)
+	if j < 0 || bad != nil {
+		return nil, nil, j, bad
+	}
+	if bad = d.startField(); bad != nil {
+		return nil, nil, j, bad
+	}
+	// Find both strings' extents before decoding either, so a cut
+	// representation costs no decoding.
+	var nameAt, nameLen int
+	var nameHuff bool
+	if idx == 0 {
+		nameAt, nameLen, nameHuff, j, bad = d.stringAt(p, j)
+		if j < 0 || bad != nil {
+			return nil, nil, j, bad
+		}
+	} else if name, _, bad = d.lookup(idx); bad != nil {
+		return nil, nil, j, bad
+	}
+	valueAt, valueLen, valueHuff, j, bad := d.stringAt(p, j)
+	if j < 0 || bad != nil {
+		return nil, nil, j, bad
+	}
+	d.scratch = d.scratch[:0]
+	if idx == 0 {
+		if name, bad = d.str(p[nameAt:nameAt+nameLen], nameHuff); bad != nil {
+			return nil, nil, nameAt, bad
+		}
+	}
+	if value, bad = d.str(p[valueAt:valueAt+valueLen], valueHuff); bad != nil {
+		return nil, nil, valueAt, bad
+	}
+	return name, value, j, nil
+}
+
+// stringAt parses a string literal's header at p[i] (RFC 7541 §5.2): where
+// its bytes start, how many, and whether they are Huffman-coded. j < 0
+// means p ends before the string does. The length is checked against the
+// maximum string length before the bytes are awaited.
+func (d *Decoder) stringAt(p []byte, i int) (at, n int, huff bool, j int, bad *Violation) {
+	if i >= len(p) {
+		return 0, 0, false, -1, nil
+	}
+	huff = p[i]&0x80 != 0
+	n, j, bad = readInt(p, i, 7)
+	if j < 0 || bad != nil {
+		return 0, 0, false, j, bad
+	}
+	least := n // the fewest bytes the string decodes to
+	if huff {
+		least = (8*n - 7) / 30 // every code is at most 30 bits
+	}
+	if least > d.cfg.maxString {
+		return 0, 0, false, i, ErrStringTooLong
+	}
+	if n > len(p)-j {
+		return 0, 0, false, -1, nil
+	}
+	return j, n, huff, j + n, nil
+}
+
+// str returns a string literal's bytes: raw ones as they are in the
+// block, Huffman-coded ones decoded into the scratch buffer.
+func (d *Decoder) str(s []byte, huff bool) ([]byte, *Violation) {
+	if !huff {
+		return s, nil
+	}
+	at := len(d.scratch)
+	out, err := huffmanDecode(d.scratch, s)
+	if err != nil {
+		if v, ok := err.(*Violation); ok {
+			return nil, v
+		}
+		return nil, ErrHuffmanPadding
+	}
+	d.scratch = out
+	if len(out)-at > d.cfg.maxString {
+		return nil, ErrStringTooLong
+	}
+	return out[at:len(out):len(out)], nil
+}
+
+// field counts a decoded field against the limits, validates it, and
+// emits it unless an earlier field stopped the emitting.
+func (d *Decoder) field(name, value []byte, sensitive bool, emit EmitFunc) {
+	d.fields++
+	d.listSize += len(name) + len(value) + entryOverhead
+	if d.fault != nil || d.emitErr != nil {
+		return
+	}
+	switch {
+	case d.fields > d.cfg.maxFields:
+		d.stop(ErrTooManyFields, name)
+		return
+	case d.listSize > d.cfg.maxList:
+		d.stop(ErrListTooLarge, name)
+		return
+	}
+	if d.cfg.mode != NoValidation {
+		if v := d.v.check(name, value); v != nil {
+			d.stop(v, name)
+			return
+		}
+	}
+	if emit != nil {
+		if err := emit(name, value, sensitive); err != nil {
+			d.emitErr = err
+		}
+	}
+}
+
+func (d *Decoder) stop(v *Violation, name []byte) {
+	d.fault, d.faultAt = v, d.fields-1
+	d.faultName = string(name[:min(len(name), 64)])
+}
+
+// readInt decodes an integer with an n-bit prefix at p[i] (RFC 7541
+// §5.1) and returns it with the offset after it; j < 0 means p ends inside
+// it. Values above 2^32-1, or spread over more than five continuation
+// bytes, are ErrIntegerOverflow: no size, index or length can be that
+// large.
+func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
+	limit := 1<<n - 1
+	v = int(p[i]) & limit
+	i++
+	if v < limit {
+		return v, i, nil
+	}
+	for shift := uint(0); ; shift += 7 {
+		if i >= len(p) {
+			return 0, -1, nil
+		}
+		if shift > 28 {
+			return 0, i, ErrIntegerOverflow
+		}
+		b := p[i]
+		i++
+		v += int(b&0x7f) << shift
+		if v > 1<<32-1 {
+			return 0, i, ErrIntegerOverflow
+		}
+		if b&0x80 == 0 {
+			return v, i, nil
+		}
+	}
+}

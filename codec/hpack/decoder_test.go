@@ -1,0 +1,332 @@
+package hpack
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The RFC 7541 rules a decoder enforces: each a connection error at the
+// offset of the representation at fault.
+func TestDecodeRejects(t *testing.T) {
+	big := strings.Repeat("x", 100)
+	cases := []struct {
+		name  string
+		setup func(d *Decoder)
+		block []byte
+		want  *Violation
+		off   int
+	}{
+		{"RFC7541_6.1/index_0", nil, cat(idx(2), idx(0)), ErrIndexZero, 1},
+		{"RFC7541_2.3.3/index_past_static_empty_table", nil, idx(62), ErrIndexRange, 0},
+		{"RFC7541_2.3.3/index_past_dynamic", nil, cat(litInc("a", "b"), idx(63)), ErrIndexRange, 5},
+		{"RFC7541_2.3.3/name_index_past_tables", nil, litIdx(70, "v"), ErrIndexRange, 0},
+		{"RFC7541_2.3.3/literal_name_index_0_is_a_new_name_not_an_error", nil, nil, nil, 0},
+		{"RFC7541_5.1/integer_over_32_bits", nil, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrIntegerOverflow, 0},
+		{"RFC7541_5.1/six_continuation_bytes", nil, []byte{0xff, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, ErrIntegerOverflow, 0},
+		{"RFC7541_4.2/size_update_after_a_field", nil, cat(idx(2), upd(0)), ErrSizeUpdateLate, 1},
+		{"RFC7541_4.2/size_update_after_a_field_empty_table_go29187", nil, cat(lit("a", "b"), upd(100)), ErrSizeUpdateLate, 5},
+		{"RFC7541_4.2/three_size_updates", nil, cat(upd(0), upd(10), upd(20), idx(2)), ErrSizeUpdateMany, 2},
+		{"RFC7541_6.3/size_update_above_settings", nil, upd(4097), ErrSizeUpdateLarge, 0},
+		{"RFC7541_6.3/size_update_above_lowered_settings", func(d *Decoder) { d.SetMaxTableSize(100) }, upd(200), ErrSizeUpdateLarge, 0},
+		{"RFC7541_4.2/no_size_update_after_settings_lowered", func(d *Decoder) { d.SetMaxTableSize(100) }, idx(2), ErrSizeUpdateMissed, 0},
+		{"RFC7541_4.2/size_update_not_down_to_lowest_settings", func(d *Decoder) { d.SetMaxTableSize(100); d.SetMaxTableSize(200) }, cat(upd(150), idx(2)), ErrSizeUpdateMissed, 2},
+		{"RFC7541_2.3/block_ends_inside_a_string", nil, lit("name", "value")[:8], ErrTruncated, 0},
+		{"RFC7541_2.3/block_ends_inside_an_integer", nil, []byte{0x82, 0xff}, ErrTruncated, 1},
+		{"RFC7541_7.4/string_longer_than_maximum", func(d *Decoder) { *d = *NewDecoder(WithMaxStringLength(99)) }, lit("a", big), ErrStringTooLong, 0},
+		{"RFC7541_7.4/string_length_checked_before_bytes_arrive", func(d *Decoder) { *d = *NewDecoder(WithMaxStringLength(99)) }, lit("a", big)[:5], ErrStringTooLong, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.want == nil {
+				d := NewDecoder()
+				got, err := collect(d, Headers, cat([]byte{0x00}, rawStr(":path"), rawStr("/x")))
+				if err != nil || !slices.Equal(got, []string{":path: /x"}) {
+					t.Fatalf("%q %v", got, err)
+				}
+				return
+			}
+			d := NewDecoder()
+			if c.setup != nil {
+				c.setup(d)
+			}
+			_, err := collect(d, Headers, c.block)
+			wantKind(t, err, c.want)
+			var se *SyntaxError
+			errors.As(err, &se)
+			if se.Offset != c.off {
+				t.Errorf("offset %d, want %d (%v)", se.Offset, c.off, err)
+			}
+			// A connection error is final until Reset.
+			if _, err2 := collect(d, Headers, idx(2)); err2 != err {
+				t.Errorf("after the error: %v, want the same error again", err2)
+			}
+			d.Reset()
+			if got, err := collect(d, Headers, idx(2)); err != nil || got[0] != ":method: GET" {
+				t.Errorf("after Reset: %q %v", got, err)
+			}
+		})
+	}
+}
+
+func TestDecodeSizeUpdates(t *testing.T) {
+	d := NewDecoder()
+	if _, err := collect(d, Headers, cat(litInc("aaaa", "bbbb"), litInc("cccc", "dddd"))); err != nil {
+		t.Fatal(err)
+	}
+	// Two updates at the start: down to 0 (evicts all), then up again.
+	got, err := collect(d, Headers, cat(upd(0), upd(4096), litInc("e", "f"), idx(62)))
+	if err != nil || !slices.Equal(got, []string{"e: f", "e: f"}) {
+		t.Fatalf("%q %v", got, err)
+	}
+	if d.TableLen() != 1 || d.TableSize() != 34 || d.MaxTableSize() != 4096 {
+		t.Fatalf("table %d entries, size %d, max %d:\n%s", d.TableLen(), d.TableSize(), d.MaxTableSize(), tableString(d))
+	}
+	// SETTINGS lowered: the table shrinks now, the next block must start
+	// with an update no larger, after which blocks go on.
+	d.SetMaxTableSize(10)
+	if d.TableLen() != 0 || d.MaxTableSize() != 10 {
+		t.Fatalf("after SetMaxTableSize(10): %d entries, max %d", d.TableLen(), d.MaxTableSize())
+	}
+	if _, err := collect(d, Headers, cat(upd(10), idx(2))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(d, Headers, idx(2)); err != nil {
+		t.Fatal(err)
+	}
+	// SETTINGS raised: nothing changes until the peer's update.
+	d.SetMaxTableSize(8192)
+	if d.MaxTableSize() != 10 {
+		t.Fatalf("max %d before the update, want 10", d.MaxTableSize())
+	}
+	big := strings.Repeat("v", 5000)
+	if _, err := collect(d, Headers, cat(upd(8192), litInc("k", big), idx(62))); err != nil {
+		t.Fatal(err)
+	}
+	if n, v := d.TableEntry(1); string(n) != "k" || string(v) != big || d.TableSize() != 5033 {
+		t.Fatalf("entry %q (%d bytes), size %d", n, len(v), d.TableSize())
+	}
+}
+
+// An entry larger than the table empties it and is not added (RFC 7541
+// §4.4); eviction makes room for the new entry first, even when the new
+// entry's name is the evicted entry's (§4.4's last paragraph).
+func TestDecodeEviction(t *testing.T) {
+	d := NewDecoder(WithMaxTableSize(100))
+	blocks := [][]byte{
+		litInc("name-one", "value-one"),                         // 8+9+32 = 49
+		litInc("name-two", "value-two"),                         // 98
+		cat([]byte{0x40 | 62}, rawStr("v3")),                    // name of entry 62 (name-two), evicts name-one: 49+42 = 91
+		cat([]byte{0x40 | 62}, rawStr(strings.Repeat("z", 58))), // name "name-two" (entry 62), needs 98: evicts both
+	}
+	want := []string{
+		"[1] name-one: value-one\n",
+		"[1] name-two: value-two\n[2] name-one: value-one\n",
+		"[1] name-two: v3\n[2] name-two: value-two\n",
+		"[1] name-two: " + strings.Repeat("z", 58) + "\n",
+	}
+	for i, b := range blocks {
+		if _, err := collect(d, Headers, b); err != nil {
+			t.Fatal(i, err)
+		}
+		if got := tableString(d); got != want[i] {
+			t.Fatalf("block %d: table\n%swant\n%s", i, got, want[i])
+		}
+	}
+	if _, err := collect(d, Headers, litInc("k", strings.Repeat("x", 68))); err != nil { // 101 > 100
+		t.Fatal(err)
+	}
+	if d.TableLen() != 0 || d.TableSize() != 0 {
+		t.Fatalf("an oversized entry left %d entries:\n%s", d.TableLen(), tableString(d))
+	}
+}
+
+// The arena placement: many entries of random sizes wrap around the ring
+// and the arena, and every entry reads back as written.
+func TestDecodeTableWraps(t *testing.T) {
+	d := NewDecoder(WithMaxTableSize(300))
+	var model [][2]string // newest first
+	size := func() int {
+		n := 0
+		for _, e := range model {
+			n += len(e[0]) + len(e[1]) + 32
+		}
+		return n
+	}
+	for i := 0; i < 5000; i++ {
+		name := strings.Repeat(string(rune('a'+i%26)), 1+i%7)
+		value := strings.Repeat("v", (i*37)%250)
+		if _, err := collect(d, Headers, litInc(name, value)); err != nil {
+			t.Fatal(err)
+		}
+		model = append([][2]string{{name, value}}, model...)
+		for size() > 300 {
+			model = model[:len(model)-1]
+		}
+		if d.TableLen() != len(model) || d.TableSize() != size() {
+			t.Fatalf("step %d: %d entries size %d, want %d size %d", i, d.TableLen(), d.TableSize(), len(model), size())
+		}
+		for j, e := range model {
+			n, v := d.TableEntry(j + 1)
+			if string(n) != e[0] || string(v) != e[1] {
+				t.Fatalf("step %d entry %d: %q=%q, want %q=%q", i, j+1, n, v, e[0], e[1])
+			}
+		}
+	}
+}
+
+// Limits are stream errors raised after the whole block: the decoder
+// stops emitting at the field over the limit but keeps the table in step.
+func TestDecodeLimits(t *testing.T) {
+	t.Run("RFC9113_6.5.2/header_list_size", func(t *testing.T) {
+		d := NewDecoder(WithMaxHeaderListSize(100))
+		// 32+1+30 = 63, then 126 > 100: the second field is at fault; the
+		// third is added to the table although not emitted.
+		block := cat(lit("a", strings.Repeat("1", 30)), lit("b", strings.Repeat("2", 30)), litInc("c", "3"))
+		got, err := collect(d, Headers, block)
+		wantKind(t, err, ErrListTooLarge)
+		var he *HeaderError
+		if !errors.As(err, &he) || he.Field != 1 || he.Name != "b" {
+			t.Fatalf("%#v", err)
+		}
+		if !slices.Equal(got, []string{"a: " + strings.Repeat("1", 30)}) {
+			t.Fatalf("emitted %q", got)
+		}
+		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "c: 3" {
+			t.Fatalf("table out of step: %q %v", got, err)
+		}
+	})
+	t.Run("RFC9113_10.5.1/field_count", func(t *testing.T) {
+		d := NewDecoder(WithMaxFields(3))
+		got, err := collect(d, Headers, cat(idx(2), idx(4), idx(6), idx(8), litInc("x", "y")))
+		wantKind(t, err, ErrTooManyFields)
+		if len(got) != 3 {
+			t.Fatalf("emitted %q", got)
+		}
+		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "x: y" {
+			t.Fatalf("table out of step: %q %v", got, err)
+		}
+	})
+	t.Run("defaults", func(t *testing.T) {
+		d := NewDecoder()
+		if d.cfg.maxList != 64<<10 || d.cfg.maxFields != 256 || d.cfg.maxString != 64<<10 || d.cfg.maxTable != 4096 {
+			t.Fatalf("%+v", d.cfg)
+		}
+		var b []byte
+		for range 257 {
+			b = append(b, idx(2)...)
+		}
+		_, err := collect(d, Headers, b)
+		wantKind(t, err, ErrTooManyFields)
+	})
+}
+
+// CVE-2016-6581's HPACK bomb: one 4 KiB entry, then 16 KB of 1-byte
+// references to it (64 MB of headers). A decoder with the default limits
+// refuses it without allocating, having emitted at most the list budget.
+func TestDecodeBomb(t *testing.T) {
+	block := bombBlock()
+	d := NewDecoder()
+	emitted := 0
+	emit := func(n, v []byte, _ bool) error { emitted += len(n) + len(v) + 32; return nil }
+	err := d.Decode(block, emit)
+	wantKind(t, err, ErrListTooLarge)
+	if emitted > DefaultMaxHeaderListSize {
+		t.Fatalf("emitted %d bytes of headers", emitted)
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		d.Reset()
+		if err := d.Decode(block, emit); !errors.Is(err, ErrListTooLarge) {
+			t.Fatal(err)
+		}
+	})
+	// The error and the field name it quotes are the only allocations.
+	if allocs > 2 {
+		t.Fatalf("%v allocations per bomb", allocs)
+	}
+}
+
+// bombBlock is one literal with incremental indexing holding a 4,000-byte
+// value, then 16,000 indexed references to it.
+func bombBlock() []byte {
+	b := litInc("bomb", strings.Repeat("x", 4000))
+	for range 16000 {
+		b = append(b, 0x80|62)
+	}
+	return b
+}
+
+// Fields are emitted in order with the sensitive flag of never-indexed
+// literals; an error from emit stops the emitting, and the block is still
+// processed to its end.
+func TestDecodeEmit(t *testing.T) {
+	d := NewDecoder()
+	got, err := collect(d, Headers, cat(idx(2), never("authorization", "secret"), litIdx(4, "/a")))
+	if err != nil || !slices.Equal(got, []string{":method: GET", "authorization:: secret", ":path: /a"}) {
+		t.Fatalf("%q %v", got, err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	err = d.Decode(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
+		n++
+		return stop
+	})
+	if err != stop || n != 1 {
+		t.Fatalf("err %v after %d calls", err, n)
+	}
+	if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "k: v" {
+		t.Fatalf("table out of step: %q %v", got, err)
+	}
+	if err := d.Decode(idx(2), nil); err != nil {
+		t.Fatal("nil emit:", err)
+	}
+}
+
+// A block split anywhere into fragments decodes as the whole block does.
+func TestDecodeFragments(t *testing.T) {
+	block := cat(upd(256), idx(2), litInc("custom-key", "custom-value"), never("secret", strings.Repeat("s", 200)),
+		litIdx(4, "/path"), idx(62), lit("x", ""))
+	ref := NewDecoder()
+	want, err := collect(ref, Headers, block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cut1 := 0; cut1 <= len(block); cut1++ {
+		for _, cut2 := range []int{cut1, (cut1 + len(block)) / 2, len(block)} {
+			d := NewDecoder()
+			var got []string
+			emit := func(n, v []byte, s bool) error {
+				sep := ": "
+				if s {
+					sep = ":: "
+				}
+				got = append(got, string(n)+sep+string(v))
+				return nil
+			}
+			frags := [][]byte{block[:cut1], block[cut1:cut2], block[cut2:]}
+			for i, f := range frags {
+				if err := d.DecodeFragment(Headers, f, i == 2, emit); err != nil {
+					t.Fatalf("cuts %d,%d fragment %d: %v", cut1, cut2, i, err)
+				}
+			}
+			if !slices.Equal(got, want) || tableString(d) != tableString(ref) {
+				t.Fatalf("cuts %d,%d: %q, want %q", cut1, cut2, got, want)
+			}
+		}
+	}
+	// Ending the block inside a representation is a truncation at the
+	// representation's block offset.
+	d := NewDecoder()
+	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
+		t.Fatal(err)
+	}
+	err = d.DecodeFragment(Headers, block[10:20], true, nil)
+	wantKind(t, err, ErrTruncated)
+	// A whole block may not start while a fragmented one is open.
+	d = NewDecoder()
+	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
+		t.Fatal(err)
+	}
+	wantKind(t, d.Decode(idx(2), nil), ErrBlockUnfinished)
+}

@@ -1,0 +1,352 @@
+package hpack
+
+import "hash/maphash"
+
+// A Field is one header field to encode. Sensitive fields (credentials,
+// short cookies) are sent as never indexed (RFC 7541 §7.1.3): they enter
+// no table, here or in any intermediary.
+type Field struct {
+	Name, Value string
+	Sensitive   bool
+}
+
+type encConfig struct{ limit int }
+
+// An EncoderOption changes an Encoder's configuration.
+type EncoderOption func(*encConfig)
+
+// WithEncoderTableLimit sets the most dynamic table memory the encoder
+// uses, whatever the peer allows (default 4096). A limit below 4096 is
+// announced with a size update at the start of the first block.
+func WithEncoderTableLimit(n int) EncoderOption {
+	return func(c *encConfig) { c.limit = max(n, 0) }
+}
+
+// An Encoder encodes the header blocks of one HTTP/2 connection, in order,
+// keeping the dynamic table they share with the peer's decoder. It is not
+// safe for concurrent use.
+//
+// Each field becomes the shortest representation the tables allow: an
+// index when the table holds the name and value (static or dynamic), else
+// a literal whose name is an index when the table holds the name. Literals
+// are added to the dynamic table when they fit (RFC 7541 §6.2.1), except
+// sensitive ones, which are never indexed. A string is Huffman-coded only
+// when that is strictly shorter. Lookups go through hash indexes of both
+// tables: no scan of the dynamic table. Names are not lowercased; HTTP/2
+// requires the caller to pass lowercase names.
+type Encoder struct {
+	cfg   encConfig
+	tab   table
+	limit int // the encoder's own bound on the table size
+	peer  int // the peer's SETTINGS_HEADER_TABLE_SIZE
+
+	// Size updates to send at the start of the next block: the lowest
+	// maximum since the last block, then the final one (RFC 7541 §4.2).
+	pending    bool
+	pendingMin int
+
+	// Hash indexes of the dynamic table: bucket heads hold an entry's
+	// insertion number + 1 (0: empty), meta[id&mask] links each entry to
+	// the previous one of its bucket. Chains run from newest to oldest, so
+	// a walk stops at the first evicted entry.
+	mask   uint64
+	meta   []encMeta
+	byNV   []uint64
+	byName []uint64
+
+	arena0  [2 * DefaultMaxTableSize]byte
+	ents0   [DefaultMaxTableSize/entryOverhead + 1]entry
+	meta0   [DefaultMaxTableSize / entryOverhead]encMeta
+	byNV0   [DefaultMaxTableSize / entryOverhead]uint64
+	byName0 [DefaultMaxTableSize / entryOverhead]uint64
+}
+
+type encMeta struct {
+	hnv, hn       uint64
+	nextNV, nextN uint64
+}
+
+// NewEncoder returns an Encoder whose table starts at the protocol's
+// default size, 4096, or the encoder's limit if lower.
+func NewEncoder(opts ...EncoderOption) *Encoder {
+	e := &Encoder{cfg: encConfig{limit: DefaultMaxTableSize}}
+	for _, o := range opts {
+		o(&e.cfg)
+	}
+	e.limit = e.cfg.limit
+	e.Reset()
+	return e
+}
+
+// Reset returns e to its state when new: an empty table, the peer's
+// setting back at its default.
+func (e *Encoder) Reset() {
+	e.peer = DefaultMaxTableSize
+	size := min(e.limit, e.peer)
+	n := max(1, nextPow2(e.limit/entryOverhead))
+	if e.meta == nil || len(e.meta) != n {
+		if n <= len(e.meta0) {
+			e.meta, e.byNV, e.byName = e.meta0[:n], e.byNV0[:n], e.byName0[:n]
+		} else {
+			e.meta, e.byNV, e.byName = make([]encMeta, n), make([]uint64, n), make([]uint64, n)
+		}
+	}
+	clear(e.byNV)
+	clear(e.byName)
+	e.mask = uint64(n - 1)
+	e.tab.init(DefaultMaxTableSize, e.arena0[:], e.ents0[:])
+	e.pending = false
+	if size != DefaultMaxTableSize {
+		e.announce(size)
+	}
+}
+
+func nextPow2(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// SetMaxTableSize records the peer's SETTINGS_HEADER_TABLE_SIZE. The table
+// follows it (up to the encoder's limit) from the next block, which begins
+// with the size updates that tell the peer. Call it between blocks.
+func (e *Encoder) SetMaxTableSize(n int) {
+	e.peer = max(n, 0)
+	if size := min(e.peer, e.limit); size != e.tab.max || e.pending {
+		e.announce(size)
+	}
+}
+
+func (e *Encoder) announce(size int) {
+	if !e.pending {
+		e.pending, e.pendingMin = true, size
+	}
+	e.pendingMin = min(e.pendingMin, size)
+	e.tab.max = size // applied to the entries when the updates are sent
+}
+
+// TableSize returns the dynamic table's size (RFC 7541 §4.1).
+func (e *Encoder) TableSize() int { return e.tab.size }
+
+// TableLen returns the number of entries in the dynamic table.
+func (e *Encoder) TableLen() int { return e.tab.n }
+
+// MaxTableSize returns the dynamic table's maximum size as of the next
+// block.
+func (e *Encoder) MaxTableSize() int { return e.tab.max }
+
+// AppendFields appends one header block holding fields, in order.
+func (e *Encoder) AppendFields(dst []byte, fields []Field) []byte {
+	for i := range fields {
+		f := &fields[i]
+		dst = e.AppendField(dst, f.Name, f.Value, f.Sensitive)
+	}
+	return dst
+}
+
+// AppendField appends the representation of one field. A block is the
+// sequence of fields appended between two blocks' worth of calls: the
+// encoder does not mark block boundaries, so size updates pending from
+// SetMaxTableSize go before the next field appended. Appending allocates
+// nothing once dst has room.
+func (e *Encoder) AppendField(dst []byte, name, value string, sensitive bool) []byte {
+	if e.pending {
+		dst = e.sendUpdates(dst)
+	}
+	hn := maphash.String(hashSeed, name)
+	hnv := mixHash(hn, maphash.String(hashSeed, value))
+	if !sensitive {
+		if i := e.findField(name, value, hn, hnv); i > 0 {
+			return appendInt(dst, 0x80, 7, i)
+		}
+	}
+	ni := e.findName(name, hn)
+	size := len(name) + len(value) + entryOverhead
+	switch {
+	case sensitive:
+		dst = appendInt(dst, 0x10, 4, ni)
+	case size <= e.tab.max:
+		dst = appendInt(dst, 0x40, 6, ni)
+		e.add(name, value, hn, hnv)
+	default:
+		dst = appendInt(dst, 0x00, 4, ni)
+	}
+	if ni == 0 {
+		dst = appendString(dst, name)
+	}
+	return appendString(dst, value)
+}
+
+func (e *Encoder) sendUpdates(dst []byte) []byte {
+	e.pending = false
+	size := e.tab.max
+	if e.pendingMin < size {
+		dst = appendInt(dst, 0x20, 5, e.pendingMin)
+		e.tab.evictTo(e.pendingMin)
+	}
+	dst = appendInt(dst, 0x20, 5, size)
+	e.tab.setMax(size)
+	return dst
+}
+
+// findField returns the index of an entry holding name and value, or 0.
+func (e *Encoder) findField(name, value string, hn, hnv uint64) int {
+	if i := staticField(name, value, hnv); i > 0 {
+		return i
+	}
+	for ref := e.byNV[hnv&e.mask]; ref != 0; {
+		id := ref - 1
+		i := int(e.tab.added - id)
+		if i > e.tab.n {
+			break
+		}
+		m := &e.meta[id&e.mask]
+		if m.hnv == hnv {
+			ent := e.tab.at(i)
+			if string(e.tab.name(ent)) == name && string(e.tab.value(ent)) == value {
+				return staticLen + i
+			}
+		}
+		ref = m.nextNV
+	}
+	return 0
+}
+
+// findName returns the index of an entry holding name, or 0; a static
+// entry is preferred, as its index never changes.
+func (e *Encoder) findName(name string, hn uint64) int {
+	if i := staticName(name, hn); i > 0 {
+		return i
+	}
+	for ref := e.byName[hn&e.mask]; ref != 0; {
+		id := ref - 1
+		i := int(e.tab.added - id)
+		if i > e.tab.n {
+			break
+		}
+		m := &e.meta[id&e.mask]
+		if m.hn == hn && string(e.tab.name(e.tab.at(i))) == name {
+			return staticLen + i
+		}
+		ref = m.nextN
+	}
+	return 0
+}
+
+func (e *Encoder) add(name, value string, hn, hnv uint64) {
+	id := e.tab.added
+	addString(&e.tab, name, value)
+	if e.tab.added == id { // larger than the table: not added
+		return
+	}
+	m := &e.meta[id&e.mask]
+	bn, bnv := &e.byName[hn&e.mask], &e.byNV[hnv&e.mask]
+	*m = encMeta{hnv: hnv, hn: hn, nextNV: *bnv, nextN: *bn}
+	*bn, *bnv = id+1, id+1
+}
+
+// addString is table.add for strings, without converting them.
+func addString(t *table, name, value string) {
+	size := len(name) + len(value) + entryOverhead
+	if size > t.max {
+		t.evictTo(0)
+		return
+	}
+	t.evictTo(t.max - size)
+	t.reserve()
+	l := len(name) + len(value)
+	at := t.next
+	if at+l > len(t.arena) {
+		at = 0
+	}
+	copy(t.arena[at:], name)
+	copy(t.arena[at+len(name):], value)
+	p := t.first + t.n
+	if p >= len(t.ents) {
+		p -= len(t.ents)
+	}
+	t.ents[p] = entry{off: uint32(at), nlen: uint32(len(name)), vlen: uint32(len(value))}
+	t.n++
+	t.size += size
+	t.next = at + l
+	t.added++
+}
+
+var hashSeed = maphash.MakeSeed()
+
+func mixHash(hn, hv uint64) uint64 {
+	return (hn^0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 ^ hv
+}
+
+// The static table's hash indexes: open addressing over 128 slots holding
+// an index + 1.
+var staticByNV, staticByName [128]uint8
+var staticHN, staticHNV [staticLen + 1]uint64
+
+func init() {
+	for i := staticLen; i >= 1; i-- { // lower indexes last, so they win
+		s := staticTable[i-1]
+		hn := maphash.String(hashSeed, s.name)
+		hnv := mixHash(hn, maphash.String(hashSeed, s.value))
+		staticHN[i], staticHNV[i] = hn, hnv
+		put := func(t *[128]uint8, h uint64, replace func(old int) bool) {
+			for j := h & 127; ; j = (j + 1) & 127 {
+				if t[j] == 0 || replace(int(t[j])) {
+					t[j] = uint8(i)
+					return
+				}
+			}
+		}
+		put(&staticByNV, hnv, func(int) bool { return false })
+		put(&staticByName, hn, func(old int) bool { return staticTable[old-1].name == s.name })
+	}
+}
+
+func staticField(name, value string, hnv uint64) int {
+	for j := hnv & 127; staticByNV[j] != 0; j = (j + 1) & 127 {
+		i := int(staticByNV[j])
+		if staticHNV[i] == hnv && staticTable[i-1].name == name && staticTable[i-1].value == value {
+			return i
+		}
+	}
+	return 0
+}
+
+func staticName(name string, hn uint64) int {
+	for j := hn & 127; staticByName[j] != 0; j = (j + 1) & 127 {
+		i := int(staticByName[j])
+		if staticHN[i] == hn && staticTable[i-1].name == name {
+			return i
+		}
+	}
+	return 0
+}
+
+// appendInt appends v with an n-bit prefix (RFC 7541 §5.1), the first
+// byte's other bits set to flags.
+func appendInt(dst []byte, flags byte, n uint8, v int) []byte {
+	limit := 1<<n - 1
+	if v < limit {
+		return append(dst, flags|byte(v))
+	}
+	dst = append(dst, flags|byte(limit))
+	v -= limit
+	for v >= 0x80 {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v))
+}
+
+// appendString appends a string literal (RFC 7541 §5.2), Huffman-coded
+// when that is strictly shorter.
+func appendString(dst []byte, s string) []byte {
+	if h := HuffmanLen(s); h < len(s) {
+		dst = appendInt(dst, 0x80, 7, h)
+		return AppendHuffman(dst, s)
+	}
+	dst = appendInt(dst, 0, 7, len(s))
+	return append(dst, s...)
+}

@@ -1,0 +1,118 @@
+package hpack
+
+import (
+	"bytes"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
+
+func TestEncoderRepresentations(t *testing.T) {
+	e := NewEncoder()
+	cases := []struct {
+		name, value string
+		sensitive   bool
+		want        []byte
+	}{
+		{":method", "GET", false, idx(2)},                                           // static field
+		{"accept-encoding", "gzip, deflate", false, idx(16)},                        // static field
+		{"custom-key", "custom-value", false, litInc("custom-key", "custom-value")}, // new name, added
+		{"custom-key", "custom-value", false, idx(62)},                              // now dynamic
+		{":path", "/x", false, cat([]byte{0x44}, rawStr("/x"))},                     // static name, added
+		{":path", "/x", false, idx(62)},
+		{"custom-key", "other", false, cat(appendInt(nil, 0x40, 6, 63), rawStr("other"))}, // dynamic name (63, behind the :path entry)
+		{"authorization", "secret", true, cat([]byte{0x1f, 23 - 15}, rawStr("secret"))},   // never indexed, static name 23
+		{"x-secret", "s", true, never("x-secret", "s")},
+		{"custom-key", "custom-value", true, cat([]byte{0x1f, 62 - 15}, rawStr("custom-value"))}, // sensitive: not indexed even when in the table; the newest entry with the name
+		{"big", strings.Repeat("b", 4100), false, lit("big", strings.Repeat("b", 4100))},         // larger than the table: not indexed
+	}
+	for i, c := range cases {
+		got := e.AppendField(nil, c.name, c.value, c.sensitive)
+		want := c.want
+		if HuffmanLen(c.value) < len(c.value) || HuffmanLen(c.name) < len(c.name) {
+			// Compare through a decoder when Huffman coding applies.
+			want = nil
+		}
+		if want != nil && !bytes.Equal(got, want) {
+			t.Errorf("%d %s=%q: % x, want % x", i, c.name, c.value[:min(len(c.value), 20)], got, want)
+		}
+	}
+	if e.TableLen() != 3 {
+		t.Errorf("table holds %d entries, want 3", e.TableLen())
+	}
+}
+
+// The encoder's size updates: none while nothing changes, the lowest then
+// the final maximum after SetMaxTableSize calls, before the next field, and
+// a decoder given the same settings follows.
+func TestEncoderSizeUpdates(t *testing.T) {
+	e := NewEncoder()
+	d := NewDecoder()
+	step := func(wantPrefix string, fields ...Field) {
+		t.Helper()
+		b := e.AppendFields(nil, fields)
+		if !strings.HasPrefix(hex.EncodeToString(b), wantPrefix) {
+			t.Fatalf("block % x, want prefix %s", b, wantPrefix)
+		}
+		if _, err := collect(d, Headers, b); err != nil {
+			t.Fatal(err)
+		}
+		if e.TableSize() != d.TableSize() || e.TableLen() != d.TableLen() {
+			t.Fatalf("encoder table %d/%d, decoder %d/%d", e.TableSize(), e.TableLen(), d.TableSize(), d.TableLen())
+		}
+	}
+	f := Field{Name: "custom-key", Value: "custom-value"}
+	step("40", f) // no update
+	e.SetMaxTableSize(4096)
+	step("be", f) // unchanged: no update, the entry is indexed
+	e.SetMaxTableSize(0)
+	e.SetMaxTableSize(100)
+	d.SetMaxTableSize(0)
+	d.SetMaxTableSize(100)
+	step("203f45", f) // 0, then 100 (31 + 69), then a literal
+	if e.TableLen() != 1 {
+		t.Fatalf("%d entries", e.TableLen())
+	}
+	e.SetMaxTableSize(8192) // above the encoder's limit of 4096
+	d.SetMaxTableSize(8192)
+	step("3fe11f", f) // 4096 = 31 + 4065 (0xe1 0x1f)
+	if e.MaxTableSize() != 4096 {
+		t.Fatalf("max %d", e.MaxTableSize())
+	}
+
+	small := NewEncoder(WithEncoderTableLimit(256))
+	b := small.AppendField(nil, "a", "b", false)
+	if !bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}) { // 256 = 31 + 225
+		t.Fatalf("first block % x: no size update to 256", b)
+	}
+	small.Reset()
+	if b := small.AppendField(nil, "a", "b", false); b[0] != 0x3f {
+		t.Fatalf("after Reset % x: no size update to 256", b)
+	}
+}
+
+// Many entries whose hashes share buckets, evicted and re-added: every
+// lookup still finds the newest live entry, never an evicted one.
+func TestEncoderIndexChains(t *testing.T) {
+	e := NewEncoder(WithEncoderTableLimit(512))
+	d := NewDecoder(WithMaxTableSize(512))
+	for i := range 3000 {
+		var fs []Field
+		for j := range 4 {
+			fs = append(fs, Field{Name: "n" + string(rune('a'+(i+j)%5)), Value: strings.Repeat("v", (i*7+j)%13)})
+		}
+		b := e.AppendFields(nil, fs)
+		got, err := collect(d, Headers, b)
+		if err != nil {
+			t.Fatal(i, err)
+		}
+		for j, f := range fs {
+			if got[j] != f.Name+": "+f.Value {
+				t.Fatalf("block %d field %d: %q, want %s: %s", i, j, got[j], f.Name, f.Value)
+			}
+		}
+		if e.TableSize() != d.TableSize() {
+			t.Fatalf("block %d: table %d vs %d", i, e.TableSize(), d.TableSize())
+		}
+	}
+}
