@@ -314,6 +314,24 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 	i := 0
 	for i < len(p) {
 		b := p[i]
+		if b > 0x80 && b < 0xff && d.started {
+			// The common case of a warm connection: an indexed field
+			// whose index fits in the first byte.
+			var name, value []byte
+			clean := true
+			if k := int(b & 0x7f); k <= staticLen {
+				s := &staticBytes[k-1]
+				name, value = s.name, s.value
+			} else if k -= staticLen; k <= d.tab.n {
+				e := d.tab.at(k)
+				name, value, clean = d.tab.name(e), d.tab.value(e), e.clean
+			} else {
+				return i, d.breakWith(ErrIndexRange, d.off+i)
+			}
+			d.field(name, value, false, clean, emit)
+			i++
+			continue
+		}
 		var (
 			j   int
 			bad *Violation
@@ -329,18 +347,23 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 				break
 			}
 			var name, value []byte
-			if name, value, bad = d.lookup(idx); bad != nil {
+			var clean bool
+			if name, value, clean, bad = d.lookup(idx); bad != nil {
 				break
 			}
-			d.field(name, value, false, emit)
+			d.field(name, value, false, clean, emit)
 		case b&0xc0 == 0x40: // literal with incremental indexing (§6.2.1)
 			var name, value []byte
 			name, value, j, bad = d.literal(p, i, 6)
 			if j < 0 || bad != nil {
 				break
 			}
-			d.field(name, value, false, emit)
+			d.field(name, value, false, false, emit)
+			added := d.tab.added
 			d.tab.add(name, value)
+			if d.cfg.mode != NoValidation && d.tab.added != added {
+				d.tab.at(1).clean = clean(name, value)
+			}
 		case b&0xe0 == 0x20: // dynamic table size update (§6.3)
 			var size int
 			size, j, bad = readInt(p, i, 5)
@@ -354,7 +377,7 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 			if j < 0 || bad != nil {
 				break
 			}
-			d.field(name, value, b&0x10 != 0, emit)
+			d.field(name, value, b&0x10 != 0, false, emit)
 		}
 		if bad != nil {
 			return i, d.breakWith(bad, d.off+i)
@@ -398,18 +421,19 @@ func (d *Decoder) sizeUpdate(size int) *Violation {
 
 // lookup returns the field at index idx of the static and dynamic tables
 // (RFC 7541 §2.3.3).
-func (d *Decoder) lookup(idx int) (name, value []byte, bad *Violation) {
+// clean reports whether the field's characters are known to be allowed.
+func (d *Decoder) lookup(idx int) (name, value []byte, clean bool, bad *Violation) {
 	switch {
 	case idx == 0:
-		return nil, nil, ErrIndexZero
+		return nil, nil, false, ErrIndexZero
 	case idx <= staticLen:
 		s := &staticBytes[idx-1]
-		return s.name, s.value, nil
+		return s.name, s.value, true, nil
 	case idx-staticLen <= d.tab.n:
 		e := d.tab.at(idx - staticLen)
-		return d.tab.name(e), d.tab.value(e), nil
+		return d.tab.name(e), d.tab.value(e), e.clean, nil
 	}
-	return nil, nil, ErrIndexRange
+	return nil, nil, false, ErrIndexRange
 }
 
 // literal parses a literal field representation whose name index has an
@@ -431,7 +455,7 @@ func (d *Decoder) literal(p []byte, i int, n uint8) (name, value []byte, j int, 
 		if j < 0 || bad != nil {
 			return nil, nil, j, bad
 		}
-	} else if name, _, bad = d.lookup(idx); bad != nil {
+	} else if name, _, _, bad = d.lookup(idx); bad != nil {
 		return nil, nil, j, bad
 	}
 	valueAt, valueLen, valueHuff, j, bad := d.stringAt(p, j)
@@ -499,7 +523,7 @@ func (d *Decoder) str(s []byte, huff bool) ([]byte, *Violation) {
 
 // field counts a decoded field against the limits, validates it, and
 // emits it unless an earlier field stopped the emitting.
-func (d *Decoder) field(name, value []byte, sensitive bool, emit EmitFunc) {
+func (d *Decoder) field(name, value []byte, sensitive, clean bool, emit EmitFunc) {
 	d.fields++
 	d.listSize += len(name) + len(value) + entryOverhead
 	if d.fault != nil || d.emitErr != nil {
@@ -514,7 +538,7 @@ func (d *Decoder) field(name, value []byte, sensitive bool, emit EmitFunc) {
 		return
 	}
 	if d.cfg.mode != NoValidation {
-		if v := d.v.check(name, value); v != nil {
+		if v := d.v.check(name, value, clean); v != nil {
 			d.stop(v, name)
 			return
 		}

@@ -1,4 +1,111 @@
 // Package hpack implements HPACK, the header compression of HTTP/2 (RFC
 // 7541), with the limits and the header-list validation (RFC 9113 §8) an
-// HTTP/2 server needs.
+// HTTP/2 server needs inside the decoder rather than around it.
+//
+// # Decoding
+//
+// A [Decoder] belongs to one connection and decodes its header blocks in
+// order. [Decoder.Decode] takes a whole block and calls an [EmitFunc] per
+// field; [Decoder.DecodeFragment] takes a block frame by frame (HEADERS,
+// then CONTINUATION) and emits each field as soon as it is whole:
+//
+//	d := hpack.NewRequestDecoder() // a server's; validates requests
+//	err := d.Decode(block, func(name, value []byte, sensitive bool) error {
+//		req.Header.Add(string(name), string(value)) // copies
+//		return nil
+//	})
+//
+// The name and value handed to emit alias the decoder's memory (its
+// dynamic table, a scratch buffer for Huffman-decoded strings) or the
+// block itself, and are valid only until emit returns. Fields taken from
+// the static table or indexed in the dynamic table cost no copy and no
+// allocation; a warm decoder allocates nothing.
+//
+// The dynamic table is a ring of entries over one byte arena of twice the
+// table's maximum size (inline in the Decoder at the default 4096), so
+// adding an entry copies its bytes and allocates nothing. Huffman decoding
+// uses lookup tables that decode up to two symbols per step; it rejects
+// padding longer than 7 bits, padding that is not a prefix of EOS, and an
+// encoded EOS (RFC 7541 §5.2).
+//
+// # Errors
+//
+// Two kinds, as HTTP/2 needs them:
+//
+//   - A *[SyntaxError] (Kind a [Violation] sentinel such as [ErrIndexRange]
+//     or [ErrHuffmanPadding], Offset in the block) means the block cannot
+//     be decoded and the dynamic table may be out of step: a connection
+//     error of type COMPRESSION_ERROR. The Decoder refuses every later
+//     block until [Decoder.Reset].
+//   - A *[HeaderError] is a stream error: the block was decoded to its end
+//     and the table is in step, but the header list is refused, because it
+//     is over a limit ([ErrListTooLarge], [ErrTooManyFields]: answer 431 or
+//     RST_STREAM) or malformed (RFC 9113 §8.1.1: RST_STREAM with
+//     PROTOCOL_ERROR). As in Netty, the error is raised after the whole
+//     block; the decoder emits no field from the one at fault on, and the
+//     caller discards the fields it emitted before. [IsStreamError] tells
+//     the two apart.
+//
+// Stricter than RFC 7541 readers usually are, by design: a dynamic table
+// size update after the block's first field is an error even when the
+// table is empty (golang.org/x/net's decoder lets it pass then,
+// golang/go#29187); more than two updates in a block are an error; after
+// [Decoder.SetMaxTableSize] lowers the bound, the peer's next block must
+// begin with an update no larger (RFC 7541 §4.2's MUST); integers span at
+// most five continuation bytes and 32 bits.
+//
+// # Limits
+//
+// Every limit is on by default and bounds memory before it is taken:
+//
+//	limit                      default   option                  error
+//	header list size           64 KiB    WithMaxHeaderListSize   ErrListTooLarge (stream)
+//	fields per list            256       WithMaxFields           ErrTooManyFields (stream)
+//	string length (decoded)    list size WithMaxStringLength     ErrStringTooLong (connection)
+//	dynamic table size         4096      WithMaxTableSize        ErrSizeUpdateLarge (connection)
+//
+// The header-list size counts name + value + 32 per field, as
+// SETTINGS_MAX_HEADER_LIST_SIZE does (RFC 9113 §6.5.2). 64 KiB sits
+// between the peers': net/http's server allows 1 MiB of header bytes
+// (http.DefaultMaxHeaderBytes) and x/net's Framer 16 MiB when unset, far
+// beyond any real request and enough for an HPACK bomb (CVE-2016-6581: 16
+// KB of block becoming 64 MB of headers) to cost a server real memory and
+// time; Netty's 8 KiB refuses real traffic — a browser with a few large
+// cookies, or a service mesh's tracing and auth headers, passes 8 KiB. 64
+// KiB is eight times Netty's, four times the 16 KiB HTTP/2 frame that
+// carries most blocks whole. The bound also caps what a
+// decoder emits for one block: once over it, the decoder stops emitting,
+// processes the rest of the block to keep its table in step (no string is
+// held beyond the table and the string limit), then reports. The fields
+// limit stops floods of tiny fields, which a byte budget alone lets
+// through by the thousand. The string limit defaults to the list size,
+// since a longer string cannot be part of an acceptable list.
+//
+// # Validation
+//
+// [NewRequestDecoder] and [NewResponseDecoder] (or [WithValidation])
+// check each header list against RFC 9113 §8: unknown pseudo-headers,
+// response pseudo-headers in a request and request ones in a response,
+// repeated pseudo-headers, pseudo-headers after regular fields or in
+// trailers ([Decoder.DecodeTrailers]), a request without :method, :scheme
+// or :path (CONNECT: only :method and :authority, RFC 9113 §8.5; :protocol
+// only with CONNECT, RFC 8441), an empty :path for http and https, a
+// response without a three-digit :status, uppercase letters or characters
+// outside RFC 9110's token in names, NUL, CR or LF in values and values
+// starting or ending with a space or tab, connection-specific fields
+// (connection, proxy-connection, keep-alive, transfer-encoding, upgrade)
+// and te other than "trailers". [NewDecoder] validates nothing but still
+// enforces the limits.
+//
+// # Encoding
+//
+// An [Encoder] also belongs to one connection. [Encoder.AppendField] and
+// [Encoder.AppendFields] append a field's shortest representation: an
+// index when the static or dynamic table holds the field, a literal
+// (indexing its name when known) added to the dynamic table when it fits,
+// a never-indexed literal for sensitive fields. Lookups go through hash
+// indexes of both tables, never a scan. Strings are Huffman-coded only
+// when that is strictly shorter. When the peer's SETTINGS_HEADER_TABLE_SIZE
+// changes ([Encoder.SetMaxTableSize]), the next block starts with the size
+// updates RFC 7541 §4.2 asks for. A warm encoder allocates nothing.
 package hpack

@@ -12,6 +12,9 @@ const DefaultMaxTableSize = 4096
 // the name at off, the value right after it.
 type entry struct {
 	off, nlen, vlen uint32
+	// clean: a validating decoder found the name and value free of
+	// characters RFC 9113 §8.2.1 forbids, so it need not look again.
+	clean bool
 }
 
 // A table is the dynamic table (RFC 7541 §2.3.2): a ring of entries whose

@@ -1,5 +1,7 @@
 package hpack
 
+import "encoding/binary"
+
 // The pseudo-headers, one bit each.
 const (
 	pMethod uint8 = 1 << iota
@@ -41,31 +43,25 @@ var nameClass = func() (t [256]uint8) {
 // §8.2.1): NUL, LF and CR.
 var badValueByte = [256]bool{0: true, '\n': true, '\r': true}
 
-func (v *validator) check(name, value []byte) *Violation {
+// check validates one field; clean says its characters are known to be
+// allowed (a static entry, or a dynamic one checked when added).
+func (v *validator) check(name, value []byte, clean bool) *Violation {
 	if len(name) == 0 {
 		return ErrNameEmpty
 	}
-	if bad := checkValue(value); bad != nil {
-		return bad
+	if !clean {
+		if bad := checkValue(value); bad != nil {
+			return bad
+		}
 	}
 	if name[0] == ':' {
 		return v.pseudo(name, value)
 	}
 	v.regular = true
-	var class uint8
-	for _, c := range name {
-		class |= nameClass[c]
-	}
-	if class != 0 {
-		if class == 1 {
-			return ErrNameUppercase
+	if !clean {
+		if bad := checkName(name); bad != nil {
+			return bad
 		}
-		for _, c := range name {
-			if nameClass[c] == 2 {
-				return ErrNameInvalid
-			}
-		}
-		return ErrNameUppercase
 	}
 	switch string(name) {
 	case "connection", "proxy-connection", "keep-alive", "transfer-encoding", "upgrade":
@@ -78,6 +74,32 @@ func (v *validator) check(name, value []byte) *Violation {
 	return nil
 }
 
+// checkName checks a regular field's name characters.
+func checkName(name []byte) *Violation {
+	var class uint8
+	for _, c := range name {
+		class |= nameClass[c]
+	}
+	if class == 0 {
+		return nil
+	}
+	for _, c := range name {
+		if nameClass[c] == 2 {
+			return ErrNameInvalid
+		}
+	}
+	return ErrNameUppercase
+}
+
+// clean reports whether a field's characters are all allowed: the
+// check a validating decoder records with a dynamic table entry.
+func clean(name, value []byte) bool {
+	if len(name) == 0 || checkValue(value) != nil {
+		return false
+	}
+	return name[0] == ':' || checkName(name) == nil
+}
+
 func checkValue(value []byte) *Violation {
 	if n := len(value); n > 0 {
 		if c := value[0]; c == ' ' || c == '\t' {
@@ -87,7 +109,20 @@ func checkValue(value []byte) *Violation {
 			return ErrValueSpace
 		}
 	}
-	for _, c := range value {
+	// NUL, LF and CR are all below 0x0e: skip 8 bytes at a time while
+	// none is, and look closer only at a word that has one (a tab, say).
+	i := 0
+	for ; i+8 <= len(value); i += 8 {
+		x := binary.LittleEndian.Uint64(value[i:])
+		if (x-0x0e0e0e0e0e0e0e0e)&^x&0x8080808080808080 != 0 {
+			for _, c := range value[i : i+8] {
+				if badValueByte[c] {
+					return ErrValueInvalid
+				}
+			}
+		}
+	}
+	for _, c := range value[i:] {
 		if badValueByte[c] {
 			return ErrValueInvalid
 		}

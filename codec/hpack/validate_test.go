@@ -3,6 +3,7 @@ package hpack
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -132,4 +133,36 @@ func TestValidationModes(t *testing.T) {
 	if err != nil || !slices.Equal(got, []string{":status: 200", "server: netkit"}) {
 		t.Fatalf("%q %v", got, err)
 	}
+}
+
+// A validating decoder remembers which dynamic entries it found clean; an
+// entry with a forbidden character is checked again each time it is
+// indexed, and a literal too large to be added changes no other entry's
+// mark.
+func TestValidationIndexedEntries(t *testing.T) {
+	d := NewRequestDecoder(WithMaxTableSize(200))
+	req := cat(idx(2), idx(7), idx(4))
+	// Entry 62 holds a value with a LF: refused when emitted as a literal,
+	// and refused again when indexed.
+	_, err := collect(d, Headers, cat(req, litInc("x-bad", "a\nb")))
+	wantKind(t, err, ErrValueInvalid)
+	_, err = collect(d, Headers, cat(req, idx(62)))
+	wantKind(t, err, ErrValueInvalid)
+	// A literal larger than the table empties it and is not added; the
+	// dirty entry is gone rather than marked clean.
+	_, err = collect(d, Headers, cat(req, litInc("x-big", strings.Repeat("v", 200))))
+	if err != nil || d.TableLen() != 0 {
+		t.Fatalf("%v, %d entries", err, d.TableLen())
+	}
+	// An uppercase name, then a clean entry: only the clean one passes.
+	_, err = collect(d, Headers, cat(req, litInc("X-Up", "1")))
+	wantKind(t, err, ErrNameUppercase)
+	if _, err := collect(d, Headers, cat(req, litInc("x-ok", "1"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(d, Headers, cat(req, idx(62))); err != nil {
+		t.Fatal(err)
+	}
+	_, err = collect(d, Headers, cat(req, idx(63)))
+	wantKind(t, err, ErrNameUppercase)
 }

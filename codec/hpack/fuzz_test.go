@@ -1,0 +1,121 @@
+package hpack
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// FuzzDecode runs a sequence of blocks through a Decoder, whole or cut
+// into fragments, and through the slow reference model (slow_test.go):
+// the same fields, the same violations, the same dynamic table after every
+// block. A validating decoder over the same blocks must emit a prefix of
+// the same fields. Nothing may panic.
+//
+// Input: byte 0 picks the limits, byte 1 the fragment size (0: whole
+// blocks); then blocks, each a length byte and that many bytes, or 0xff
+// and a byte b: SetMaxTableSize(16*b) on both decoders.
+func FuzzDecode(f *testing.F) {
+	cold, warm := requestBlocks()
+	seq := func(cfg, frag byte, blocks ...[]byte) []byte {
+		b := []byte{cfg, frag}
+		for _, x := range blocks {
+			b = append(b, byte(len(x)))
+			b = append(b, x...)
+		}
+		return b
+	}
+	f.Add(seq(0, 0, cold[:min(len(cold), 250)], warm))
+	f.Add(seq(1, 3, litInc("custom-key", "custom-value"), idx(62), cat(upd(0), idx(2))))
+	f.Add(seq(2, 1, cat(upd(100), litInc("a", "b")), never("k", "v"), cat(idx(2), upd(3))))
+	f.Add(append(seq(3, 0, litInc("a", "bb")), 0xff, 2, 2, 0x22, 0x82))
+	f.Add(seq(0, 2, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0x0f}, []byte{0x80}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		cfg, fragSize := data[0], int(data[1])
+		data = data[2:]
+		maxTable := []int{4096, 256, 100, 0}[cfg&3]
+		maxList := []int{DefaultMaxHeaderListSize, 200}[cfg>>2&1]
+		maxFields := []int{DefaultMaxFields, 5}[cfg>>3&1]
+		maxString := []int{DefaultMaxHeaderListSize, 40}[cfg>>4&1]
+		opts := []Option{WithMaxTableSize(maxTable), WithMaxHeaderListSize(maxList), WithMaxFields(maxFields), WithMaxStringLength(maxString)}
+		d := NewDecoder(opts...)
+		v := NewRequestDecoder(opts...)
+		ref := newSlowDecoder(maxTable, maxList, maxFields, maxString)
+		for blk := 0; len(data) > 0; blk++ {
+			n := int(data[0])
+			data = data[1:]
+			if n == 0xff {
+				if len(data) == 0 {
+					return
+				}
+				d.SetMaxTableSize(16 * int(data[0]))
+				v.SetMaxTableSize(16 * int(data[0]))
+				ref.setBound(16 * int(data[0]))
+				data = data[1:]
+				continue
+			}
+			n = min(n, len(data))
+			block := data[:n]
+			data = data[n:]
+
+			var got []slowField
+			emit := func(name, value []byte, s bool) error {
+				got = append(got, slowField{string(name), string(value), s})
+				return nil
+			}
+			var err error
+			if fragSize == 0 {
+				err = d.Decode(block, emit)
+			} else {
+				for i := 0; ; i += fragSize {
+					end := min(i+fragSize, len(block))
+					if err = d.DecodeFragment(Headers, block[i:end], end == len(block), emit); err != nil || end == len(block) {
+						break
+					}
+				}
+			}
+			want, stream, conn := ref.decode(block)
+			where := fmt.Sprintf("block %d % x", blk, block)
+			switch {
+			case conn != nil:
+				if !errors.Is(err, conn) && !(ref.broken && err != nil && !IsStreamError(err)) {
+					t.Fatalf("%s: error %v, the model's %v", where, err, conn)
+				}
+			case stream != nil:
+				if !errors.Is(err, stream) || !IsStreamError(err) {
+					t.Fatalf("%s: error %v, the model's %v", where, err, stream)
+				}
+			case err != nil:
+				t.Fatalf("%s: error %v, the model accepts", where, err)
+			}
+			if conn == nil && fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: fields\n%v\nthe model's\n%v", where, got, want)
+			}
+			if conn == nil {
+				if d.TableLen() != len(ref.entries) || d.TableSize() != ref.size() {
+					t.Fatalf("%s: table %d entries size %d, the model's %d size %d", where, d.TableLen(), d.TableSize(), len(ref.entries), ref.size())
+				}
+				for i, e := range ref.entries {
+					if n, v := d.TableEntry(i + 1); string(n) != string(e[0]) || string(v) != string(e[1]) {
+						t.Fatalf("%s: entry %d %q=%q, the model's %q=%q", where, i+1, n, v, e[0], e[1])
+					}
+				}
+			}
+
+			var vgot []slowField
+			verr := v.Decode(block, func(name, value []byte, s bool) error {
+				vgot = append(vgot, slowField{string(name), string(value), s})
+				return nil
+			})
+			if (verr != nil && !IsStreamError(verr)) != (err != nil && !IsStreamError(err)) {
+				t.Fatalf("%s: validating decoder %v, plain %v", where, verr, err)
+			}
+			if err == nil && len(vgot) > len(got) || fmt.Sprint(vgot) != fmt.Sprint(got[:min(len(vgot), len(got))]) {
+				t.Fatalf("%s: validating decoder emitted %v, plain %v", where, vgot, got)
+			}
+		}
+	})
+}
