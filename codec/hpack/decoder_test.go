@@ -2,6 +2,7 @@ package hpack
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -145,7 +146,23 @@ func TestDecodeEviction(t *testing.T) {
 // The arena placement: many entries of random sizes wrap around the ring
 // and the arena, and every entry reads back as written.
 func TestDecodeTableWraps(t *testing.T) {
-	d := NewDecoder(WithMaxTableSize(300))
+	for _, max := range []int{300, 20000} { // 20000: the arena outgrows the inline one
+		t.Run(fmt.Sprint(max), func(t *testing.T) { testTableWraps(t, max) })
+	}
+	// A large maximum with small entries keeps a small arena.
+	d := NewDecoder(WithMaxTableSize(1 << 20))
+	for i := range 100 {
+		if _, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(d.tab.arena) > 2*DefaultMaxTableSize || len(d.tab.ents) > 256 {
+		t.Fatalf("arena %d bytes, ring %d entries for 100 small entries", len(d.tab.arena), len(d.tab.ents))
+	}
+}
+
+func testTableWraps(t *testing.T, max int) {
+	d := NewDecoder(WithMaxTableSize(max))
 	var model [][2]string // newest first
 	size := func() int {
 		n := 0
@@ -156,12 +173,12 @@ func TestDecodeTableWraps(t *testing.T) {
 	}
 	for i := 0; i < 5000; i++ {
 		name := strings.Repeat(string(rune('a'+i%26)), 1+i%7)
-		value := strings.Repeat("v", (i*37)%250)
+		value := strings.Repeat("v", (i*37)%(max/2+50)%1000)
 		if _, err := collect(d, Headers, litInc(name, value)); err != nil {
 			t.Fatal(err)
 		}
 		model = append([][2]string{{name, value}}, model...)
-		for size() > 300 {
+		for size() > max {
 			model = model[:len(model)-1]
 		}
 		if d.TableLen() != len(model) || d.TableSize() != size() {

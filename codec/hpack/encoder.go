@@ -1,7 +1,5 @@
 package hpack
 
-import "hash/maphash"
-
 // A Field is one header field to encode. Sensitive fields (credentials,
 // short cookies) are sent as never indexed (RFC 7541 §7.1.3): they enter
 // no table, here or in any intermediary.
@@ -155,8 +153,8 @@ func (e *Encoder) AppendField(dst []byte, name, value string, sensitive bool) []
 	if e.pending {
 		dst = e.sendUpdates(dst)
 	}
-	hn := maphash.String(hashSeed, name)
-	hnv := mixHash(hn, maphash.String(hashSeed, value))
+	hn := sampleHash(name)
+	hnv := mixHash(hn, sampleHash(value))
 	if !sensitive {
 		if i := e.findField(name, value, hn, hnv); i > 0 {
 			return appendInt(dst, 0x80, 7, i)
@@ -237,7 +235,7 @@ func (e *Encoder) findName(name string, hn uint64) int {
 
 func (e *Encoder) add(name, value string, hn, hnv uint64) {
 	id := e.tab.added
-	addString(&e.tab, name, value)
+	e.tab.addString(name, value)
 	if e.tab.added == id { // larger than the table: not added
 		return
 	}
@@ -247,37 +245,43 @@ func (e *Encoder) add(name, value string, hn, hnv uint64) {
 	*bn, *bnv = id+1, id+1
 }
 
-// addString is table.add for strings, without converting them.
-func addString(t *table, name, value string) {
-	size := len(name) + len(value) + entryOverhead
-	if size > t.max {
-		t.evictTo(0)
-		return
+// sampleHash hashes a string's length and up to 16 of its bytes: the
+// first and last eight. It only picks a bucket; every hit is confirmed by
+// comparing whole strings, and a chain is at most the table's entries
+// long (128 at the default size), so strings that share their ends cost a
+// few comparisons, never a wrong answer. Hashing every byte of a
+// 100-byte user-agent twice per field cost more than the lookup saved.
+func sampleHash(s string) uint64 {
+	n := len(s)
+	var a, b uint64
+	switch {
+	case n >= 8:
+		a, b = load64(s), load64(s[n-8:])
+	case n >= 4:
+		a, b = load32(s), load32(s[n-4:])
+	case n > 0:
+		a = uint64(s[0])<<16 | uint64(s[n/2])<<8 | uint64(s[n-1])
 	}
-	t.evictTo(t.max - size)
-	t.reserve()
-	l := len(name) + len(value)
-	at := t.next
-	if at+l > len(t.arena) {
-		at = 0
-	}
-	copy(t.arena[at:], name)
-	copy(t.arena[at+len(name):], value)
-	p := t.first + t.n
-	if p >= len(t.ents) {
-		p -= len(t.ents)
-	}
-	t.ents[p] = entry{off: uint32(at), nlen: uint32(len(name)), vlen: uint32(len(value))}
-	t.n++
-	t.size += size
-	t.next = at + l
-	t.added++
+	h := (a ^ uint64(n)<<56) * 0x9e3779b97f4a7c15
+	h ^= h >> 29
+	h += b * 0xbf58476d1ce4e5b9
+	return h ^ h>>32
 }
 
-var hashSeed = maphash.MakeSeed()
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func load32(s string) uint64 {
+	_ = s[3]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
+}
 
 func mixHash(hn, hv uint64) uint64 {
-	return (hn^0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 ^ hv
+	h := (hn ^ hv*0xff51afd7ed558ccd) * 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
 }
 
 // The static table's hash indexes: open addressing over 128 slots holding
@@ -288,8 +292,8 @@ var staticHN, staticHNV [staticLen + 1]uint64
 func init() {
 	for i := staticLen; i >= 1; i-- { // lower indexes last, so they win
 		s := staticTable[i-1]
-		hn := maphash.String(hashSeed, s.name)
-		hnv := mixHash(hn, maphash.String(hashSeed, s.value))
+		hn := sampleHash(s.name)
+		hnv := mixHash(hn, sampleHash(s.value))
 		staticHN[i], staticHNV[i] = hn, hnv
 		put := func(t *[128]uint8, h uint64, replace func(old int) bool) {
 			for j := h & 127; ; j = (j + 1) & 127 {

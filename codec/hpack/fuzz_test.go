@@ -3,6 +3,7 @@ package hpack
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(seq(2, 1, cat(upd(100), litInc("a", "b")), never("k", "v"), cat(idx(2), upd(3))))
 	f.Add(append(seq(3, 0, litInc("a", "bb")), 0xff, 2, 2, 0x22, 0x82))
 	f.Add(seq(0, 2, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0x0f}, []byte{0x80}))
+	f.Add(seq(0x20, 0, litInc("k", strings.Repeat("v", 200)), litInc("k2", strings.Repeat("w", 240)), idx(63)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -37,6 +39,9 @@ func FuzzDecode(f *testing.F) {
 		cfg, fragSize := data[0], int(data[1])
 		data = data[2:]
 		maxTable := []int{4096, 256, 100, 0}[cfg&3]
+		if cfg&0x20 != 0 {
+			maxTable = 20000 // past the inline arena
+		}
 		maxList := []int{DefaultMaxHeaderListSize, 200}[cfg>>2&1]
 		maxFields := []int{DefaultMaxFields, 5}[cfg>>3&1]
 		maxString := []int{DefaultMaxHeaderListSize, 40}[cfg>>4&1]

@@ -20,11 +20,13 @@ type entry struct {
 // A table is the dynamic table (RFC 7541 §2.3.2): a ring of entries whose
 // bytes lie in one arena, so adding an entry allocates nothing.
 //
-// The arena holds twice the maximum size. An entry's bytes are contiguous:
-// one that would run past the arena's end starts again at 0. The live
-// entries then span at most the bytes they hold plus the gap left at the
-// end, and both are below the maximum size, so the next entry always fits
-// between the newest and the oldest without overwriting a live one.
+// An entry's bytes are contiguous: one that would run past the arena's end
+// starts again at 0. The arena grows as entries need it, to at most twice
+// the maximum size, and at that size the next entry always fits between
+// the newest and the oldest without overwriting a live one: the live
+// entries span at most the bytes they hold plus the gap left at the end,
+// both below the maximum size. A table whose maximum is large but whose
+// entries are few stays small.
 type table struct {
 	arena []byte
 	ents  []entry // ring; ents[first] is the oldest
@@ -85,7 +87,8 @@ func (t *table) setMax(max int) {
 // add inserts name and value as the newest entry (RFC 7541 §4.4): the
 // oldest entries are evicted first, and an entry larger than the maximum
 // size empties the table and is not added. name may alias the arena (an
-// indexed name); it is copied before anything overwrites it.
+// indexed name, possibly of an entry just evicted): copy moves it before
+// the value is written after it.
 func (t *table) add(name, value []byte) {
 	size := len(name) + len(value) + entryOverhead
 	if size > t.max {
@@ -93,57 +96,90 @@ func (t *table) add(name, value []byte) {
 		return
 	}
 	t.evictTo(t.max - size)
-	t.reserve()
-	l := len(name) + len(value)
-	at := t.next
-	if at+l > len(t.arena) {
-		at = 0
-	}
+	at := t.place(len(name), len(value))
 	copy(t.arena[at:], name)
 	copy(t.arena[at+len(name):], value)
+}
+
+// addString is add for strings (the encoder's), without converting them.
+func (t *table) addString(name, value string) {
+	size := len(name) + len(value) + entryOverhead
+	if size > t.max {
+		t.evictTo(0)
+		return
+	}
+	t.evictTo(t.max - size)
+	at := t.place(len(name), len(value))
+	copy(t.arena[at:], name)
+	copy(t.arena[at+len(name):], value)
+}
+
+// place records a new entry of nlen+vlen bytes, the eviction done, and
+// returns where in the arena its bytes go. They go right after the
+// newest entry's, or at 0 when that would run past the arena's end; if
+// neither gap is free the arena grows (see table).
+func (t *table) place(nlen, vlen int) int {
+	l := nlen + vlen
+	at, ok := t.free(l)
+	if !ok {
+		t.grow(l)
+		at = t.next
+	}
+	if t.n == len(t.ents) {
+		t.growRing()
+	}
 	p := t.first + t.n
 	if p >= len(t.ents) {
 		p -= len(t.ents)
 	}
-	t.ents[p] = entry{off: uint32(at), nlen: uint32(len(name)), vlen: uint32(len(value))}
+	t.ents[p] = entry{off: uint32(at), nlen: uint32(nlen), vlen: uint32(vlen)}
 	t.n++
-	t.size += size
+	t.size += l + entryOverhead
 	t.next = at + l
 	t.added++
+	return at
 }
 
-// reserve grows the arena and the ring when the maximum size has grown past
-// what they hold, moving the live entries to the front of the new arena.
-func (t *table) reserve() {
-	if len(t.arena) >= 2*t.max && len(t.ents) > t.max/entryOverhead {
-		return
+// free finds room for l bytes without overwriting a live entry.
+func (t *table) free(l int) (int, bool) {
+	if t.n == 0 {
+		return 0, l <= len(t.arena)
 	}
-	arena, moved := t.arena, false
-	if len(arena) < 2*t.max {
-		arena, moved = make([]byte, 2*t.max), true
-	}
-	ents := t.ents
-	if len(ents) <= t.max/entryOverhead {
-		ents = make([]entry, t.max/entryOverhead+1)
-	}
-	// Copy oldest first into fresh memory; when only one of the two is
-	// new the other still holds the old contents, so read before writing.
-	old := make([]entry, t.n)
-	for i := range old {
-		old[i] = *t.at(t.n - i)
-	}
-	off := 0
-	for i, e := range old {
-		l := int(e.nlen + e.vlen)
-		if moved {
-			copy(arena[off:], t.arena[e.off:int(e.off)+l])
-			e.off = uint32(off)
-			off += l
+	oldest := int(t.ents[t.first].off)
+	if t.next > oldest { // live bytes in [oldest, next)
+		if t.next+l <= len(t.arena) {
+			return t.next, true
 		}
-		ents[i] = e
+		return 0, l <= oldest
 	}
-	if !moved {
-		off = t.next
+	// Wrapped: live bytes in [oldest, end) and [0, next).
+	return t.next, t.next+l <= oldest
+}
+
+// grow moves the live entries, oldest first, to the front of a larger
+// arena with room for l more bytes: twice the old size, at most twice the
+// maximum table size, at which size free always succeeds.
+func (t *table) grow(l int) {
+	live := t.size - t.n*entryOverhead
+	size := min(max(2*len(t.arena), live+l, 256), 2*t.max)
+	arena := make([]byte, max(size, live+l))
+	off := 0
+	for i := t.n; i >= 1; i-- {
+		e := t.at(i)
+		k := int(e.nlen + e.vlen)
+		copy(arena[off:], t.arena[e.off:int(e.off)+k])
+		e.off = uint32(off)
+		off += k
 	}
-	t.arena, t.ents, t.first, t.next = arena, ents, 0, off
+	t.arena, t.next = arena, off
+}
+
+// growRing doubles the ring of entries (the most a table can hold is
+// max/32), keeping the oldest first.
+func (t *table) growRing() {
+	ents := make([]entry, min(max(2*len(t.ents), 16), t.max/entryOverhead+1))
+	for i := 0; i < t.n; i++ {
+		ents[i] = *t.at(t.n - i)
+	}
+	t.ents, t.first = ents, 0
 }
