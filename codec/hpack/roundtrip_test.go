@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -242,6 +243,43 @@ func TestRoundTripRandom(t *testing.T) {
 	for conn := range 10 {
 		c := randChoice{rand.New(rand.NewPCG(15, uint64(conn)))}
 		roundTrip(t, c, 200, func() bool { return true })
+	}
+}
+
+// TestRoundTripLargeTable fills a 64 KiB table with a thousand small
+// entries, more than the inline storage for a 4096-octet table holds, then
+// sends them again (all indexed), shrinks the table to 4096 and grows it
+// back, with both ends in step after every block.
+func TestRoundTripLargeTable(t *testing.T) {
+	rc := &rtConn{
+		enc: NewEncoder(WithEncoderTableLimit(64 << 10)),
+		dec: NewDecoder(WithMaxTableSize(64<<10), WithMaxFields(1<<10), WithMaxHeaderListSize(1<<20)),
+	}
+	rc.enc.SetMaxTableSize(64 << 10) // the peer's SETTINGS: our decoder's bound
+	var all []Field
+	for i := range 1000 {
+		all = append(all, Field{Name: "k" + strconv.Itoa(i%37), Value: strconv.Itoa(i)})
+	}
+	blocks := func() {
+		for lo := 0; lo < len(all); lo += 100 {
+			rc.step(t, all[lo:lo+100])
+		}
+	}
+	blocks()
+	if n := rc.dec.TableLen(); n != len(all) {
+		t.Fatalf("TableLen() = %d after %d small fields, want all of them", n, len(all))
+	}
+	// Every field is now indexed: one or two octets (indexes above 127
+	// take two).
+	before := len(rc.buf)
+	blocks()
+	if len(rc.buf) > 2*100 || len(rc.buf) >= before {
+		t.Errorf("last block of repeats is %d octets (first time %d), want at most 2 per field", len(rc.buf), before)
+	}
+	for _, n := range []int{4096, 64 << 10} {
+		rc.enc.SetMaxTableSize(n)
+		rc.dec.SetMaxTableSize(n)
+		blocks()
 	}
 }
 
