@@ -6,8 +6,9 @@ import (
 	"github.com/netkit/netkit/internal/race"
 )
 
-// Decoding and encoding allocate nothing once warm; a cold decode
-// allocates the Decoder and nothing else.
+// Decoding and encoding allocate nothing once warm; a cold decode or
+// encode allocates the Decoder or Encoder and its table's arena, nothing
+// else (the bound for a cold decode is 2).
 func TestAllocs(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector allocates")
@@ -34,7 +35,7 @@ func TestAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	check("cold decode", 1, func() {
+	check("cold decode", 2, func() {
 		if err := NewDecoder().Decode(cold, countEmit); err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func TestAllocs(t *testing.T) {
 		e.Reset()
 		buf = e.AppendFields(buf[:0], requestFields)
 	})
-	check("cold encode", 1, func() { buf = NewEncoder().AppendFields(buf[:0], requestFields) })
+	check("cold encode", 2, func() { buf = NewEncoder().AppendFields(buf[:0], requestFields) })
 	check("fragments", 0, func() {
 		d.Reset()
 		for i := 0; i < len(cold); i += 7 {

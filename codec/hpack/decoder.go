@@ -85,11 +85,13 @@ func WithValidation(m Mode) Option {
 // A Decoder decodes the header blocks of one HTTP/2 connection, in order,
 // keeping the dynamic table they share. It is not safe for concurrent use.
 //
-// Memory: the dynamic table lives in one arena twice the maximum table
-// size (inline in the Decoder for the default 4096), plus a scratch buffer
-// for Huffman-decoded strings that grows to the longest string decoded
-// (bounded by the maximum string length), plus, for blocks split across
-// frames, the unfinished representation carried to the next fragment.
+// Memory: the dynamic table lives in one arena that grows with the
+// entries it holds (1 KiB at first, at most twice the maximum table size),
+// plus a scratch buffer for Huffman-decoded strings that grows to the
+// longest string decoded (bounded by the maximum string length), plus, for
+// blocks split across frames, the unfinished representation carried to the
+// next fragment. A new Decoder is one allocation of under 1 KiB; its
+// first entry adds the arena.
 type Decoder struct {
 	cfg   config
 	tab   table
@@ -119,8 +121,7 @@ type Decoder struct {
 	partial []byte // an unfinished representation, across fragments
 	scratch []byte // Huffman-decoded strings
 
-	arena0   [2 * DefaultMaxTableSize]byte
-	ents0    [DefaultMaxTableSize/entryOverhead + 1]entry
+	ents0    [16]entry
 	scratch0 [256]byte
 }
 
@@ -160,7 +161,7 @@ func NewResponseDecoder(opts ...Option) *Decoder {
 // configured size, no block in progress, no error. A connection that
 // starts over (or a pool of decoders) calls it.
 func (d *Decoder) Reset() {
-	d.tab.init(d.cfg.maxTable, d.arena0[:], d.ents0[:])
+	d.tab.reset(d.cfg.maxTable, d.ents0[:])
 	d.bound = d.cfg.maxTable
 	d.mustUpdate = false
 	d.broken = nil

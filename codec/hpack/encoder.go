@@ -52,11 +52,10 @@ type Encoder struct {
 	byNV   []uint64
 	byName []uint64
 
-	arena0  [2 * DefaultMaxTableSize]byte
-	ents0   [DefaultMaxTableSize/entryOverhead + 1]entry
-	meta0   [DefaultMaxTableSize / entryOverhead]encMeta
-	byNV0   [DefaultMaxTableSize / entryOverhead]uint64
-	byName0 [DefaultMaxTableSize / entryOverhead]uint64
+	ents0   [16]entry
+	meta0   [16]encMeta
+	byNV0   [16]uint64
+	byName0 [16]uint64
 }
 
 type encMeta struct {
@@ -81,30 +80,33 @@ func NewEncoder(opts ...EncoderOption) *Encoder {
 func (e *Encoder) Reset() {
 	e.peer = DefaultMaxTableSize
 	size := min(e.limit, e.peer)
-	n := max(1, nextPow2(e.limit/entryOverhead))
-	if e.meta == nil || len(e.meta) != n {
-		if n <= len(e.meta0) {
-			e.meta, e.byNV, e.byName = e.meta0[:n], e.byNV0[:n], e.byName0[:n]
-		} else {
-			e.meta, e.byNV, e.byName = make([]encMeta, n), make([]uint64, n), make([]uint64, n)
-		}
+	if e.meta == nil {
+		e.meta, e.byNV, e.byName = e.meta0[:], e.byNV0[:], e.byName0[:]
+		e.mask = uint64(len(e.meta) - 1)
 	}
 	clear(e.byNV)
 	clear(e.byName)
-	e.mask = uint64(n - 1)
-	e.tab.init(DefaultMaxTableSize, e.arena0[:], e.ents0[:])
+	e.tab.reset(DefaultMaxTableSize, e.ents0[:])
 	e.pending = false
 	if size != DefaultMaxTableSize {
 		e.announce(size)
 	}
 }
 
-func nextPow2(n int) int {
-	p := 1
-	for p < n {
-		p <<= 1
+// growIndex doubles the hash indexes, which must have a slot per live
+// entry, and links the live entries in again, oldest first.
+func (e *Encoder) growIndex() {
+	n := 2 * len(e.meta)
+	meta, byNV, byName := make([]encMeta, n), make([]uint64, n), make([]uint64, n)
+	mask := uint64(n - 1)
+	first := e.tab.added - uint64(e.tab.n)
+	for id := first; id < e.tab.added; id++ {
+		m := e.meta[id&e.mask]
+		bn, bnv := &byName[m.hn&mask], &byNV[m.hnv&mask]
+		meta[id&mask] = encMeta{hnv: m.hnv, hn: m.hn, nextNV: *bnv, nextN: *bn}
+		*bn, *bnv = id+1, id+1
 	}
-	return p
+	e.meta, e.byNV, e.byName, e.mask = meta, byNV, byName, mask
 }
 
 // SetMaxTableSize records the peer's SETTINGS_HEADER_TABLE_SIZE. The table
@@ -234,6 +236,9 @@ func (e *Encoder) findName(name string, hn uint64) int {
 }
 
 func (e *Encoder) add(name, value string, hn, hnv uint64) {
+	if e.tab.n >= len(e.meta) {
+		e.growIndex() // the entry to add may need a slot of its own
+	}
 	id := e.tab.added
 	e.tab.addString(name, value)
 	if e.tab.added == id { // larger than the table: not added

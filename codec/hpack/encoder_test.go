@@ -3,6 +3,7 @@ package hpack
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -94,12 +95,20 @@ func TestEncoderSizeUpdates(t *testing.T) {
 // Many entries whose hashes share buckets, evicted and re-added: every
 // lookup still finds the newest live entry, never an evicted one.
 func TestEncoderIndexChains(t *testing.T) {
-	e := NewEncoder(WithEncoderTableLimit(512))
-	d := NewDecoder(WithMaxTableSize(512))
+	for _, limit := range []int{512, 4096, 20000} { // 4096, 20000: the indexes and the ring grow
+		t.Run(fmt.Sprint(limit), func(t *testing.T) { testIndexChains(t, limit) })
+	}
+}
+
+func testIndexChains(t *testing.T, limit int) {
+	e := NewEncoder(WithEncoderTableLimit(limit))
+	e.SetMaxTableSize(limit)
+	d := NewDecoder(WithMaxTableSize(limit))
+	most := 0
 	for i := range 3000 {
 		var fs []Field
 		for j := range 4 {
-			fs = append(fs, Field{Name: "n" + string(rune('a'+(i+j)%5)), Value: strings.Repeat("v", (i*7+j)%13)})
+			fs = append(fs, Field{Name: "n" + string(rune('a'+(i+j)%5)), Value: strings.Repeat("v", (i*7+j)%13) + fmt.Sprint(i%(limit/40))})
 		}
 		b := e.AppendFields(nil, fs)
 		got, err := collect(d, Headers, b)
@@ -114,5 +123,9 @@ func TestEncoderIndexChains(t *testing.T) {
 		if e.TableSize() != d.TableSize() {
 			t.Fatalf("block %d: table %d vs %d", i, e.TableSize(), d.TableSize())
 		}
+		most = max(most, e.TableLen())
+	}
+	if limit > 512 && most <= len(e.meta0) {
+		t.Fatalf("at most %d entries: the indexes never grew", most)
 	}
 }

@@ -38,10 +38,15 @@ type table struct {
 	added uint64
 }
 
-// init points the table at the caller's storage (the owner's inline
-// arrays), used while the maximum size allows.
-func (t *table) init(max int, arena []byte, ents []entry) {
-	*t = table{arena: arena, ents: ents, max: max}
+// reset empties the table and sets its maximum size, keeping its memory;
+// ents is the ring to use if the table has none yet (its owner's inline
+// array).
+func (t *table) reset(max int, ents []entry) {
+	if t.ents == nil {
+		t.ents = ents
+	}
+	t.first, t.n, t.size, t.next = 0, 0, 0, 0
+	t.max = max
 }
 
 // at returns entry i, from 1 (the newest) to t.n.
@@ -161,7 +166,7 @@ func (t *table) free(l int) (int, bool) {
 // maximum table size, at which size free always succeeds.
 func (t *table) grow(l int) {
 	live := t.size - t.n*entryOverhead
-	size := min(max(2*len(t.arena), live+l, 256), 2*t.max)
+	size := min(max(2*len(t.arena), live+l, 1024), 2*t.max)
 	arena := make([]byte, max(size, live+l))
 	off := 0
 	for i := t.n; i >= 1; i-- {

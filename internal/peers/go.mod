@@ -16,6 +16,7 @@ require (
 	github.com/panjf2000/gnet/v2 v2.9.7
 	github.com/petar-dambovaliev/aho-corasick v0.0.0-20250424160509-463d218d4745
 	github.com/valyala/bytebufferpool v1.0.0
+	golang.org/x/net v0.44.0
 	golang.org/x/sys v0.49.0
 )
 

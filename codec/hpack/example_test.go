@@ -1,0 +1,103 @@
+package hpack_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/netkit/netkit/codec/hpack"
+)
+
+// A client encodes a request; a server decodes and validates it. The
+// second time the same request costs one byte per field.
+func Example() {
+	enc := hpack.NewEncoder()
+	dec := hpack.NewRequestDecoder()
+	fields := []hpack.Field{
+		{Name: ":method", Value: "GET"},
+		{Name: ":scheme", Value: "https"},
+		{Name: ":path", Value: "/"},
+		{Name: ":authority", Value: "example.com"},
+		{Name: "authorization", Value: "Bearer t0ken", Sensitive: true},
+	}
+	for range 2 {
+		block := enc.AppendFields(nil, fields)
+		fmt.Println(len(block), "bytes:")
+		err := dec.Decode(block, func(name, value []byte, sensitive bool) error {
+			fmt.Printf("  %s: %s (sensitive %v)\n", name, value, sensitive)
+			return nil
+		})
+		if err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// 25 bytes:
+	//   :method: GET (sensitive false)
+	//   :scheme: https (sensitive false)
+	//   :path: / (sensitive false)
+	//   :authority: example.com (sensitive false)
+	//   authorization: Bearer t0ken (sensitive true)
+	// 16 bytes:
+	//   :method: GET (sensitive false)
+	//   :scheme: https (sensitive false)
+	//   :path: / (sensitive false)
+	//   :authority: example.com (sensitive false)
+	//   authorization: Bearer t0ken (sensitive true)
+}
+
+// A malformed request is a stream error: the connection and its dynamic
+// table go on, the stream is reset.
+func ExampleHeaderError() {
+	enc := hpack.NewEncoder()
+	dec := hpack.NewRequestDecoder()
+	block := enc.AppendFields(nil, []hpack.Field{
+		{Name: ":method", Value: "GET"},
+		{Name: ":path", Value: "/"},
+		{Name: "connection", Value: "keep-alive"},
+	})
+	err := dec.Decode(block, nil)
+	fmt.Println(err)
+	fmt.Println("stream error:", hpack.IsStreamError(err), errors.Is(err, hpack.ErrConnectionSpecific))
+	// Output:
+	// hpack: connection-specific field (RFC 9113 §8.2.2): "connection" in field 2
+	// stream error: true true
+}
+
+// A block split across HEADERS and CONTINUATION frames is decoded frame by
+// frame.
+func ExampleDecoder_DecodeFragment() {
+	block := hpack.NewEncoder().AppendFields(nil, []hpack.Field{
+		{Name: ":status", Value: "200"},
+		{Name: "content-type", Value: "text/plain"},
+	})
+	dec := hpack.NewResponseDecoder()
+	emit := func(name, value []byte, _ bool) error {
+		fmt.Printf("%s: %s\n", name, value)
+		return nil
+	}
+	for i, frame := range [][]byte{block[:5], block[5:]} {
+		if err := dec.DecodeFragment(hpack.Headers, frame, i == 1, emit); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// :status: 200
+	// content-type: text/plain
+}
+
+// The decoder's limits refuse an HPACK bomb after the list budget,
+// keeping its dynamic table in step for the next block.
+func ExampleWithMaxHeaderListSize() {
+	enc := hpack.NewEncoder()
+	var fields []hpack.Field
+	for range 100 {
+		fields = append(fields, hpack.Field{Name: "x-big", Value: string(make([]byte, 1000))})
+	}
+	block := enc.AppendFields(nil, fields)
+	dec := hpack.NewDecoder(hpack.WithMaxHeaderListSize(16 << 10))
+	n := 0
+	err := dec.Decode(block, func(_, _ []byte, _ bool) error { n++; return nil })
+	fmt.Println(len(block), "byte block,", n, "fields emitted:", err)
+	// Output:
+	// 1108 byte block, 15 fields emitted: hpack: header list larger than the decoder's limit (name + value + 32 per field) (RFC 9113 §6.5.2): "x-big" in field 15
+}
