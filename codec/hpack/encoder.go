@@ -196,7 +196,7 @@ func (e *Encoder) findField(name, value string, hn, hnv uint64) int {
 	if i := staticField(name, value, hnv); i > 0 {
 		return i
 	}
-	for ref := e.byNV[hnv&e.mask]; ref != 0; {
+	for ref, steps := e.byNV[hnv&e.mask], 0; ref != 0 && steps < maxChain; steps++ {
 		id := ref - 1
 		i := int(e.tab.added - id)
 		if i > e.tab.n {
@@ -220,7 +220,7 @@ func (e *Encoder) findName(name string, hn uint64) int {
 	if i := staticName(name, hn); i > 0 {
 		return i
 	}
-	for ref := e.byName[hn&e.mask]; ref != 0; {
+	for ref, steps := e.byName[hn&e.mask], 0; ref != 0 && steps < maxChain; steps++ {
 		id := ref - 1
 		i := int(e.tab.added - id)
 		if i > e.tab.n {
@@ -250,12 +250,19 @@ func (e *Encoder) add(name, value string, hn, hnv uint64) {
 	*bn, *bnv = id+1, id+1
 }
 
+// maxChain bounds the entries a lookup compares. Strings that share a
+// bucket (by chance, or crafted by a peer whose headers a proxy forwards)
+// cost at most this many comparisons; an entry further down its chain is
+// not found, and the field goes out as a literal: correct, slightly
+// larger, never a scan of the table.
+const maxChain = 8
+
 // sampleHash hashes a string's length and up to 16 of its bytes: the
 // first and last eight. It only picks a bucket; every hit is confirmed by
-// comparing whole strings, and a chain is at most the table's entries
-// long (128 at the default size), so strings that share their ends cost a
-// few comparisons, never a wrong answer. Hashing every byte of a
-// 100-byte user-agent twice per field cost more than the lookup saved.
+// comparing whole strings, and maxChain bounds the comparisons, so strings
+// that share their ends cost a few comparisons, never a wrong answer.
+// Hashing every byte of a 100-byte user-agent twice per field cost more
+// than the lookup saved.
 func sampleHash(s string) uint64 {
 	n := len(s)
 	var a, b uint64

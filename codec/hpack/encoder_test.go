@@ -129,3 +129,40 @@ func testIndexChains(t *testing.T, limit int) {
 		t.Fatalf("at most %d entries: the indexes never grew", most)
 	}
 }
+
+// Values that share their length and ends share a bucket; a lookup
+// compares at most maxChain of them, so a peer who crafts such headers
+// (through a proxy) cannot make the encoder scan its table. An entry deeper
+// in the chain is sent as a literal, and every block still decodes right.
+func TestEncoderCollidingValues(t *testing.T) {
+	const n = 200
+	e := NewEncoder(WithEncoderTableLimit(1 << 16))
+	e.SetMaxTableSize(1 << 16)
+	d := NewDecoder(WithMaxTableSize(1 << 16))
+	value := func(i int) string { return fmt.Sprintf("prefix-A%08dB-suffix", i) } // same length, same 8-byte ends
+	var fields []Field
+	for i := range n {
+		fields = append(fields, Field{Name: "x-c", Value: value(i)})
+	}
+	b := e.AppendFields(nil, fields)
+	if _, err := collect(d, Headers, b); err != nil || e.TableLen() != n {
+		t.Fatalf("%v, %d entries", err, e.TableLen())
+	}
+	if sampleHash(value(0)) != sampleHash(value(n-1)) {
+		t.Fatal("the values do not collide: the test tests nothing")
+	}
+	// The newest entries are indexed; the oldest, past maxChain in their
+	// chain, are literals again.
+	newest := e.AppendField(nil, "x-c", value(n-1), false)
+	oldest := e.AppendField(nil, "x-c", value(0), false)
+	if len(newest) != 1 || newest[0]&0x80 == 0 {
+		t.Errorf("newest entry: % x, want an index", newest)
+	}
+	if oldest[0]&0xc0 != 0x40 {
+		t.Errorf("oldest entry: % x, want a literal with indexing", oldest)
+	}
+	got, err := collect(d, Headers, append(newest, oldest...))
+	if err != nil || got[0] != "x-c: "+value(n-1) || got[1] != "x-c: "+value(0) {
+		t.Fatalf("%q %v", got, err)
+	}
+}
