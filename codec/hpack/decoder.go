@@ -366,7 +366,7 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 			}
 			d.field(name, value, false, false, emit)
 			added := d.tab.added
-			d.tab.add(name, value)
+			add(&d.tab, name, value)
 			if d.cfg.mode != NoValidation && d.tab.added != added {
 				d.tab.at(1).clean = clean(name, value)
 			}

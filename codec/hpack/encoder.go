@@ -240,7 +240,7 @@ func (e *Encoder) add(name, value string, hn, hnv uint64) {
 		e.growIndex() // the entry to add may need a slot of its own
 	}
 	id := e.tab.added
-	e.tab.addString(name, value)
+	add(&e.tab, name, value)
 	if e.tab.added == id { // larger than the table: not added
 		return
 	}

@@ -93,21 +93,9 @@ func (t *table) setMax(max int) {
 // oldest entries are evicted first, and an entry larger than the maximum
 // size empties the table and is not added. name may alias the arena (an
 // indexed name, possibly of an entry just evicted): copy moves it before
-// the value is written after it.
-func (t *table) add(name, value []byte) {
-	size := len(name) + len(value) + entryOverhead
-	if size > t.max {
-		t.evictTo(0)
-		return
-	}
-	t.evictTo(t.max - size)
-	at := t.place(len(name), len(value))
-	copy(t.arena[at:], name)
-	copy(t.arena[at+len(name):], value)
-}
-
-// addString is add for strings (the encoder's), without converting them.
-func (t *table) addString(name, value string) {
+// the value is written after it. The decoder adds []byte, the encoder
+// strings, neither converted.
+func add[S string | []byte](t *table, name, value S) {
 	size := len(name) + len(value) + entryOverhead
 	if size > t.max {
 		t.evictTo(0)
