@@ -86,7 +86,7 @@ func WithValidation(m Mode) Option {
 // keeping the dynamic table they share. It is not safe for concurrent use.
 //
 // Memory: the dynamic table lives in one arena that grows with the
-// entries it holds (1 KiB at first, at most twice the maximum table size),
+// entries it holds (512 bytes at first, at most twice the maximum table size),
 // plus a scratch buffer for Huffman-decoded strings that grows to the
 // longest string decoded (bounded by the maximum string length), plus, for
 // blocks split across frames, the unfinished representation carried to the

@@ -47,20 +47,23 @@ type Encoder struct {
 	// insertion number + 1 (0: empty), meta[id&mask] links each entry to
 	// the previous one of its bucket. Chains run from newest to oldest, so
 	// a walk stops at the first evicted entry.
-	mask   uint64
+	// Insertion numbers and hashes are kept to 32 bits so that a new
+	// Encoder is small; a number that wraps around can only point a walk
+	// at a live entry whose strings are then compared, or end it.
+	mask   uint32
 	meta   []encMeta
-	byNV   []uint64
-	byName []uint64
+	byNV   []uint32
+	byName []uint32
 
 	ents0   [16]entry
 	meta0   [16]encMeta
-	byNV0   [16]uint64
-	byName0 [16]uint64
+	byNV0   [16]uint32
+	byName0 [16]uint32
 }
 
 type encMeta struct {
-	hnv, hn       uint64
-	nextNV, nextN uint64
+	hnv, hn       uint32
+	nextNV, nextN uint32
 }
 
 // NewEncoder returns an Encoder whose table starts at the protocol's
@@ -80,12 +83,13 @@ func NewEncoder(opts ...EncoderOption) *Encoder {
 func (e *Encoder) Reset() {
 	e.peer = DefaultMaxTableSize
 	size := min(e.limit, e.peer)
-	if e.meta == nil {
+	if e.meta == nil { // new: the indexes are already zero
 		e.meta, e.byNV, e.byName = e.meta0[:], e.byNV0[:], e.byName0[:]
-		e.mask = uint64(len(e.meta) - 1)
+		e.mask = uint32(len(e.meta) - 1)
+	} else {
+		clear(e.byNV)
+		clear(e.byName)
 	}
-	clear(e.byNV)
-	clear(e.byName)
 	e.tab.reset(DefaultMaxTableSize, e.ents0[:])
 	e.pending = false
 	if size != DefaultMaxTableSize {
@@ -97,10 +101,10 @@ func (e *Encoder) Reset() {
 // entry, and links the live entries in again, oldest first.
 func (e *Encoder) growIndex() {
 	n := 2 * len(e.meta)
-	meta, byNV, byName := make([]encMeta, n), make([]uint64, n), make([]uint64, n)
-	mask := uint64(n - 1)
-	first := e.tab.added - uint64(e.tab.n)
-	for id := first; id < e.tab.added; id++ {
+	meta, byNV, byName := make([]encMeta, n), make([]uint32, n), make([]uint32, n)
+	mask := uint32(n - 1)
+	first := uint32(e.tab.added) - uint32(e.tab.n)
+	for id := first; id != uint32(e.tab.added); id++ {
 		m := e.meta[id&e.mask]
 		bn, bnv := &byName[m.hn&mask], &byNV[m.hnv&mask]
 		meta[id&mask] = encMeta{hnv: m.hnv, hn: m.hn, nextNV: *bnv, nextN: *bn}
@@ -196,14 +200,14 @@ func (e *Encoder) findField(name, value string, hn, hnv uint64) int {
 	if i := staticField(name, value, hnv); i > 0 {
 		return i
 	}
-	for ref, steps := e.byNV[hnv&e.mask], 0; ref != 0 && steps < maxChain; steps++ {
+	for ref, steps := e.byNV[uint32(hnv)&e.mask], 0; ref != 0 && steps < maxChain; steps++ {
 		id := ref - 1
-		i := int(e.tab.added - id)
-		if i > e.tab.n {
+		i := int(uint32(e.tab.added) - id)
+		if i == 0 || i > e.tab.n {
 			break
 		}
 		m := &e.meta[id&e.mask]
-		if m.hnv == hnv {
+		if m.hnv == uint32(hnv) {
 			ent := e.tab.at(i)
 			if string(e.tab.name(ent)) == name && string(e.tab.value(ent)) == value {
 				return staticLen + i
@@ -220,14 +224,14 @@ func (e *Encoder) findName(name string, hn uint64) int {
 	if i := staticName(name, hn); i > 0 {
 		return i
 	}
-	for ref, steps := e.byName[hn&e.mask], 0; ref != 0 && steps < maxChain; steps++ {
+	for ref, steps := e.byName[uint32(hn)&e.mask], 0; ref != 0 && steps < maxChain; steps++ {
 		id := ref - 1
-		i := int(e.tab.added - id)
-		if i > e.tab.n {
+		i := int(uint32(e.tab.added) - id)
+		if i == 0 || i > e.tab.n {
 			break
 		}
 		m := &e.meta[id&e.mask]
-		if m.hn == hn && string(e.tab.name(e.tab.at(i))) == name {
+		if m.hn == uint32(hn) && string(e.tab.name(e.tab.at(i))) == name {
 			return staticLen + i
 		}
 		ref = m.nextN
@@ -239,14 +243,14 @@ func (e *Encoder) add(name, value string, hn, hnv uint64) {
 	if e.tab.n >= len(e.meta) {
 		e.growIndex() // the entry to add may need a slot of its own
 	}
-	id := e.tab.added
+	id := uint32(e.tab.added)
 	add(&e.tab, name, value)
-	if e.tab.added == id { // larger than the table: not added
+	if uint32(e.tab.added) == id { // larger than the table: not added
 		return
 	}
 	m := &e.meta[id&e.mask]
-	bn, bnv := &e.byName[hn&e.mask], &e.byNV[hnv&e.mask]
-	*m = encMeta{hnv: hnv, hn: hn, nextNV: *bnv, nextN: *bn}
+	bn, bnv := &e.byName[uint32(hn)&e.mask], &e.byNV[uint32(hnv)&e.mask]
+	*m = encMeta{hnv: uint32(hnv), hn: uint32(hn), nextNV: *bnv, nextN: *bn}
 	*bn, *bnv = id+1, id+1
 }
 

@@ -166,3 +166,85 @@ func TestEncoderCollidingValues(t *testing.T) {
 		t.Fatalf("%q %v", got, err)
 	}
 }
+
+// TestEncoderInsertionNumbersWrap runs the encoder's 32-bit insertion
+// numbers past 2³² and checks that every block still decodes to its fields
+// and that entries added across the wrap are found again.
+func TestEncoderInsertionNumbersWrap(t *testing.T) {
+	e, d := NewEncoder(), NewDecoder()
+	e.tab.added = 1<<32 - 10 // the index grows (at 16, 32, 64 entries) after the wrap
+	var prev []Field
+	var ids []uint32 // the insertion number of each field of prev
+	for round := range 300 {
+		var fields []Field
+		for k := range 3 {
+			fields = append(fields, Field{Name: fmt.Sprintf("x-%d", (round+k)%7), Value: fmt.Sprintf("v%d", round*3+k)})
+		}
+		if round >= 5 { // a field from five rounds ago, still in the table
+			fields = append(fields, prev[len(prev)-15])
+		}
+		prev = append(prev, fields[:3]...)
+		for k := range 3 {
+			ids = append(ids, uint32(e.tab.added)+uint32(k))
+		}
+		b := e.AppendFields(nil, fields)
+		got, err := collect(d, Headers, b)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		for k, f := range fields {
+			if got[k] != f.Name+": "+f.Value {
+				t.Fatalf("round %d: field %d is %q, want %s: %s", round, k, got[k], f.Name, f.Value)
+			}
+		}
+		// The entry numbered 2³²-1 has no bucket reference (it would be
+		// 0, the empty one): it is never found, one miss in 2³² entries.
+		if round >= 5 {
+			found, unnumbered := b[len(b)-1]&0x80 != 0, ids[len(ids)-18] == 1<<32-1
+			if found == unnumbered {
+				t.Fatalf("round %d (added %#x): %v found %v, want %v", round, e.tab.added, fields[3], found, !unnumbered)
+			}
+		}
+		last := fields[2]
+		if again := e.AppendField(nil, last.Name, last.Value, false); len(again) != 1 {
+			t.Fatalf("round %d (added %#x): %s: %s encodes as % x, want an index", round, e.tab.added, last.Name, last.Value, again)
+		}
+		if _, err := collect(d, Headers, e.AppendField(nil, last.Name, last.Value, false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.tab.added < 1<<32+100 {
+		t.Fatalf("added %#x: the numbers did not wrap", e.tab.added)
+	}
+}
+
+// TestEncoderStaleBucketHeads points bucket heads, as a number left over
+// from 2³² insertions ago would, at a live entry holding other strings and
+// at the next number to be given out, whose ring slot still holds an
+// evicted entry with the very strings looked up: lookups must miss, not
+// misfire.
+func TestEncoderStaleBucketHeads(t *testing.T) {
+	e := NewEncoder()
+	fields := []Field{{Name: "x-stale", Value: "3"}}
+	for i := range 15 {
+		fields = append(fields, Field{Name: fmt.Sprintf("x-%02d", i), Value: "v"})
+	}
+	e.AppendFields(nil, fields)
+	size := e.TableSize()
+	e.SetMaxTableSize(size - 1)                 // evicts x-stale, the oldest
+	e.AppendField(nil, ":method", "GET", false) // the next block applies it
+	if e.tab.n != 15 || len(e.tab.ents) != 16 {
+		t.Fatalf("%d entries in a ring of %d, want 15 in 16", e.tab.n, len(e.tab.ents))
+	}
+	hn := sampleHash("x-stale")
+	hnv := mixHash(hn, sampleHash("3"))
+	for _, ref := range []uint32{uint32(e.tab.added), uint32(e.tab.added) + 1} {
+		e.byName[uint32(hn)&e.mask], e.byNV[uint32(hnv)&e.mask] = ref, ref
+		if i := e.findField("x-stale", "3", hn, hnv); i != 0 {
+			t.Errorf("ref %d: findField = %d, want 0", ref, i)
+		}
+		if i := e.findName("x-stale", hn); i != 0 {
+			t.Errorf("ref %d: findName = %d, want 0", ref, i)
+		}
+	}
+}

@@ -154,7 +154,7 @@ func (t *table) free(l int) (int, bool) {
 // maximum table size, at which size free always succeeds.
 func (t *table) grow(l int) {
 	live := t.size - t.n*entryOverhead
-	size := min(max(2*len(t.arena), live+l, 1024), 2*t.max)
+	size := min(max(2*len(t.arena), live+l, 512), 2*t.max)
 	arena := make([]byte, max(size, live+l))
 	off := 0
 	for i := t.n; i >= 1; i-- {
