@@ -1,0 +1,96 @@
+package http1
+
+import (
+	"errors"
+
+	"github.com/netkit/netkit/codec"
+)
+
+// ErrShort means the input ends before the request does: append more bytes
+// and call again. Nothing was consumed.
+var ErrShort = errors.New("http1: short input")
+
+// ErrContinue is returned once by Decoder.Decode for a request whose head
+// is complete, that asks for "Expect: 100-continue" and whose body has not
+// arrived: the server answers "HTTP/1.1 100 Continue" (or a final status,
+// to refuse the body) and calls Decode again when more bytes arrive, which
+// then returns ErrShort until the body is complete. Nothing was consumed.
+var ErrContinue = errors.New("http1: the client waits for 100 Continue")
+
+// A SyntaxError reports a request the parser refuses: what (Kind, one of
+// the package's *Violation sentinels) and where (Offset, in bytes from the
+// start of the request). StatusOf tells which status to answer. After a
+// SyntaxError the connection's framing is lost: answer, then close.
+type SyntaxError = codec.SyntaxError
+
+// A Violation is a rule a request breaks. Every sentinel error of the
+// package except ErrShort and ErrContinue is one; they are compared by
+// identity (errors.Is).
+type Violation struct {
+	// Status is the response status a server should answer: 400, 413,
+	// 414, 417, 431, 501 or 505.
+	Status int
+	// Section is where the rule is stated, such as "RFC 9112 §6.3".
+	Section string
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error returns "http1: <Msg> (<Section>)".
+func (v *Violation) Error() string { return "http1: " + v.Msg + " (" + v.Section + ")" }
+
+func violation(status int, section, msg string) *Violation {
+	return &Violation{Status: status, Section: section, Msg: msg}
+}
+
+// StatusOf returns the status a server should answer for err: the Status
+// of the *Violation it wraps, 0 for nil, ErrShort and ErrContinue, and 400
+// for any other error.
+func StatusOf(err error) int {
+	if err == nil || err == ErrShort || err == ErrContinue {
+		return 0
+	}
+	var v *Violation
+	if errors.As(err, &v) {
+		return v.Status
+	}
+	return 400
+}
+
+// The request line (RFC 9112 §3).
+var (
+	ErrRequestLine         = violation(400, "RFC 9112 §3", "malformed request line")
+	ErrMethod              = violation(400, "RFC 9110 §9.1", "invalid method token")
+	ErrTarget              = violation(400, "RFC 9112 §3.2", "invalid request-target")
+	ErrVersion             = violation(400, "RFC 9112 §2.3", "malformed HTTP-version")
+	ErrVersionNotSupported = violation(505, "RFC 9110 §15.6.6", "HTTP major version other than 1")
+	ErrURITooLong          = violation(414, "RFC 9112 §3", "request line longer than the limit")
+)
+
+// The header section (RFC 9112 §5, RFC 9110 §5).
+var (
+	ErrHeaderName       = violation(400, "RFC 9110 §5.1", "invalid character in a field name")
+	ErrHeaderValue      = violation(400, "RFC 9110 §5.5", "invalid character in a field value")
+	ErrSpaceBeforeColon = violation(400, "RFC 9112 §5.1", "whitespace between field name and colon")
+	ErrObsFold          = violation(400, "RFC 9112 §5.2", "obsolete line folding")
+	ErrBareLF           = violation(400, "RFC 9112 §2.2", "line ended by LF without CR")
+	ErrHeaderTooLarge   = violation(431, "RFC 6585 §5", "header section larger than the limit")
+	ErrTooManyHeaders   = violation(431, "RFC 6585 §5", "more header fields than the limit")
+	ErrHost             = violation(400, "RFC 9112 §3.2", "missing, repeated or invalid Host")
+	ErrExpect           = violation(417, "RFC 9110 §10.1.1", "expectation other than 100-continue")
+)
+
+// Message body framing (RFC 9112 §6 and §7).
+var (
+	ErrContentLength          = violation(400, "RFC 9110 §8.6", "invalid Content-Length")
+	ErrDuplicateContentLength = violation(400, "RFC 9112 §6.3", "Content-Length fields that differ")
+	ErrLengthAndChunked       = violation(400, "RFC 9112 §6.3", "both Content-Length and Transfer-Encoding")
+	ErrTransferEncoding       = violation(400, "RFC 9112 §6.3", "Transfer-Encoding whose final coding is not chunked, or in HTTP/1.0")
+	ErrUnsupportedCoding      = violation(501, "RFC 9112 §6.1", "transfer coding other than chunked")
+	ErrBodyTooLarge           = violation(413, "RFC 9110 §15.5.14", "body larger than the limit")
+	ErrChunkSize              = violation(400, "RFC 9112 §7.1", "malformed chunk size")
+	ErrChunkSizeOverflow      = violation(400, "RFC 9112 §7.1", "chunk size overflows 63 bits")
+	ErrChunkExtension         = violation(400, "RFC 9112 §7.1.1", "malformed chunk extension")
+	ErrChunkData              = violation(400, "RFC 9112 §7.1", "chunk data not followed by CRLF")
+	ErrTrailer                = violation(400, "RFC 9112 §7.1.2", "malformed trailer field")
+)
