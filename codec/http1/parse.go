@@ -14,6 +14,7 @@ import (
 type Decoder struct {
 	cfg     config
 	st      decodeState // Decode's progress, see decode.go
+	scan    Request     // what Decode's line-by-line check of a head fills, then drops
 	scratch []byte      // Decode's copy of a head or line that straddles reads
 }
 
@@ -158,7 +159,7 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 			pos = lf + 1
 			break
 		}
-		if err := field(c, req, &hs, p, pos, end); err != nil {
+		if err := field(c, req, &hs, p, pos, end, len(req.Headers)); err != nil {
 			return 0, err
 		}
 		pos = lf + 1
@@ -307,14 +308,15 @@ func targetForm(m Method, t []byte) error {
 	return ErrTarget
 }
 
-// field parses the header field line p[pos:end] (its line end removed)
-// into req.Headers and notes what it tells in hs.
-func field(c *config, req *Request, hs *headState, p []byte, pos, end int) error {
+// field parses the header field line p[pos:end] (its line end removed),
+// the count-th of the section, into req.Headers and notes what it tells in
+// hs.
+func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int) error {
 	name, value, err := fieldLine(p, pos, end)
 	if err != nil {
 		return err
 	}
-	if len(req.Headers) >= c.maxHeaders {
+	if count >= c.maxHeaders {
 		return serr(pos, ErrTooManyHeaders)
 	}
 	req.Headers = append(req.Headers, Header{Name: name, Value: value})
