@@ -99,7 +99,7 @@ func TestSmuggling(t *testing.T) {
 		{"bare-LF-request-line/RFC9112-2.2", "GET / HTTP/1.1\nHost: a\r\n\r\n", nil, ErrBareLF},
 		{"bare-LF-chunk/RFC9112-2.2", post("1\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrBareLF},
 		{"request-line-limit/RFC9112-3", "GET /" + big + " HTTP/1.1\r\nHost: a\r\n\r\n", []Option{WithMaxRequestLine(64)}, ErrURITooLong},
-		{"header-section-limit/RFC6585-5", get("X-A: "+big+"\r\n"), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
+		{"header-section-limit/RFC6585-5", get("X-A: " + big + "\r\n"), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
 		{"header-count-limit/RFC6585-5", get("X-A: 1\r\n", "X-B: 2\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
 		{"chunk-size-overflow/RFC9112-7.1", post("1000000000000000\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
 		{"chunk-size-16-digits/RFC9112-7.1", post("ffffffffffffffff\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
