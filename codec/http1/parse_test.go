@@ -115,6 +115,15 @@ func TestSmuggling(t *testing.T) {
 		{"chunk-data-longer/RFC9112-7.1", post("1\r\nxy\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkData},
 		{"two-hosts/RFC9112-3.2", get("Host: b\r\n"), nil, ErrHost},
 	})
+	// Bare LF is accepted with the option, everywhere a line ends.
+	in := "POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n1\nx\n0\nT: 1\n\n"
+	var req Request
+	if n, err := NewDecoder(WithAllowBareLF(true)).Parse(&req, []byte(in)); err != nil || n != len(in) || string(req.Body) != "x" {
+		t.Fatalf("bare LF with WithAllowBareLF: %d, %v", n, err)
+	}
+	if _, err := ParseRequest(&req, []byte(in)); !errors.Is(err, ErrBareLF) {
+		t.Fatalf("bare LF by default: %v", err)
+	}
 }
 
 // TestRules covers the rules that are not about framing, one case each.
