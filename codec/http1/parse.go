@@ -378,40 +378,44 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int
 // without surrounding whitespace, checking both (RFC 9112 §5, RFC 9110
 // §5.1, §5.5).
 func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
-	if p[pos] == ' ' || p[pos] == '\t' {
-		return nil, nil, serr(pos, ErrObsFold)
-	}
-	j := pos
-	for j < end && chars[p[j]]&cToken != 0 {
+	l := p[pos:end]
+	j := 0
+	for j < len(l) && chars[l[j]]&cToken != 0 {
 		j++
 	}
-	if j == end || p[j] != ':' {
-		if j > pos && j < end && (p[j] == ' ' || p[j] == '\t') {
-			k := j
-			for k < end && (p[k] == ' ' || p[k] == '\t') {
-				k++
-			}
-			if k < end && p[k] == ':' {
-				return nil, nil, serr(j, ErrSpaceBeforeColon)
-			}
-		}
-		return nil, nil, serr(j, ErrHeaderName)
-	}
-	if j == pos {
-		return nil, nil, serr(j, ErrHeaderName)
+	if j == 0 || j == len(l) || l[j] != ':' {
+		return nil, nil, badName(l, j, pos)
 	}
 	v := j + 1
-	for v < end && (p[v] == ' ' || p[v] == '\t') {
+	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
 		v++
 	}
-	e := end
-	for e > v && (p[e-1] == ' ' || p[e-1] == '\t') {
+	e := len(l)
+	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
 		e--
 	}
-	if k := badValue(p[v:e]); k >= 0 {
-		return nil, nil, serr(v+k, ErrHeaderValue)
+	if k := badValue(l[v:e]); k >= 0 {
+		return nil, nil, serr(pos+v+k, ErrHeaderValue)
 	}
-	return p[pos:j:j], p[v:e:e], nil
+	return l[:j:j], l[v:e:e], nil
+}
+
+// badName returns the error for the field line l, at offset pos, whose
+// name ends at l[j] with something other than a colon.
+func badName(l []byte, j, pos int) error {
+	if l[0] == ' ' || l[0] == '\t' {
+		return serr(pos, ErrObsFold)
+	}
+	if j > 0 && j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		k := j
+		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+			k++
+		}
+		if k < len(l) && l[k] == ':' {
+			return serr(pos+j, ErrSpaceBeforeColon)
+		}
+	}
+	return serr(pos+j, ErrHeaderName)
 }
 
 // contentLength parses 1*DIGIT (RFC 9110 §8.6): no sign, no whitespace
