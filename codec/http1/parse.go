@@ -24,6 +24,13 @@ func NewDecoder(opts ...Option) *Decoder {
 	for _, o := range opts {
 		o(&d.cfg)
 	}
+	// Out-of-range limits are brought into range, so that no sum of
+	// offsets and limits can overflow.
+	c := &d.cfg
+	c.maxRequestLine = min(max(c.maxRequestLine, 0), math.MaxInt32)
+	c.maxHeaderBytes = min(max(c.maxHeaderBytes, 0), math.MaxInt32)
+	c.maxHeaders = min(max(c.maxHeaders, 0), math.MaxInt32)
+	c.maxBodySize = min(max(c.maxBodySize, 0), 1<<62)
 	return d
 }
 
