@@ -496,3 +496,33 @@ func TestExtremeLimits(t *testing.T) {
 		t.Fatalf("Content-Length over 2^62: %v", err)
 	}
 }
+
+// TestParseConcurrent parses with one Decoder from several goroutines:
+// Parse keeps no state in it (run with -race).
+func TestParseConcurrent(t *testing.T) {
+	d := NewDecoder(WithMaxHeaders(20))
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var req Request
+			p := make([]byte, len(httpreq.ChunkedPOST))
+			for i := 0; i < 200; i++ {
+				copy(p, httpreq.ChunkedPOST)
+				if _, err := d.Parse(&req, p); err != nil {
+					done <- err
+					return
+				}
+				if _, err := d.Parse(&req, []byte(httpreq.GET10)); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
