@@ -147,6 +147,13 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 		hlim = pos
 	}
 	for {
+		if name, value, next, ok := quickField(p[pos:min(len(p), hlim)]); ok {
+			if err := note(c, req, &hs, name, value, pos, len(req.Headers)); err != nil {
+				return 0, err
+			}
+			pos += next
+			continue
+		}
 		rest := p[pos:min(len(p), hlim)]
 		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
@@ -323,6 +330,43 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int
 	if err != nil {
 		return err
 	}
+	return note(c, req, hs, name, value, pos, count)
+}
+
+// quickField parses the field line at the front of l, the bytes up to the
+// header section's limit, when it is well formed and ends with CRLF, in
+// one pass: the name through the token table, then the value eight bytes
+// at a time up to its first control character, which must be the CR of
+// the CRLF. It returns the length of the line with its CRLF. When it
+// reports false (an empty line, a bare LF, a line not ended yet, an error)
+// the line is parsed again by the path that checks it rule by rule; it
+// accepts exactly the lines that path accepts, with the same result.
+func quickField(l []byte) (name, value []byte, n int, ok bool) {
+	j := 0
+	for j < len(l) && chars[l[j]]&cToken != 0 {
+		j++
+	}
+	if j == 0 || j >= len(l) || l[j] != ':' {
+		return nil, nil, 0, false
+	}
+	v := j + 1
+	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
+		v++
+	}
+	k := firstCTL(l, v)
+	if k+1 >= len(l) || l[k] != '\r' || l[k+1] != '\n' {
+		return nil, nil, 0, false
+	}
+	e := k
+	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
+		e--
+	}
+	return l[:j:j], l[v:e:e], k + 2, true
+}
+
+// note checks the field name: value, at offset pos and the count-th of
+// the section, appends it to req.Headers and notes what it tells in hs.
+func note(c *config, req *Request, hs *headState, name, value []byte, pos, count int) error {
 	if count >= c.maxHeaders {
 		return serr(pos, ErrTooManyHeaders)
 	}

@@ -83,6 +83,28 @@ func badValue(v []byte) int {
 	return -1
 }
 
+// firstCTL returns the index of the first byte of l from i on that may
+// not appear in a field value (see badValue), or len(l).
+func firstCTL(l []byte, i int) int {
+	for ; i+8 <= len(l); i += 8 {
+		w := binary.LittleEndian.Uint64(l[i:])
+		x := w ^ (0x7f * lo8)
+		if (w-0x20*lo8)&^w&hi8|(x-lo8)&^x&hi8 != 0 {
+			for j := i; j < i+8; j++ {
+				if badValueByte(l[j]) {
+					return j
+				}
+			}
+		}
+	}
+	for ; i < len(l); i++ {
+		if badValueByte(l[i]) {
+			return i
+		}
+	}
+	return len(l)
+}
+
 // equalLower reports whether b equals lower, which is all lowercase,
 // ignoring the case of b's ASCII letters (and only theirs: 0x11 is not
 // '1').
