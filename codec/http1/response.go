@@ -140,8 +140,11 @@ func equalFold(name []byte, lower string) bool {
 	return true
 }
 
-// hasClose reports whether a Connection value lists the close option.
-func hasClose(v []byte) bool {
+// checkConnection checks a Connection value: a comma-separated list of
+// options (RFC 9110 §7.6.1), each a token, none of them close, which only
+// ResponseHeader.Close may send. Empty elements are skipped, as a
+// recipient does.
+func checkConnection(v []byte) *Violation {
 	for {
 		tok := v
 		i := bytes.IndexByte(v, ',')
@@ -154,11 +157,14 @@ func hasClose(v []byte) bool {
 		for len(tok) > 0 && isOWS(tok[len(tok)-1]) {
 			tok = tok[:len(tok)-1]
 		}
+		if len(tok) > 0 && !validName(tok) {
+			return ErrResponseFieldValue
+		}
 		if equalFold(tok, "close") {
-			return true
+			return ErrResponseFraming
 		}
 		if i < 0 {
-			return false
+			return nil
 		}
 	}
 }
@@ -181,7 +187,8 @@ func hasClose(v []byte) bool {
 //   - ErrResponseFieldValue: a value (of Headers, ContentType, Server or
 //     date) holding a control character other than HTAB — CR and LF above
 //     all, which would let the value split the response — or leading or
-//     trailing whitespace;
+//     trailing whitespace; or a Connection value that is not a
+//     comma-separated list of tokens;
 //   - ErrResponseFraming: a field in Headers named (in any case)
 //     Content-Length or Transfer-Encoding, always; Connection when Close
 //     is set or when its value lists the close option (other options,
@@ -286,8 +293,11 @@ func checkField(f *Header, h *ResponseHeader, final, dated bool) *Violation {
 			return ErrResponseFraming
 		}
 	case 10:
-		if equalFold(f.Name, "connection") && (final && h.Close || hasClose(f.Value)) {
-			return ErrResponseFraming
+		if equalFold(f.Name, "connection") {
+			if final && h.Close {
+				return ErrResponseFraming
+			}
+			return checkConnection(f.Value)
 		}
 	case 12:
 		if final && h.ContentType != "" && equalFold(f.Name, "content-type") {

@@ -137,15 +137,16 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 	}
 }
 
-// TestHasClose checks the Connection option scan.
-func TestHasClose(t *testing.T) {
-	for v, want := range map[string]bool{
-		"close": true, "Close": true, "CLOSE": true, "keep-alive, close": true,
-		"close,upgrade": true, " ,\t close\t,": true,
-		"": false, "keep-alive": false, "closed": false, "clos": false, "upgrade, xclose": false, ",": false,
+// TestCheckConnection checks the Connection option scan.
+func TestCheckConnection(t *testing.T) {
+	for v, want := range map[string]*Violation{
+		"close": ErrResponseFraming, "Close": ErrResponseFraming, "CLOSE": ErrResponseFraming,
+		"keep-alive, close": ErrResponseFraming, "close,upgrade": ErrResponseFraming, " ,\t close\t,": ErrResponseFraming,
+		"": nil, "keep-alive": nil, "closed": nil, "clos": nil, "upgrade, xclose": nil, ",": nil, "Upgrade, HTTP2-Settings": nil,
+		"x close": ErrResponseFieldValue, "foo;close": ErrResponseFieldValue, "a, b c": ErrResponseFieldValue, "\"close\"": ErrResponseFieldValue,
 	} {
-		if got := hasClose([]byte(v)); got != want {
-			t.Errorf("hasClose(%q) = %v, want %v", v, got, want)
+		if got := checkConnection([]byte(v)); got != want {
+			t.Errorf("checkConnection(%q) = %v, want %v", v, got, want)
 		}
 	}
 }
