@@ -107,11 +107,51 @@ func validName(name []byte) bool {
 }
 
 // validValue reports whether v is a field-value: field-vchars, with SP and
-// HTAB only between them.
+// HTAB only between them. It checks eight bytes at a time for a byte below
+// 0x20 or equal to 0x7f (DEL), and looks at the bytes one by one only in
+// a word that has one (HTAB is allowed).
 func validValue[T ~string | ~[]byte](v T) bool {
-	if len(v) > 0 && (isOWS(v[0]) || isOWS(v[len(v)-1])) {
+	n := len(v)
+	if n == 0 {
+		return true
+	}
+	if isOWS(v[0]) || isOWS(v[n-1]) {
 		return false
 	}
+	if n < 8 {
+		return validBytes(v)
+	}
+	for i := 0; ; i += 8 {
+		if i+8 > n {
+			i = n - 8 // the last word overlaps the one before
+		}
+		w := v[i : i+8]
+		_ = w[7]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if suspect(x) && !validBytes(w) {
+			return false
+		}
+		if i+8 == n {
+			return true
+		}
+	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// suspect reports whether a byte of x is below 0x20 or is 0x7f (the
+// word tricks of "Bit Twiddling Hacks": hasless and haszero, exact for
+// these constants).
+func suspect(x uint64) bool {
+	y := x ^ 0x7f*lsb
+	return (x-0x20*lsb)&^x&msb|(y-lsb)&^y&msb != 0
+}
+
+func validBytes[T ~string | ~[]byte](v T) bool {
 	for i := 0; i < len(v); i++ {
 		if !valueByte[v[i]] {
 			return false
