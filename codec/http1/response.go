@@ -162,9 +162,9 @@ func validBytes[T ~string | ~[]byte](v T) bool {
 
 func isOWS(c byte) bool { return c == ' ' || c == '\t' }
 
-// equalFold reports whether name equals lower, a lowercase ASCII string,
+// fieldIs reports whether name equals lower, a lowercase ASCII string,
 // ignoring ASCII case.
-func equalFold(name []byte, lower string) bool {
+func fieldIs(name []byte, lower string) bool {
 	if len(name) != len(lower) {
 		return false
 	}
@@ -200,7 +200,7 @@ func checkConnection(v []byte) *Violation {
 		if len(tok) > 0 && !validName(tok) {
 			return ErrResponseFieldValue
 		}
-		if equalFold(tok, "close") {
+		if fieldIs(tok, "close") {
 			return ErrResponseFraming
 		}
 		if i < 0 {
@@ -325,30 +325,30 @@ func checkField(f *Header, h *ResponseHeader, final, dated bool) *Violation {
 	}
 	switch len(f.Name) {
 	case 4:
-		if dated && equalFold(f.Name, "date") {
+		if dated && fieldIs(f.Name, "date") {
 			return ErrResponseFraming
 		}
 	case 6:
-		if final && h.Server != "" && equalFold(f.Name, "server") {
+		if final && h.Server != "" && fieldIs(f.Name, "server") {
 			return ErrResponseFraming
 		}
 	case 10:
-		if equalFold(f.Name, "connection") {
+		if fieldIs(f.Name, "connection") {
 			if final && h.Close {
 				return ErrResponseFraming
 			}
 			return checkConnection(f.Value)
 		}
 	case 12:
-		if final && h.ContentType != "" && equalFold(f.Name, "content-type") {
+		if final && h.ContentType != "" && fieldIs(f.Name, "content-type") {
 			return ErrResponseFraming
 		}
 	case 14:
-		if equalFold(f.Name, "content-length") {
+		if fieldIs(f.Name, "content-length") {
 			return ErrResponseFraming
 		}
 	case 17:
-		if equalFold(f.Name, "transfer-encoding") {
+		if fieldIs(f.Name, "transfer-encoding") {
 			return ErrResponseFraming
 		}
 	}
@@ -418,8 +418,8 @@ func checkTrailer(f *Header) *Violation {
 	if !validValue(f.Value) {
 		return ErrResponseFieldValue
 	}
-	if equalFold(f.Name, "content-length") || equalFold(f.Name, "transfer-encoding") ||
-		equalFold(f.Name, "trailer") || equalFold(f.Name, "connection") {
+	if fieldIs(f.Name, "content-length") || fieldIs(f.Name, "transfer-encoding") ||
+		fieldIs(f.Name, "trailer") || fieldIs(f.Name, "connection") {
 		return ErrResponseFraming
 	}
 	return nil
