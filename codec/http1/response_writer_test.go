@@ -193,8 +193,14 @@ func TestResponseWriterRefused(t *testing.T) {
 		t.Errorf("refused calls wrote %d bytes", w.Len())
 	}
 
+	if w.Open() {
+		t.Error("Open before a header")
+	}
 	if err := w.WriteHeader(&ResponseHeader{ContentLength: 3}); err != nil {
 		t.Fatal(err)
+	}
+	if !w.Open() {
+		t.Error("not Open after a header with a body due")
 	}
 	n0 := w.Len()
 	check("header in a body", w.WriteHeader(&ResponseHeader{}), ErrResponseState)
@@ -212,6 +218,9 @@ func TestResponseWriterRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("End short", w.End(nil), ErrResponseBody)
+	if w.Open() {
+		t.Error("Open after End")
+	}
 	check("End again", w.End(nil), ErrResponseState)
 
 	for _, s := range []int{100, 101, 204, 304} {
