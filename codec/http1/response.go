@@ -180,11 +180,12 @@ func fieldIs(name []byte, lower string) bool {
 	return true
 }
 
-// checkConnection checks a Connection value: a comma-separated list of
-// options (RFC 9110 §7.6.1), each a token, none of them close, which only
-// ResponseHeader.Close may send. Empty elements are skipped, as a
-// recipient does.
-func checkConnection(v []byte) *Violation {
+// checkList checks a Connection or (trailer set) Trailer value: a
+// comma-separated list of tokens (RFC 9110 §7.6.1, §6.6.2), without the
+// option close, which only ResponseHeader.Close may send, or the names of
+// fields a trailer may not carry (see checkTrailerName). Empty elements
+// are skipped, as a recipient does.
+func checkList(v []byte, trailer bool) *Violation {
 	for {
 		tok := v
 		i := bytes.IndexByte(v, ',')
@@ -200,7 +201,7 @@ func checkConnection(v []byte) *Violation {
 		if len(tok) > 0 && !validName(tok) {
 			return ErrResponseFieldValue
 		}
-		if fieldIs(tok, "close") {
+		if trailer && framingName(tok) || !trailer && fieldIs(tok, "close") {
 			return ErrResponseFraming
 		}
 		if i < 0 {
@@ -227,14 +228,15 @@ func checkConnection(v []byte) *Violation {
 //   - ErrResponseFieldValue: a value (of Headers, ContentType, Server or
 //     date) holding a control character other than HTAB — CR and LF above
 //     all, which would let the value split the response — or leading or
-//     trailing whitespace; or a Connection value that is not a
-//     comma-separated list of tokens;
+//     trailing whitespace; or a Connection or Trailer value that is not
+//     a comma-separated list of tokens;
 //   - ErrResponseFraming: a field in Headers named (in any case)
 //     Content-Length or Transfer-Encoding, always; Connection when Close
 //     is set or when its value lists the close option (other options,
 //     such as keep-alive for an HTTP/1.0 client or upgrade for a 101, are
 //     fine); Date, Server or Content-Type when the call writes that field
-//     itself.
+//     itself; Trailer when it announces a field a trailer may not carry
+//     (see AppendLastChunk).
 //
 // Cost: one pass over the fields, a table lookup per byte; integers are
 // formatted with strconv.AppendInt. It allocates only when dst must grow
@@ -337,7 +339,11 @@ func checkField(f *Header, h *ResponseHeader, final, dated bool) *Violation {
 			if final && h.Close {
 				return ErrResponseFraming
 			}
-			return checkConnection(f.Value)
+			return checkList(f.Value, false)
+		}
+	case 7:
+		if fieldIs(f.Name, "trailer") {
+			return checkList(f.Value, true)
 		}
 	case 12:
 		if final && h.ContentType != "" && fieldIs(f.Name, "content-type") {
@@ -418,9 +424,16 @@ func checkTrailer(f *Header) *Violation {
 	if !validValue(f.Value) {
 		return ErrResponseFieldValue
 	}
-	if fieldIs(f.Name, "content-length") || fieldIs(f.Name, "transfer-encoding") ||
-		fieldIs(f.Name, "trailer") || fieldIs(f.Name, "connection") {
+	if framingName(f.Name) {
 		return ErrResponseFraming
 	}
 	return nil
+}
+
+// framingName reports whether name is one a trailer may not carry because
+// it changes the message's framing: Content-Length, Transfer-Encoding,
+// Trailer, Connection.
+func framingName(name []byte) bool {
+	return fieldIs(name, "content-length") || fieldIs(name, "transfer-encoding") ||
+		fieldIs(name, "trailer") || fieldIs(name, "connection")
 }

@@ -79,14 +79,20 @@ func appendResponseHeaderSlow(h *ResponseHeader, date string) (string, *Response
 			is("Content-Type") && final && h.ContentType != "",
 			is("Connection") && final && h.Close:
 			return fail(ErrResponseFraming, "Headers", i)
-		case is("Connection"):
+		case is("Connection"), is("Trailer"):
 			for _, opt := range strings.Split(value, ",") {
 				opt = strings.Trim(opt, " \t")
 				if opt != "" && !slowToken.MatchString(opt) {
 					return fail(ErrResponseFieldValue, "Headers", i)
 				}
-				if strings.EqualFold(opt, "close") {
-					return fail(ErrResponseFraming, "Headers", i)
+				banned := []string{"close"}
+				if is("Trailer") {
+					banned = []string{"Content-Length", "Transfer-Encoding", "Trailer", "Connection"}
+				}
+				for _, b := range banned {
+					if strings.EqualFold(opt, b) {
+						return fail(ErrResponseFraming, "Headers", i)
+					}
 				}
 			}
 		}

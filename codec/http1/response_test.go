@@ -116,6 +116,8 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 		{"Date when written", ResponseHeader{Headers: hdrs("Date", respDate)}, respDate, ErrResponseFraming, "Headers", 0},
 		{"Server when set", ResponseHeader{Server: "a", Headers: hdrs("SERVER", "b")}, "", ErrResponseFraming, "Headers", 0},
 		{"Content-Type when set", ResponseHeader{ContentType: "a/b", Headers: hdrs("content-type", "c/d")}, "", ErrResponseFraming, "Headers", 0},
+		{"Trailer announcing Content-Length", ResponseHeader{ContentLength: -1, Headers: hdrs("Trailer", "X-Sum, Content-Length")}, "", ErrResponseFraming, "Headers", 0},
+		{"Trailer not a list", ResponseHeader{ContentLength: -1, Headers: hdrs("Trailer", "X-Sum X-Count")}, "", ErrResponseFieldValue, "Headers", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := []byte("prefix")
@@ -137,16 +139,40 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 	}
 }
 
-// TestCheckConnection checks the Connection option scan.
-func TestCheckConnection(t *testing.T) {
-	for v, want := range map[string]*Violation{
-		"close": ErrResponseFraming, "Close": ErrResponseFraming, "CLOSE": ErrResponseFraming,
-		"keep-alive, close": ErrResponseFraming, "close,upgrade": ErrResponseFraming, " ,\t close\t,": ErrResponseFraming,
-		"": nil, "keep-alive": nil, "closed": nil, "clos": nil, "upgrade, xclose": nil, ",": nil, "Upgrade, HTTP2-Settings": nil,
-		"x close": ErrResponseFieldValue, "foo;close": ErrResponseFieldValue, "a, b c": ErrResponseFieldValue, "\"close\"": ErrResponseFieldValue,
+// TestCheckList checks the Connection and Trailer list scans.
+func TestCheckList(t *testing.T) {
+	for _, tc := range []struct {
+		v       string
+		trailer bool
+		want    *Violation
+	}{
+		{"close", false, ErrResponseFraming},
+		{"Close", false, ErrResponseFraming},
+		{"CLOSE", false, ErrResponseFraming},
+		{"keep-alive, close", false, ErrResponseFraming},
+		{"close,upgrade", false, ErrResponseFraming},
+		{" ,\t close\t,", false, ErrResponseFraming},
+		{"", false, nil},
+		{"keep-alive", false, nil},
+		{"closed", false, nil},
+		{"clos", false, nil},
+		{"upgrade, xclose", false, nil},
+		{",", false, nil},
+		{"Upgrade, HTTP2-Settings", false, nil},
+		{"x close", false, ErrResponseFieldValue},
+		{"foo;close", false, ErrResponseFieldValue},
+		{"a, b c", false, ErrResponseFieldValue},
+		{`"close"`, false, ErrResponseFieldValue},
+		{"X-Checksum, Server-Timing", true, nil},
+		{"close", true, nil},
+		{"X-A, Content-Length", true, ErrResponseFraming},
+		{"transfer-encoding", true, ErrResponseFraming},
+		{"Trailer", true, ErrResponseFraming},
+		{"X, connection", true, ErrResponseFraming},
+		{"X Y", true, ErrResponseFieldValue},
 	} {
-		if got := checkConnection([]byte(v)); got != want {
-			t.Errorf("checkConnection(%q) = %v, want %v", v, got, want)
+		if got := checkList([]byte(tc.v), tc.trailer); got != tc.want {
+			t.Errorf("checkList(%q, %v) = %v, want %v", tc.v, tc.trailer, got, tc.want)
 		}
 	}
 }
