@@ -34,7 +34,10 @@ const DefaultResponseBuffer = 4 << 10
 // *buf.Buffer goes out without a copy through WriteBuffer.
 //
 // Memory: buffers come from Alloc; the one being filled is held until
-// Take hands it over or Abort releases it. In steady state nothing is
+// Take hands it over or Abort releases it. A write that does not fit in
+// the buffer's room starts a new buffer rather than growing the full one,
+// so no byte is copied twice; a body larger than BufferSize gets a buffer
+// of its size. In steady state nothing is
 // allocated: every buffer comes from a pool and goes back to it once
 // written. A ResponseWriter is not safe for concurrent use; its zero value
 // is ready to use (no Date field, buf.Default, DefaultResponseBuffer).
@@ -62,8 +65,15 @@ const (
 	stChunked              // in a chunked body
 )
 
-// buffer returns the buffer to append to, with room for n more bytes.
+// buffer returns the buffer to append to, with room for n more bytes. A
+// buffer without room is not grown (which would copy what it holds): it
+// is queued as it is, and a new one started, of BufferSize or n bytes —
+// one more iovec for writev instead of a copy.
 func (w *ResponseWriter) buffer(n int) *buf.Buffer {
+	if w.cur != nil && w.cur.Cap()-w.cur.ReaderIndex()-w.cur.Len() < n && w.cur.Len() > 0 {
+		w.queue = append(w.queue, w.cur)
+		w.cur = nil
+	}
 	if w.cur == nil {
 		size := w.BufferSize
 		if size <= 0 {
@@ -147,7 +157,7 @@ func (w *ResponseWriter) Respond(h *ResponseHeader, body []byte) error {
 		return err
 	}
 	if len(body) > 0 {
-		w.cur.Write(body) // head made room for the header only; Write grows
+		w.buffer(len(body)).Write(body)
 	}
 	return nil
 }
