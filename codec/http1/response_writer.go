@@ -9,10 +9,12 @@ import "github.com/netkit/netkit/buf"
 const DefaultResponseBuffer = 4 << 10
 
 // A ResponseWriter builds responses into pooled buffers (package buf) for
-// a server to send with writev. A server's loop keeps one, and for each
-// request parsed writes one response; responses to pipelined requests
-// follow each other in the same buffer, so that one writev sends them all.
-// Then it hands the buffers over with Take:
+// a server to send with writev. A server keeps one per connection (or
+// one per loop, handing everything over before it serves another
+// connection), and for each request parsed writes one response; the
+// responses to pipelined requests follow each other in the same buffer,
+// so that one writev sends them all. Then it hands the buffers over with
+// Take:
 //
 //	for b := w.Take(); b != nil; b = w.Take() {
 //		conn.Write(b) // takes over the reference
@@ -34,13 +36,14 @@ const DefaultResponseBuffer = 4 << 10
 // *buf.Buffer goes out without a copy through WriteBuffer.
 //
 // Memory: buffers come from Alloc; the one being filled is held until
-// Take hands it over or Abort releases it. A write that does not fit in
-// the buffer's room starts a new buffer rather than growing the full one,
-// so no byte is copied twice; a body larger than BufferSize gets a buffer
-// of its size. In steady state nothing is
-// allocated: every buffer comes from a pool and goes back to it once
-// written. A ResponseWriter is not safe for concurrent use; its zero value
-// is ready to use (no Date field, buf.Default, DefaultResponseBuffer).
+// Take hands it over or Abort releases it (a writer dropped without Abort
+// leaks that buffer: buf counts it). A write that does not fit in the
+// buffer's room starts a new buffer rather than growing the full one, so
+// no byte is copied twice; a body larger than BufferSize gets a buffer of
+// its size. In steady state nothing is allocated: every buffer comes from
+// a pool and goes back to it once written. A ResponseWriter is not safe
+// for concurrent use; its zero value is ready to use (no Date field,
+// buf.Default, DefaultResponseBuffer).
 type ResponseWriter struct {
 	// Dates, when not nil, supplies every final response's Date field
 	// (DateCache.AppendCached).
