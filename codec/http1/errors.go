@@ -28,7 +28,8 @@ type SyntaxError = codec.SyntaxError
 // identity (errors.Is).
 type Violation struct {
 	// Status is the response status a server should answer: 400, 413,
-	// 414, 417, 431, 501 or 505.
+	// 414, 417, 431, 501 or 505 for a request the parser refuses; 500 for
+	// a response the writer refuses (the server's own fault).
 	Status int
 	// Section is where the rule is stated, such as "RFC 9112 §6.3".
 	Section string
