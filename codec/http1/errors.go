@@ -94,3 +94,18 @@ var (
 	ErrChunkData              = violation(400, "RFC 9112 §7.1", "chunk data not followed by CRLF")
 	ErrTrailer                = violation(400, "RFC 9112 §7.1.2", "malformed trailer field")
 )
+
+// Writing responses (RFC 9110 §5, RFC 9112 §4, §6 and §7). A response
+// the package refuses to write is a fault of the server, not of the
+// client: these violations carry Status 500, and AppendResponseHeader,
+// AppendLastChunk and ResponseWriter return them wrapped in a
+// *ResponseError that names the field at fault.
+var (
+	ErrResponseStatus        = violation(500, "RFC 9112 §4", "status code outside 100–999")
+	ErrResponseFieldName     = violation(500, "RFC 9110 §5.1", "response field name is not a token")
+	ErrResponseFieldValue    = violation(500, "RFC 9110 §5.5", "response field value with a control character (CR, LF, NUL…) or leading or trailing whitespace")
+	ErrResponseFraming       = violation(500, "RFC 9112 §6", "response field that the writer's own fields decide (Content-Length, Transfer-Encoding, Connection: close, or one written from a set field)")
+	ErrResponseContentLength = violation(500, "RFC 9110 §8.6", "content length below -1")
+	ErrResponseBody          = violation(500, "RFC 9112 §6.3", "body longer or shorter than its Content-Length, or sent in a response that has none")
+	ErrResponseState         = violation(500, "RFC 9112 §6", "response written out of order: body or end without a header, or a header before the previous response ended")
+)

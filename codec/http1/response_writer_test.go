@@ -1,0 +1,309 @@
+package http1
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/internal/race"
+)
+
+var (
+	respHello     = []byte("Hello, World!")
+	respPlaintext = ResponseHeader{ContentType: "text/plain", Server: "netkit"}
+)
+
+// respDates returns a DateCache holding respDate.
+func respDates() *DateCache {
+	var c DateCache
+	c.Update(time.Date(1994, 11, 6, 8, 49, 37, 0, time.UTC))
+	return &c
+}
+
+// takeAll concatenates and releases the buffers w hands over, and returns
+// how many there were.
+func takeAll(w *ResponseWriter) ([]byte, int) {
+	var out []byte
+	n := 0
+	for b := w.Take(); b != nil; b = w.Take() {
+		out = append(out, b.Bytes()...)
+		b.Release()
+		n++
+	}
+	return out, n
+}
+
+func TestResponseWriterPlaintext(t *testing.T) {
+	buftest.CheckLeaks(t)
+	w := &ResponseWriter{Dates: respDates()}
+	if err := w.Respond(&respPlaintext, respHello); err != nil {
+		t.Fatal(err)
+	}
+	out, n := takeAll(w)
+	want := "HTTP/1.1 200 OK\r\nDate: " + respDate + "\r\nServer: netkit\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
+	if string(out) != want || n != 1 {
+		t.Errorf("got %d buffers\n%q\nwant 1\n%q", n, out, want)
+	}
+	if w.Take() != nil || w.Len() != 0 {
+		t.Error("Take after the last buffer")
+	}
+}
+
+// TestResponseWriterPipelined writes 16 responses, as to 16 pipelined
+// requests: one buffer, read back by net/http one after the other.
+func TestResponseWriterPipelined(t *testing.T) {
+	buftest.CheckLeaks(t)
+	w := &ResponseWriter{Dates: respDates(), BufferSize: 256}
+	for i := range 16 {
+		h := respPlaintext
+		h.Close = i == 15
+		if err := w.Respond(&h, respHello); err != nil {
+			t.Fatal(err)
+		}
+	}
+	size := w.Len()
+	out, n := takeAll(w)
+	if n != 1 || len(out) != size {
+		t.Errorf("%d buffers of %d bytes, want 1 of %d (Len)", n, len(out), size)
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	for i := range 16 {
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || string(body) != "Hello, World!" || resp.Close != (i == 15) {
+			t.Errorf("response %d: body %q, %v, close %v", i, body, err, resp.Close)
+		}
+	}
+	if r.Buffered() != 0 {
+		t.Errorf("%d bytes after the responses", r.Buffered())
+	}
+}
+
+// TestResponseWriterStreaming streams bodies with Write and WriteBuffer,
+// known-length and chunked with trailers, after a 100 Continue, and reads
+// it all back with net/http.
+func TestResponseWriterStreaming(t *testing.T) {
+	buftest.CheckLeaks(t)
+	w := &ResponseWriter{Dates: respDates(), BufferSize: 64}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1000)
+	pooled := func(p []byte) *buf.Buffer {
+		b := buf.Get(len(p))
+		b.Write(p)
+		return b
+	}
+	// 100 Continue, then a known length in three pieces.
+	must(w.WriteHeader(&ResponseHeader{Status: 100}))
+	must(w.WriteHeader(&ResponseHeader{ContentLength: int64(2*len(big) + 5), ContentType: "text/plain"}))
+	_, err := w.Write(big)
+	must(err)
+	must(w.WriteBuffer(pooled(big)))
+	must(w.WriteBuffer(buf.Get(0))) // empty: nothing
+	_, err = w.Write([]byte("tail!"))
+	must(err)
+	must(w.End(nil))
+	// Chunked, with trailers.
+	must(w.WriteHeader(&ResponseHeader{ContentLength: -1, Headers: hdrs("Trailer", "X-Sum")}))
+	_, err = w.Write([]byte("abc"))
+	must(err)
+	_, err = w.Write(nil) // no chunk
+	must(err)
+	must(w.WriteBuffer(pooled(big)))
+	_, err = w.Write([]byte("def"))
+	must(err)
+	must(w.End(hdrs("X-Sum", "42")))
+	// A HEAD answer.
+	must(w.WriteHeaderOnly(&ResponseHeader{ContentLength: 1000}))
+	// 204 and 304 take End and no body.
+	must(w.WriteHeader(&ResponseHeader{Status: 204}))
+	must(w.End(nil))
+
+	out, n := takeAll(w)
+	if n != 5 {
+		t.Errorf("%d buffers, want 5 (head+big, pooled, tail+head+abc+size, pooled, rest)", n)
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	read := func(method string) (*http.Response, []byte) {
+		t.Helper()
+		resp, err := http.ReadResponse(r, &http.Request{Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, body
+	}
+	if resp, _ := read("GET"); resp.StatusCode != 100 {
+		t.Errorf("first status %d, want 100", resp.StatusCode)
+	}
+	resp, body := read("GET")
+	if want := string(big) + string(big) + "tail!"; resp.StatusCode != 200 || string(body) != want {
+		t.Errorf("known length: %d, %d bytes, want 200, %d bytes", resp.StatusCode, len(body), len(want))
+	}
+	resp, body = read("GET")
+	if want := "abc" + string(big) + "def"; string(body) != want || resp.Trailer.Get("X-Sum") != "42" {
+		t.Errorf("chunked: %d bytes, trailers %v; want %d bytes and X-Sum: 42", len(body), resp.Trailer, len(want))
+	}
+	if resp, body = read("HEAD"); resp.ContentLength != 1000 || len(body) != 0 {
+		t.Errorf("HEAD: length %d, body %d bytes", resp.ContentLength, len(body))
+	}
+	if resp, _ = read("GET"); resp.StatusCode != 204 {
+		t.Errorf("last status %d, want 204", resp.StatusCode)
+	}
+	if r.Buffered() != 0 {
+		t.Errorf("%d bytes after the responses", r.Buffered())
+	}
+}
+
+// TestResponseWriterRefused checks the framing and order rules; each
+// refused call writes nothing.
+func TestResponseWriterRefused(t *testing.T) {
+	buftest.CheckLeaks(t)
+	check := func(name string, err, kind error) {
+		t.Helper()
+		var re *ResponseError
+		if !errors.Is(err, kind) || !errors.As(err, &re) {
+			t.Errorf("%s: %v, want %v", name, err, kind)
+		}
+	}
+	w := &ResponseWriter{}
+	_, err := w.Write([]byte("x"))
+	check("Write before a header", err, ErrResponseState)
+	check("WriteBuffer before a header", w.WriteBuffer(buf.Get(8)), ErrResponseState)
+	check("End before a header", w.End(nil), ErrResponseState)
+	check("bad header", w.WriteHeader(&ResponseHeader{Headers: hdrs("X", "a\r\nb")}), ErrResponseFieldValue)
+	check("bad Respond", w.Respond(&ResponseHeader{Status: 7}, nil), ErrResponseStatus)
+	if w.Len() != 0 {
+		t.Errorf("refused calls wrote %d bytes", w.Len())
+	}
+
+	if err := w.WriteHeader(&ResponseHeader{ContentLength: 3}); err != nil {
+		t.Fatal(err)
+	}
+	n0 := w.Len()
+	check("header in a body", w.WriteHeader(&ResponseHeader{}), ErrResponseState)
+	check("Respond in a body", w.Respond(&respPlaintext, respHello), ErrResponseState)
+	_, err = w.Write([]byte("abcd"))
+	check("Write past the length", err, ErrResponseBody)
+	b := buf.Get(8)
+	b.WriteString("abcd")
+	check("WriteBuffer past the length", w.WriteBuffer(b), ErrResponseBody)
+	check("trailers with a length", w.End(hdrs("X", "1")), ErrResponseFraming)
+	if w.Len() != n0 {
+		t.Errorf("refused calls wrote %d bytes", w.Len()-n0)
+	}
+	if _, err := w.Write([]byte("ab")); err != nil {
+		t.Fatal(err)
+	}
+	check("End short", w.End(nil), ErrResponseBody)
+	check("End again", w.End(nil), ErrResponseState)
+
+	for _, s := range []int{100, 101, 204, 304} {
+		check("body in a bodiless response", w.Respond(&ResponseHeader{Status: s}, []byte("x")), ErrResponseBody)
+	}
+	if err := w.WriteHeader(&ResponseHeader{Status: 304}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Write([]byte("x"))
+	check("Write in a 304", err, ErrResponseBody)
+	if err := w.End(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := w.WriteHeader(&ResponseHeader{ContentLength: -1}); err != nil {
+		t.Fatal(err)
+	}
+	check("bad trailer", w.End(hdrs("Content-Length", "1")), ErrResponseFraming)
+	if err := w.End(nil); err != nil { // the response stayed open
+		t.Fatal(err)
+	}
+	w.Abort()
+	if w.Len() != 0 || w.Take() != nil {
+		t.Error("Abort left buffers")
+	}
+	// Abort in the middle of a body, with queued buffers.
+	if err := w.WriteHeader(&ResponseHeader{ContentLength: -1}); err != nil {
+		t.Fatal(err)
+	}
+	b = buf.Get(8)
+	b.WriteString("abcd")
+	if err := w.WriteBuffer(b); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if err := w.Respond(&respPlaintext, respHello); err != nil {
+		t.Fatalf("after Abort: %v", err)
+	}
+	out, _ := takeAll(w)
+	if !bytes.HasPrefix(out, []byte("HTTP/1.1 200 OK\r\n")) {
+		t.Errorf("after Abort: %q", out)
+	}
+}
+
+// TestResponseWriterNoAllocs checks the plaintext response, 16 pipelined
+// responses and a chunked response allocate nothing in steady state,
+// buffers taken and released as the event loop would after writing them.
+func TestResponseWriterNoAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector allocates")
+	}
+	w := &ResponseWriter{Dates: respDates()}
+	release := func() {
+		for b := w.Take(); b != nil; b = w.Take() {
+			b.Release()
+		}
+	}
+	check := func(name string, f func()) {
+		t.Helper()
+		f() // warm the pools
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", name, n)
+		}
+	}
+	check("plaintext", func() {
+		h := respPlaintext
+		h.Close = false
+		if err := w.Respond(&h, respHello); err != nil {
+			t.Fatal(err)
+		}
+		release()
+	})
+	check("pipelined", func() {
+		for range 16 {
+			if err := w.Respond(&respPlaintext, respHello); err != nil {
+				t.Fatal(err)
+			}
+		}
+		release()
+	})
+	body := buf.Get(4096)
+	body.Write(bytes.Repeat([]byte("x"), 4096))
+	defer body.Release()
+	check("chunked", func() {
+		if err := w.WriteHeader(&ResponseHeader{ContentLength: -1}); err != nil {
+			t.Fatal(err)
+		}
+		w.Write(respHello)
+		w.WriteBuffer(body.Retain())
+		if err := w.End(nil); err != nil {
+			t.Fatal(err)
+		}
+		release()
+	})
+}
