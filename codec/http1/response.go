@@ -122,24 +122,6 @@ func validValue[T ~string | ~[]byte](v T) bool {
 
 func isOWS(c byte) bool { return c == ' ' || c == '\t' }
 
-// equalFold reports whether name equals lower, a lowercase ASCII string,
-// ignoring ASCII case.
-func equalFold(name []byte, lower string) bool {
-	if len(name) != len(lower) {
-		return false
-	}
-	for i := range len(name) {
-		c := name[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // hasClose reports whether a Connection value lists the close option.
 func hasClose(v []byte) bool {
 	for {
