@@ -1,0 +1,203 @@
+package httpserver
+
+import (
+	"errors"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
+)
+
+// takeAt is how many response bytes the loop's writer may hold before
+// they move to the connection's queue in the middle of a read's requests,
+// so that the connection's water marks see them (backpressure) and the
+// writer's buffers stay small. Below it, one read's responses go out as
+// one buffer.
+const takeAt = 16 << 10
+
+// Responses the server writes itself.
+var (
+	continueHeader = http1.ResponseHeader{Status: 100}
+	noResponse     = http1.ResponseHeader{Status: 500, ContentType: "text/plain; charset=utf-8"}
+	noResponseBody = []byte("the handler wrote no response\n")
+)
+
+// conn is one connection's pipeline handler: its parser state, its
+// request, and the input kept while it is paused.
+type conn struct {
+	s   *Server
+	st  *loopState
+	dec *http1.Decoder
+	req http1.Request
+
+	pending *buf.Composite // input not yet parsed while reading is paused
+	closing bool           // the last response answered a request after which the connection closes
+	paused  bool           // reading paused until the connection is writable again
+}
+
+// OnRead answers every complete request in the inbound composite.
+func (c *conn) OnRead(x *eventloop.Context, msg any) {
+	in, ok := msg.(*buf.Composite)
+	if !ok {
+		x.FireRead(msg)
+		return
+	}
+	if c.pending != nil {
+		// Bytes that were on their way when reading paused: after the
+		// ones kept, in order.
+		moveAll(c.pending, in)
+		in = c.pending
+	}
+	c.serve(x, in)
+}
+
+// serve parses and answers the requests in in, in order, until in holds
+// no complete request, the connection is to close, or it has become
+// unwritable; then it hands the responses to the connection and flushes
+// them (one writev for all of them).
+func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
+	w := &c.st.w
+	for !c.closing && in.Len() > 0 {
+		err := c.dec.Decode(in, &c.req)
+		if err == http1.ErrShort {
+			break
+		}
+		if err == http1.ErrContinue {
+			// The client waits for this before it sends the body; the
+			// next Decode returns ErrShort until the body is complete.
+			w.WriteHeader(&continueHeader)
+			continue
+		}
+		if err != nil {
+			c.refuse(w, err)
+			break
+		}
+		c.handle(w)
+		if w.Len() >= takeAt {
+			take(x, w)
+			if !x.Conn().Writable() {
+				c.paused = true
+				break
+			}
+		}
+	}
+	take(x, w)
+	if c.closing {
+		in.Discard(in.Len())
+		c.releasePending()
+		x.Close() // flushes first
+		return
+	}
+	if !x.Conn().Writable() {
+		c.paused = true
+	}
+	if c.paused {
+		if in != c.pending && in.Len() > 0 {
+			if c.pending == nil {
+				c.pending = buf.NewComposite()
+			}
+			moveAll(c.pending, in)
+		}
+		x.Conn().PauseRead()
+	} else if in == c.pending && in.Len() == 0 {
+		c.releasePending()
+	}
+	x.Flush()
+}
+
+// handle runs the Handler on the request just parsed and checks what it
+// wrote.
+func (c *conn) handle(w *http1.ResponseWriter) {
+	before := w.Len()
+	done := false
+	defer func() {
+		if !done {
+			// The Handler panicked: drop this connection's responses
+			// (the writer is the loop's, and holds nothing of other
+			// connections) and let the panic close the connection.
+			w.Abort()
+			c.req.Release()
+		}
+	}()
+	c.s.h(w, &c.req)
+	done = true
+	keep := c.req.KeepAlive
+	c.req.Release()
+	switch err := w.End(nil); {
+	case err == nil:
+		// The Handler left a streamed response open, whole: ended.
+	case errors.Is(err, http1.ErrResponseState):
+		if w.Len() == before {
+			w.Respond(&noResponse, noResponseBody)
+		}
+	default:
+		// A body shorter than its Content-Length: the response is
+		// broken, the connection must close after what was sent.
+		keep = false
+	}
+	if !keep {
+		c.closing = true
+	}
+}
+
+// refuse answers a request the parser refused, and marks the connection
+// to close: its framing is lost.
+func (c *conn) refuse(w *http1.ResponseWriter, err error) {
+	c.req.Release()
+	c.closing = true
+	h := http1.ResponseHeader{
+		Status:      http1.StatusOf(err),
+		Close:       true,
+		ContentType: "text/plain; charset=utf-8",
+	}
+	if w.Respond(&h, []byte(err.Error()+"\n")) != nil {
+		h.Status = 400
+		w.Respond(&h, nil)
+	}
+}
+
+// OnWritabilityChanged resumes a paused connection once its queue has
+// drained below the low water mark: the requests kept are answered first.
+func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
+	if !writable || !c.paused || c.closing {
+		return
+	}
+	c.paused = false
+	x.Conn().ResumeRead()
+	if c.pending != nil {
+		c.serve(x, c.pending)
+	}
+}
+
+// OnInactive drops what the connection held.
+func (c *conn) OnInactive(x *eventloop.Context) {
+	c.req.Release()
+	c.releasePending()
+}
+
+func (c *conn) releasePending() {
+	if c.pending != nil {
+		c.pending.Release()
+		c.pending = nil
+	}
+}
+
+// take moves the responses written so far to the connection's queue.
+func take(x *eventloop.Context, w *http1.ResponseWriter) {
+	for b := w.Take(); b != nil; b = w.Take() {
+		x.Write(b) // takes over b, also on an error
+	}
+}
+
+// moveAll moves src's readable bytes to the end of dst without copying
+// them: each component's bytes as a view of its buffer.
+func moveAll(dst, src *buf.Composite) {
+	for src.Len() > 0 {
+		b, err := src.NextRetained(len(src.Span(0)))
+		if err != nil {
+			return
+		}
+		dst.Append(b)
+	}
+	src.Discard(0)
+}
