@@ -1,7 +1,7 @@
 package httpserver
 
 import (
-	"errors"
+	"time"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/http1"
@@ -15,6 +15,10 @@ import (
 // one buffer.
 const takeAt = 16 << 10
 
+// pauseHook, when set (by tests), is called each time a connection stops
+// reading for backpressure.
+var pauseHook func()
+
 // Responses the server writes itself.
 var (
 	continueHeader = http1.ResponseHeader{Status: 100}
@@ -26,14 +30,24 @@ var (
 // request, and the input kept while it is paused.
 type conn struct {
 	s   *Server
-	st  *loopState
 	dec *http1.Decoder
 	req http1.Request
+	w   http1.ResponseWriter // holds no buffer between reads
 
 	pending *buf.Composite // input not yet parsed while reading is paused
 	closing bool           // the last response answered a request after which the connection closes
+	refused bool           // the request was refused: close after the peer stops sending (linger)
 	paused  bool           // reading paused until the connection is writable again
+
+	closeSent bool // close has run
 }
+
+// lingerTimeout bounds how long a connection whose request was refused
+// keeps reading (and dropping) what the client still sends, after its
+// answer and FIN went out, before it closes. Closing a socket with unread
+// input makes the kernel send a reset, which can destroy the answer in
+// the client's receive buffer before the client has read it.
+const lingerTimeout = 2 * time.Second
 
 // OnRead answers every complete request in the inbound composite.
 func (c *conn) OnRead(x *eventloop.Context, msg any) {
@@ -56,7 +70,7 @@ func (c *conn) OnRead(x *eventloop.Context, msg any) {
 // unwritable; then it hands the responses to the connection and flushes
 // them (one writev for all of them).
 func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
-	w := &c.st.w
+	w := &c.w
 	for !c.closing && in.Len() > 0 {
 		err := c.dec.Decode(in, &c.req)
 		if err == http1.ErrShort {
@@ -85,7 +99,7 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 	if c.closing {
 		in.Discard(in.Len())
 		c.releasePending()
-		x.Close() // flushes first
+		c.close(x)
 		return
 	}
 	if !x.Conn().Writable() {
@@ -99,52 +113,67 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			moveAll(c.pending, in)
 		}
 		x.Conn().PauseRead()
+		if pauseHook != nil {
+			pauseHook()
+		}
 	} else if in == c.pending && in.Len() == 0 {
 		c.releasePending()
 	}
 	x.Flush()
 }
 
-// handle runs the Handler on the request just parsed and checks what it
-// wrote.
+// handle runs the Handler on the request just parsed and checks that it
+// wrote a response.
 func (c *conn) handle(w *http1.ResponseWriter) {
 	before := w.Len()
 	done := false
 	defer func() {
 		if !done {
-			// The Handler panicked: drop this connection's responses
-			// (the writer is the loop's, and holds nothing of other
-			// connections) and let the panic close the connection.
+			// The Handler panicked: drop what it wrote; the panic goes
+			// on and closes the connection.
 			w.Abort()
 			c.req.Release()
 		}
 	}()
 	c.s.h(w, &c.req)
 	done = true
-	keep := c.req.KeepAlive
-	c.req.Release()
-	switch err := w.End(nil); {
-	case err == nil:
-		// The Handler left a streamed response open, whole: ended.
-	case errors.Is(err, http1.ErrResponseState):
-		if w.Len() == before {
-			w.Respond(&noResponse, noResponseBody)
-		}
-	default:
-		// A body shorter than its Content-Length: the response is
-		// broken, the connection must close after what was sent.
-		keep = false
-	}
-	if !keep {
+	if !c.req.KeepAlive {
 		c.closing = true
 	}
+	c.req.Release()
+	if w.Len() == before {
+		// No response; or one the writer refused because the previous
+		// Handler left its response open (ErrResponseState): then this
+		// 500 is refused too, and the connection's framing is lost.
+		if w.Respond(&noResponse, noResponseBody) != nil {
+			c.closing = true
+		}
+	}
+}
+
+// close closes the connection after the responses queued: at once after
+// a request that asked for it, and after a refusal by half-closing first,
+// dropping what the client still sends until it closes its side too (the
+// tail closes the connection on the client's FIN) or lingerTimeout passes.
+func (c *conn) close(x *eventloop.Context) {
+	if c.closeSent {
+		return
+	}
+	c.closeSent = true
+	if !c.refused {
+		x.Close() // flushes first
+		return
+	}
+	cn := x.Conn()
+	cn.CloseWrite() // flushes first
+	cn.Loop().Schedule(lingerTimeout, func() { cn.Close() })
 }
 
 // refuse answers a request the parser refused, and marks the connection
 // to close: its framing is lost.
 func (c *conn) refuse(w *http1.ResponseWriter, err error) {
 	c.req.Release()
-	c.closing = true
+	c.closing, c.refused = true, true
 	h := http1.ResponseHeader{
 		Status:      http1.StatusOf(err),
 		Close:       true,

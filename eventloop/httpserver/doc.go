@@ -7,9 +7,9 @@
 //
 // Listen starts a server on a group's loops. For every complete request a
 // connection's read delivered, in order, the server calls the Handler with
-// the parsed request and the loop's http1.ResponseWriter; the responses to
-// all the requests of one read — 16 pipelined requests, say — go out
-// together, in one writev. The server answers by itself:
+// the parsed request and the connection's http1.ResponseWriter; the
+// responses to all the requests of one read — 16 pipelined requests, say —
+// go out together, in one writev. The server answers by itself:
 //
 //   - a request the parser refuses, with the status http1.StatusOf gives
 //     (400, 413, 414, 417, 431, 501, 505) and "Connection: close", then
@@ -17,8 +17,8 @@
 //   - "Expect: 100-continue", with "100 Continue" as soon as the head has
 //     arrived, and the Handler once the body has;
 //   - a Handler that wrote no response, with 500 (the connection stays
-//     open); a Handler that left a response broken (a body shorter than
-//     its Content-Length), by closing the connection after what it wrote.
+//     open); after a Handler that left its response open (WriteHeader
+//     without End), by closing the connection at the next request.
 //
 // A connection stays open after a response when the request allowed it
 // (http1.Request.KeepAlive: HTTP/1.1 without "Connection: close", or
@@ -35,9 +35,9 @@
 // In steady state a request allocates nothing: the request is parsed into
 // the connection's reused http1.Request, the response is written into a
 // pooled buffer that the connection takes over and releases once written,
-// and the loop's writer and date are shared by its connections. Each
-// connection holds its decoder and request (a few hundred bytes, more once
-// a request had many fields) and no buffer while idle.
+// and the Date is the loop's. Each connection holds its decoder, request
+// and writer (a few hundred bytes, more once a request had many fields)
+// and no buffer while idle.
 //
 // # Backpressure
 //

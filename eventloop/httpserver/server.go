@@ -15,11 +15,18 @@ import (
 // response to w: whole with w.Respond (or w.WriteHeaderOnly for HEAD), or
 // streamed with w.WriteHeader, w.Write and w.End.
 //
+// The Handler must write exactly one whole response: after Respond or
+// WriteHeaderOnly nothing more, after WriteHeader the body and End. A
+// Handler that writes none gets a 500 written for it; one that leaves its
+// response open breaks the connection's framing, and the connection
+// closes at its next request.
+//
 // req and everything it points to is valid only during the call (its
 // slices alias the connection's read buffers): copy what must outlive it.
-// w is the loop's writer, shared by the loop's connections: use it only
-// during the call, and not from other goroutines. A Handler that clears
-// req.KeepAlive has the connection closed after its response.
+// w is the connection's writer: use it only during the call, and not from
+// other goroutines; the responses written go out when the Handler has
+// answered every request of the read. A Handler that clears req.KeepAlive
+// has the connection closed after its response.
 //
 // The Handler runs on the loop: it must not block. A panic in it closes
 // its connection only (what it had written is dropped) and goes to the
@@ -56,11 +63,9 @@ type Server struct {
 	stopOnce sync.Once
 }
 
-// loopState is what a loop's connections share: the writer every Handler
-// on the loop writes to (emptied before each read event returns), the
-// Date cache, and its update timer.
+// loopState is what a loop's connections share: the Date cache and its
+// update timer.
 type loopState struct {
-	w     http1.ResponseWriter
 	dates http1.DateCache
 	tick  eventloop.Timer
 }
@@ -84,7 +89,6 @@ func Listen(g *eventloop.Group, addr string, h Handler, opts ...Option) (*Server
 	now := time.Now()
 	for _, l := range g.Loops() {
 		st := &loopState{}
-		st.w.Dates = &st.dates
 		st.dates.Update(now)
 		s.loops[l] = st
 	}
@@ -102,7 +106,8 @@ func Listen(g *eventloop.Group, addr string, h Handler, opts ...Option) (*Server
 // init builds a new connection's pipeline: one handler, its own state.
 func (s *Server) init(c *eventloop.Conn) {
 	st := s.loops[c.Loop()]
-	hc := &conn{s: s, st: st, dec: http1.NewDecoder(s.opts.decoder...)}
+	hc := &conn{s: s, dec: http1.NewDecoder(s.opts.decoder...)}
+	hc.w.Dates = &st.dates
 	if err := c.Pipeline().AddLast("http1", hc); err != nil {
 		c.Close()
 	}
