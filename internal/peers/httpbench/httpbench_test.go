@@ -83,7 +83,7 @@ func TestWrkArgs(t *testing.T) {
 		t.Errorf("wrkArgs = %q, want %q", got, want)
 	}
 	got = strings.Join(wrkArgs("http://a/plaintext", 256, 1500*time.Millisecond, "", 1), " ")
-	if want := "-t1 -c256 -d1s --latency http://a/plaintext"; got != want {
+	if want := "-t1 -c256 -d1s --latency -H Accept: " + acceptHeader + " -H Connection: keep-alive http://a/plaintext"; got != want {
 		t.Errorf("wrkArgs = %q, want %q", got, want)
 	}
 }

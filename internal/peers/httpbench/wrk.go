@@ -21,9 +21,8 @@ local batch
 function init(args)
   local depth = tonumber(args[1] or "1")
   local headers = {
-    ["Host"] = "127.0.0.1",
-    ["Accept"] = "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7",
-    ["Connection"] = "keep-alive",
+    ["Accept"] = "` + acceptHeader + `",
+    ["Connection"] = "` + connectionHeader + `",
   }
   local one = wrk.format("GET", wrk.path, headers, nil)
   batch = string.rep(one, depth)
@@ -152,11 +151,22 @@ func parseWrkDuration(s string) (float64, error) {
 	return 0, fmt.Errorf("unknown duration %q", s)
 }
 
-// wrkArgs returns wrk's arguments for one run against url.
+// The request headers besides Host that TechEmpower's plaintext test
+// sends; the pipeline script sets the same.
+const (
+	acceptHeader     = "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
+	connectionHeader = "keep-alive"
+)
+
+// wrkArgs returns wrk's arguments for one run against url: with the
+// pipeline script when script is set, else with the same headers as -H
+// flags (a script's request() would cost wrk a Lua call per request).
 func wrkArgs(url string, conns int, d time.Duration, script string, depth int) []string {
 	args := []string{"-t1", "-c" + strconv.Itoa(conns), "-d" + wrkSeconds(d), "--latency"}
 	if script != "" {
 		args = append(args, "-s", script)
+	} else {
+		args = append(args, "-H", "Accept: "+acceptHeader, "-H", "Connection: "+connectionHeader)
 	}
 	args = append(args, url)
 	if script != "" {
