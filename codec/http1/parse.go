@@ -14,6 +14,7 @@ import (
 type Decoder struct {
 	cfg     config
 	st      decodeState // Decode's progress, see decode.go
+	scan    Request     // what Decode's line-by-line check of a head fills, then drops
 	scratch []byte      // Decode's copy of a head or line that straddles reads
 }
 
@@ -23,6 +24,13 @@ func NewDecoder(opts ...Option) *Decoder {
 	for _, o := range opts {
 		o(&d.cfg)
 	}
+	// Out-of-range limits are brought into range, so that no sum of
+	// offsets and limits can overflow.
+	c := &d.cfg
+	c.maxRequestLine = min(max(c.maxRequestLine, 0), math.MaxInt32)
+	c.maxHeaderBytes = min(max(c.maxHeaderBytes, 0), math.MaxInt32)
+	c.maxHeaders = min(max(c.maxHeaders, 0), math.MaxInt32)
+	c.maxBodySize = min(max(c.maxBodySize, 0), 1<<62)
 	return d
 }
 
@@ -139,6 +147,13 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 		hlim = pos
 	}
 	for {
+		if name, value, next, ok := quickField(p[pos:min(len(p), hlim)]); ok {
+			if err := note(c, req, &hs, name, value, pos, len(req.Headers)); err != nil {
+				return 0, err
+			}
+			pos += next
+			continue
+		}
 		rest := p[pos:min(len(p), hlim)]
 		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
@@ -158,7 +173,7 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 			pos = lf + 1
 			break
 		}
-		if err := field(c, req, &hs, p, pos, end); err != nil {
+		if err := field(c, req, &hs, p, pos, end, len(req.Headers)); err != nil {
 			return 0, err
 		}
 		pos = lf + 1
@@ -307,14 +322,52 @@ func targetForm(m Method, t []byte) error {
 	return ErrTarget
 }
 
-// field parses the header field line p[pos:end] (its line end removed)
-// into req.Headers and notes what it tells in hs.
-func field(c *config, req *Request, hs *headState, p []byte, pos, end int) error {
+// field parses the header field line p[pos:end] (its line end removed),
+// the count-th of the section, into req.Headers and notes what it tells in
+// hs.
+func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int) error {
 	name, value, err := fieldLine(p, pos, end)
 	if err != nil {
 		return err
 	}
-	if len(req.Headers) >= c.maxHeaders {
+	return note(c, req, hs, name, value, pos, count)
+}
+
+// quickField parses the field line at the front of l, the bytes up to the
+// header section's limit, when it is well formed and ends with CRLF, in
+// one pass: the name through the token table, then the value eight bytes
+// at a time up to its first control character, which must be the CR of
+// the CRLF. It returns the length of the line with its CRLF. When it
+// reports false (an empty line, a bare LF, a line not ended yet, an error)
+// the line is parsed again by the path that checks it rule by rule; it
+// accepts exactly the lines that path accepts, with the same result.
+func quickField(l []byte) (name, value []byte, n int, ok bool) {
+	j := 0
+	for j < len(l) && chars[l[j]]&cToken != 0 {
+		j++
+	}
+	if j == 0 || j >= len(l) || l[j] != ':' {
+		return nil, nil, 0, false
+	}
+	v := j + 1
+	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
+		v++
+	}
+	k := firstCTL(l, v)
+	if k+1 >= len(l) || l[k] != '\r' || l[k+1] != '\n' {
+		return nil, nil, 0, false
+	}
+	e := k
+	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
+		e--
+	}
+	return l[:j:j], l[v:e:e], k + 2, true
+}
+
+// note checks the field name: value, at offset pos and the count-th of
+// the section, appends it to req.Headers and notes what it tells in hs.
+func note(c *config, req *Request, hs *headState, name, value []byte, pos, count int) error {
+	if count >= c.maxHeaders {
 		return serr(pos, ErrTooManyHeaders)
 	}
 	req.Headers = append(req.Headers, Header{Name: name, Value: value})
@@ -376,40 +429,44 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end int) error
 // without surrounding whitespace, checking both (RFC 9112 §5, RFC 9110
 // §5.1, §5.5).
 func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
-	if p[pos] == ' ' || p[pos] == '\t' {
-		return nil, nil, serr(pos, ErrObsFold)
-	}
-	j := pos
-	for j < end && chars[p[j]]&cToken != 0 {
+	l := p[pos:end]
+	j := 0
+	for j < len(l) && chars[l[j]]&cToken != 0 {
 		j++
 	}
-	if j == end || p[j] != ':' {
-		if j > pos && j < end && (p[j] == ' ' || p[j] == '\t') {
-			k := j
-			for k < end && (p[k] == ' ' || p[k] == '\t') {
-				k++
-			}
-			if k < end && p[k] == ':' {
-				return nil, nil, serr(j, ErrSpaceBeforeColon)
-			}
-		}
-		return nil, nil, serr(j, ErrHeaderName)
-	}
-	if j == pos {
-		return nil, nil, serr(j, ErrHeaderName)
+	if j == 0 || j == len(l) || l[j] != ':' {
+		return nil, nil, badName(l, j, pos)
 	}
 	v := j + 1
-	for v < end && (p[v] == ' ' || p[v] == '\t') {
+	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
 		v++
 	}
-	e := end
-	for e > v && (p[e-1] == ' ' || p[e-1] == '\t') {
+	e := len(l)
+	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
 		e--
 	}
-	if k := badValue(p[v:e]); k >= 0 {
-		return nil, nil, serr(v+k, ErrHeaderValue)
+	if k := badValue(l[v:e]); k >= 0 {
+		return nil, nil, serr(pos+v+k, ErrHeaderValue)
 	}
-	return p[pos:j:j], p[v:e:e], nil
+	return l[:j:j], l[v:e:e], nil
+}
+
+// badName returns the error for the field line l, at offset pos, whose
+// name ends at l[j] with something other than a colon.
+func badName(l []byte, j, pos int) error {
+	if l[0] == ' ' || l[0] == '\t' {
+		return serr(pos, ErrObsFold)
+	}
+	if j > 0 && j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		k := j
+		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+			k++
+		}
+		if k < len(l) && l[k] == ':' {
+			return serr(pos+j, ErrSpaceBeforeColon)
+		}
+	}
+	return serr(pos+j, ErrHeaderName)
 }
 
 // contentLength parses 1*DIGIT (RFC 9110 §8.6): no sign, no whitespace

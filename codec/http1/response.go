@@ -107,11 +107,51 @@ func validName(name []byte) bool {
 }
 
 // validValue reports whether v is a field-value: field-vchars, with SP and
-// HTAB only between them.
+// HTAB only between them. It checks eight bytes at a time for a byte below
+// 0x20 or equal to 0x7f (DEL), and looks at the bytes one by one only in
+// a word that has one (HTAB is allowed).
 func validValue[T ~string | ~[]byte](v T) bool {
-	if len(v) > 0 && (isOWS(v[0]) || isOWS(v[len(v)-1])) {
+	n := len(v)
+	if n == 0 {
+		return true
+	}
+	if isOWS(v[0]) || isOWS(v[n-1]) {
 		return false
 	}
+	if n < 8 {
+		return validBytes(v)
+	}
+	for i := 0; ; i += 8 {
+		if i+8 > n {
+			i = n - 8 // the last word overlaps the one before
+		}
+		w := v[i : i+8]
+		_ = w[7]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if suspect(x) && !validBytes(w) {
+			return false
+		}
+		if i+8 == n {
+			return true
+		}
+	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// suspect reports whether a byte of x is below 0x20 or is 0x7f (the
+// word tricks of "Bit Twiddling Hacks": hasless and haszero, exact for
+// these constants).
+func suspect(x uint64) bool {
+	y := x ^ 0x7f*lsb
+	return (x-0x20*lsb)&^x&msb|(y-lsb)&^y&msb != 0
+}
+
+func validBytes[T ~string | ~[]byte](v T) bool {
 	for i := 0; i < len(v); i++ {
 		if !valueByte[v[i]] {
 			return false
@@ -122,8 +162,30 @@ func validValue[T ~string | ~[]byte](v T) bool {
 
 func isOWS(c byte) bool { return c == ' ' || c == '\t' }
 
-// hasClose reports whether a Connection value lists the close option.
-func hasClose(v []byte) bool {
+// fieldIs reports whether name equals lower, a lowercase ASCII string,
+// ignoring ASCII case.
+func fieldIs(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i := range len(name) {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkList checks a Connection or (trailer set) Trailer value: a
+// comma-separated list of tokens (RFC 9110 §7.6.1, §6.6.2), without the
+// option close, which only ResponseHeader.Close may send, or the names of
+// fields a trailer may not carry (see checkTrailerName). Empty elements
+// are skipped, as a recipient does.
+func checkList(v []byte, trailer bool) *Violation {
 	for {
 		tok := v
 		i := bytes.IndexByte(v, ',')
@@ -136,11 +198,14 @@ func hasClose(v []byte) bool {
 		for len(tok) > 0 && isOWS(tok[len(tok)-1]) {
 			tok = tok[:len(tok)-1]
 		}
-		if equalFold(tok, "close") {
-			return true
+		if len(tok) > 0 && !validName(tok) {
+			return ErrResponseFieldValue
+		}
+		if trailer && framingName(tok) || !trailer && fieldIs(tok, "close") {
+			return ErrResponseFraming
 		}
 		if i < 0 {
-			return false
+			return nil
 		}
 	}
 }
@@ -163,13 +228,15 @@ func hasClose(v []byte) bool {
 //   - ErrResponseFieldValue: a value (of Headers, ContentType, Server or
 //     date) holding a control character other than HTAB — CR and LF above
 //     all, which would let the value split the response — or leading or
-//     trailing whitespace;
+//     trailing whitespace; or a Connection or Trailer value that is not
+//     a comma-separated list of tokens;
 //   - ErrResponseFraming: a field in Headers named (in any case)
 //     Content-Length or Transfer-Encoding, always; Connection when Close
 //     is set or when its value lists the close option (other options,
 //     such as keep-alive for an HTTP/1.0 client or upgrade for a 101, are
 //     fine); Date, Server or Content-Type when the call writes that field
-//     itself.
+//     itself; Trailer when it announces a field a trailer may not carry
+//     (see AppendLastChunk).
 //
 // Cost: one pass over the fields, a table lookup per byte; integers are
 // formatted with strconv.AppendInt. It allocates only when dst must grow
@@ -260,27 +327,34 @@ func checkField(f *Header, h *ResponseHeader, final, dated bool) *Violation {
 	}
 	switch len(f.Name) {
 	case 4:
-		if dated && equalFold(f.Name, "date") {
+		if dated && fieldIs(f.Name, "date") {
 			return ErrResponseFraming
 		}
 	case 6:
-		if final && h.Server != "" && equalFold(f.Name, "server") {
+		if final && h.Server != "" && fieldIs(f.Name, "server") {
 			return ErrResponseFraming
 		}
 	case 10:
-		if equalFold(f.Name, "connection") && (final && h.Close || hasClose(f.Value)) {
-			return ErrResponseFraming
+		if fieldIs(f.Name, "connection") {
+			if final && h.Close {
+				return ErrResponseFraming
+			}
+			return checkList(f.Value, false)
+		}
+	case 7:
+		if fieldIs(f.Name, "trailer") {
+			return checkList(f.Value, true)
 		}
 	case 12:
-		if final && h.ContentType != "" && equalFold(f.Name, "content-type") {
+		if final && h.ContentType != "" && fieldIs(f.Name, "content-type") {
 			return ErrResponseFraming
 		}
 	case 14:
-		if equalFold(f.Name, "content-length") {
+		if fieldIs(f.Name, "content-length") {
 			return ErrResponseFraming
 		}
 	case 17:
-		if equalFold(f.Name, "transfer-encoding") {
+		if fieldIs(f.Name, "transfer-encoding") {
 			return ErrResponseFraming
 		}
 	}
@@ -350,9 +424,16 @@ func checkTrailer(f *Header) *Violation {
 	if !validValue(f.Value) {
 		return ErrResponseFieldValue
 	}
-	if equalFold(f.Name, "content-length") || equalFold(f.Name, "transfer-encoding") ||
-		equalFold(f.Name, "trailer") || equalFold(f.Name, "connection") {
+	if framingName(f.Name) {
 		return ErrResponseFraming
 	}
 	return nil
+}
+
+// framingName reports whether name is one a trailer may not carry because
+// it changes the message's framing: Content-Length, Transfer-Encoding,
+// Trailer, Connection.
+func framingName(name []byte) bool {
+	return fieldIs(name, "content-length") || fieldIs(name, "transfer-encoding") ||
+		fieldIs(name, "trailer") || fieldIs(name, "connection")
 }

@@ -116,6 +116,8 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 		{"Date when written", ResponseHeader{Headers: hdrs("Date", respDate)}, respDate, ErrResponseFraming, "Headers", 0},
 		{"Server when set", ResponseHeader{Server: "a", Headers: hdrs("SERVER", "b")}, "", ErrResponseFraming, "Headers", 0},
 		{"Content-Type when set", ResponseHeader{ContentType: "a/b", Headers: hdrs("content-type", "c/d")}, "", ErrResponseFraming, "Headers", 0},
+		{"Trailer announcing Content-Length", ResponseHeader{ContentLength: -1, Headers: hdrs("Trailer", "X-Sum, Content-Length")}, "", ErrResponseFraming, "Headers", 0},
+		{"Trailer not a list", ResponseHeader{ContentLength: -1, Headers: hdrs("Trailer", "X-Sum X-Count")}, "", ErrResponseFieldValue, "Headers", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := []byte("prefix")
@@ -137,15 +139,40 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 	}
 }
 
-// TestHasClose checks the Connection option scan.
-func TestHasClose(t *testing.T) {
-	for v, want := range map[string]bool{
-		"close": true, "Close": true, "CLOSE": true, "keep-alive, close": true,
-		"close,upgrade": true, " ,\t close\t,": true,
-		"": false, "keep-alive": false, "closed": false, "clos": false, "upgrade, xclose": false, ",": false,
+// TestCheckList checks the Connection and Trailer list scans.
+func TestCheckList(t *testing.T) {
+	for _, tc := range []struct {
+		v       string
+		trailer bool
+		want    *Violation
+	}{
+		{"close", false, ErrResponseFraming},
+		{"Close", false, ErrResponseFraming},
+		{"CLOSE", false, ErrResponseFraming},
+		{"keep-alive, close", false, ErrResponseFraming},
+		{"close,upgrade", false, ErrResponseFraming},
+		{" ,\t close\t,", false, ErrResponseFraming},
+		{"", false, nil},
+		{"keep-alive", false, nil},
+		{"closed", false, nil},
+		{"clos", false, nil},
+		{"upgrade, xclose", false, nil},
+		{",", false, nil},
+		{"Upgrade, HTTP2-Settings", false, nil},
+		{"x close", false, ErrResponseFieldValue},
+		{"foo;close", false, ErrResponseFieldValue},
+		{"a, b c", false, ErrResponseFieldValue},
+		{`"close"`, false, ErrResponseFieldValue},
+		{"X-Checksum, Server-Timing", true, nil},
+		{"close", true, nil},
+		{"X-A, Content-Length", true, ErrResponseFraming},
+		{"transfer-encoding", true, ErrResponseFraming},
+		{"Trailer", true, ErrResponseFraming},
+		{"X, connection", true, ErrResponseFraming},
+		{"X Y", true, ErrResponseFieldValue},
 	} {
-		if got := hasClose([]byte(v)); got != want {
-			t.Errorf("hasClose(%q) = %v, want %v", v, got, want)
+		if got := checkList([]byte(tc.v), tc.trailer); got != tc.want {
+			t.Errorf("checkList(%q, %v) = %v, want %v", tc.v, tc.trailer, got, tc.want)
 		}
 	}
 }
@@ -369,6 +396,28 @@ func TestResponseNoAllocs(t *testing.T) {
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", name, n)
+		}
+	}
+}
+
+// TestValidValue checks the word-at-a-time value check against the slow
+// model's, with every byte at every position of values of 1 to 17 bytes,
+// and with obs-text around it.
+func TestValidValue(t *testing.T) {
+	for n := 1; n <= 17; n++ {
+		for pos := range n {
+			for c := range 256 {
+				for _, fill := range []byte{'a', 0xff, 0x80} {
+					v := bytes.Repeat([]byte{fill}, n)
+					v[pos] = byte(c)
+					if got, want := validValue(v), slowValue(string(v)); got != want {
+						t.Fatalf("validValue(%q) = %v, want %v", v, got, want)
+					}
+					if got := validValue(string(v)); got != slowValue(string(v)) {
+						t.Fatalf("validValue(string %q) = %v", v, got)
+					}
+				}
+			}
 		}
 	}
 }

@@ -56,35 +56,47 @@ func TestResponseWriterPlaintext(t *testing.T) {
 }
 
 // TestResponseWriterPipelined writes 16 responses, as to 16 pipelined
-// requests: one buffer, read back by net/http one after the other.
+// requests: one buffer by default; with small buffers, several, none
+// grown. net/http reads them back one after the other.
 func TestResponseWriterPipelined(t *testing.T) {
 	buftest.CheckLeaks(t)
-	w := &ResponseWriter{Dates: respDates(), BufferSize: 256}
-	for i := range 16 {
-		h := respPlaintext
-		h.Close = i == 15
-		if err := w.Respond(&h, respHello); err != nil {
-			t.Fatal(err)
+	for _, size := range []int{0, 256} {
+		w := &ResponseWriter{Dates: respDates(), BufferSize: size}
+		for i := range 16 {
+			h := respPlaintext
+			h.Close = i == 15
+			if err := w.Respond(&h, respHello); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	size := w.Len()
-	out, n := takeAll(w)
-	if n != 1 || len(out) != size {
-		t.Errorf("%d buffers of %d bytes, want 1 of %d (Len)", n, len(out), size)
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for i := range 16 {
-		resp, err := http.ReadResponse(r, nil)
-		if err != nil {
-			t.Fatalf("response %d: %v", i, err)
+		total := w.Len()
+		var out []byte
+		n := 0
+		for b := w.Take(); b != nil; b = w.Take() {
+			if size > 0 && b.Cap() != size {
+				t.Errorf("size %d: a buffer of %d bytes", size, b.Cap())
+			}
+			out = append(out, b.Bytes()...)
+			b.Release()
+			n++
 		}
-		body, err := io.ReadAll(resp.Body)
-		if err != nil || string(body) != "Hello, World!" || resp.Close != (i == 15) {
-			t.Errorf("response %d: body %q, %v, close %v", i, body, err, resp.Close)
+		if len(out) != total || (size == 0) != (n == 1) {
+			t.Errorf("size %d: %d buffers of %d bytes (Len %d)", size, n, len(out), total)
 		}
-	}
-	if r.Buffered() != 0 {
-		t.Errorf("%d bytes after the responses", r.Buffered())
+		r := bufio.NewReader(bytes.NewReader(out))
+		for i := range 16 {
+			resp, err := http.ReadResponse(r, nil)
+			if err != nil {
+				t.Fatalf("size %d: response %d: %v", size, i, err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			if err != nil || string(body) != "Hello, World!" || resp.Close != (i == 15) {
+				t.Errorf("size %d: response %d: body %q, %v, close %v", size, i, body, err, resp.Close)
+			}
+		}
+		if r.Buffered() != 0 {
+			t.Errorf("size %d: %d bytes after the responses", size, r.Buffered())
+		}
 	}
 }
 
@@ -101,9 +113,11 @@ func TestResponseWriterStreaming(t *testing.T) {
 		}
 	}
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1000)
+	var given []*buf.Buffer
 	pooled := func(p []byte) *buf.Buffer {
 		b := buf.Get(len(p))
 		b.Write(p)
+		given = append(given, b)
 		return b
 	}
 	// 100 Continue, then a known length in three pieces.
@@ -132,9 +146,20 @@ func TestResponseWriterStreaming(t *testing.T) {
 	must(w.WriteHeader(&ResponseHeader{Status: 204}))
 	must(w.End(nil))
 
-	out, n := takeAll(w)
-	if n != 5 {
-		t.Errorf("%d buffers, want 5 (head+big, pooled, tail+head+abc+size, pooled, rest)", n)
+	// The buffers given to WriteBuffer go out themselves, not copied.
+	var out []byte
+	seen := 0
+	for b := w.Take(); b != nil; b = w.Take() {
+		for _, p := range given {
+			if b == p {
+				seen++
+			}
+		}
+		out = append(out, b.Bytes()...)
+		b.Release()
+	}
+	if seen != len(given) {
+		t.Errorf("%d of the %d buffers given to WriteBuffer were handed over", seen, len(given))
 	}
 	r := bufio.NewReader(bytes.NewReader(out))
 	read := func(method string) (*http.Response, []byte) {
@@ -193,8 +218,14 @@ func TestResponseWriterRefused(t *testing.T) {
 		t.Errorf("refused calls wrote %d bytes", w.Len())
 	}
 
+	if w.Open() {
+		t.Error("Open before a header")
+	}
 	if err := w.WriteHeader(&ResponseHeader{ContentLength: 3}); err != nil {
 		t.Fatal(err)
+	}
+	if !w.Open() {
+		t.Error("not Open after a header with a body due")
 	}
 	n0 := w.Len()
 	check("header in a body", w.WriteHeader(&ResponseHeader{}), ErrResponseState)
@@ -212,6 +243,9 @@ func TestResponseWriterRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("End short", w.End(nil), ErrResponseBody)
+	if w.Open() {
+		t.Error("Open after End")
+	}
 	check("End again", w.End(nil), ErrResponseState)
 
 	for _, s := range []int{100, 101, 204, 304} {

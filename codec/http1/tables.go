@@ -67,12 +67,42 @@ func badValue(v []byte) int {
 			}
 		}
 	}
+	if i < len(v) && len(v) >= 8 {
+		// The last bytes, in one word that overlaps the ones checked.
+		w := binary.LittleEndian.Uint64(v[len(v)-8:])
+		x := w ^ (0x7f * lo8)
+		if (w-0x20*lo8)&^w&hi8|(x-lo8)&^x&hi8 == 0 {
+			return -1
+		}
+	}
 	for ; i < len(v); i++ {
 		if badValueByte(v[i]) {
 			return i
 		}
 	}
 	return -1
+}
+
+// firstCTL returns the index of the first byte of l from i on that may
+// not appear in a field value (see badValue), or len(l).
+func firstCTL(l []byte, i int) int {
+	for ; i+8 <= len(l); i += 8 {
+		w := binary.LittleEndian.Uint64(l[i:])
+		x := w ^ (0x7f * lo8)
+		if (w-0x20*lo8)&^w&hi8|(x-lo8)&^x&hi8 != 0 {
+			for j := i; j < i+8; j++ {
+				if badValueByte(l[j]) {
+					return j
+				}
+			}
+		}
+	}
+	for ; i < len(l); i++ {
+		if badValueByte(l[i]) {
+			return i
+		}
+	}
+	return len(l)
 }
 
 // equalLower reports whether b equals lower, which is all lowercase,
