@@ -122,8 +122,8 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 	x.Flush()
 }
 
-// handle runs the Handler on the request just parsed and checks that it
-// wrote a response.
+// handle runs the Handler on the request just parsed and checks the
+// response it wrote.
 func (c *conn) handle(w *http1.ResponseWriter) {
 	before := w.Len()
 	done := false
@@ -141,13 +141,16 @@ func (c *conn) handle(w *http1.ResponseWriter) {
 		c.closing = true
 	}
 	c.req.Release()
-	if w.Len() == before {
-		// No response; or one the writer refused because the previous
-		// Handler left its response open (ErrResponseState): then this
-		// 500 is refused too, and the connection's framing is lost.
-		if w.Respond(&noResponse, noResponseBody) != nil {
+	switch {
+	case w.Open():
+		// A streamed response the Handler did not end: ended here when
+		// it is whole (a chunked body, or all of its Content-Length);
+		// else it is broken, and the connection closes after it.
+		if w.End(nil) != nil {
 			c.closing = true
 		}
+	case w.Len() == before:
+		w.Respond(&noResponse, noResponseBody)
 	}
 }
 

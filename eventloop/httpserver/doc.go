@@ -17,8 +17,9 @@
 //   - "Expect: 100-continue", with "100 Continue" as soon as the head has
 //     arrived, and the Handler once the body has;
 //   - a Handler that wrote no response, with 500 (the connection stays
-//     open); after a Handler that left its response open (WriteHeader
-//     without End), by closing the connection at the next request.
+//     open); a Handler that left a streamed response open, by ending it
+//     — or, when its body is short of its Content-Length, by closing the
+//     connection after what it wrote.
 //
 // A connection stays open after a response when the request allowed it
 // (http1.Request.KeepAlive: HTTP/1.1 without "Connection: close", or
