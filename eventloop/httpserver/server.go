@@ -15,11 +15,9 @@ import (
 // response to w: whole with w.Respond (or w.WriteHeaderOnly for HEAD), or
 // streamed with w.WriteHeader, w.Write and w.End.
 //
-// The Handler writes exactly one response: Respond or WriteHeaderOnly, or
-// WriteHeader, the body, and End. A Handler that writes none gets a 500
-// written for it; one that leaves a streamed response open has it ended
-// for it (End), or, when its body is short of its Content-Length, the
-// connection closed after it.
+// A Handler that writes no response gets a 500 written for it; one that
+// leaves a streamed response open has it ended for it (End), or, when its
+// body is short of its Content-Length, the connection closed after it.
 //
 // req and everything it points to is valid only during the call (its
 // slices alias the connection's read buffers): copy what must outlive it.
