@@ -2,6 +2,7 @@ package httpserver_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -364,4 +365,17 @@ func TestListenErrors(t *testing.T) {
 	if _, err := httpserver.Listen(nil, "127.0.0.1:0", plaintext); err == nil {
 		t.Error("Listen without a group succeeded")
 	}
+}
+
+// TestShutdownDeadline: a request that never completes holds Shutdown
+// until its context ends; then the connection is closed.
+func TestShutdownDeadline(t *testing.T) {
+	srv, addr := start(t, plaintext)
+	c := dial(t, addr)
+	io.WriteString(c, "GET /echo/stuck HTTP/1.1\r\nHost: x\r\n")
+	time.Sleep(20 * time.Millisecond)
+	if err := <-shutdown(t, srv, 100*time.Millisecond); err != context.DeadlineExceeded {
+		t.Fatalf("Shutdown = %v, want the context's deadline", err)
+	}
+	expectEOF(t, bufio.NewReader(c))
 }
