@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,11 +37,14 @@ func plaintext(w *http1.ResponseWriter, req *http1.Request) {
 	}
 }
 
+// panics counts the panics the loops of start's groups recovered.
+var panics atomic.Int64
+
 // start runs a server of h on a new one-loop group, both stopped when the
-// test ends; panics in handlers are counted in *panics.
+// test ends; the panics its loop recovers are counted in panics.
 func start(t *testing.T, h httpserver.Handler, opts ...httpserver.Option) (*httpserver.Server, string) {
 	t.Helper()
-	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1, OnPanic: func(any, []byte) {}})
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1, OnPanic: func(any, []byte) { panics.Add(1) }})
 	if err != nil {
 		t.Fatal(err)
 	}
