@@ -12,7 +12,7 @@ FUZZMINIMIZETIME ?= 1s
 # staticcheck, run through `go run` at a pinned version (no global install).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all test bench bench-peers bench-echo bench-smoke compare fuzz lint cover
+.PHONY: all test bench bench-peers bench-echo bench-http bench-smoke compare fuzz lint cover
 
 all: test
 
@@ -77,6 +77,16 @@ RUNS     ?= 5
 DURATION ?= 3s
 bench-echo:
 	cd internal/peers && $(GO) run ./cmd/echobench run -runs $(RUNS) -duration $(DURATION) -json $(CURDIR)/echo-results.json
+
+## bench-http: the HTTP/1.1 plaintext benchmark (internal/peers/cmd/httpbench):
+##             netkit (eventloop/httpserver), fasthttp and net/http, each a
+##             process pinned to CPU 0 (GOMAXPROCS=1), wrk pinned to CPU 1,
+##             256 connections, without and with 16-deep pipelining; the
+##             markdown table on stdout, every run in http-results.json
+##             (RUNS=5 runs each, DURATION=3s each, whole seconds; needs wrk:
+##             apt-get install wrk; SMOKE=1: one 1-second run each, for CI)
+bench-http:
+	cd internal/peers && $(GO) run ./cmd/httpbench run -runs $(RUNS) -duration $(DURATION) $(if $(SMOKE),-smoke) -json $(CURDIR)/http-results.json
 
 ## bench-smoke: every benchmark once (-benchtime=1x), both modules, as CI does
 bench-smoke:

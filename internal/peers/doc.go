@@ -17,7 +17,11 @@
 //   - netkit's eventloop echo server with the standard library's, gnet v2's,
 //     cloudwego/netpoll's and nbio's, each a process pinned to its own CPU
 //     and driven by one load generator (package echobench, command
-//     cmd/echobench; `make bench-echo` from the repository root).
+//     cmd/echobench; `make bench-echo` from the repository root);
+//   - netkit's eventloop/httpserver with fasthttp and net/http on the
+//     TechEmpower plaintext endpoint, each a process pinned to its own CPU
+//     and loaded by wrk (package httpbench, command cmd/httpbench;
+//     `make bench-http`).
 //
 // It is a module of its own, github.com/netkit/netkit/internal/peers, so
 // that the peer libraries are dependencies of these test-only comparisons

@@ -1,0 +1,235 @@
+package httpserver
+
+import (
+	"time"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
+)
+
+// takeAt is how many response bytes the loop's writer may hold before
+// they move to the connection's queue in the middle of a read's requests,
+// so that the connection's water marks see them (backpressure) and the
+// writer's buffers stay small. Below it, one read's responses go out as
+// one buffer.
+const takeAt = 16 << 10
+
+// pauseHook, when set (by tests), is called each time a connection stops
+// reading for backpressure.
+var pauseHook func()
+
+// Responses the server writes itself.
+var (
+	continueHeader = http1.ResponseHeader{Status: 100}
+	noResponse     = http1.ResponseHeader{Status: 500, ContentType: "text/plain; charset=utf-8"}
+	noResponseBody = []byte("the handler wrote no response\n")
+)
+
+// conn is one connection's pipeline handler: its parser state, its
+// request, and the input kept while it is paused.
+type conn struct {
+	s   *Server
+	dec *http1.Decoder
+	req http1.Request
+	w   http1.ResponseWriter // holds no buffer between reads
+
+	pending *buf.Composite // input not yet parsed while reading is paused
+	closing bool           // the last response answered a request after which the connection closes
+	refused bool           // the request was refused: close after the peer stops sending (linger)
+	paused  bool           // reading paused until the connection is writable again
+
+	closeSent bool // close has run
+}
+
+// lingerTimeout bounds how long a connection whose request was refused
+// keeps reading (and dropping) what the client still sends, after its
+// answer and FIN went out, before it closes. Closing a socket with unread
+// input makes the kernel send a reset, which can destroy the answer in
+// the client's receive buffer before the client has read it.
+const lingerTimeout = 2 * time.Second
+
+// OnRead answers every complete request in the inbound composite.
+func (c *conn) OnRead(x *eventloop.Context, msg any) {
+	in, ok := msg.(*buf.Composite)
+	if !ok {
+		x.FireRead(msg)
+		return
+	}
+	if c.pending != nil {
+		// Bytes that were on their way when reading paused: after the
+		// ones kept, in order.
+		moveAll(c.pending, in)
+		in = c.pending
+	}
+	c.serve(x, in)
+}
+
+// serve parses and answers the requests in in, in order, until in holds
+// no complete request, the connection is to close, or it has become
+// unwritable; then it hands the responses to the connection and flushes
+// them (one writev for all of them).
+func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
+	w := &c.w
+	for !c.closing && in.Len() > 0 {
+		err := c.dec.Decode(in, &c.req)
+		if err == http1.ErrShort {
+			break
+		}
+		if err == http1.ErrContinue {
+			// The client waits for this before it sends the body; the
+			// next Decode returns ErrShort until the body is complete.
+			w.WriteHeader(&continueHeader)
+			continue
+		}
+		if err != nil {
+			c.refuse(w, err)
+			break
+		}
+		c.handle(w)
+		if w.Len() >= takeAt {
+			take(x, w)
+			if !x.Conn().Writable() {
+				c.paused = true
+				break
+			}
+		}
+	}
+	take(x, w)
+	if c.closing {
+		in.Discard(in.Len())
+		c.releasePending()
+		c.close(x)
+		return
+	}
+	if !x.Conn().Writable() {
+		c.paused = true
+	}
+	if c.paused {
+		if in != c.pending && in.Len() > 0 {
+			if c.pending == nil {
+				c.pending = buf.NewComposite()
+			}
+			moveAll(c.pending, in)
+		}
+		x.Conn().PauseRead()
+		if pauseHook != nil {
+			pauseHook()
+		}
+	} else if in == c.pending && in.Len() == 0 {
+		c.releasePending()
+	}
+	x.Flush()
+}
+
+// handle runs the Handler on the request just parsed and checks the
+// response it wrote.
+func (c *conn) handle(w *http1.ResponseWriter) {
+	before := w.Len()
+	done := false
+	defer func() {
+		if !done {
+			// The Handler panicked: drop what it wrote; the panic goes
+			// on and closes the connection.
+			w.Abort()
+			c.req.Release()
+		}
+	}()
+	c.s.h(w, &c.req)
+	done = true
+	if !c.req.KeepAlive {
+		c.closing = true
+	}
+	c.req.Release()
+	switch {
+	case w.Open():
+		// A streamed response the Handler did not end: ended here when
+		// it is whole (a chunked body, or all of its Content-Length);
+		// else it is broken, and the connection closes after it.
+		if w.End(nil) != nil {
+			c.closing = true
+		}
+	case w.Len() == before:
+		w.Respond(&noResponse, noResponseBody)
+	}
+}
+
+// close closes the connection after the responses queued: at once after
+// a request that asked for it, and after a refusal by half-closing first,
+// dropping what the client still sends until it closes its side too (the
+// tail closes the connection on the client's FIN) or lingerTimeout passes.
+func (c *conn) close(x *eventloop.Context) {
+	if c.closeSent {
+		return
+	}
+	c.closeSent = true
+	if !c.refused {
+		x.Close() // flushes first
+		return
+	}
+	cn := x.Conn()
+	cn.CloseWrite() // flushes first
+	cn.Loop().Schedule(lingerTimeout, func() { cn.Close() })
+}
+
+// refuse answers a request the parser refused, and marks the connection
+// to close: its framing is lost.
+func (c *conn) refuse(w *http1.ResponseWriter, err error) {
+	c.req.Release()
+	c.closing, c.refused = true, true
+	h := http1.ResponseHeader{
+		Status:      http1.StatusOf(err),
+		Close:       true,
+		ContentType: "text/plain; charset=utf-8",
+	}
+	if w.Respond(&h, []byte(err.Error()+"\n")) != nil {
+		h.Status = 400
+		w.Respond(&h, nil)
+	}
+}
+
+// OnWritabilityChanged resumes a paused connection once its queue has
+// drained below the low water mark: the requests kept are answered first.
+func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
+	if !writable || !c.paused || c.closing {
+		return
+	}
+	c.paused = false
+	x.Conn().ResumeRead()
+	if c.pending != nil {
+		c.serve(x, c.pending)
+	}
+}
+
+// OnInactive drops what the connection held.
+func (c *conn) OnInactive(x *eventloop.Context) {
+	c.req.Release()
+	c.releasePending()
+}
+
+func (c *conn) releasePending() {
+	if c.pending != nil {
+		c.pending.Release()
+		c.pending = nil
+	}
+}
+
+// take moves the responses written so far to the connection's queue.
+func take(x *eventloop.Context, w *http1.ResponseWriter) {
+	for b := w.Take(); b != nil; b = w.Take() {
+		x.Write(b) // takes over b, also on an error
+	}
+}
+
+// moveAll moves src's readable bytes to the end of dst without copying
+// them: each component's bytes as a view of its buffer.
+func moveAll(dst, src *buf.Composite) {
+	for src.Len() > 0 {
+		b, err := src.NextRetained(len(src.Span(0)))
+		if err != nil {
+			return
+		}
+		dst.Append(b)
+	}
+	src.Discard(0)
+}

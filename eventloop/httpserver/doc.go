@@ -1,0 +1,58 @@
+// Package httpserver serves HTTP/1.1 on netkit's event loops: codec/http1
+// parses each request straight from a connection's inbound buffers and
+// writes each response into pooled buffers, and a Handler, run on the
+// connection's loop, answers it.
+//
+// # Requests and responses
+//
+// Listen starts a server on a group's loops. For every complete request a
+// connection's read delivered, in order, the server calls the Handler with
+// the parsed request and the connection's http1.ResponseWriter; the
+// responses to all the requests of one read — 16 pipelined requests, say —
+// go out together, in one writev. The server answers by itself:
+//
+//   - a request the parser refuses, with the status http1.StatusOf gives
+//     (400, 413, 414, 417, 431, 501, 505) and "Connection: close", then
+//     closes the connection: after a syntax error its framing is lost;
+//   - "Expect: 100-continue", with "100 Continue" as soon as the head has
+//     arrived, and the Handler once the body has;
+//   - a Handler that wrote no response, with 500 (the connection stays
+//     open); a Handler that left a streamed response open, by ending it
+//     — or, when its body is short of its Content-Length, by closing the
+//     connection after what it wrote.
+//
+// A connection stays open after a response when the request allowed it
+// (http1.Request.KeepAlive: HTTP/1.1 without "Connection: close", or
+// HTTP/1.0 with "Connection: keep-alive"). A Handler closes it after its
+// response by clearing req.KeepAlive (and should set the response's
+// Close, so that the client knows).
+//
+// Every response's Date field comes from the loop's http1.DateCache,
+// updated by a once-per-second timer on each loop: no clock read per
+// response.
+//
+// # Cost
+//
+// In steady state a request allocates nothing: the request is parsed into
+// the connection's reused http1.Request, the response is written into a
+// pooled buffer that the connection takes over and releases once written,
+// and the Date is the loop's. Each connection holds its decoder, request
+// and writer (a few hundred bytes, more once a request had many fields)
+// and no buffer while idle.
+//
+// # Backpressure
+//
+// A client that pipelines requests without reading the responses fills
+// the connection's outbound queue; past its high water mark (64 KiB by
+// default, eventloop.WithWaterMarks) the server stops answering and
+// stops reading from that connection, and resumes once the queue has
+// drained below the low mark. Memory stays bounded by the water marks and
+// the inbound limit, whatever the client sends.
+//
+// # Shutdown
+//
+// Server.Shutdown stops accepting, lets requests in flight finish — a
+// request partly received is still read, answered and flushed — closes
+// connections as soon as they are idle, and returns once none is left (or
+// when its context ends, closing the rest).
+package httpserver

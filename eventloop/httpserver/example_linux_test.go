@@ -1,0 +1,50 @@
+package httpserver_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
+	"github.com/netkit/netkit/eventloop/httpserver"
+)
+
+// ExampleListen serves "Hello, World!" on one loop and asks for it with
+// net/http's client.
+func ExampleListen() {
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer g.Close()
+
+	// One header for every response: read-only, shared.
+	plaintext := http1.ResponseHeader{ContentType: "text/plain", Server: "netkit"}
+	hello := []byte("Hello, World!")
+	srv, err := httpserver.Listen(g, "127.0.0.1:0", func(w *http1.ResponseWriter, req *http1.Request) {
+		h := plaintext
+		h.Close = !req.KeepAlive // tell the client when the connection will close
+		w.Respond(&h, hello)
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Shutdown(context.Background())
+
+	resp, err := http.Get("http://" + srv.Addr().String() + "/plaintext")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Server"), resp.Header.Get("Date") != "")
+	fmt.Printf("%s\n", body)
+	// Output:
+	// 200 OK text/plain netkit true
+	// Hello, World!
+}

@@ -1,0 +1,106 @@
+package httpserver_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
+	"github.com/netkit/netkit/eventloop/httpserver"
+)
+
+var (
+	plainHeader = http1.ResponseHeader{ContentType: "text/plain", Server: "netkit"}
+	hello       = []byte("Hello, World!")
+)
+
+// plaintext answers "Hello, World!", and the path for /echo/… requests
+// (so that tests can tell pipelined answers apart), and the body for
+// POST.
+func plaintext(w *http1.ResponseWriter, req *http1.Request) {
+	h := plainHeader
+	h.Close = !req.KeepAlive
+	switch {
+	case req.Method == http1.MethodPost:
+		w.Respond(&h, req.Body)
+	case strings.HasPrefix(string(req.Path), "/echo/"):
+		w.Respond(&h, req.Path)
+	default:
+		w.Respond(&h, hello)
+	}
+}
+
+// panics counts the panics the loops of start's groups recovered.
+var panics atomic.Int64
+
+// start runs a server of h on a new one-loop group, both stopped when the
+// test ends; the panics its loop recovers are counted in panics.
+func start(t *testing.T, h httpserver.Handler, opts ...httpserver.Option) (*httpserver.Server, string) {
+	t.Helper()
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1, OnPanic: func(any, []byte) { panics.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := httpserver.Listen(g, "127.0.0.1:0", h, opts...)
+	if err != nil {
+		g.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Close()
+		g.Close()
+	})
+	return srv, srv.Addr().String()
+}
+
+func dial(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// readResponse reads one response and its body.
+func readResponse(t *testing.T, br *bufio.Reader) (*http.Response, string) {
+	t.Helper()
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(b)
+}
+
+// expectEOF checks that the server closed the connection (EOF, or a reset
+// after it).
+func expectEOF(t *testing.T, br *bufio.Reader) {
+	t.Helper()
+	if b, err := br.ReadByte(); err == nil {
+		t.Fatalf("read %q after the last response, want the connection closed", b)
+	}
+}
+
+func shutdown(t *testing.T, srv *httpserver.Server, d time.Duration) chan error {
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		done <- srv.Shutdown(ctx)
+	}()
+	return done
+}

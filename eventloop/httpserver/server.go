@@ -1,0 +1,153 @@
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
+)
+
+// A Handler answers one request, on the connection's loop, by writing one
+// response to w: whole with w.Respond (or w.WriteHeaderOnly for HEAD), or
+// streamed with w.WriteHeader, w.Write and w.End.
+//
+// A Handler that writes no response gets a 500 written for it; one that
+// leaves a streamed response open has it ended for it (End), or, when its
+// body is short of its Content-Length, the connection closed after it.
+//
+// req and everything it points to is valid only during the call (its
+// slices alias the connection's read buffers): copy what must outlive it.
+// w is the connection's writer: use it only during the call, and not from
+// other goroutines; the responses written go out when the Handler has
+// answered every request of the read. A Handler that clears req.KeepAlive
+// has the connection closed after its response.
+//
+// The Handler runs on the loop: it must not block. A panic in it closes
+// its connection only (what it had written is dropped) and goes to the
+// group's Config.OnPanic.
+type Handler func(w *http1.ResponseWriter, req *http1.Request)
+
+// An Option configures Listen.
+type Option func(*options)
+
+type options struct {
+	decoder []http1.Option
+	loop    []eventloop.Option
+}
+
+// WithDecoderOptions sets the request parser's limits and rules (see
+// http1.NewDecoder); by default http1's defaults apply.
+func WithDecoderOptions(opts ...http1.Option) Option {
+	return func(o *options) { o.decoder = append(o.decoder, opts...) }
+}
+
+// WithConnOptions passes options to eventloop.Listen: water marks, idle
+// timeout, close timeout, backlog, allocator, inbound limit.
+func WithConnOptions(opts ...eventloop.Option) Option {
+	return func(o *options) { o.loop = append(o.loop, opts...) }
+}
+
+// A Server serves HTTP/1.1 on a group's loops (see Listen).
+type Server struct {
+	srv   *eventloop.Server
+	h     Handler
+	opts  options
+	loops map[*eventloop.Loop]*loopState
+
+	stopOnce sync.Once
+}
+
+// loopState is what a loop's connections share: the Date cache and its
+// update timer.
+type loopState struct {
+	dates http1.DateCache
+	tick  eventloop.Timer
+}
+
+// Listen starts serving HTTP/1.1 on the TCP address addr ("host:port";
+// port 0 picks one, see Addr) on g's loops, answering requests with h.
+// Each loop gets a timer that refreshes its Date cache once per second;
+// Shutdown and Close cancel them. Listen returns eventloop's errors
+// (eventloop.ErrUnsupported on systems other than Linux).
+func Listen(g *eventloop.Group, addr string, h Handler, opts ...Option) (*Server, error) {
+	if h == nil {
+		return nil, errors.New("httpserver: Listen with a nil Handler")
+	}
+	if g == nil {
+		return nil, errors.New("httpserver: Listen needs a group")
+	}
+	s := &Server{h: h, loops: make(map[*eventloop.Loop]*loopState)}
+	for _, o := range opts {
+		o(&s.opts)
+	}
+	now := time.Now()
+	for _, l := range g.Loops() {
+		st := &loopState{}
+		st.dates.Update(now)
+		s.loops[l] = st
+	}
+	srv, err := eventloop.Listen(g, "tcp", addr, eventloop.Initializer(s.init), s.opts.loop...)
+	if err != nil {
+		return nil, err
+	}
+	s.srv = srv
+	for l, st := range s.loops {
+		st.tick = l.Every(time.Second, func() { st.dates.Update(time.Now()) })
+	}
+	return s, nil
+}
+
+// responseBuffer is the size of the buffers responses are written into:
+// the answers to 16 pipelined plaintext requests (about 130 bytes each)
+// fit in one without regrowing it, which copies.
+const responseBuffer = 4 << 10
+
+// init builds a new connection's pipeline: one handler, its own state.
+func (s *Server) init(c *eventloop.Conn) {
+	st := s.loops[c.Loop()]
+	hc := &conn{s: s, dec: http1.NewDecoder(s.opts.decoder...)}
+	hc.w.Dates = &st.dates
+	hc.w.BufferSize = responseBuffer
+	if err := c.Pipeline().AddLast("http1", hc); err != nil {
+		c.Close()
+	}
+}
+
+// Addr returns the address the server listens on.
+func (s *Server) Addr() net.Addr { return s.srv.Addr() }
+
+// Conns returns the number of connections open now.
+func (s *Server) Conns() int { return s.srv.Conns() }
+
+// Shutdown stops the server gracefully: it stops accepting connections,
+// lets the requests in flight finish (a request partly received is read,
+// answered and its response flushed), closes each connection as soon as
+// it is idle — at once for those waiting between requests — and returns
+// once none is left. When ctx ends first it closes the rest, dropping
+// what they had queued, and returns ctx's error. The group's loops keep
+// running: they are the caller's.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.srv.Shutdown(ctx)
+	s.stopTimers()
+	return err
+}
+
+// Close stops accepting and closes every connection at once, dropping
+// what they had queued.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	s.stopTimers()
+	return err
+}
+
+func (s *Server) stopTimers() {
+	s.stopOnce.Do(func() {
+		for _, st := range s.loops {
+			st.tick.Cancel()
+		}
+	})
+}

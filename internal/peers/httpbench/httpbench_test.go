@@ -1,0 +1,184 @@
+package httpbench
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the runner re-execute the test binary as httpbench (it
+// starts servers with os.Executable()).
+func TestMain(m *testing.M) {
+	if ChildArgs() {
+		if err := Main(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, "httpbench:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const wrkOut = `Running 2s test @ http://127.0.0.1:40000/plaintext
+  1 threads and 256 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     4.11ms    1.02ms  22.03ms   90.12%
+    Req/Sec    62.43k     3.01k   66.10k    80.00%
+  Latency Distribution
+     50%    3.95ms
+     75%    4.20ms
+     90%    4.71ms
+     99%  812.00us
+  124250 requests in 2.00s, 17.06MB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 7
+Requests/sec:  62083.41
+Transfer/sec:      8.52MB
+`
+
+func TestParseWrk(t *testing.T) {
+	r, err := parseWrk(wrkOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := WrkResult{Requests: 124250, Seconds: 2, RPS: 62083.41, P50us: 3950, P99us: 812, Non2xx: 7, SocketErrors: 3}
+	r.Raw = ""
+	if r != want {
+		t.Errorf("parseWrk = %+v, want %+v", r, want)
+	}
+	if err := r.Valid(); err == nil || !strings.Contains(err.Error(), "non-2xx") || !strings.Contains(err.Error(), "3 socket errors") {
+		t.Errorf("Valid() = %v, want both kinds of error", err)
+	}
+	clean := strings.NewReplacer("read 2", "read 0", "timeout 1", "timeout 0", "  Non-2xx or 3xx responses: 7\n", "").Replace(wrkOut)
+	r, err = parseWrk(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Valid(); err != nil {
+		t.Errorf("Valid() of a clean run = %v", err)
+	}
+}
+
+func TestParseWrkIncomplete(t *testing.T) {
+	for name, out := range map[string]string{
+		"no rps":     strings.Replace(wrkOut, "Requests/sec:", "Requests:", 1),
+		"no latency": strings.Replace(wrkOut, "  Latency Distribution\n", "", 1),
+		"bad unit":   strings.Replace(wrkOut, "812.00us", "812.00ns", 1),
+		"empty":      "",
+	} {
+		if _, err := parseWrk(out); err == nil {
+			t.Errorf("%s: parseWrk succeeded", name)
+		}
+	}
+}
+
+func TestWrkArgs(t *testing.T) {
+	got := strings.Join(wrkArgs("http://a/plaintext", 256, 2*time.Second, "/tmp/p.lua", 16), " ")
+	if want := "-t1 -c256 -d2s --latency -s /tmp/p.lua http://a/plaintext -- 16"; got != want {
+		t.Errorf("wrkArgs = %q, want %q", got, want)
+	}
+	got = strings.Join(wrkArgs("http://a/plaintext", 256, 1500*time.Millisecond, "", 1), " ")
+	if want := "-t1 -c256 -d1s --latency -H Accept: " + acceptHeader + " -H Connection: keep-alive http://a/plaintext"; got != want {
+		t.Errorf("wrkArgs = %q, want %q", got, want)
+	}
+}
+
+// TestServersAnswer starts every server in process and checks its
+// plaintext answers as the runner does before measuring.
+func TestServersAnswer(t *testing.T) {
+	for _, impl := range Servers() {
+		t.Run(impl, func(t *testing.T) {
+			srv, err := startServer(impl, "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.stop()
+			if err := checkServer(srv.addr); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestCheckServerRefuses checks that checkServer fails on wrong answers.
+func TestCheckServerRefuses(t *testing.T) {
+	const date = "Date: Mon, 02 Jan 2006 15:04:05 GMT\r\n"
+	for name, resp := range map[string]string{
+		"status":  "HTTP/1.1 404 Not Found\r\nServer: x\r\n" + date + "Content-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!",
+		"body":    "HTTP/1.1 200 OK\r\nServer: x\r\n" + date + "Content-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, world!",
+		"type":    "HTTP/1.1 200 OK\r\nServer: x\r\n" + date + "Content-Type: text/html\r\nContent-Length: 13\r\n\r\nHello, World!",
+		"server":  "HTTP/1.1 200 OK\r\n" + date + "Content-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!",
+		"date":    "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!",
+		"closing": "HTTP/1.1 200 OK\r\nServer: x\r\n" + date + "Connection: close\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!",
+	} {
+		t.Run(name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			go func() {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				defer c.Close()
+				b := make([]byte, 4096)
+				for {
+					if _, err := c.Read(b); err != nil {
+						return
+					}
+					io.WriteString(c, resp)
+				}
+			}()
+			if err := checkServer(ln.Addr().String()); err == nil {
+				t.Fatal("checkServer accepted a wrong answer")
+			}
+		})
+	}
+}
+
+// TestRunSmoke runs the whole command as make bench-http SMOKE=1 does, if
+// wrk is installed.
+func TestRunSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	if _, err := lookWrk(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip(err)
+	}
+	var out, errb strings.Builder
+	json := t.TempDir() + "/r.json"
+	err := Main(&out, &errb, []string{"run", "-smoke", "-scenarios", "plaintext-pipelined16", "-json", json})
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, errb.String())
+	}
+	for _, impl := range Servers() {
+		if !strings.Contains(out.String(), "| "+impl+" | 16 |") {
+			t.Errorf("no row for %s in\n%s", impl, out.String())
+		}
+	}
+	if _, err := os.Stat(json); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestWrkMissing(t *testing.T) {
+	t.Setenv("WRK", "")
+	t.Setenv("PATH", t.TempDir())
+	old := debianWrk
+	debianWrk = "/nonexistent/wrk"
+	defer func() { debianWrk = old }()
+	var out, errb strings.Builder
+	if err := Main(&out, &errb, []string{"run", "-smoke"}); err == nil || !strings.Contains(errb.String(), "wrk not found") {
+		t.Fatalf("run without wrk: err %v, stderr %q", err, errb.String())
+	}
+}

@@ -1,0 +1,59 @@
+package httpbench
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
+	"github.com/netkit/netkit/eventloop/httpserver"
+)
+
+func init() { starters["netkit"] = startNetkit }
+
+// The netkit plaintext answer: one header shared by every response, and a
+// 404 for other paths.
+var (
+	nkPlaintext = http1.ResponseHeader{ContentType: ContentType, Server: "netkit"}
+	nkNotFound  = http1.ResponseHeader{Status: 404, ContentType: ContentType, Server: "netkit"}
+	nkBody      = []byte(Body)
+)
+
+func netkitPlaintext(w *http1.ResponseWriter, req *http1.Request) {
+	h := &nkPlaintext
+	if string(req.Path) != Path {
+		h = &nkNotFound
+	}
+	if !req.KeepAlive {
+		c := *h
+		c.Close = true
+		h = &c
+	}
+	if h == &nkNotFound {
+		w.Respond(h, nil)
+		return
+	}
+	w.Respond(h, nkBody)
+}
+
+// startNetkit serves the plaintext endpoint with eventloop/httpserver on
+// one loop per GOMAXPROCS (one loop in the benchmark, which runs the
+// server with GOMAXPROCS=1 on one CPU).
+func startNetkit(addr string) (*server, error) {
+	g, err := eventloop.NewGroup(eventloop.Config{})
+	if err != nil {
+		return nil, err
+	}
+	srv, err := httpserver.Listen(g, addr, netkitPlaintext)
+	if err != nil {
+		g.Close()
+		return nil, err
+	}
+	stop := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return errors.Join(srv.Shutdown(ctx), g.Close())
+	}
+	return &server{addr: srv.Addr().String(), stop: stop}, nil
+}

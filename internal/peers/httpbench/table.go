@@ -1,0 +1,158 @@
+package httpbench
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Summary is the median over the valid runs of one (scenario, server).
+type Summary struct {
+	Scenario    string  `json:"scenario"`
+	Server      string  `json:"server"`
+	Depth       int     `json:"depth"`
+	Runs        int     `json:"runs"`
+	Invalid     int     `json:"invalid_runs"`
+	RPS         float64 `json:"requests_per_s"`
+	P99us       float64 `json:"p99_us"`
+	CPUPerReqUs float64 `json:"server_cpu_us_per_req"`
+	ServerCPU   float64 `json:"server_cpu_fraction"`
+	// Ratios to fasthttp and to net/http (higher requests/s is better;
+	// lower p99 and CPU are).
+	RPSvsFast float64 `json:"requests_per_s_vs_fasthttp"`
+	P99vsFast float64 `json:"p99_vs_fasthttp"`
+	CPUvsFast float64 `json:"cpu_per_req_vs_fasthttp"`
+	RPSvsNet  float64 `json:"requests_per_s_vs_nethttp"`
+	CPUvsNet  float64 `json:"cpu_per_req_vs_nethttp"`
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// summarize takes the median of each column over the valid runs of each
+// (scenario, server), then the ratios to fasthttp and net/http.
+func summarize(rc runConfig, ms []Measurement) []Summary {
+	var out []Summary
+	for _, sc := range rc.scenarios {
+		var rows []Summary
+		for _, srv := range rc.servers {
+			s := Summary{Scenario: sc.Name, Server: srv, Depth: sc.Depth}
+			var rps, p99, cpu, frac []float64
+			for _, m := range ms {
+				if m.Scenario != sc.Name || m.Server != srv {
+					continue
+				}
+				if m.Invalid != "" {
+					s.Invalid++
+					continue
+				}
+				rps, p99 = append(rps, m.RPS), append(p99, m.P99us)
+				cpu, frac = append(cpu, m.CPUPerReqUs), append(frac, m.ServerCPUFrac)
+			}
+			s.Runs = len(rps)
+			s.RPS, s.P99us, s.CPUPerReqUs, s.ServerCPU = median(rps), median(p99), median(cpu), median(frac)
+			rows = append(rows, s)
+		}
+		ref := func(name string) (Summary, bool) {
+			i := slices.IndexFunc(rows, func(s Summary) bool { return s.Server == name })
+			if i < 0 {
+				return Summary{}, false
+			}
+			return rows[i], true
+		}
+		nan := math.NaN()
+		f, okF := ref("fasthttp")
+		n, okN := ref("nethttp")
+		if !okF {
+			f = Summary{RPS: nan, P99us: nan, CPUPerReqUs: nan}
+		}
+		if !okN {
+			n = Summary{RPS: nan, CPUPerReqUs: nan}
+		}
+		for i := range rows {
+			r := &rows[i]
+			r.RPSvsFast, r.P99vsFast, r.CPUvsFast = r.RPS/f.RPS, r.P99us/f.P99us, r.CPUPerReqUs/f.CPUPerReqUs
+			r.RPSvsNet, r.CPUvsNet = r.RPS/n.RPS, r.CPUPerReqUs/n.CPUPerReqUs
+		}
+		out = append(out, rows...)
+	}
+	// JSON has no NaN: a value that does not exist (no valid run, no
+	// reference) is 0 there and "–" in the table.
+	for i := range out {
+		r := &out[i]
+		for _, p := range []*float64{&r.RPS, &r.P99us, &r.CPUPerReqUs, &r.ServerCPU,
+			&r.RPSvsFast, &r.P99vsFast, &r.CPUvsFast, &r.RPSvsNet, &r.CPUvsNet} {
+			if math.IsNaN(*p) || math.IsInf(*p, 0) {
+				*p = 0
+			}
+		}
+	}
+	return out
+}
+
+func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
+	var b strings.Builder
+	pin := "server on CPU 0 with GOMAXPROCS=1, wrk on CPU 1 (taskset)"
+	if !rc.pin {
+		pin = "UNPINNED (no taskset or fewer than 2 CPUs)"
+	}
+	kind := fmt.Sprintf("medians of %d runs", rc.runs)
+	if rc.smoke {
+		kind = "SMOKE RUN (1 run each, not a measurement)"
+	}
+	conns := 0
+	if len(rc.scenarios) > 0 {
+		conns = rc.scenarios[0].Conns
+	}
+	fmt.Fprintf(&b, "HTTP/1.1 plaintext (wrk -t1 -c%d -d%s --latency): %s, %s.\n", conns, wrkSeconds(rc.duration), kind, pin)
+	b.WriteString("CPU is the server's user+system time per request (from /proc/<pid>/stat over wrk's run); srv% is that time over the run's length.\n\n")
+	b.WriteString("| impl | pipelining | requests/s | p99 | CPU µs/req | srv% | req/s ÷ fasthttp | p99 ÷ fasthttp | CPU ÷ fasthttp | req/s ÷ net/http | CPU ÷ net/http |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, s := range sums {
+		impl := s.Server
+		if s.Invalid > 0 {
+			impl += fmt.Sprintf(" (INVALID: %d of %d runs had errors)", s.Invalid, s.Invalid+s.Runs)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			impl, s.Depth, num(s.RPS, "%.0f"), latency(s.P99us), num(s.CPUPerReqUs, "%.2f"), num(100*s.ServerCPU, "%.0f"),
+			ratio(s.RPSvsFast), ratio(s.P99vsFast), ratio(s.CPUvsFast), ratio(s.RPSvsNet), ratio(s.CPUvsNet))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func num(x float64, format string) string {
+	if x == 0 || math.IsNaN(x) {
+		return "–"
+	}
+	return fmt.Sprintf(format, x)
+}
+
+func latency(us float64) string {
+	switch {
+	case us == 0 || math.IsNaN(us):
+		return "–"
+	case us >= 1000:
+		return fmt.Sprintf("%.2f ms", us/1000)
+	}
+	return fmt.Sprintf("%.0f µs", us)
+}
+
+func ratio(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2fx", x)
+}
