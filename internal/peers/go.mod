@@ -16,13 +16,16 @@ require (
 	github.com/panjf2000/gnet/v2 v2.9.7
 	github.com/petar-dambovaliev/aho-corasick v0.0.0-20250424160509-463d218d4745
 	github.com/valyala/bytebufferpool v1.0.0
-	golang.org/x/net v0.44.0
+	github.com/valyala/fasthttp v1.78.0
+	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 )
 
 require (
 	github.com/cloudwego/gopkg v0.1.4 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/molecule-man/go-brrr v1.3.1 // indirect
 	github.com/panjf2000/ants/v2 v2.11.3 // indirect
 	github.com/rs/xid v1.4.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
