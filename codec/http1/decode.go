@@ -1,0 +1,337 @@
+package http1
+
+import (
+	"bytes"
+
+	"github.com/netkit/netkit/buf"
+)
+
+// decodeState is Decode's progress on the request at the front of the
+// input, so that bytes arriving a few at a time are each looked at a
+// bounded number of times. Offsets are from the front of the input.
+type decodeState struct {
+	off     int  // bytes scanned for the current line's end
+	line    int  // start of the current line
+	prevCR  bool // the byte before off is CR
+	reqLine int  // end of the request line once found, else 0
+	fields  int  // lines seen in the header (or trailer) section
+	head    int  // end of the head once found, else 0
+	chunked bool // the head said chunked: total is found by walking chunks
+	body    int  // start of a chunked body
+	chunk   int  // start of the next chunk line
+	trailer bool // the last chunk is past: scanning trailer lines
+	total   int  // the request's length once known, else 0
+	expect  bool // the head asked for 100-continue
+	cont    bool // ErrContinue was returned
+}
+
+// Decode parses the request at the front of in, a connection's input,
+// into req and consumes its bytes. Requests may arrive in pieces over
+// several reads, and several pipelined requests may arrive in one: call
+// Decode again after each request, and after each read while it returns
+// ErrShort.
+//
+// It returns ErrShort, consuming nothing, while the request is incomplete
+// (see ErrContinue for a request that expects 100-continue), and a
+// *SyntaxError as soon as the bytes received break a rule or pass a limit.
+// After a SyntaxError the framing of the connection is lost: answer
+// StatusOf(err) and close it.
+//
+// req's []byte fields alias the request's bytes, which req holds: a view
+// of the read that holds them, or a pooled copy when the request straddles
+// reads. They stay valid until req is decoded into again or released with
+// Request.Release; in may discard or release its own bytes meanwhile. A
+// chunked body is de-chunked in place in those bytes.
+//
+// The Decoder remembers how far it scanned: a head that arrives a byte at
+// a time costs O(length) in all, not O(length²). The request line and
+// header section are bounded by the limits as they arrive. Decode
+// allocates nothing in steady state; it copies a head (at most the request
+// line and header section limits) into a buffer it keeps only when the
+// head straddles reads.
+func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
+	req.Release()
+	st := &d.st
+	if st.off == 0 && st.head == 0 {
+		// The common case: the whole request is in the first read.
+		s := in.Span(0)
+		if len(s) == 0 {
+			return ErrShort
+		}
+		n, err := parse(&d.cfg, req, s)
+		if err == nil {
+			b, _ := in.NextRetained(n)
+			in.Discard(0)
+			req.held = b
+			return nil
+		}
+		if err != ErrShort {
+			return err
+		}
+	}
+	if st.head == 0 {
+		if err := d.scanHead(in, req); err != nil {
+			return err
+		}
+	}
+	if st.total == 0 && !st.chunked {
+		p := d.front(in, st.head)
+		if _, err := parseHead(&d.cfg, req, p); err != nil {
+			return d.fail(req, err)
+		}
+		st.expect = req.Expect100
+		if req.Chunked {
+			st.chunked = true
+			st.body, st.chunk, st.off = st.head, st.head, st.head
+		} else {
+			st.total = st.head + int(req.ContentLength)
+		}
+		req.reset()
+	}
+	if st.total == 0 {
+		if err := d.walkChunks(in); err != nil {
+			if err == ErrShort {
+				return d.short()
+			}
+			return d.fail(req, err)
+		}
+	}
+	if in.Len() < st.total {
+		return d.short()
+	}
+	b, _ := in.NextRetained(st.total)
+	in.Discard(0)
+	n, err := parse(&d.cfg, req, b.Bytes())
+	if err == nil && n != st.total {
+		err = serr(n, ErrRequestLine) // cannot happen: the scan and Parse agree on framing
+	}
+	d.st = decodeState{}
+	if err != nil {
+		b.Release()
+		return err
+	}
+	req.held = b
+	return nil
+}
+
+// short returns ErrContinue the first time a request that expects
+// 100-continue is incomplete after its head, else ErrShort.
+func (d *Decoder) short() error {
+	if d.st.expect && !d.st.cont {
+		d.st.cont = true
+		return ErrContinue
+	}
+	return ErrShort
+}
+
+// fail forgets the request's progress and returns err.
+func (d *Decoder) fail(req *Request, err error) error {
+	req.reset()
+	d.st = decodeState{}
+	return err
+}
+
+// front returns the first n bytes of in, in place when they are in one
+// read, else copied into d.scratch.
+func (d *Decoder) front(in *buf.Composite, n int) []byte {
+	if s := in.Span(0); len(s) >= n {
+		return s[:n]
+	}
+	if cap(d.scratch) < n {
+		d.scratch = make([]byte, n)
+	}
+	p := d.scratch[:n]
+	for k := 0; k < n; {
+		k += copy(p[k:], in.Span(k))
+	}
+	return p
+}
+
+// scanHead looks for the end of the head in the bytes that arrived since
+// the last call, enforcing the limits on the request line, the header
+// section and the number of fields. It returns ErrShort while the head is
+// incomplete. When a limit is passed, the error is what Parse says of the
+// bytes received (up to the limits), so that Decode and Parse agree.
+func (d *Decoder) scanHead(in *buf.Composite, req *Request) error {
+	st, c := &d.st, &d.cfg
+	for st.off < in.Len() {
+		s := in.Span(st.off)
+		i := bytes.IndexByte(s, '\n')
+		if i < 0 {
+			st.prevCR = s[len(s)-1] == '\r'
+			st.off += len(s)
+			continue
+		}
+		lf := st.off + i
+		cr := (i > 0 && s[i-1] == '\r') || (i == 0 && st.prevCR)
+		empty := lf == st.line || (cr && lf == st.line+1)
+		if st.reqLine == 0 {
+			if lf+1 > c.maxRequestLine {
+				return d.headLimit(in, req)
+			}
+			st.reqLine = lf + 1
+		} else {
+			if lf+1-st.reqLine > c.maxHeaderBytes {
+				return d.headLimit(in, req)
+			}
+			if empty {
+				st.head = lf + 1
+				return nil
+			}
+			st.fields++
+			if st.fields > c.maxHeaders {
+				return d.headLimit(in, req)
+			}
+		}
+		st.line, st.off, st.prevCR = lf+1, lf+1, false
+	}
+	if st.reqLine == 0 && in.Len() >= c.maxRequestLine ||
+		st.reqLine > 0 && in.Len()-st.reqLine >= c.maxHeaderBytes {
+		return d.headLimit(in, req)
+	}
+	return ErrShort
+}
+
+// headLimit returns Parse's error for the front of in, whose head passes a
+// limit: an earlier line may break a rule first.
+func (d *Decoder) headLimit(in *buf.Composite, req *Request) error {
+	c := &d.cfg
+	n := min(in.Len(), max(c.maxRequestLine, 0)+max(c.maxHeaderBytes, 0)+1)
+	_, err := parse(c, req, d.front(in, n))
+	if err == nil || err == ErrShort {
+		err = serr(n, ErrHeaderTooLarge) // cannot happen: Parse sees the limit too
+	}
+	return d.fail(req, err)
+}
+
+// at returns the byte at offset i of in, which holds more than i bytes.
+func at(in *buf.Composite, i int) byte { return in.Span(i)[0] }
+
+// lineEnd finds the next LF from st.off within [st.line, limit) and returns
+// its offset, or -1 when the bytes received hold none.
+func (d *Decoder) lineEnd(in *buf.Composite, limit int) int {
+	st := &d.st
+	end := min(in.Len(), limit)
+	for st.off < end {
+		s := in.Span(st.off)
+		if len(s) > end-st.off {
+			s = s[:end-st.off]
+		}
+		if i := bytes.IndexByte(s, '\n'); i >= 0 {
+			return st.off + i
+		}
+		st.off += len(s)
+	}
+	return -1
+}
+
+// walkChunks finds the end of a chunked body as chunks arrives, checking
+// what chunks (in Parse) checks in the same order, so that both report the
+// same error. It sets st.total once the trailer section has ended.
+func (d *Decoder) walkChunks(in *buf.Composite) error {
+	st, c := &d.st, &d.cfg
+	for {
+		if st.trailer {
+			hlim := st.line + max(c.maxHeaderBytes, 0)
+			lf := d.lineEnd(in, hlim)
+			if lf < 0 {
+				if in.Len() >= hlim {
+					return serr(hlim, ErrHeaderTooLarge)
+				}
+				return ErrShort
+			}
+			// st.line is reused as the trailer section's start; the
+			// current line starts at st.chunk.
+			l := d.lineAt(in, st.chunk, lf+1)
+			e := len(l) - 1
+			if e > 0 && l[e-1] == '\r' {
+				e--
+			} else if !c.allowBareLF {
+				return serr(lf, ErrBareLF)
+			}
+			if e == 0 {
+				st.total = lf + 1
+				return nil
+			}
+			if _, _, err := trailerLine(c, l, 0, e, st.fields); err != nil {
+				se := err.(*SyntaxError)
+				se.Offset += st.chunk
+				return se
+			}
+			st.fields++
+			st.chunk, st.off = lf+1, lf+1
+			continue
+		}
+		lf := d.lineEnd(in, st.chunk+maxChunkLine)
+		if lf < 0 {
+			if in.Len()-st.chunk >= maxChunkLine {
+				return serr(st.chunk, ErrChunkExtension)
+			}
+			return ErrShort
+		}
+		l := d.lineAt(in, st.chunk, lf+1)
+		e := len(l) - 1
+		if e > 0 && l[e-1] == '\r' {
+			e--
+		} else if !c.allowBareLF {
+			return serr(lf, ErrBareLF)
+		}
+		n, err := chunkLine(l[:e], st.chunk)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			st.trailer = true
+			st.line, st.chunk, st.off, st.fields = lf+1, lf+1, lf+1, 0
+			continue
+		}
+		dd := lf + 1
+		if n > c.maxBodySize-int64(dd-st.body)-2 {
+			return serr(st.chunk, ErrBodyTooLarge)
+		}
+		if n > int64(in.Len()-dd) {
+			return ErrShort
+		}
+		de := dd + int(n)
+		if de >= in.Len() {
+			return ErrShort
+		}
+		next := 0
+		switch at(in, de) {
+		case '\r':
+			if de+1 >= in.Len() {
+				return ErrShort
+			}
+			if at(in, de+1) != '\n' {
+				return serr(de, ErrChunkData)
+			}
+			next = de + 2
+		case '\n':
+			if !c.allowBareLF {
+				return serr(de, ErrBareLF)
+			}
+			next = de + 1
+		default:
+			return serr(de, ErrChunkData)
+		}
+		st.chunk, st.off = next, next
+	}
+}
+
+// lineAt returns in's bytes [from, to), in place when they are in one
+// read, else copied into d.scratch (a line is at most maxChunkLine or the
+// header section limit long).
+func (d *Decoder) lineAt(in *buf.Composite, from, to int) []byte {
+	n := to - from
+	if s := in.Span(from); len(s) >= n {
+		return s[:n]
+	}
+	if cap(d.scratch) < n {
+		d.scratch = make([]byte, n)
+	}
+	p := d.scratch[:n]
+	for k := 0; k < n; {
+		k += copy(p[k:], in.Span(from+k))
+	}
+	return p
+}

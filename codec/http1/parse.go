@@ -1,0 +1,565 @@
+package http1
+
+import (
+	"bytes"
+	"math"
+)
+
+// A Decoder parses requests with its limits and rules (see the Options).
+// Create one with NewDecoder; the zero value is not ready for use.
+//
+// Parse keeps no state in the Decoder: it is safe for concurrent use.
+// Decode keeps the progress of the request at the front of one
+// connection's input: use one Decoder per connection for it.
+type Decoder struct {
+	cfg     config
+	st      decodeState // Decode's progress, see decode.go
+	scratch []byte      // Decode's copy of a head or line that straddles reads
+}
+
+// NewDecoder returns a Decoder with the default limits changed by opts.
+func NewDecoder(opts ...Option) *Decoder {
+	d := &Decoder{cfg: defaultConfig()}
+	for _, o := range opts {
+		o(&d.cfg)
+	}
+	return d
+}
+
+var defaultCfg = defaultConfig()
+
+// ParseRequest is Decoder.Parse with the default limits and rules.
+func ParseRequest(req *Request, p []byte) (int, error) {
+	return parse(&defaultCfg, req, p)
+}
+
+// Parse parses the request at the front of p (request line, header
+// section and body) into req and returns the number of bytes it took. It
+// returns ErrShort, with n = 0, when p ends before the request does and no
+// limit is passed yet, and a *SyntaxError naming one of the package's
+// *Violation kinds for a request it refuses (StatusOf tells what to
+// answer). p may hold more bytes after the request, such as the next
+// pipelined request.
+//
+// req's []byte fields alias p (see Request). A chunked body is de-chunked
+// in place: once the whole request is known to be in p and valid, Parse
+// moves the chunks' data together at the start of the body's bytes in p,
+// overwriting the chunk framing, and Body is that data. p is not written
+// to otherwise, and not at all when Parse returns an error.
+//
+// Cost: one pass over the head with bytes.IndexByte for line ends, table
+// lookups for names and eight bytes at a time for values; a Content-Length
+// body is not read; a chunked body costs one pass over its chunk lines and
+// one copy of its data. Parse allocates nothing once req.Headers (and
+// req.Trailers) have grown to the number of fields.
+//
+// HTTP/1.0 and HTTP/1.1 are accepted; HTTP/1.2 to HTTP/1.9 are parsed as
+// HTTP/1.1 (RFC 9110 §2.5) and give Minor = 1; another major version is
+// ErrVersionNotSupported. Empty lines before the request line, which RFC
+// 9112 §2.2 lets a server ignore, are refused (ErrRequestLine).
+func (d *Decoder) Parse(req *Request, p []byte) (n int, err error) {
+	return parse(&d.cfg, req, p)
+}
+
+func parse(c *config, req *Request, p []byte) (int, error) {
+	req.Release()
+	h, err := parseHead(c, req, p)
+	if err != nil {
+		req.reset()
+		return 0, err
+	}
+	if !req.Chunked {
+		if req.ContentLength > int64(len(p)-h) {
+			req.reset()
+			return 0, ErrShort
+		}
+		end := h + int(req.ContentLength)
+		if end > h {
+			req.Body = p[h:end:end]
+		}
+		return end, nil
+	}
+	end, size, err := chunks(c, req, p, h, false)
+	if err != nil {
+		req.reset()
+		return 0, err
+	}
+	chunks(c, req, p, h, true)
+	req.Body = p[h : h+int(size) : h+int(size)]
+	if size == 0 {
+		req.Body = nil
+	}
+	return end, nil
+}
+
+func serr(off int, kind *Violation) error { return &SyntaxError{Offset: off, Kind: kind} }
+
+// headState is what the header fields tell, gathered while they are
+// parsed and checked once the section ends.
+type headState struct {
+	hosts    int
+	hostOff  int // offset of the second Host field
+	clSeen   bool
+	teOff    int // offset of the first Transfer-Encoding field, -1 when none
+	teLast   bool
+	teChunks int
+	teOther  bool
+	close    bool
+	keep     bool
+	upgrade  bool // Connection: upgrade
+	upField  bool // an Upgrade field
+	expect   bool
+}
+
+// parseHead parses the request line and the header section at the front
+// of p and returns their length.
+func parseHead(c *config, req *Request, p []byte) (int, error) {
+	lim := min(len(p), c.maxRequestLine)
+	lf := bytes.IndexByte(p[:lim], '\n')
+	if lf < 0 {
+		if len(p) >= c.maxRequestLine {
+			return 0, serr(max(c.maxRequestLine, 0), ErrURITooLong)
+		}
+		return 0, ErrShort
+	}
+	end := lf
+	if end > 0 && p[end-1] == '\r' {
+		end--
+	} else if !c.allowBareLF {
+		return 0, serr(lf, ErrBareLF)
+	}
+	if err := requestLine(req, p[:end]); err != nil {
+		return 0, err
+	}
+	var hs headState
+	hs.teOff = -1
+	pos := lf + 1
+	hlim := pos + c.maxHeaderBytes
+	if c.maxHeaderBytes < 0 {
+		hlim = pos
+	}
+	for {
+		rest := p[pos:min(len(p), hlim)]
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			if len(p) >= hlim {
+				return 0, serr(hlim, ErrHeaderTooLarge)
+			}
+			return 0, ErrShort
+		}
+		lf := pos + i
+		end := lf
+		if end > pos && p[end-1] == '\r' {
+			end--
+		} else if !c.allowBareLF {
+			return 0, serr(lf, ErrBareLF)
+		}
+		if end == pos {
+			pos = lf + 1
+			break
+		}
+		if err := field(c, req, &hs, p, pos, end); err != nil {
+			return 0, err
+		}
+		pos = lf + 1
+	}
+	return pos, finishHead(c, req, &hs, pos)
+}
+
+// requestLine parses method SP request-target SP HTTP-version (RFC 9112
+// §3), without its line end.
+func requestLine(req *Request, line []byte) error {
+	i := 0
+	for i < len(line) && chars[line[i]]&cToken != 0 {
+		i++
+	}
+	if i == len(line) {
+		return serr(i, ErrRequestLine)
+	}
+	if i == 0 || line[i] != ' ' {
+		return serr(i, ErrMethod)
+	}
+	m := line[:i]
+	req.RawMethod = m
+	req.Method = methodOf(m)
+	t0 := i + 1
+	j := t0
+	for j < len(line) && chars[line[j]]&cTarget != 0 {
+		j++
+	}
+	if j == len(line) {
+		return serr(j, ErrRequestLine)
+	}
+	if j == t0 || line[j] != ' ' {
+		return serr(j, ErrTarget)
+	}
+	t := line[t0:j]
+	if err := targetForm(req.Method, t); err != nil {
+		return serr(t0, err.(*Violation))
+	}
+	req.Target = t
+	req.Path = t
+	if q := bytes.IndexByte(t, '?'); q >= 0 {
+		req.Path = t[:q]
+		req.Query = t[q+1:]
+	}
+	v := line[j+1:]
+	if len(v) != 8 || string(v[:5]) != "HTTP/" || v[6] != '.' || !isDigit(v[5]) || !isDigit(v[7]) {
+		return serr(j+1, ErrVersion)
+	}
+	if v[5] != '1' {
+		return serr(j+1, ErrVersionNotSupported)
+	}
+	req.Minor = 1
+	if v[7] == '0' {
+		req.Minor = 0
+	}
+	return nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// methodOf recognises the methods with a value of their own; method names
+// are case-sensitive (RFC 9110 §9.1).
+func methodOf(m []byte) Method {
+	switch len(m) {
+	case 3:
+		switch string(m) {
+		case "GET":
+			return MethodGet
+		case "PUT":
+			return MethodPut
+		}
+	case 4:
+		switch string(m) {
+		case "POST":
+			return MethodPost
+		case "HEAD":
+			return MethodHead
+		}
+	case 5:
+		switch string(m) {
+		case "PATCH":
+			return MethodPatch
+		case "TRACE":
+			return MethodTrace
+		}
+	case 6:
+		if string(m) == "DELETE" {
+			return MethodDelete
+		}
+	case 7:
+		switch string(m) {
+		case "OPTIONS":
+			return MethodOptions
+		case "CONNECT":
+			return MethodConnect
+		}
+	}
+	return MethodOther
+}
+
+// targetForm checks the form of the request-target t, whose characters are
+// already known to be allowed (RFC 9112 §3.2): origin-form for every
+// method but CONNECT, authority-form (host:port) for CONNECT only,
+// asterisk-form for OPTIONS only, absolute-form (scheme ":" …) for every
+// method but CONNECT.
+func targetForm(m Method, t []byte) error {
+	if m == MethodConnect {
+		// authority-form: host ":" port, no userinfo.
+		c := bytes.LastIndexByte(t, ':')
+		if c <= 0 || c == len(t)-1 {
+			return ErrTarget
+		}
+		for _, b := range t[:c] {
+			if chars[b]&cHost == 0 || b == '@' {
+				return ErrTarget
+			}
+		}
+		for _, b := range t[c+1:] {
+			if !isDigit(b) {
+				return ErrTarget
+			}
+		}
+		return nil
+	}
+	switch t[0] {
+	case '/':
+		return nil
+	case '*':
+		if len(t) == 1 && m == MethodOptions {
+			return nil
+		}
+		return ErrTarget
+	}
+	// absolute-form: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+	if !('a' <= t[0]|0x20 && t[0]|0x20 <= 'z') {
+		return ErrTarget
+	}
+	for i := 1; i < len(t); i++ {
+		if t[i] == ':' {
+			return nil
+		}
+		if chars[t[i]]&cScheme == 0 {
+			return ErrTarget
+		}
+	}
+	return ErrTarget
+}
+
+// field parses the header field line p[pos:end] (its line end removed)
+// into req.Headers and notes what it tells in hs.
+func field(c *config, req *Request, hs *headState, p []byte, pos, end int) error {
+	name, value, err := fieldLine(p, pos, end)
+	if err != nil {
+		return err
+	}
+	if len(req.Headers) >= c.maxHeaders {
+		return serr(pos, ErrTooManyHeaders)
+	}
+	req.Headers = append(req.Headers, Header{Name: name, Value: value})
+	switch len(name) {
+	case 4:
+		if equalLower(name, "host") {
+			hs.hosts++
+			if hs.hosts == 2 {
+				hs.hostOff = pos
+			}
+			for _, b := range value {
+				if chars[b]&cHost == 0 {
+					return serr(pos, ErrHost)
+				}
+			}
+			req.Host = value
+		}
+	case 6:
+		if equalLower(name, "expect") {
+			if !equalLower(value, "100-continue") {
+				return serr(pos, ErrExpect)
+			}
+			hs.expect = true
+		}
+	case 7:
+		if equalLower(name, "upgrade") {
+			hs.upField = true
+		}
+	case 10:
+		if equalLower(name, "connection") {
+			connection(hs, value)
+		}
+	case 14:
+		if equalLower(name, "content-length") {
+			n, ok := contentLength(value)
+			if !ok {
+				return serr(pos, ErrContentLength)
+			}
+			if hs.clSeen && n != req.ContentLength {
+				return serr(pos, ErrDuplicateContentLength)
+			}
+			hs.clSeen = true
+			req.ContentLength = n
+		}
+	case 17:
+		if equalLower(name, "transfer-encoding") {
+			if hs.teOff < 0 {
+				hs.teOff = pos
+			}
+			if !transferEncoding(hs, value) {
+				return serr(pos, ErrTransferEncoding)
+			}
+		}
+	}
+	return nil
+}
+
+// fieldLine splits the field line p[pos:end] into its name and its value
+// without surrounding whitespace, checking both (RFC 9112 §5, RFC 9110
+// §5.1, §5.5).
+func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
+	if p[pos] == ' ' || p[pos] == '\t' {
+		return nil, nil, serr(pos, ErrObsFold)
+	}
+	j := pos
+	for j < end && chars[p[j]]&cToken != 0 {
+		j++
+	}
+	if j == end || p[j] != ':' {
+		if j > pos && j < end && (p[j] == ' ' || p[j] == '\t') {
+			k := j
+			for k < end && (p[k] == ' ' || p[k] == '\t') {
+				k++
+			}
+			if k < end && p[k] == ':' {
+				return nil, nil, serr(j, ErrSpaceBeforeColon)
+			}
+		}
+		return nil, nil, serr(j, ErrHeaderName)
+	}
+	if j == pos {
+		return nil, nil, serr(j, ErrHeaderName)
+	}
+	v := j + 1
+	for v < end && (p[v] == ' ' || p[v] == '\t') {
+		v++
+	}
+	e := end
+	for e > v && (p[e-1] == ' ' || p[e-1] == '\t') {
+		e--
+	}
+	if k := badValue(p[v:e]); k >= 0 {
+		return nil, nil, serr(v+k, ErrHeaderValue)
+	}
+	return p[pos:j:j], p[v:e:e], nil
+}
+
+// contentLength parses 1*DIGIT (RFC 9110 §8.6): no sign, no whitespace
+// inside, no list.
+func contentLength(v []byte) (int64, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	var n int64
+	for _, b := range v {
+		if !isDigit(b) {
+			return 0, false
+		}
+		d := int64(b - '0')
+		if n > (math.MaxInt64-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, true
+}
+
+// nextElement returns the first element of the comma-separated list v
+// (RFC 9110 §5.6.1) without surrounding whitespace, and the rest of the
+// list after its comma.
+func nextElement(v []byte) (elem, rest []byte) {
+	if i := bytes.IndexByte(v, ','); i >= 0 {
+		return trimOWS(v[:i]), v[i+1:]
+	}
+	return trimOWS(v), nil
+}
+
+// connection notes the close, keep-alive and upgrade options of a
+// Connection field (RFC 9110 §7.6.1).
+func connection(hs *headState, v []byte) {
+	for len(v) > 0 {
+		var e []byte
+		e, v = nextElement(v)
+		switch len(e) {
+		case 5:
+			hs.close = hs.close || equalLower(e, "close")
+		case 7:
+			hs.upgrade = hs.upgrade || equalLower(e, "upgrade")
+		case 10:
+			hs.keep = hs.keep || equalLower(e, "keep-alive")
+		}
+	}
+}
+
+// transferEncoding notes the codings of a Transfer-Encoding field (RFC
+// 9112 §6.1): each element is a token, with parameters for codings other
+// than chunked, which has none. It reports false for a malformed list.
+func transferEncoding(hs *headState, v []byte) bool {
+	for len(v) > 0 {
+		var e []byte
+		e, v = nextElement(v)
+		if len(e) == 0 {
+			continue
+		}
+		i := 0
+		for i < len(e) && chars[e[i]]&cToken != 0 {
+			i++
+		}
+		if i == 0 {
+			return false
+		}
+		name, params := e[:i], trimOWS(e[i:])
+		if len(params) > 0 && params[0] != ';' {
+			return false
+		}
+		if equalLower(name, "chunked") {
+			if len(params) > 0 {
+				return false
+			}
+			hs.teChunks++
+			hs.teLast = true
+			continue
+		}
+		hs.teOther = true
+		hs.teLast = false
+	}
+	return true
+}
+
+// finishHead checks what needs the whole header section and fills the
+// fields of req it decides. end is the section's end.
+func finishHead(c *config, req *Request, hs *headState, end int) error {
+	switch {
+	case hs.hosts > 1:
+		return serr(hs.hostOff, ErrHost)
+	case hs.hosts == 0 && req.Minor == 1:
+		return serr(end, ErrHost)
+	}
+	if hs.teOff >= 0 {
+		switch {
+		case req.Minor == 0:
+			return serr(hs.teOff, ErrTransferEncoding)
+		case hs.clSeen:
+			return serr(hs.teOff, ErrLengthAndChunked)
+		case hs.teChunks != 1 || !hs.teLast:
+			return serr(hs.teOff, ErrTransferEncoding)
+		case hs.teOther:
+			return serr(hs.teOff, ErrUnsupportedCoding)
+		}
+		req.Chunked = true
+		req.ContentLength = -1
+	} else if req.ContentLength > c.maxBodySize {
+		return serr(end, ErrBodyTooLarge)
+	}
+	if req.Minor == 1 {
+		req.KeepAlive = !hs.close
+		req.Expect100 = hs.expect
+	} else {
+		req.KeepAlive = hs.keep && !hs.close
+	}
+	req.Upgrade = hs.upgrade && hs.upField
+	return nil
+}
+
+// Header returns the value of the first header field named name, compared
+// without regard to ASCII case, or nil when there is none. The value
+// aliases the request's memory (see Request). It allocates nothing and
+// costs a walk over req.Headers; for a field that may repeat, range over
+// req.Headers.
+func (r *Request) Header(name string) []byte {
+	for i := range r.Headers {
+		if equalFold(r.Headers[i].Name, name) {
+			return r.Headers[i].Value
+		}
+	}
+	return nil
+}
+
+// equalFold reports whether b and s are equal without regard to ASCII
+// case.
+func equalFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		x, y := b[i], s[i]
+		if 'A' <= x && x <= 'Z' {
+			x |= 0x20
+		}
+		if 'A' <= y && y <= 'Z' {
+			y |= 0x20
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
