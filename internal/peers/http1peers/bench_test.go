@@ -9,6 +9,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/internal/httpreq"
 )
 
@@ -40,6 +41,7 @@ var benchInputs = []struct{ name, in string }{
 func BenchmarkParse(b *testing.B) {
 	for _, in := range benchInputs {
 		b.Run("req="+in.name, func(b *testing.B) {
+			b.Run("impl=netkit", func(b *testing.B) { benchNetkit(b, in.in) })
 			b.Run("impl=fasthttp-header", func(b *testing.B) { benchFastHTTPHeader(b, in.in) })
 			b.Run("impl=fasthttp", func(b *testing.B) { benchFastHTTP(b, in.in) })
 			b.Run("impl=nethttp", func(b *testing.B) { benchNetHTTP(b, in.in) })
@@ -96,6 +98,20 @@ func benchNetHTTP(b *testing.B, in string) {
 		}
 		if _, err := io.Copy(io.Discard, req.Body); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func benchNetkit(b *testing.B, in string) {
+	var req http1.Request
+	scratch := make([]byte, len(in))
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(scratch, in)
+		n, err := http1.ParseRequest(&req, scratch)
+		if err != nil || n != len(in) {
+			b.Fatal(n, err)
 		}
 	}
 }

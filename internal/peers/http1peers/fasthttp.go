@@ -32,7 +32,12 @@ func FastHTTPRead(p []byte) (*Parsed, error) {
 		Body:          string(req.Body()),
 		N:             len(p) - src.Len() - br.Buffered(),
 	}
-	out.Chunked = out.ContentLength == -1
+	switch out.ContentLength {
+	case -1:
+		out.Chunked = true
+	case -2: // fasthttp's "no Content-Length": a request without a body
+		out.ContentLength = 0
+	}
 	if h.IsHTTP11() {
 		out.Minor = 1
 	}

@@ -77,13 +77,13 @@ func Diff(a, b *Parsed) string {
 		add("host", a.Host, b.Host)
 	}
 	if a.ContentLength != b.ContentLength {
-		add("content-length", a.ContentLength, b.ContentLength)
+		add("content-length", fmt.Sprint(a.ContentLength), fmt.Sprint(b.ContentLength))
 	}
 	if a.Chunked != b.Chunked {
-		add("chunked", a.Chunked, b.Chunked)
+		add("chunked", fmt.Sprint(a.Chunked), fmt.Sprint(b.Chunked))
 	}
 	if a.KeepAlive != b.KeepAlive {
-		add("keep-alive", a.KeepAlive, b.KeepAlive)
+		add("keep-alive", fmt.Sprint(a.KeepAlive), fmt.Sprint(b.KeepAlive))
 	}
 	if a.Body != b.Body {
 		add("body", a.Body, b.Body)
@@ -92,7 +92,7 @@ func Diff(a, b *Parsed) string {
 		add("trailers", sorted(a.Trailers), sorted(b.Trailers))
 	}
 	if a.N != b.N {
-		add("bytes read", a.N, b.N)
+		add("bytes read", fmt.Sprint(a.N), fmt.Sprint(b.N))
 	}
 	return strings.Join(d, "; ")
 }
