@@ -21,6 +21,9 @@ func chunks(c *config, req *Request, p []byte, body int, compact bool) (end int,
 		lim := min(len(p), pos+maxChunkLine)
 		i := bytes.IndexByte(p[pos:lim], '\n')
 		if i < 0 {
+			if err := partialChunkLine(p[pos:lim], pos); err != nil {
+				return 0, 0, err
+			}
 			if len(p)-pos >= maxChunkLine {
 				return 0, 0, serr(pos, ErrChunkExtension)
 			}
@@ -137,6 +140,19 @@ func chunkLine(l []byte, off int) (int64, error) {
 		}
 	}
 	return n, nil
+}
+
+// partialChunkLine checks the start of a chunk line whose end has not
+// arrived: a size of more than 15 digits is refused before its end.
+func partialChunkLine(l []byte, off int) error {
+	i := 0
+	for i < len(l) && unhex(l[i]) >= 0 {
+		i++
+	}
+	if i > 15 {
+		return serr(off, ErrChunkSizeOverflow)
+	}
+	return nil
 }
 
 func skipBWS(l []byte, i int) int {

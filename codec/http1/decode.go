@@ -10,19 +10,19 @@ import (
 // input, so that bytes arriving a few at a time are each looked at a
 // bounded number of times. Offsets are from the front of the input.
 type decodeState struct {
-	off     int  // bytes scanned for the current line's end
-	line    int  // start of the current line
-	prevCR  bool // the byte before off is CR
-	reqLine int  // end of the request line once found, else 0
-	fields  int  // lines seen in the header (or trailer) section
-	head    int  // end of the head once found, else 0
-	chunked bool // the head said chunked: total is found by walking chunks
-	body    int  // start of a chunked body
-	chunk   int  // start of the next chunk line
-	trailer bool // the last chunk is past: scanning trailer lines
-	total   int  // the request's length once known, else 0
-	expect  bool // the head asked for 100-continue
-	cont    bool // ErrContinue was returned
+	off     int       // bytes scanned for the current line's end
+	line    int       // start of the current line
+	reqLine int       // end of the request line once found, else 0
+	fields  int       // lines seen in the header (or trailer) section
+	head    int       // end of the head once found, else 0
+	chunked bool      // the head said chunked: total is found by walking chunks
+	body    int       // start of a chunked body
+	chunk   int       // start of the next chunk line
+	trailer bool      // the last chunk is past: scanning trailer lines
+	total   int       // the request's length once known, else 0
+	hs      headState // what the head's fields told so far
+	expect  bool      // the head asked for 100-continue
+	cont    bool      // ErrContinue was returned
 }
 
 // Decode parses the request at the front of in, a connection's input,
@@ -70,8 +70,15 @@ func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
 		}
 	}
 	if st.head == 0 {
-		if err := d.scanHead(in, req); err != nil {
-			return err
+		if st.off == 0 {
+			d.scan.reset()
+			st.hs = headState{teOff: -1}
+		}
+		if err := d.scanHead(in); err != nil {
+			if err == ErrShort {
+				return err
+			}
+			return d.fail(req, err)
 		}
 	}
 	if st.total == 0 && !st.chunked {
@@ -148,60 +155,59 @@ func (d *Decoder) front(in *buf.Composite, n int) []byte {
 }
 
 // scanHead looks for the end of the head in the bytes that arrived since
-// the last call, enforcing the limits on the request line, the header
-// section and the number of fields. It returns ErrShort while the head is
-// incomplete. When a limit is passed, the error is what Parse says of the
-// bytes received (up to the limits), so that Decode and Parse agree.
-func (d *Decoder) scanHead(in *buf.Composite, req *Request) error {
+// the last call. It checks each line as it ends, as Parse does and in the
+// same order (limit, line end, request line or field, field count), so
+// that a request Parse refuses is refused by Decode with the same error as
+// soon as the offending line is in. It returns ErrShort while the head is
+// incomplete.
+func (d *Decoder) scanHead(in *buf.Composite) error {
 	st, c := &d.st, &d.cfg
-	for st.off < in.Len() {
-		s := in.Span(st.off)
-		i := bytes.IndexByte(s, '\n')
-		if i < 0 {
-			st.prevCR = s[len(s)-1] == '\r'
-			st.off += len(s)
-			continue
-		}
-		lf := st.off + i
-		cr := (i > 0 && s[i-1] == '\r') || (i == 0 && st.prevCR)
-		empty := lf == st.line || (cr && lf == st.line+1)
+	for {
+		var lf int
 		if st.reqLine == 0 {
-			if lf+1 > c.maxRequestLine {
-				return d.headLimit(in, req)
+			lf = d.lineEnd(in, max(c.maxRequestLine, 0))
+			if lf < 0 {
+				if in.Len() >= c.maxRequestLine {
+					return serr(max(c.maxRequestLine, 0), ErrURITooLong)
+				}
+				return ErrShort
+			}
+		} else {
+			hlim := st.reqLine + max(c.maxHeaderBytes, 0)
+			lf = d.lineEnd(in, hlim)
+			if lf < 0 {
+				if in.Len() >= hlim {
+					return serr(hlim, ErrHeaderTooLarge)
+				}
+				return ErrShort
+			}
+		}
+		l := d.lineAt(in, st.line, lf+1)
+		e := len(l) - 1
+		if e > 0 && l[e-1] == '\r' {
+			e--
+		} else if !c.allowBareLF {
+			return serr(lf, ErrBareLF)
+		}
+		if st.reqLine == 0 {
+			if err := requestLine(&d.scan, l[:e]); err != nil {
+				return err
 			}
 			st.reqLine = lf + 1
 		} else {
-			if lf+1-st.reqLine > c.maxHeaderBytes {
-				return d.headLimit(in, req)
-			}
-			if empty {
+			if e == 0 {
 				st.head = lf + 1
 				return nil
 			}
-			st.fields++
-			if st.fields > c.maxHeaders {
-				return d.headLimit(in, req)
+			if err := field(c, &d.scan, &st.hs, l, 0, e, st.fields); err != nil {
+				se := err.(*SyntaxError)
+				se.Offset += st.line
+				return se
 			}
+			st.fields++
 		}
-		st.line, st.off, st.prevCR = lf+1, lf+1, false
+		st.line, st.off = lf+1, lf+1
 	}
-	if st.reqLine == 0 && in.Len() >= c.maxRequestLine ||
-		st.reqLine > 0 && in.Len()-st.reqLine >= c.maxHeaderBytes {
-		return d.headLimit(in, req)
-	}
-	return ErrShort
-}
-
-// headLimit returns Parse's error for the front of in, whose head passes a
-// limit: an earlier line may break a rule first.
-func (d *Decoder) headLimit(in *buf.Composite, req *Request) error {
-	c := &d.cfg
-	n := min(in.Len(), max(c.maxRequestLine, 0)+max(c.maxHeaderBytes, 0)+1)
-	_, err := parse(c, req, d.front(in, n))
-	if err == nil || err == ErrShort {
-		err = serr(n, ErrHeaderTooLarge) // cannot happen: Parse sees the limit too
-	}
-	return d.fail(req, err)
 }
 
 // at returns the byte at offset i of in, which holds more than i bytes.
@@ -264,6 +270,9 @@ func (d *Decoder) walkChunks(in *buf.Composite) error {
 		}
 		lf := d.lineEnd(in, st.chunk+maxChunkLine)
 		if lf < 0 {
+			if err := partialChunkLine(d.lineAt(in, st.chunk, min(in.Len(), st.chunk+16)), st.chunk); err != nil {
+				return err
+			}
 			if in.Len()-st.chunk >= maxChunkLine {
 				return serr(st.chunk, ErrChunkExtension)
 			}

@@ -14,6 +14,7 @@ import (
 type Decoder struct {
 	cfg     config
 	st      decodeState // Decode's progress, see decode.go
+	scan    Request     // what Decode's line-by-line check of a head fills, then drops
 	scratch []byte      // Decode's copy of a head or line that straddles reads
 }
 
@@ -158,7 +159,7 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 			pos = lf + 1
 			break
 		}
-		if err := field(c, req, &hs, p, pos, end); err != nil {
+		if err := field(c, req, &hs, p, pos, end, len(req.Headers)); err != nil {
 			return 0, err
 		}
 		pos = lf + 1
@@ -307,14 +308,15 @@ func targetForm(m Method, t []byte) error {
 	return ErrTarget
 }
 
-// field parses the header field line p[pos:end] (its line end removed)
-// into req.Headers and notes what it tells in hs.
-func field(c *config, req *Request, hs *headState, p []byte, pos, end int) error {
+// field parses the header field line p[pos:end] (its line end removed),
+// the count-th of the section, into req.Headers and notes what it tells in
+// hs.
+func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int) error {
 	name, value, err := fieldLine(p, pos, end)
 	if err != nil {
 		return err
 	}
-	if len(req.Headers) >= c.maxHeaders {
+	if count >= c.maxHeaders {
 		return serr(pos, ErrTooManyHeaders)
 	}
 	req.Headers = append(req.Headers, Header{Name: name, Value: value})
@@ -376,40 +378,44 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end int) error
 // without surrounding whitespace, checking both (RFC 9112 §5, RFC 9110
 // §5.1, §5.5).
 func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
-	if p[pos] == ' ' || p[pos] == '\t' {
-		return nil, nil, serr(pos, ErrObsFold)
-	}
-	j := pos
-	for j < end && chars[p[j]]&cToken != 0 {
+	l := p[pos:end]
+	j := 0
+	for j < len(l) && chars[l[j]]&cToken != 0 {
 		j++
 	}
-	if j == end || p[j] != ':' {
-		if j > pos && j < end && (p[j] == ' ' || p[j] == '\t') {
-			k := j
-			for k < end && (p[k] == ' ' || p[k] == '\t') {
-				k++
-			}
-			if k < end && p[k] == ':' {
-				return nil, nil, serr(j, ErrSpaceBeforeColon)
-			}
-		}
-		return nil, nil, serr(j, ErrHeaderName)
-	}
-	if j == pos {
-		return nil, nil, serr(j, ErrHeaderName)
+	if j == 0 || j == len(l) || l[j] != ':' {
+		return nil, nil, badName(l, j, pos)
 	}
 	v := j + 1
-	for v < end && (p[v] == ' ' || p[v] == '\t') {
+	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
 		v++
 	}
-	e := end
-	for e > v && (p[e-1] == ' ' || p[e-1] == '\t') {
+	e := len(l)
+	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
 		e--
 	}
-	if k := badValue(p[v:e]); k >= 0 {
-		return nil, nil, serr(v+k, ErrHeaderValue)
+	if k := badValue(l[v:e]); k >= 0 {
+		return nil, nil, serr(pos+v+k, ErrHeaderValue)
 	}
-	return p[pos:j:j], p[v:e:e], nil
+	return l[:j:j], l[v:e:e], nil
+}
+
+// badName returns the error for the field line l, at offset pos, whose
+// name ends at l[j] with something other than a colon.
+func badName(l []byte, j, pos int) error {
+	if l[0] == ' ' || l[0] == '\t' {
+		return serr(pos, ErrObsFold)
+	}
+	if j > 0 && j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		k := j
+		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+			k++
+		}
+		if k < len(l) && l[k] == ':' {
+			return serr(pos+j, ErrSpaceBeforeColon)
+		}
+	}
+	return serr(pos+j, ErrHeaderName)
 }
 
 // contentLength parses 1*DIGIT (RFC 9110 §8.6): no sign, no whitespace

@@ -67,6 +67,14 @@ func badValue(v []byte) int {
 			}
 		}
 	}
+	if i < len(v) && len(v) >= 8 {
+		// The last bytes, in one word that overlaps the ones checked.
+		w := binary.LittleEndian.Uint64(v[len(v)-8:])
+		x := w ^ (0x7f * lo8)
+		if (w-0x20*lo8)&^w&hi8|(x-lo8)&^x&hi8 == 0 {
+			return -1
+		}
+	}
 	for ; i < len(v); i++ {
 		if badValueByte(v[i]) {
 			return i

@@ -1,0 +1,246 @@
+package http1
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/httpreq"
+)
+
+// kindOf returns the *Violation err wraps, or err itself (nil, ErrShort,
+// ErrContinue).
+func kindOf(err error) error {
+	var v *Violation
+	if errors.As(err, &v) {
+		return v
+	}
+	return err
+}
+
+// toSlow converts req to the reference's form, for comparison.
+func toSlow(req *Request) slowReq {
+	r := slowReq{
+		method: req.Method, rawMethod: string(req.RawMethod), target: string(req.Target),
+		path: string(req.Path), minor: req.Minor, cl: req.ContentLength, chunked: req.Chunked,
+		keepAlive: req.KeepAlive, upgrade: req.Upgrade, expect100: req.Expect100, body: string(req.Body),
+	}
+	if req.Query != nil {
+		q := string(req.Query)
+		r.query = &q
+	}
+	if req.Host != nil {
+		h := string(req.Host)
+		r.host = &h
+	}
+	for _, h := range req.Headers {
+		r.headers = append(r.headers, [2]string{string(h.Name), string(h.Value)})
+	}
+	for _, h := range req.Trailers {
+		r.trailers = append(r.trailers, [2]string{string(h.Name), string(h.Value)})
+	}
+	return r
+}
+
+// fuzzConfig derives the options from a byte: bare LF allowed or not, and
+// default or small limits (so that the fuzzer reaches them).
+func fuzzConfig(b byte) ([]Option, config) {
+	var opts []Option
+	if b&1 != 0 {
+		opts = append(opts, WithAllowBareLF(true))
+	}
+	if b&2 != 0 {
+		opts = append(opts, WithMaxRequestLine(24+int(b>>4)), WithMaxHeaderBytes(40+int(b>>4)*4),
+			WithMaxHeaders(1+int(b>>5)), WithMaxBodySize(int64(b>>3)*3))
+	}
+	d := NewDecoder(opts...)
+	return opts, d.cfg
+}
+
+func fuzzSeeds(f *testing.F) {
+	for _, s := range []string{
+		httpreq.GET10, httpreq.ChunkedPOST,
+		"GET / HTTP/1.1\r\nHost: a\r\n\r\n",
+		"POST /x?y HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc",
+		"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=\"b\\\"c\"\r\nabc\r\n0\r\nX-T: 1\r\n\r\n",
+		"GET / HTTP/1.0\nConnection: keep-alive\n\n",
+		"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n",
+		"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n",
+		"GET http://a/b HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
+		"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+	} {
+		f.Add(byte(0), []byte(s), uint64(1))
+		f.Add(byte(3), []byte(s), uint64(7))
+	}
+}
+
+// FuzzParseRequest checks Parse against slowParse (same verdict, same
+// violation, same fields), and Decode over random splits of the input
+// into reads against Parse.
+func FuzzParseRequest(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, flags byte, data []byte, seed uint64) {
+		opts, cfg := fuzzConfig(flags)
+		d := NewDecoder(opts...)
+		p := append([]byte(nil), data...)
+		var req Request
+		n, err := d.Parse(&req, p)
+		want, wn, werr := slowParse(cfg, data)
+		if kindOf(err) != werr {
+			t.Fatalf("Parse: %v, reference: %v", err, werr)
+		}
+		if err == nil {
+			if n != wn {
+				t.Fatalf("Parse took %d bytes, reference %d", n, wn)
+			}
+			if got := toSlow(&req); !reflect.DeepEqual(got, want) {
+				t.Fatalf("Parse:\n%+v\nreference:\n%+v", got, want)
+			}
+		}
+		if err != nil && err != ErrShort && n != 0 {
+			t.Fatalf("n = %d with %v", n, err)
+		}
+		if err != nil && err != ErrShort {
+			var se *SyntaxError
+			if !errors.As(err, &se) || StatusOf(err) < 400 {
+				t.Fatalf("error %v is not a SyntaxError with a status", err)
+			}
+		}
+		got := decodeSplit(t, NewDecoder(opts...), data, seed)
+		if kindOf(got.err) != kindOf(err) {
+			t.Fatalf("Decode: %v, Parse: %v", got.err, err)
+		}
+		if err == nil {
+			if got.n != n {
+				t.Fatalf("Decode took %d bytes, Parse %d", got.n, n)
+			}
+			if !reflect.DeepEqual(got.req, toSlow(&req)) {
+				t.Fatalf("Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
+			}
+		}
+	})
+}
+
+type decodeResult struct {
+	req slowReq
+	n   int
+	err error
+}
+
+// decodeSplit feeds data to d in reads cut at random points (from seed)
+// until Decode gives a request or an error; ErrShort when it never does.
+func decodeSplit(t *testing.T, d *Decoder, data []byte, seed uint64) decodeResult {
+	rng := rand.New(rand.NewPCG(seed, seed>>7))
+	in := buf.NewComposite()
+	defer in.Release()
+	var req Request
+	defer req.Release()
+	fed, conts := 0, 0
+	for {
+		err := d.Decode(in, &req)
+		switch err {
+		case nil:
+			return decodeResult{req: toSlow(&req), n: fed - in.Len()}
+		case ErrContinue:
+			conts++
+			if conts > 1 {
+				t.Fatalf("ErrContinue twice")
+			}
+			continue
+		case ErrShort:
+		default:
+			return decodeResult{err: err}
+		}
+		if fed == len(data) {
+			return decodeResult{err: ErrShort}
+		}
+		k := 1 + rng.IntN(len(data)-fed)
+		if rng.IntN(4) == 0 {
+			k = min(len(data)-fed, 1+rng.IntN(3))
+		}
+		b := buf.Get(k)
+		b.Write(data[fed : fed+k])
+		in.Append(b)
+		fed += k
+	}
+}
+
+// TestDecodeEverySplit decodes the two benchmark requests, and a chunked
+// request with a trailer, cut into two and into three reads at every
+// point, and compares with Parse of the whole.
+func TestDecodeEverySplit(t *testing.T) {
+	for _, s := range []string{
+		httpreq.GET10, httpreq.ChunkedPOST,
+		"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;x=\"y\"\r\nabc\r\n0\r\nX-T: 1\r\n\r\n",
+	} {
+		var whole Request
+		p := []byte(s)
+		n, err := ParseRequest(&whole, p)
+		if err != nil || n != len(s) {
+			t.Fatalf("Parse: %d, %v", n, err)
+		}
+		want := toSlow(&whole)
+		check := func(cuts ...int) {
+			t.Helper()
+			d := NewDecoder()
+			in := buf.NewComposite()
+			defer in.Release()
+			var req Request
+			defer req.Release()
+			prev := 0
+			cuts = append(cuts, len(s))
+			var err error
+			for _, c := range cuts {
+				if c > prev {
+					b := buf.Get(c - prev)
+					b.Write([]byte(s[prev:c]))
+					in.Append(b)
+				}
+				prev = c
+				if err = d.Decode(in, &req); err == nil {
+					break
+				}
+				if err != ErrShort {
+					t.Fatalf("cuts %v: %v", cuts, err)
+				}
+			}
+			if err != nil {
+				t.Fatalf("cuts %v: %v", cuts, err)
+			}
+			if in.Len() != 0 {
+				t.Fatalf("cuts %v: %d bytes left", cuts, in.Len())
+			}
+			if got := toSlow(&req); !reflect.DeepEqual(got, want) {
+				t.Fatalf("cuts %v:\n%+v\nwant\n%+v", cuts, got, want)
+			}
+		}
+		for i := 0; i <= len(s); i++ {
+			check(i)
+		}
+		step := 1
+		if testing.Short() {
+			step = 7
+		}
+		for i := 0; i <= len(s); i += step {
+			for j := i; j <= len(s); j += step {
+				check(i, j)
+			}
+		}
+	}
+}
+
+func TestFuzzSeedsAgainstSlow(t *testing.T) {
+	for i := 0; i < 4; i++ {
+		_, cfg := fuzzConfig(byte(i))
+		for _, s := range []string{httpreq.GET10, httpreq.ChunkedPOST} {
+			_, _, err := slowParse(cfg, []byte(s))
+			if i&2 == 0 && err != nil {
+				t.Errorf("flags %d: reference refuses %q: %v", i, s[:20], err)
+			}
+		}
+	}
+	_ = fmt.Sprint
+}

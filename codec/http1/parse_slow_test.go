@@ -1,0 +1,455 @@
+package http1
+
+import (
+	"strconv"
+	"strings"
+)
+
+// slowParse is the reference the fuzz target checks Parse against: the
+// rules of the package's documentation written out one at a time on
+// strings, with character sets spelled as strings, no tables and no
+// tricks. It returns what Parse would fill, the length taken, and nil,
+// ErrShort or the *Violation refused.
+func slowParse(c config, in []byte) (r slowReq, n int, kind error) {
+	defer func() {
+		if kind != nil {
+			r, n = slowReq{}, 0
+		}
+	}()
+	p := string(in)
+
+	// readLine returns the line from start (its line end removed) and
+	// the offset after its LF, looking for the LF before limitEnd only.
+	readLine := func(start, limitEnd int, tooLong *Violation) (string, int, error) {
+		end := min(len(p), limitEnd)
+		i := strings.IndexByte(p[start:end], '\n')
+		if i < 0 {
+			if len(p) >= limitEnd {
+				return "", 0, tooLong
+			}
+			return "", 0, ErrShort
+		}
+		line := p[start : start+i]
+		if strings.HasSuffix(line, "\r") {
+			line = line[:len(line)-1]
+		} else if !c.allowBareLF {
+			return "", 0, ErrBareLF
+		}
+		return line, start + i + 1, nil
+	}
+
+	line, pos, err := readLine(0, c.maxRequestLine, ErrURITooLong)
+	if err != nil {
+		return r, 0, err
+	}
+	if err := slowRequestLine(&r, line); err != nil {
+		return r, 0, err
+	}
+
+	// The header section.
+	hdrStart := pos
+	var hosts, teFields int
+	var clSeen bool
+	var teCodings []string
+	var connOpts []string
+	var upgradeField, expect bool
+	for {
+		line, next, err := readLine(pos, hdrStart+max(c.maxHeaderBytes, 0), ErrHeaderTooLarge)
+		if err != nil {
+			return r, 0, err
+		}
+		pos = next
+		if line == "" {
+			break
+		}
+		name, value, err := slowField(line)
+		if err != nil {
+			return r, 0, err
+		}
+		if len(r.headers) >= c.maxHeaders {
+			return r, 0, ErrTooManyHeaders
+		}
+		r.headers = append(r.headers, [2]string{name, value})
+		switch strings.ToLower(name) {
+		case "host":
+			hosts++
+			if strings.Trim(value, slowHostChars) != "" {
+				return r, 0, ErrHost
+			}
+			v := value
+			r.host = &v
+		case "expect":
+			if strings.ToLower(value) != "100-continue" {
+				return r, 0, ErrExpect
+			}
+			expect = true
+		case "upgrade":
+			upgradeField = true
+		case "connection":
+			for _, e := range strings.Split(value, ",") {
+				connOpts = append(connOpts, strings.ToLower(strings.Trim(e, " \t")))
+			}
+		case "content-length":
+			if value == "" || strings.Trim(value, "0123456789") != "" {
+				return r, 0, ErrContentLength
+			}
+			v, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				return r, 0, ErrContentLength
+			}
+			if clSeen && v != r.cl {
+				return r, 0, ErrDuplicateContentLength
+			}
+			clSeen, r.cl = true, v
+		case "transfer-encoding":
+			teFields++
+			for _, e := range strings.Split(value, ",") {
+				e = strings.Trim(e, " \t")
+				if e == "" {
+					continue
+				}
+				name, params, _ := strings.Cut(e, ";")
+				if strings.ContainsAny(name, " \t") {
+					// Whitespace is allowed only before ';'.
+					if strings.Trim(name, " \t") != strings.TrimRight(name, " \t") || strings.TrimRight(name, " \t") == "" || !strings.Contains(e, ";") {
+						return r, 0, ErrTransferEncoding
+					}
+					name = strings.TrimRight(name, " \t")
+				}
+				if name == "" || strings.Trim(name, slowTokenChars) != "" {
+					return r, 0, ErrTransferEncoding
+				}
+				if strings.ToLower(name) == "chunked" {
+					if strings.Contains(e, ";") {
+						return r, 0, ErrTransferEncoding
+					}
+					teCodings = append(teCodings, "chunked")
+				} else {
+					_ = params
+					teCodings = append(teCodings, "other")
+				}
+			}
+		}
+	}
+	// Checks of the whole section.
+	if hosts > 1 || hosts == 0 && r.minor == 1 {
+		return r, 0, ErrHost
+	}
+	if teFields > 0 {
+		chunkedCount := 0
+		other := false
+		for _, e := range teCodings {
+			if e == "chunked" {
+				chunkedCount++
+			} else {
+				other = true
+			}
+		}
+		switch {
+		case r.minor == 0:
+			return r, 0, ErrTransferEncoding
+		case clSeen:
+			return r, 0, ErrLengthAndChunked
+		case chunkedCount != 1 || teCodings[len(teCodings)-1] != "chunked":
+			return r, 0, ErrTransferEncoding
+		case other:
+			return r, 0, ErrUnsupportedCoding
+		}
+		r.chunked = true
+		r.cl = -1
+	} else if r.cl > c.maxBodySize {
+		return r, 0, ErrBodyTooLarge
+	}
+	has := func(opt string) bool {
+		for _, o := range connOpts {
+			if o == opt {
+				return true
+			}
+		}
+		return false
+	}
+	if r.minor == 1 {
+		r.keepAlive = !has("close")
+		r.expect100 = expect
+	} else {
+		r.keepAlive = has("keep-alive") && !has("close")
+	}
+	r.upgrade = has("upgrade") && upgradeField
+
+	if !r.chunked {
+		if int64(len(p)-pos) < r.cl {
+			return r, 0, ErrShort
+		}
+		r.body = p[pos : pos+int(r.cl)]
+		return r, pos + int(r.cl), nil
+	}
+
+	// The chunked body.
+	bodyStart := pos
+	var body strings.Builder
+	for {
+		line, next, err := readLine(pos, pos+maxChunkLine, ErrChunkExtension)
+		if err == ErrShort || err == ErrChunkExtension {
+			// A size of 16 digits is refused before its line ends.
+			partial := p[pos:min(len(p), pos+maxChunkLine)]
+			if len(partial)-len(strings.TrimLeft(partial, "0123456789abcdefABCDEF")) > 15 {
+				return r, 0, ErrChunkSizeOverflow
+			}
+		}
+		if err != nil {
+			return r, 0, err
+		}
+		size, err := slowChunkLine(line)
+		if err != nil {
+			return r, 0, err
+		}
+		if size == 0 {
+			pos = next
+			break
+		}
+		// Framing so far, the data and its CRLF count against the limit.
+		if int64(next-bodyStart)+size+2 > c.maxBodySize {
+			return r, 0, ErrBodyTooLarge
+		}
+		if int64(len(p)-next) < size {
+			return r, 0, ErrShort
+		}
+		de := next + int(size)
+		body.WriteString(p[next:de])
+		rest := p[de:]
+		switch {
+		case strings.HasPrefix(rest, "\r\n"):
+			pos = de + 2
+		case rest == "" || rest == "\r":
+			return r, 0, ErrShort
+		case rest[0] == '\n' && c.allowBareLF:
+			pos = de + 1
+		case rest[0] == '\n':
+			return r, 0, ErrBareLF
+		default:
+			return r, 0, ErrChunkData
+		}
+	}
+	trStart := pos
+	for {
+		line, next, err := readLine(pos, trStart+max(c.maxHeaderBytes, 0), ErrHeaderTooLarge)
+		if err != nil {
+			return r, 0, err
+		}
+		pos = next
+		if line == "" {
+			break
+		}
+		name, value, err := slowField(line)
+		if err != nil {
+			return r, 0, ErrTrailer
+		}
+		if len(r.trailers) >= c.maxHeaders {
+			return r, 0, ErrTooManyHeaders
+		}
+		r.trailers = append(r.trailers, [2]string{name, value})
+	}
+	r.body = body.String()
+	return r, pos, nil
+}
+
+type slowReq struct {
+	method                                 Method
+	rawMethod, target, path                string
+	query                                  *string
+	minor                                  int
+	headers, trailers                      [][2]string
+	host                                   *string
+	cl                                     int64
+	chunked, keepAlive, upgrade, expect100 bool
+	body                                   string
+}
+
+const (
+	slowAlnum      = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	slowTokenChars = slowAlnum + "!#$%&'*+-.^_`|~"
+	slowHostChars  = slowAlnum + "-._~!$&'()*+,;=:[]%"
+	// RFC 3986: unreserved, gen-delims but '#', sub-delims, '%'.
+	slowTargetChars = slowAlnum + "-._~:/?[]@!$&'()*+,;=%"
+)
+
+func slowRequestLine(r *slowReq, line string) error {
+	// The method: the longest run of token characters, then one SP.
+	i := 0
+	for i < len(line) && strings.IndexByte(slowTokenChars, line[i]) >= 0 {
+		i++
+	}
+	if i == len(line) {
+		return ErrRequestLine
+	}
+	if i == 0 || line[i] != ' ' {
+		return ErrMethod
+	}
+	r.rawMethod = line[:i]
+	r.method = MethodOther
+	for m := MethodGet; m <= MethodPatch; m++ {
+		if m.String() == r.rawMethod {
+			r.method = m
+		}
+	}
+	rest := line[i+1:]
+	j := 0
+	for j < len(rest) && strings.IndexByte(slowTargetChars, rest[j]) >= 0 {
+		j++
+	}
+	if j == len(rest) {
+		return ErrRequestLine
+	}
+	if j == 0 || rest[j] != ' ' {
+		return ErrTarget
+	}
+	t := rest[:j]
+	switch {
+	case r.method == MethodConnect:
+		host, port, ok := cutLast(t, ":")
+		if !ok || host == "" || port == "" || strings.Trim(port, "0123456789") != "" ||
+			strings.Trim(host, slowHostChars) != "" || strings.Contains(host, "@") {
+			return ErrTarget
+		}
+	case t == "*":
+		if r.method != MethodOptions {
+			return ErrTarget
+		}
+	case t[0] == '/':
+	default:
+		scheme, _, ok := strings.Cut(t, ":")
+		if !ok || scheme == "" || !strings.Contains("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", scheme[:1]) ||
+			strings.Trim(scheme, slowAlnum+"+-.") != "" {
+			return ErrTarget
+		}
+	}
+	r.target = t
+	r.path = t
+	if a, b, ok := strings.Cut(t, "?"); ok {
+		r.path = a
+		r.query = &b
+	}
+	v := rest[j+1:]
+	if len(v) != 8 || !strings.HasPrefix(v, "HTTP/") || v[6] != '.' ||
+		!strings.Contains("0123456789", v[5:6]) || !strings.Contains("0123456789", v[7:8]) {
+		return ErrVersion
+	}
+	if v[5] != '1' {
+		return ErrVersionNotSupported
+	}
+	r.minor = 1
+	if v[7] == '0' {
+		r.minor = 0
+	}
+	return nil
+}
+
+func cutLast(s, sep string) (string, string, bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+// slowField splits a field line into name and value (RFC 9112 §5).
+func slowField(line string) (name, value string, err error) {
+	if line[0] == ' ' || line[0] == '\t' {
+		return "", "", ErrObsFold
+	}
+	colon := strings.IndexByte(line, ':')
+	if colon < 0 {
+		return "", "", ErrHeaderName
+	}
+	name = line[:colon]
+	if trimmed := strings.TrimRight(name, " \t"); trimmed != name && trimmed != "" &&
+		strings.Trim(trimmed, slowTokenChars) == "" {
+		return "", "", ErrSpaceBeforeColon
+	}
+	if name == "" || strings.Trim(name, slowTokenChars) != "" {
+		return "", "", ErrHeaderName
+	}
+	value = strings.Trim(line[colon+1:], " \t")
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return "", "", ErrHeaderValue
+		}
+	}
+	return name, value, nil
+}
+
+// slowChunkLine parses chunk-size and chunk extensions (RFC 9112 §7.1).
+func slowChunkLine(line string) (int64, error) {
+	digits := 0
+	for digits < len(line) && strings.IndexByte("0123456789abcdefABCDEF", line[digits]) >= 0 {
+		digits++
+	}
+	if digits == 0 {
+		return 0, ErrChunkSize
+	}
+	if digits > 15 {
+		return 0, ErrChunkSizeOverflow
+	}
+	size, err := strconv.ParseInt(line[:digits], 16, 64)
+	if err != nil {
+		return 0, ErrChunkSizeOverflow
+	}
+	ext := line[digits:]
+	if ext != "" && !strings.Contains("; \t", ext[:1]) {
+		return 0, ErrChunkSize
+	}
+	ws := func() {
+		ext = strings.TrimLeft(ext, " \t")
+	}
+	token := func() string {
+		i := 0
+		for i < len(ext) && strings.IndexByte(slowTokenChars, ext[i]) >= 0 {
+			i++
+		}
+		t := ext[:i]
+		ext = ext[i:]
+		return t
+	}
+	for ext != "" {
+		ws()
+		if ext == "" || ext[0] != ';' {
+			return 0, ErrChunkExtension
+		}
+		ext = ext[1:]
+		ws()
+		if token() == "" {
+			return 0, ErrChunkExtension
+		}
+		if after := strings.TrimLeft(ext, " \t"); strings.HasPrefix(after, "=") {
+			ext = after[1:]
+			ws()
+			if strings.HasPrefix(ext, `"`) {
+				// quoted-string: qdtext or a backslash and any of HTAB, SP,
+				// VCHAR, obs-text.
+				i, closed := 1, false
+				for i < len(ext) && !closed {
+					ch := ext[i]
+					switch {
+					case ch == '"':
+						closed = true
+					case ch == '\\':
+						i++
+						if i == len(ext) || ext[i] < 0x20 && ext[i] != '\t' || ext[i] == 0x7f {
+							return 0, ErrChunkExtension
+						}
+					case ch < 0x20 && ch != '\t' || ch == 0x7f:
+						return 0, ErrChunkExtension
+					}
+					i++
+				}
+				if !closed {
+					return 0, ErrChunkExtension
+				}
+				ext = ext[i:]
+			} else if token() == "" {
+				return 0, ErrChunkExtension
+			}
+		}
+	}
+	return size, nil
+}

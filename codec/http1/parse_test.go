@@ -1,0 +1,455 @@
+package http1
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/httpreq"
+	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/race"
+)
+
+const crlf = "\r\n"
+
+// get returns a GET request with the given header lines.
+func get(lines ...string) string {
+	return "GET / HTTP/1.1\r\nHost: a\r\n" + strings.Join(lines, "") + "\r\n"
+}
+
+// post returns a POST request with the given header lines and body.
+func post(body string, lines ...string) string {
+	return "POST / HTTP/1.1\r\nHost: a\r\n" + strings.Join(lines, "") + "\r\n" + body
+}
+
+type refusal struct {
+	name string
+	in   string
+	opts []Option
+	kind *Violation
+}
+
+func checkRefusals(t *testing.T, cases []refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var req Request
+			n, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in))
+			if !errors.Is(err, tc.kind) {
+				t.Fatalf("Parse(%q) = %d, %v; want %v", tc.in, n, err, tc.kind)
+			}
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(tc.in) {
+				t.Fatalf("error %v: not a SyntaxError with an offset in the input", err)
+			}
+			if StatusOf(err) != tc.kind.Status {
+				t.Fatalf("StatusOf = %d, want %d", StatusOf(err), tc.kind.Status)
+			}
+			// Decode refuses it the same way, whole and byte by byte.
+			for _, step := range []int{len(tc.in), 1} {
+				d := NewDecoder(tc.opts...)
+				in := buf.NewComposite()
+				var derr error
+				for i := 0; i < len(tc.in); i += step {
+					b := buf.Get(step)
+					b.Write([]byte(tc.in[i:min(i+step, len(tc.in))]))
+					in.Append(b)
+					if derr = d.Decode(in, &req); derr != ErrShort && derr != ErrContinue {
+						break
+					}
+				}
+				in.Release()
+				if !errors.Is(derr, tc.kind) {
+					t.Fatalf("Decode (reads of %d) = %v; want %v", step, derr, tc.kind)
+				}
+			}
+		})
+	}
+}
+
+// TestSmuggling has one case per rule of issue 16 that keeps two parsers
+// from disagreeing on where a request ends; each must be refused with its
+// violation and status.
+func TestSmuggling(t *testing.T) {
+	big := strings.Repeat("a", 100)
+	checkRefusals(t, []refusal{
+		{"CL+TE/RFC9112-6.3", post("0\r\n\r\n", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrLengthAndChunked},
+		{"TE+CL/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: 5\r\n"), nil, ErrLengthAndChunked},
+		{"differing-CL/RFC9112-6.3", post("abcde", "Content-Length: 5\r\n", "Content-Length: 4\r\n"), nil, ErrDuplicateContentLength},
+		{"TE-not-final-chunked/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked, gzip\r\n"), nil, ErrTransferEncoding},
+		{"TE-chunked-twice/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, chunked\r\n"), nil, ErrTransferEncoding},
+		{"TE-chunked-twice-two-fields/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTransferEncoding},
+		{"TE-unknown-coding/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: gzip, chunked\r\n"), nil, ErrUnsupportedCoding},
+		{"TE-chunked-identity/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, identity\r\n"), nil, ErrTransferEncoding},
+		{"TE-identity/RFC9112-6.3", post("", "Transfer-Encoding: identity\r\n"), nil, ErrTransferEncoding},
+		{"TE-in-HTTP/1.0/RFC9112-6.1", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil, ErrTransferEncoding},
+		{"TE-chunked-with-params/RFC9112-7", post("0\r\n\r\n", "Transfer-Encoding: chunked;q=1\r\n"), nil, ErrTransferEncoding},
+		{"obs-fold/RFC9112-5.2", get("X-A: 1\r\n", " 2\r\n"), nil, ErrObsFold},
+		{"obs-fold-tab/RFC9112-5.2", get("X-A: 1\r\n", "\tTransfer-Encoding: chunked\r\n"), nil, ErrObsFold},
+		{"space-before-colon/RFC9112-5.1", get("Transfer-Encoding : chunked\r\n"), nil, ErrSpaceBeforeColon},
+		{"tab-before-colon/RFC9112-5.1", get("Content-Length\t: 0\r\n"), nil, ErrSpaceBeforeColon},
+		{"invalid-token-char/RFC9110-5.1", get("X(A): 1\r\n"), nil, ErrHeaderName},
+		{"empty-name/RFC9110-5.1", get(": 1\r\n"), nil, ErrHeaderName},
+		{"value-NUL/RFC9110-5.5", get("X-A: a\x00b\r\n"), nil, ErrHeaderValue},
+		{"value-CR-alone/RFC9110-5.5", get("X-A: a\rb\r\n"), nil, ErrHeaderValue},
+		{"value-DEL/RFC9110-5.5", get("X-A: a\x7fb\r\n"), nil, ErrHeaderValue},
+		{"bare-LF-header/RFC9112-2.2", get("X-A: 1\n"), nil, ErrBareLF},
+		{"bare-LF-request-line/RFC9112-2.2", "GET / HTTP/1.1\nHost: a\r\n\r\n", nil, ErrBareLF},
+		{"bare-LF-chunk/RFC9112-2.2", post("1\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrBareLF},
+		{"request-line-limit/RFC9112-3", "GET /" + big + " HTTP/1.1\r\nHost: a\r\n\r\n", []Option{WithMaxRequestLine(64)}, ErrURITooLong},
+		{"header-section-limit/RFC6585-5", get("X-A: " + big + "\r\n"), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
+		{"header-count-limit/RFC6585-5", get("X-A: 1\r\n", "X-B: 2\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
+		{"chunk-size-overflow/RFC9112-7.1", post("1000000000000000\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
+		{"chunk-size-16-digits/RFC9112-7.1", post("ffffffffffffffff\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
+		{"CL-plus-sign/RFC9110-8.6", post("a", "Content-Length: +1\r\n"), nil, ErrContentLength},
+		{"CL-minus-sign/RFC9110-8.6", post("a", "Content-Length: -1\r\n"), nil, ErrContentLength},
+		{"CL-inner-space/RFC9110-8.6", post("a", "Content-Length: 1 1\r\n"), nil, ErrContentLength},
+		{"CL-list/RFC9110-8.6", post("a", "Content-Length: 1,1\r\n"), nil, ErrContentLength},
+		{"CL-hex/RFC9110-8.6", post("a", "Content-Length: 0x1\r\n"), nil, ErrContentLength},
+		{"CL-empty/RFC9110-8.6", post("a", "Content-Length: \r\n"), nil, ErrContentLength},
+		{"CL-overflow/RFC9110-8.6", post("a", "Content-Length: 9223372036854775808\r\n"), nil, ErrContentLength},
+		{"chunk-size-garbage/RFC9112-7.1", post("1x\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
+		{"chunk-size-sign/RFC9112-7.1", post("+1\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
+		{"chunk-data-longer/RFC9112-7.1", post("1\r\nxy\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkData},
+		{"two-hosts/RFC9112-3.2", get("Host: b\r\n"), nil, ErrHost},
+	})
+	// Bare LF is accepted with the option, everywhere a line ends.
+	in := "POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n1\nx\n0\nT: 1\n\n"
+	var req Request
+	if n, err := NewDecoder(WithAllowBareLF(true)).Parse(&req, []byte(in)); err != nil || n != len(in) || string(req.Body) != "x" {
+		t.Fatalf("bare LF with WithAllowBareLF: %d, %v", n, err)
+	}
+	if _, err := ParseRequest(&req, []byte(in)); !errors.Is(err, ErrBareLF) {
+		t.Fatalf("bare LF by default: %v", err)
+	}
+}
+
+// TestRules covers the rules that are not about framing, one case each.
+func TestRules(t *testing.T) {
+	checkRefusals(t, []refusal{
+		{"no-method/RFC9112-3", " / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrMethod},
+		{"method-bad-char/RFC9110-9.1", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrMethod},
+		{"two-spaces/RFC9112-3", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"no-version/RFC9112-3", "GET /\r\nHost: a\r\n\r\n", nil, ErrRequestLine},
+		{"empty-line-first/RFC9112-2.2", "\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrRequestLine},
+		{"target-space/RFC9112-3.2", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrVersion},
+		{"target-non-ascii/RFC9112-3.2", "GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"target-fragment/RFC9112-3.2", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"target-CTL/RFC9112-3.2", "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"target-relative/RFC9112-3.2", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"asterisk-not-OPTIONS/RFC9112-3.2.4", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"CONNECT-origin-form/RFC9112-3.2.3", "CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"CONNECT-no-port/RFC9112-3.2.3", "CONNECT a.example HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"version-lowercase/RFC9112-2.3", "GET / http/1.1\r\nHost: a\r\n\r\n", nil, ErrVersion},
+		{"version-two-digits/RFC9112-2.3", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", nil, ErrVersion},
+		{"version-2/RFC9110-15.6.6", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", nil, ErrVersionNotSupported},
+		{"version-0.9/RFC9110-15.6.6", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", nil, ErrVersionNotSupported},
+		{"no-host-1.1/RFC9112-3.2", "GET / HTTP/1.1\r\n\r\n", nil, ErrHost},
+		{"host-bad-char/RFC9112-3.2", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", nil, ErrHost},
+		{"two-hosts-1.0/RFC9112-3.2", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", nil, ErrHost},
+		{"expect-other/RFC9110-10.1.1", get("Expect: 200-ok\r\n"), nil, ErrExpect},
+		{"CR-not-LF-after-line/RFC9112-2.2", get("X-A: 1\r\r\n"), nil, ErrHeaderValue},
+		{"body-too-large-CL/RFC9110-15.5.14", post("", "Content-Length: 11\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
+		{"body-too-large-chunked/RFC9110-15.5.14", post("8\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
+		{"chunk-ext-no-name/RFC9112-7.1.1", post("1;\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"chunk-ext-trailing-space/RFC9112-7.1.1", post("1 \r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"chunk-ext-open-quote/RFC9112-7.1.1", post("1;a=\"b\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"chunk-ext-empty-value/RFC9112-7.1.1", post("1;a=\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"chunk-line-too-long/RFC9112-7.1.1", post("1;a="+strings.Repeat("b", maxChunkLine)+"\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"chunk-no-size/RFC9112-7.1", post(";a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
+		{"trailer-bad-name/RFC9112-7.1.2", post("0\r\nX(: 1\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTrailer},
+		{"trailer-obs-fold/RFC9112-7.1.2", post("0\r\nX: 1\r\n 2\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTrailer},
+		{"trailer-count/RFC6585-5", post("0\r\nX: 1\r\nY: 2\r\nZ: 3\r\n\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
+		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxHeaderBytes(40)}, ErrHeaderTooLarge},
+	})
+}
+
+// TestLimitsEarly checks that a limit is enforced before the end of what
+// it bounds arrives: a request line, header section or body that will
+// never end is refused as soon as it passes its limit.
+func TestLimitsEarly(t *testing.T) {
+	for _, tc := range []refusal{
+		{"request-line", "GET /" + strings.Repeat("a", 100), []Option{WithMaxRequestLine(64)}, ErrURITooLong},
+		{"header-section", "GET / HTTP/1.1\r\nX: " + strings.Repeat("a", 100), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
+		{"header-count", "GET / HTTP/1.1\r\nA: 1\r\nB: 1\r\nC: 1\r\n", []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
+		{"body-CL", post("", "Content-Length: 100\r\n"), []Option{WithMaxBodySize(64)}, ErrBodyTooLarge},
+		{"body-chunks", post("20\r\n"+strings.Repeat("a", 32)+"\r\n20\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(64)}, ErrBodyTooLarge},
+		{"chunk-size", post("1234567890abcdef0", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var req Request
+			if _, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in)); !errors.Is(err, tc.kind) {
+				t.Fatalf("Parse = %v, want %v", err, tc.kind)
+			}
+		})
+	}
+	// Just below the request-line limit, an unfinished line is short.
+	var req Request
+	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte("GET /"+strings.Repeat("a", 58))); err != ErrShort {
+		t.Fatalf("63 bytes of request line: %v, want ErrShort", err)
+	}
+	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte("GET /"+strings.Repeat("a", 59))); !errors.Is(err, ErrURITooLong) {
+		t.Fatalf("64 bytes of request line without its end: %v, want ErrURITooLong", err)
+	}
+	// A line of exactly the limit, CRLF included, is accepted.
+	line := "GET /" + strings.Repeat("a", 64-len("GET / HTTP/1.1\r\n")) + " HTTP/1.1\r\n"
+	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte(line+"Host: a\r\n\r\n")); err != nil {
+		t.Fatalf("request line of %d bytes: %v", len(line), err)
+	}
+}
+
+// TestAccepted checks what Parse fills for requests it accepts.
+func TestAccepted(t *testing.T) {
+	var req Request
+	in := []byte(httpreq.GET10 + "next")
+	n, err := ParseRequest(&req, in)
+	if err != nil || n != len(httpreq.GET10) {
+		t.Fatalf("GET10: %d, %v", n, err)
+	}
+	if req.Method != MethodGet || string(req.RawMethod) != "GET" || string(req.Path) != "/static/app.js" ||
+		string(req.Query) != "v=4f2c&lang=en" || req.Minor != 1 || len(req.Headers) != 10 ||
+		string(req.Host) != "www.example.com" || !req.KeepAlive || req.Body != nil || req.ContentLength != 0 {
+		t.Fatalf("GET10: %+v", req)
+	}
+	if got := string(req.Header("user-AGENT")); !strings.HasPrefix(got, "Mozilla/5.0") {
+		t.Fatalf("Header(user-AGENT) = %q", got)
+	}
+	if req.Header("X-Absent") != nil {
+		t.Fatal("Header of an absent field is not nil")
+	}
+
+	in = []byte(httpreq.ChunkedPOST)
+	n, err = ParseRequest(&req, in)
+	if err != nil || n != len(in) {
+		t.Fatalf("ChunkedPOST: %d, %v", n, err)
+	}
+	wantBody := `{"event":"click","id":123456789}{"event":"view","id":1234567890}{"event":"buy","id":12345678901}`
+	if !req.Chunked || req.ContentLength != -1 || string(req.Body) != wantBody || len(req.Trailers) != 0 {
+		t.Fatalf("ChunkedPOST: %+v body %q", req, req.Body)
+	}
+
+	for _, tc := range []struct {
+		in                             string
+		opts                           []Option
+		minor                          int
+		keep, upgrade, expect, chunked bool
+		body                           string
+		method                         Method
+	}{
+		{"GET / HTTP/1.0\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", nil, 0, true, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: foo, CLOSE\r\n\r\n", nil, 1, false, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.9\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", nil, 1, true, true, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
+		{"PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab", nil, 1, true, false, true, false, "ab", MethodPut},
+		{"GET / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
+		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: ,chunked\n\n2\nab\n0\n\n", []Option{WithAllowBareLF(true)}, 1, true, false, false, true, "ab", MethodPatch},
+		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3 ; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", nil, 1, true, false, false, true, "abc", MethodPost},
+		{"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOther},
+		{"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOptions},
+		{"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", nil, 1, true, false, false, false, "", MethodConnect},
+		{"DELETE http://a.example/x?y=1 HTTP/1.1\r\nHost: a.example\r\n\r\n", nil, 1, true, false, false, false, "", MethodDelete},
+		{"HEAD / HTTP/1.1\r\nHost:\r\nX-Obs: caf\xc3\xa9\t!\r\n\r\n", nil, 1, true, false, false, false, "", MethodHead},
+	} {
+		n, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in))
+		if err != nil || n != len(tc.in) {
+			t.Errorf("%q: %d, %v", tc.in, n, err)
+			continue
+		}
+		if req.Minor != tc.minor || req.KeepAlive != tc.keep || req.Upgrade != tc.upgrade || req.Expect100 != tc.expect ||
+			req.Chunked != tc.chunked || string(req.Body) != tc.body || req.Method != tc.method {
+			t.Errorf("%q: %+v", tc.in, req)
+		}
+	}
+	if _, err := ParseRequest(&req, []byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n")); err != nil ||
+		len(req.Trailers) != 2 || string(req.Trailers[1].Value) != "2" || req.Body != nil {
+		t.Fatalf("trailers: %v %+v", err, req.Trailers)
+	}
+}
+
+// TestChunkedShortLeavesInput checks that Parse writes nothing into p
+// until the whole chunked body is in, nor when it refuses the request.
+func TestChunkedShortLeavesInput(t *testing.T) {
+	full := httpreq.ChunkedPOST
+	for i := 0; i < len(full); i++ {
+		p := []byte(full[:i])
+		var req Request
+		if _, err := ParseRequest(&req, p); err != ErrShort {
+			t.Fatalf("prefix %d: %v", i, err)
+		}
+		if string(p) != full[:i] {
+			t.Fatalf("prefix %d: input changed", i)
+		}
+	}
+	bad := strings.Replace(full, "0\r\n\r\n", "0\r\nX(: 1\r\n\r\n", 1)
+	p := []byte(bad)
+	var req Request
+	if _, err := ParseRequest(&req, p); !errors.Is(err, ErrTrailer) || string(p) != bad {
+		t.Fatalf("bad trailer: %v, input changed: %v", err, string(p) != bad)
+	}
+}
+
+// TestPipelined parses three requests, one chunked, from one slice and
+// from one composite.
+func TestPipelined(t *testing.T) {
+	reqs := []string{httpreq.GET10, httpreq.ChunkedPOST, post("abc", "Content-Length: 3\r\n")}
+	all := strings.Join(reqs, "")
+	p := []byte(all)
+	var req Request
+	for i, want := range reqs {
+		n, err := ParseRequest(&req, p)
+		if err != nil || n != len(want) {
+			t.Fatalf("request %d: %d, %v", i, n, err)
+		}
+		p = p[n:]
+	}
+	d := NewDecoder()
+	in := buf.NewComposite()
+	defer in.Release()
+	b := buf.Get(len(all))
+	b.Write([]byte(all))
+	in.Append(b)
+	methods := []Method{MethodGet, MethodPost, MethodPost}
+	bodies := []int{0, 96, 3}
+	for i := range reqs {
+		if err := d.Decode(in, &req); err != nil {
+			t.Fatalf("Decode %d: %v", i, err)
+		}
+		if req.Method != methods[i] || len(req.Body) != bodies[i] {
+			t.Fatalf("Decode %d: %v body %d", i, req.Method, len(req.Body))
+		}
+	}
+	if err := d.Decode(in, &req); err != ErrShort || in.Len() != 0 {
+		t.Fatalf("after the three: %v, %d left", err, in.Len())
+	}
+	req.Release()
+}
+
+// TestContinue follows a request that expects 100-continue: ErrContinue
+// once when its head is in, ErrShort until its body is, then the request.
+func TestContinue(t *testing.T) {
+	for _, tc := range []struct{ head, body string }{
+		{post("", "Expect: 100-continue\r\n", "Content-Length: 5\r\n"), "hello"},
+		{post("", "Expect: 100-continue\r\n", "Transfer-Encoding: chunked\r\n"), "5\r\nhello\r\n0\r\n\r\n"},
+	} {
+		d := NewDecoder()
+		in := buf.NewComposite()
+		var req Request
+		add := func(s string) {
+			b := buf.Get(len(s))
+			b.Write([]byte(s))
+			in.Append(b)
+		}
+		add(tc.head[:10])
+		if err := d.Decode(in, &req); err != ErrShort {
+			t.Fatalf("partial head: %v", err)
+		}
+		add(tc.head[10:])
+		if err := d.Decode(in, &req); err != ErrContinue {
+			t.Fatalf("head: %v, want ErrContinue", err)
+		}
+		if err := d.Decode(in, &req); err != ErrShort {
+			t.Fatalf("again: %v, want ErrShort", err)
+		}
+		add(tc.body[:2])
+		if err := d.Decode(in, &req); err != ErrShort {
+			t.Fatalf("part of the body: %v, want ErrShort", err)
+		}
+		add(tc.body[2:])
+		if err := d.Decode(in, &req); err != nil || string(req.Body) != "hello" || !req.Expect100 {
+			t.Fatalf("whole: %v %q", err, req.Body)
+		}
+		req.Release()
+		in.Release()
+	}
+	// The whole request in one read: no ErrContinue.
+	d := NewDecoder()
+	in := buf.NewComposite()
+	s := post("hello", "Expect: 100-continue\r\n", "Content-Length: 5\r\n")
+	b := buf.Get(len(s))
+	b.Write([]byte(s))
+	in.Append(b)
+	var req Request
+	if err := d.Decode(in, &req); err != nil {
+		t.Fatal(err)
+	}
+	req.Release()
+	in.Release()
+}
+
+// TestDripLinear checks that a head arriving a byte at a time is scanned
+// once: each Decode looks at the new bytes only (the first call excepted).
+func TestDripLinear(t *testing.T) {
+	s := get(strings.Repeat("X-Long: "+strings.Repeat("v", 200)+"\r\n", 60))
+	d := NewDecoder()
+	in := buf.NewComposite()
+	defer in.Release()
+	var req Request
+	for i := 0; i < len(s); i++ {
+		b := buf.Get(1)
+		b.WriteByte(s[i])
+		in.Append(b)
+		err := d.Decode(in, &req)
+		if i < len(s)-1 && err != ErrShort {
+			t.Fatalf("byte %d: %v", i, err)
+		}
+		if i == len(s)-1 && err != nil {
+			t.Fatal(err)
+		}
+		if i < len(s)-1 && d.st.off != i+1 && d.st.line != i+1 {
+			t.Fatalf("byte %d: scanned to %d", i, d.st.off)
+		}
+	}
+	req.Release()
+}
+
+func TestAllocs(t *testing.T) {
+	if race.Enabled || invariants.Enabled {
+		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
+	}
+	var req Request
+	get10 := []byte(httpreq.GET10)
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := ParseRequest(&req, get10); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("Parse GET10 allocates %.1f times", n)
+	}
+	src := []byte(httpreq.ChunkedPOST)
+	p := make([]byte, len(src))
+	if n := testing.AllocsPerRun(100, func() {
+		copy(p, src)
+		if _, err := ParseRequest(&req, p); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("Parse ChunkedPOST allocates %.1f times", n)
+	}
+	for _, split := range []int{0, 100, len(src) - 10} {
+		d := NewDecoder()
+		in := buf.NewComposite()
+		if n := testing.AllocsPerRun(100, func() {
+			for _, part := range [][]byte{src[:split], src[split:]} {
+				if len(part) > 0 {
+					b := buf.Get(len(part))
+					b.Write(part)
+					in.Append(b)
+					if err := d.Decode(in, &req); err != nil && err != ErrShort {
+						t.Fatal(err)
+					}
+				}
+			}
+			if !bytes.HasPrefix(req.Body, []byte(`{"event"`)) {
+				t.Fatal("no body")
+			}
+			req.Release()
+		}); n != 0 {
+			t.Errorf("Decode split %d allocates %.1f times", split, n)
+		}
+		in.Release()
+	}
+}
