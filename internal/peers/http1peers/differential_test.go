@@ -56,6 +56,12 @@ func compare(in []byte) (outcome, *stricter, error) {
 		return 0, nil, fmt.Errorf("netkit accepts what net/http rejects (%v)", nhErr)
 	}
 	if row := documented(nkErr, in); row != nil {
+		if row.server != 200 {
+			// The row says net/http's server refuses it later: check.
+			if st, err := ServerStatus(in); err != nil || st < 400 {
+				return 0, nil, fmt.Errorf("netkit rejects (%v) what net/http accepts, by the row %q, which says net/http's server answers %d; it answers %d (%v)", nkErr, row.rule, row.server, st, err)
+			}
+		}
 		return stricterRow, row, nil
 	}
 	return 0, nil, fmt.Errorf("netkit rejects (%v) what net/http accepts, and no row of the stricter table says why", nkErr)
