@@ -2,6 +2,7 @@ package http1peers
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"testing"
 
@@ -67,6 +68,8 @@ func compare(in []byte) (outcome, *stricter, error) {
 	return 0, nil, fmt.Errorf("netkit rejects (%v) what net/http accepts, and no row of the stricter table says why", nkErr)
 }
 
+var seed = flag.Uint64("seed", 2026, "the seed of TestDifferentialNetHTTP's generator")
+
 // TestDifferentialNetHTTP runs generated requests through netkit's
 // ParseRequest and net/http's ReadRequest: valid ones, which both must
 // accept and read alike, and mutated ones, on which they must agree but
@@ -77,7 +80,7 @@ func TestDifferentialNetHTTP(t *testing.T) {
 	if testing.Short() {
 		n = 2000
 	}
-	g := newGen(2026)
+	g := newGen(*seed)
 	for range n {
 		in := g.valid()
 		switch o, _, err := compare(in); {

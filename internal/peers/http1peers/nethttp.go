@@ -44,9 +44,8 @@ func NetHTTPRead(p []byte) (*Parsed, error) {
 	if req.URL.Host == "" {
 		out.Host, out.HostKnown = req.Host, true
 	}
-	_, hasCC := req.Header["Cache-Control"]
-	addedCC := hasCC && len(req.Header["Cache-Control"]) == 1 && req.Header.Get("Cache-Control") == "no-cache" &&
-		req.Header.Get("Pragma") == "no-cache" && !bytes.Contains(bytes.ToLower(p[:min(len(p), out.N)]), []byte("cache-control"))
+	addedCC := len(req.Header["Cache-Control"]) == 1 && req.Header.Get("Cache-Control") == "no-cache" &&
+		req.Header.Get("Pragma") == "no-cache" && !sentCacheControl(p)
 	for name, values := range req.Header {
 		l := strings.ToLower(name)
 		if skipped(l) || (addedCC && l == "cache-control") {
@@ -62,4 +61,22 @@ func NetHTTPRead(p []byte) (*Parsed, error) {
 		}
 	}
 	return out, nil
+}
+
+// sentCacheControl reports whether the head at the front of p (up to its
+// first empty line, ended by CRLF or LF as net/http reads it) has a field
+// named Cache-Control.
+func sentCacheControl(p []byte) bool {
+	for len(p) > 0 {
+		line, rest, _ := bytes.Cut(p, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			return false
+		}
+		if name, _, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(name), "cache-control") {
+			return true
+		}
+		p = rest
+	}
+	return false
 }
