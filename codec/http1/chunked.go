@@ -19,11 +19,13 @@ func chunks(c *config, req *Request, p []byte, body int, compact bool) (end int,
 	pos := body
 	for {
 		lim := min(len(p), pos+maxChunkLine)
+		// A size of 16 digits is refused before the line end is looked
+		// at, so that a prefix of the request is refused the same way.
+		if err := partialChunkLine(p[pos:lim], pos); err != nil {
+			return 0, 0, err
+		}
 		i := bytes.IndexByte(p[pos:lim], '\n')
 		if i < 0 {
-			if err := partialChunkLine(p[pos:lim], pos); err != nil {
-				return 0, 0, err
-			}
 			if len(p)-pos >= maxChunkLine {
 				return 0, 0, serr(pos, ErrChunkExtension)
 			}

@@ -268,11 +268,11 @@ func (d *Decoder) walkChunks(in *buf.Composite) error {
 			st.chunk, st.off = lf+1, lf+1
 			continue
 		}
+		if err := partialChunkLine(d.lineAt(in, st.chunk, min(in.Len(), st.chunk+16)), st.chunk); err != nil {
+			return err
+		}
 		lf := d.lineEnd(in, st.chunk+maxChunkLine)
 		if lf < 0 {
-			if err := partialChunkLine(d.lineAt(in, st.chunk, min(in.Len(), st.chunk+16)), st.chunk); err != nil {
-				return err
-			}
 			if in.Len()-st.chunk >= maxChunkLine {
 				return serr(st.chunk, ErrChunkExtension)
 			}

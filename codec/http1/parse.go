@@ -24,6 +24,13 @@ func NewDecoder(opts ...Option) *Decoder {
 	for _, o := range opts {
 		o(&d.cfg)
 	}
+	// Out-of-range limits are brought into range, so that no sum of
+	// offsets and limits can overflow.
+	c := &d.cfg
+	c.maxRequestLine = min(max(c.maxRequestLine, 0), math.MaxInt32)
+	c.maxHeaderBytes = min(max(c.maxHeaderBytes, 0), math.MaxInt32)
+	c.maxHeaders = min(max(c.maxHeaders, 0), math.MaxInt32)
+	c.maxBodySize = min(max(c.maxBodySize, 0), 1<<62)
 	return d
 }
 
@@ -140,6 +147,13 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 		hlim = pos
 	}
 	for {
+		if name, value, next, ok := quickField(p[pos:min(len(p), hlim)]); ok {
+			if err := note(c, req, &hs, name, value, pos, len(req.Headers)); err != nil {
+				return 0, err
+			}
+			pos += next
+			continue
+		}
 		rest := p[pos:min(len(p), hlim)]
 		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
@@ -316,6 +330,58 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int
 	if err != nil {
 		return err
 	}
+	return note(c, req, hs, name, value, pos, count)
+}
+
+// quickField parses the field line at the front of l, the bytes up to the
+// header section's limit, when it is well formed and ends with CRLF, in
+// one pass: the name through the token table, then the value eight bytes
+// at a time up to its first control character, which must be the CR of
+// the CRLF. It returns the length of the line with its CRLF. When it
+// reports false (an empty line, a bare LF, a line not ended yet, an error)
+// the line is parsed again by the path that checks it rule by rule; it
+// accepts exactly the lines that path accepts, with the same result.
+func quickField(l []byte) (name, value []byte, n int, ok bool) {
+	j := bytes.IndexByte(l, ':')
+	if j <= 0 || !isToken(l[:j]) {
+		return nil, nil, 0, false
+	}
+	v := j + 1
+	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
+		v++
+	}
+	k := firstCTL(l, v)
+	if k+1 >= len(l) || l[k] != '\r' || l[k+1] != '\n' {
+		return nil, nil, 0, false
+	}
+	e := k
+	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
+		e--
+	}
+	return l[:j:j], l[v:e:e], k + 2, true
+}
+
+// isToken reports whether every byte of b is a tchar, four table lookups
+// at a time with one branch.
+func isToken(b []byte) bool { return allIn(b, cToken) }
+
+// allIn reports whether every byte of b is in the class, four table
+// lookups at a time with one branch.
+func allIn(b []byte, class uint8) bool {
+	acc := class
+	for len(b) >= 4 {
+		acc &= chars[b[0]] & chars[b[1]] & chars[b[2]] & chars[b[3]]
+		b = b[4:]
+	}
+	for _, c := range b {
+		acc &= chars[c]
+	}
+	return acc&class != 0
+}
+
+// note checks the field name: value, at offset pos and the count-th of
+// the section, appends it to req.Headers and notes what it tells in hs.
+func note(c *config, req *Request, hs *headState, name, value []byte, pos, count int) error {
 	if count >= c.maxHeaders {
 		return serr(pos, ErrTooManyHeaders)
 	}

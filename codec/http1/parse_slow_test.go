@@ -188,14 +188,13 @@ func slowParse(c config, in []byte) (r slowReq, n int, kind error) {
 	bodyStart := pos
 	var body strings.Builder
 	for {
-		line, next, err := readLine(pos, pos+maxChunkLine, ErrChunkExtension)
-		if err == ErrShort || err == ErrChunkExtension {
-			// A size of 16 digits is refused before its line ends.
-			partial := p[pos:min(len(p), pos+maxChunkLine)]
-			if len(partial)-len(strings.TrimLeft(partial, "0123456789abcdefABCDEF")) > 15 {
-				return r, 0, ErrChunkSizeOverflow
-			}
+		// A size of 16 digits is refused as soon as they are in, whatever
+		// follows.
+		partial := p[pos:min(len(p), pos+maxChunkLine)]
+		if len(partial)-len(strings.TrimLeft(partial, "0123456789abcdefABCDEF")) > 15 {
+			return r, 0, ErrChunkSizeOverflow
 		}
+		line, next, err := readLine(pos, pos+maxChunkLine, ErrChunkExtension)
 		if err != nil {
 			return r, 0, err
 		}

@@ -3,6 +3,7 @@ package http1
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -451,5 +452,77 @@ func TestAllocs(t *testing.T) {
 			t.Errorf("Decode split %d allocates %.1f times", split, n)
 		}
 		in.Release()
+	}
+}
+
+// TestExtremeLimits checks that limits out of range neither panic nor
+// overflow: negative ones refuse everything, huge ones accept.
+func TestExtremeLimits(t *testing.T) {
+	in := post("abc", "Content-Length: 3\r\n")
+	for _, opts := range [][]Option{
+		{WithMaxRequestLine(-1), WithMaxHeaderBytes(-1), WithMaxHeaders(-1), WithMaxBodySize(-1)},
+		{WithMaxRequestLine(0), WithMaxHeaderBytes(0), WithMaxHeaders(0), WithMaxBodySize(0)},
+		{WithMaxRequestLine(math.MaxInt), WithMaxHeaderBytes(math.MaxInt), WithMaxHeaders(math.MaxInt), WithMaxBodySize(math.MaxInt64)},
+	} {
+		d := NewDecoder(opts...)
+		var req Request
+		_, perr := d.Parse(&req, []byte(in))
+		c := buf.NewComposite()
+		b := buf.Get(len(in))
+		b.Write([]byte(in))
+		c.Append(b)
+		derr := d.Decode(c, &req)
+		req.Release()
+		c.Release()
+		if kindOf(perr) != kindOf(derr) {
+			t.Errorf("Parse %v, Decode %v", perr, derr)
+		}
+	}
+	huge := post("", "Content-Length: 9223372036854775807\r\n")
+	d := NewDecoder(WithMaxBodySize(math.MaxInt64))
+	c := buf.NewComposite()
+	defer c.Release()
+	b := buf.Get(len(huge))
+	b.Write([]byte(huge[:10]))
+	c.Append(b)
+	var req Request
+	if err := d.Decode(c, &req); err != ErrShort {
+		t.Fatal(err)
+	}
+	b = buf.Get(len(huge))
+	b.Write([]byte(huge[10:]))
+	c.Append(b)
+	if err := d.Decode(c, &req); !errors.Is(err, ErrBodyTooLarge) {
+		t.Fatalf("Content-Length over 2^62: %v", err)
+	}
+}
+
+// TestParseConcurrent parses with one Decoder from several goroutines:
+// Parse keeps no state in it (run with -race).
+func TestParseConcurrent(t *testing.T) {
+	d := NewDecoder(WithMaxHeaders(20))
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var req Request
+			p := make([]byte, len(httpreq.ChunkedPOST))
+			for i := 0; i < 200; i++ {
+				copy(p, httpreq.ChunkedPOST)
+				if _, err := d.Parse(&req, p); err != nil {
+					done <- err
+					return
+				}
+				if _, err := d.Parse(&req, []byte(httpreq.GET10)); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

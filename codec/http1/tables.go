@@ -83,6 +83,42 @@ func badValue(v []byte) int {
 	return -1
 }
 
+// mayBeCTL reports, for the eight bytes of w, whether one of them may be
+// a control character or DEL: it is never wrong when it says no. Per byte,
+// z = ((b & 0x7f) + 1) & 0x7f is below 0x21 exactly for b < 0x20, DEL,
+// 0x80–0x9f and 0xff, and z - 0x21 then sets the byte's top bit (a borrow
+// only starts at such a byte). Five operations; the obs-text bytes that
+// set it off are looked at one by one.
+func mayBeCTL(w uint64) bool {
+	z := (w&(0x7f*lo8) + lo8) & (0x7f * lo8)
+	return (z-0x21*lo8)&hi8 != 0
+}
+
+// firstCTL returns the index of the first byte of l from i on that may
+// not appear in a field value (see badValue), or len(l).
+func firstCTL(l []byte, i int) int {
+	b := l[i:]
+	for len(b) >= 16 {
+		if mayBeCTL(binary.LittleEndian.Uint64(b)) {
+			break
+		}
+		if mayBeCTL(binary.LittleEndian.Uint64(b[8:])) {
+			b = b[8:]
+			break
+		}
+		b = b[16:]
+	}
+	for len(b) >= 8 && !mayBeCTL(binary.LittleEndian.Uint64(b)) {
+		b = b[8:]
+	}
+	for i = len(l) - len(b); i < len(l); i++ {
+		if badValueByte(l[i]) {
+			return i
+		}
+	}
+	return len(l)
+}
+
 // equalLower reports whether b equals lower, which is all lowercase,
 // ignoring the case of b's ASCII letters (and only theirs: 0x11 is not
 // '1').
