@@ -30,7 +30,7 @@ var looserRules = []looser{
 		example: "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n",
 		why:     "netkit takes any '%' in the target; RFC 3986's pct-encoded is '%' and two hex digits (net/url refuses others in the path, not in the query)"},
 	{rule: "invalid authority in an absolute-form target",
-		nethttpErrs: []string{"invalid port", "missing ']' in host", "in host name", "invalid userinfo", "invalid IP-literal"},
+		nethttpErrs: []string{"invalid port", "missing ']' in host", "in host name", "invalid host", "invalid userinfo", "invalid IP-literal"},
 		example:     "GET http://a:1:/ HTTP/1.1\r\nHost: a\r\n\r\n",
 		why:         "netkit checks the scheme of an absolute-form target, not its authority; net/url refuses a port that is not digits, an unclosed '[', bytes outside its host set"},
 }
