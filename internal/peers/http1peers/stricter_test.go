@@ -143,10 +143,18 @@ func documented(err error, in []byte) *stricter {
 	return nil
 }
 
-// head returns the request's head: in up to its empty line, or all of in.
+// head returns the request's head: in up to its first empty line (ended
+// by CRLF or LF, as net/http reads it), or all of in.
 func head(in string) string {
-	if i := strings.Index(in, "\r\n\r\n"); i >= 0 {
-		return in[:i+2]
+	for i := 0; i < len(in); {
+		j := strings.IndexByte(in[i:], '\n')
+		if j < 0 {
+			break
+		}
+		if line := in[i : i+j]; line == "" || line == "\r" {
+			return in[:i]
+		}
+		i += j + 1
 	}
 	return in
 }
@@ -156,6 +164,24 @@ func head(in string) string {
 func hasObsFold(in string) bool {
 	h := head(in)
 	return strings.Contains(h, "\n ") || strings.Contains(h, "\n\t")
+}
+
+// fieldLines returns the field lines of in's head as net/http reads them:
+// line ends CRLF or LF, a line that starts with a space or a tab joined to
+// the one before (obs-fold).
+func fieldLines(in string) []string {
+	var out []string
+	for i, l := range strings.Split(head(in), "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		switch {
+		case i == 0 || l == "":
+		case (l[0] == ' ' || l[0] == '\t') && len(out) > 0:
+			out[len(out)-1] += " " + strings.TrimLeft(l, " \t")
+		default:
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // requestLine returns the method and the target of in's request line.
@@ -200,7 +226,7 @@ func methodIs(m string) func(string) bool {
 
 // noHost reports whether in's head has no Host field.
 func noHost(in string) bool {
-	for _, l := range strings.Split(head(in), "\n")[1:] {
+	for _, l := range fieldLines(in) {
 		if name, _, ok := strings.Cut(l, ":"); ok && strings.EqualFold(name, "host") {
 			return false
 		}
@@ -209,9 +235,10 @@ func noHost(in string) bool {
 }
 
 // laxExpect reports whether an Expect field of in's head is empty or
-// holds 100-continue among other elements.
+// holds 100-continue among other elements (after unfolding, as net/http
+// reads it).
 func laxExpect(in string) bool {
-	for _, l := range strings.Split(head(in), "\n")[1:] {
+	for _, l := range fieldLines(in) {
 		name, v, ok := strings.Cut(l, ":")
 		if !ok || !strings.EqualFold(name, "expect") {
 			continue
@@ -227,8 +254,7 @@ func laxExpect(in string) bool {
 // spaceInName reports whether a field line of in's head has a space in
 // its name.
 func spaceInName(in string) bool {
-	lines := strings.Split(head(in), "\n")
-	for _, l := range lines[1:] {
+	for _, l := range fieldLines(in) {
 		if name, _, ok := strings.Cut(l, ":"); ok && strings.Contains(name, " ") {
 			return true
 		}
