@@ -1,0 +1,65 @@
+package http1peers
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/netkit/netkit/codec/http1"
+)
+
+// NetkitParse parses the request at the front of p with netkit's
+// http1.ParseRequest (the default limits and rules), or with a Decoder
+// made with opts when there are any. It parses a copy of p, since a
+// chunked body is de-chunked in place.
+//
+// It also checks what Parsed cannot hold: that Method agrees with
+// RawMethod, Path and Query with Target, and that the consumed length is
+// within p; a disagreement is returned as an error that is no
+// *http1.SyntaxError, which the tests report.
+func NetkitParse(p []byte, opts ...http1.Option) (*Parsed, error) {
+	in := bytes.Clone(p)
+	var req http1.Request
+	var n int
+	var err error
+	if len(opts) == 0 {
+		n, err = http1.ParseRequest(&req, in)
+	} else {
+		n, err = http1.NewDecoder(opts...).Parse(&req, in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 || n > len(p) {
+		return nil, fmt.Errorf("netkit consumed %d bytes of %d", n, len(p))
+	}
+	if m := req.Method.String(); m != "" && m != string(req.RawMethod) || m == "" && req.Method != http1.MethodOther {
+		return nil, fmt.Errorf("netkit's Method %d (%q) and RawMethod %q differ", req.Method, m, req.RawMethod)
+	}
+	path, query, hasQuery := strings.Cut(string(req.Target), "?")
+	if string(req.Path) != path || string(req.Query) != query || (req.Query != nil) != hasQuery {
+		return nil, fmt.Errorf("netkit's Path %q and Query %q (nil: %v) do not split Target %q", req.Path, req.Query, req.Query == nil, req.Target)
+	}
+	out := &Parsed{
+		Method:        string(req.RawMethod),
+		Target:        string(req.Target),
+		Major:         1,
+		Minor:         req.Minor,
+		Host:          string(req.Host),
+		HostKnown:     true,
+		ContentLength: req.ContentLength,
+		Chunked:       req.Chunked,
+		KeepAlive:     req.KeepAlive,
+		Body:          string(req.Body),
+		N:             n,
+	}
+	for _, h := range req.Headers {
+		if l := strings.ToLower(string(h.Name)); !skipped(l) {
+			out.Headers = append(out.Headers, Field{l, string(h.Value)})
+		}
+	}
+	for _, h := range req.Trailers {
+		out.Trailers = append(out.Trailers, Field{strings.ToLower(string(h.Name)), string(h.Value)})
+	}
+	return out, nil
+}
