@@ -114,7 +114,15 @@ func chunkLine(l []byte, off int) (int64, error) {
 	if i == 0 {
 		return 0, serr(off, ErrChunkSize)
 	}
-	if i < len(l) && l[i] != ';' && l[i] != ' ' && l[i] != '\t' {
+	if i < len(l) && l[i] != ';' {
+		// chunk-ext allows BWS before the first ';' (RFC 9112 §7.1.1);
+		// net/http does not, and a size followed by whitespace is where
+		// parsers have disagreed: refused, but for whitespace that ends
+		// the line (which net/http takes too, and which cannot hide an
+		// extension).
+		if skipBWS(l, i) == len(l) && (l[i] == ' ' || l[i] == '\t') {
+			return n, nil
+		}
 		return 0, serr(off+i, ErrChunkSize)
 	}
 	for i < len(l) {

@@ -218,6 +218,16 @@ func requestLine(req *Request, line []byte) error {
 		req.Path = t[:q]
 		req.Query = t[q+1:]
 	}
+	// A '%' in the path must start a pct-encoded byte (RFC 3986 §2.1), as
+	// net/url requires too; the query is left as sent, where clients put
+	// a bare '%' often enough ("?off=10%") and net/url does not look.
+	// (An opaque absolute-form target, scheme ":" without '/', is left
+	// as sent too, as net/url leaves it.)
+	if k := bytes.IndexByte(req.Path, '%'); k >= 0 && hierarchical(t) {
+		if k = badEscape(req.Path, k); k >= 0 {
+			return serr(t0+k, ErrTarget)
+		}
+	}
 	v := line[j+1:]
 	if len(v) != 8 || string(v[:5]) != "HTTP/" || v[6] != '.' || !isDigit(v[5]) || !isDigit(v[7]) {
 		return serr(j+1, ErrVersion)
@@ -233,6 +243,103 @@ func requestLine(req *Request, line []byte) error {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// ipv6 reports whether s is an IPv6 address in the text form of RFC 4291
+// §2.2: eight groups of one to four hex digits separated by ':', one run
+// of zero groups written "::", and the last two groups possibly written
+// as a dotted IPv4 address. Zones are not accepted.
+func ipv6(s []byte) bool {
+	groups, gap, afterGroup := 0, false, false
+	for i := 0; i < len(s); {
+		if s[i] == ':' {
+			if i+1 < len(s) && s[i+1] == ':' {
+				if gap {
+					return false
+				}
+				gap, afterGroup = true, false
+				i += 2
+				continue
+			}
+			// a single ':' separates two groups
+			if !afterGroup || i+1 == len(s) {
+				return false
+			}
+			i++
+		}
+		j := i
+		for j < len(s) && j-i < 5 && unhex(s[j]) >= 0 {
+			j++
+		}
+		if j < len(s) && s[j] == '.' {
+			if !ipv4(s[i:]) {
+				return false
+			}
+			groups += 2
+			break
+		}
+		if j == i || j-i > 4 || (j < len(s) && s[j] != ':') {
+			return false
+		}
+		groups++
+		afterGroup = true
+		i = j
+	}
+	if gap {
+		return groups <= 7
+	}
+	return groups == 8
+}
+
+// ipv4 reports whether s is a dotted-decimal IPv4 address: four numbers
+// of 0 to 255 without leading zeros.
+func ipv4(s []byte) bool {
+	for k := 0; k < 4; k++ {
+		if k > 0 {
+			if len(s) == 0 || s[0] != '.' {
+				return false
+			}
+			s = s[1:]
+		}
+		n, d := 0, 0
+		for d < len(s) && isDigit(s[d]) && d < 3 {
+			n = n*10 + int(s[d]-'0')
+			d++
+		}
+		if d == 0 || n > 255 || (d > 1 && s[0] == '0') {
+			return false
+		}
+		s = s[d:]
+	}
+	return len(s) == 0
+}
+
+// hierarchical reports whether the target t, of a valid form, has a path
+// that starts with '/': origin-form, or absolute-form with '/' after the
+// scheme's colon (net/url calls the rest "opaque" and does not unescape
+// it).
+func hierarchical(t []byte) bool {
+	if t[0] == '/' {
+		return true
+	}
+	c := bytes.IndexByte(t, ':')
+	return c > 0 && len(t) >= c+2 && t[c+1] == '/'
+}
+
+// badEscape returns the offset of the first '%' in t, from the one at k,
+// that is not followed by two hex digits (RFC 3986 §2.1), or -1.
+func badEscape(t []byte, k int) int {
+	for k >= 0 {
+		if k+2 >= len(t) || unhex(t[k+1]) < 0 || unhex(t[k+2]) < 0 {
+			return k
+		}
+		n := bytes.IndexByte(t[k+3:], '%')
+		if n < 0 {
+			return -1
+		}
+		k += 3 + n
+	}
+	return -1
+}
 
 // methodOf recognises the methods with a value of their own; method names
 // are case-sensitive (RFC 9110 §9.1).
@@ -313,13 +420,69 @@ func targetForm(m Method, t []byte) error {
 	}
 	for i := 1; i < len(t); i++ {
 		if t[i] == ':' {
-			return nil
+			return authority(t[i+1:])
 		}
 		if chars[t[i]]&cScheme == 0 {
 			return ErrTarget
 		}
 	}
 	return ErrTarget
+}
+
+// authority checks the authority of an absolute-form target, given what
+// follows its scheme's colon: when it starts with "//", the authority up to
+// the next '/', '?' or the end must be a host — a non-empty reg-name or
+// IPv4 address, or an IPv6 literal in brackets — with an optional port of
+// digits. Userinfo ('@') is refused, as RFC 9110 §4.2.4 tells a recipient
+// to treat it as an error, and so is an empty host (RFC 9110 §4.2.1 for
+// "http").
+func authority(rest []byte) error {
+	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		return nil
+	}
+	a := rest[2:]
+	for i, b := range a {
+		if b == '/' || b == '?' {
+			a = a[:i]
+			break
+		}
+	}
+	host := a
+	if len(a) > 0 && a[0] == '[' {
+		e := bytes.IndexByte(a, ']')
+		if e < 2 {
+			return ErrTarget
+		}
+		if !ipv6(a[1:e]) {
+			return ErrTarget
+		}
+		host, a = a[:e+1], a[e+1:]
+		if len(a) > 0 && a[0] != ':' {
+			return ErrTarget
+		}
+	} else {
+		if c := bytes.IndexByte(a, ':'); c >= 0 {
+			host, a = a[:c], a[c:]
+		} else {
+			a = nil
+		}
+		if len(host) == 0 {
+			return ErrTarget
+		}
+		for _, b := range host {
+			if chars[b]&cHost == 0 || b == ':' || b == '[' || b == ']' || b == '@' {
+				return ErrTarget
+			}
+		}
+	}
+	if len(a) > 0 { // ":" port
+		for _, b := range a[1:] {
+			if !isDigit(b) {
+				return ErrTarget
+			}
+		}
+	}
+	return nil
 }
 
 // field parses the header field line p[pos:end] (its line end removed),
@@ -535,11 +698,18 @@ func connection(hs *headState, v []byte) {
 // 9112 §6.1): each element is a token, with parameters for codings other
 // than chunked, which has none. It reports false for a malformed list.
 func transferEncoding(hs *headState, v []byte) bool {
+	if len(v) == 0 || v[len(v)-1] == ',' { // no coding, or an empty last element
+		return false
+	}
 	for len(v) > 0 {
 		var e []byte
 		e, v = nextElement(v)
 		if len(e) == 0 {
-			continue
+			// RFC 9110 §5.6.1 lets a recipient skip empty list
+			// elements; net/http refuses them here, and so do we:
+			// parsers that disagree on framing fields are how requests
+			// are smuggled.
+			return false
 		}
 		i := 0
 		for i < len(e) && chars[e[i]]&cToken != 0 {

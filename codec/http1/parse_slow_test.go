@@ -1,6 +1,7 @@
 package http1
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -106,7 +107,7 @@ func slowParse(c config, in []byte) (r slowReq, n int, kind error) {
 			for _, e := range strings.Split(value, ",") {
 				e = strings.Trim(e, " \t")
 				if e == "" {
-					continue
+					return r, 0, ErrTransferEncoding
 				}
 				name, params, _ := strings.Cut(e, ";")
 				if strings.ContainsAny(name, " \t") {
@@ -303,6 +304,15 @@ func slowRequestLine(r *slowReq, line string) error {
 		return ErrTarget
 	}
 	t := rest[:j]
+	path, _, _ := strings.Cut(t, "?")
+	if scheme, rest, ok := strings.Cut(path, ":"); ok && !strings.HasPrefix(path, "/") && !strings.HasPrefix(rest, "/") && scheme != "" {
+		path = "" // an opaque absolute-form target is not checked
+	}
+	for k := 0; k < len(path); k++ {
+		if path[k] == '%' && (k+2 >= len(path) || !isHexString(path[k+1:k+3])) {
+			return ErrTarget
+		}
+	}
 	switch {
 	case r.method == MethodConnect:
 		host, port, ok := cutLast(t, ":")
@@ -319,6 +329,9 @@ func slowRequestLine(r *slowReq, line string) error {
 		scheme, _, ok := strings.Cut(t, ":")
 		if !ok || scheme == "" || !strings.Contains("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", scheme[:1]) ||
 			strings.Trim(scheme, slowAlnum+"+-.") != "" {
+			return ErrTarget
+		}
+		if !slowAuthority(t[len(scheme)+1:]) {
 			return ErrTarget
 		}
 	}
@@ -394,7 +407,10 @@ func slowChunkLine(line string) (int64, error) {
 		return 0, ErrChunkSizeOverflow
 	}
 	ext := line[digits:]
-	if ext != "" && !strings.Contains("; \t", ext[:1]) {
+	if ext != "" && ext[0] != ';' {
+		if strings.Trim(ext, " \t") == "" {
+			return size, nil // whitespace ending the line
+		}
 		return 0, ErrChunkSize
 	}
 	ws := func() {
@@ -451,4 +467,43 @@ func slowChunkLine(line string) (int64, error) {
 		}
 	}
 	return size, nil
+}
+
+func isHexString(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789abcdefABCDEF") == ""
+}
+
+// slowAuthority is the authority rule of an absolute-form target, written
+// out with strings: after "//", up to '/', '?' or the end, a host (a
+// non-empty reg-name, or an IPv6 literal in brackets holding hex digits,
+// '.' and at least two ':') and an optional ":" port of digits; no
+// userinfo.
+func slowAuthority(rest string) bool {
+	a, ok := strings.CutPrefix(rest, "//")
+	if !ok {
+		return true
+	}
+	if i := strings.IndexAny(a, "/?"); i >= 0 {
+		a = a[:i]
+	}
+	var port string
+	if strings.HasPrefix(a, "[") {
+		lit, after, ok := strings.Cut(a[1:], "]")
+		if ip, err := netip.ParseAddr(lit); !ok || err != nil || !ip.Is6() || ip.Zone() != "" {
+			return false
+		}
+		if after != "" && after[0] != ':' {
+			return false
+		}
+		port = after
+	} else {
+		host, p, found := strings.Cut(a, ":")
+		if host == "" || strings.Trim(host, slowAlnum+"-._~!$&'()*+,;=%") != "" {
+			return false
+		}
+		if found {
+			port = ":" + p
+		}
+	}
+	return port == "" || strings.Trim(port[1:], "0123456789") == ""
 }

@@ -155,7 +155,17 @@ func TestRules(t *testing.T) {
 		{"body-too-large-CL/RFC9110-15.5.14", post("", "Content-Length: 11\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
 		{"body-too-large-chunked/RFC9110-15.5.14", post("8\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
 		{"chunk-ext-no-name/RFC9112-7.1.1", post("1;\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-ext-trailing-space/RFC9112-7.1.1", post("1 \r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+
+		{"chunk-ext-space-before-semicolon/RFC9112-7.1.1", post("1 ;a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
+		{"te-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: ,chunked\r\n"), nil, ErrTransferEncoding},
+		{"te-trailing-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: chunked,\r\n"), nil, ErrTransferEncoding},
+		{"target-bad-escape/RFC3986-2.1", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"target-short-escape/RFC3986-2.1", "GET /a%2 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"absolute-bad-port/RFC3986-3.2.3", "GET http://a:1:/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"absolute-unclosed-ip-literal/RFC3986-3.2.2", "GET http://[ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"absolute-empty-ip-literal/RFC3986-3.2.2", "GET http://[]/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"absolute-empty-host/RFC9110-4.2.1", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
+		{"absolute-userinfo/RFC9110-4.2.4", "GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
 		{"chunk-ext-open-quote/RFC9112-7.1.1", post("1;a=\"b\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
 		{"chunk-ext-empty-value/RFC9112-7.1.1", post("1;a=\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
 		{"chunk-line-too-long/RFC9112-7.1.1", post("1;a="+strings.Repeat("b", maxChunkLine)+"\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
@@ -247,8 +257,8 @@ func TestAccepted(t *testing.T) {
 		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
 		{"PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab", nil, 1, true, false, true, false, "ab", MethodPut},
 		{"GET / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
-		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: ,chunked\n\n2\nab\n0\n\n", []Option{WithAllowBareLF(true)}, 1, true, false, false, true, "ab", MethodPatch},
-		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3 ; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", nil, 1, true, false, false, true, "abc", MethodPost},
+		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n2\nab\n0\n\n", []Option{WithAllowBareLF(true)}, 1, true, false, false, true, "ab", MethodPatch},
+		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", nil, 1, true, false, false, true, "abc", MethodPost},
 		{"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOther},
 		{"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOptions},
 		{"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", nil, 1, true, false, false, false, "", MethodConnect},
@@ -523,6 +533,26 @@ func TestParseConcurrent(t *testing.T) {
 	for g := 0; g < 4; g++ {
 		if err := <-done; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestAcceptedOddities: forms outside the strict grammar that net/http
+// takes and that cannot change where a request ends, accepted on purpose.
+func TestAcceptedOddities(t *testing.T) {
+	cases := []struct{ in, body, query string }{
+		// whitespace ending a chunk-size line, with no extension
+		{in: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3 \t\r\nabc\r\n0\r\n\r\n", body: "abc"},
+		// a bare '%' in the query, which net/url does not check
+		{in: "GET /x?off=10% HTTP/1.1\r\nHost: a\r\n\r\n", query: "off=10%"},
+		// an opaque absolute-form target, left as sent
+		{in: "GET a:%zz HTTP/1.1\r\nHost: a\r\n\r\n"},
+	}
+	for _, tc := range cases {
+		var req Request
+		n, err := ParseRequest(&req, []byte(tc.in))
+		if err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query {
+			t.Errorf("%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
 		}
 	}
 }

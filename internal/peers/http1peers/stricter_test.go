@@ -93,6 +93,10 @@ var stricterRules = []stricter{
 		example: "GET /a\"b HTTP/1.1\r\nHost: a\r\n\r\n",
 		server:  200,
 		why:     "net/url takes these bytes (and non-ASCII ones) in a path and query; RFC 3986 has them only percent-encoded"},
+	{rule: "userinfo, an empty host or a malformed one in an absolute-form target", err: http1.ErrTarget, when: absoluteWithoutHost,
+		example: "GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n",
+		server:  200,
+		why:     "net/url takes \"http://u@a/\", \"http://\" and some hosts outside RFC 3986's grammar (\"a://]\"); RFC 9110 §4.2.4 tells a recipient to treat userinfo as an error (it is how a link hides its real host), and §4.2.1 to reject an http URI with an empty host"},
 	{rule: "CONNECT without an authority-form target", err: http1.ErrTarget, when: methodIs("CONNECT"),
 		example: "CONNECT /x HTTP/1.1\r\nHost: a\r\n\r\n",
 		server:  200,
@@ -212,6 +216,40 @@ func targetHas(set string) func(string) bool {
 		}
 		return false
 	}
+}
+
+// absoluteWithoutHost is a condition: the request-target is in absolute
+// form with an authority ("//") that is not host [":" port] by RFC 3986:
+// empty, with userinfo, with a byte outside a reg-name, with a bracket
+// that does not enclose an IPv6 literal, or with a port that is not digits.
+func absoluteWithoutHost(in string) bool {
+	_, t := requestLine(in)
+	if strings.HasPrefix(t, "/") {
+		return false
+	}
+	_, rest, ok := strings.Cut(t, "://")
+	if !ok {
+		return false
+	}
+	a := rest
+	if i := strings.IndexAny(a, "/?"); i >= 0 {
+		a = a[:i]
+	}
+	host, port := a, ""
+	if strings.HasPrefix(a, "[") {
+		lit, after, ok := strings.Cut(a[1:], "]")
+		if !ok || strings.Count(lit, ":") < 2 || strings.Trim(lit, "0123456789abcdefABCDEF:.") != "" {
+			return true
+		}
+		host, port = "x", after
+	} else if i := strings.IndexByte(a, ':'); i >= 0 {
+		host, port = a[:i], a[i:]
+	}
+	const regName = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%"
+	if host == "" || strings.Trim(host, regName) != "" {
+		return true
+	}
+	return port != "" && (port[0] != ':' || strings.Trim(port[1:], "0123456789") != "")
 }
 
 // targetIs returns a condition: the request-target is t.
