@@ -15,14 +15,21 @@ const maxChunkLine = 4 << 10
 // req.Trailers; it writes nothing. The second (compact true), on a body
 // the first accepted, moves the data of each chunk to follow the previous
 // one's from p[body] on.
-func chunks(c *config, req *Request, p []byte, body int, compact bool) (end int, size int64, err error) {
+//
+// The first walk also notes where the data of the first len(sp.d) chunks
+// lies, so that the second walk is needed only for bodies of more chunks:
+// sp.n counts the chunks, and the data is moved by sp.compact.
+func chunks(c *config, req *Request, p []byte, body int, compact bool, sp *chunkSpans) (end int, size int64, err error) {
 	pos := body
 	for {
 		lim := min(len(p), pos+maxChunkLine)
 		// A size of 16 digits is refused before the line end is looked
-		// at, so that a prefix of the request is refused the same way.
-		if err := partialChunkLine(p[pos:lim], pos); err != nil {
-			return 0, 0, err
+		// at, so that a prefix of the request is refused the same way
+		// (a line whose 16th byte is not a hex digit cannot be one).
+		if lim-pos > 15 && unhex(p[pos+15]) >= 0 {
+			if err := partialChunkLine(p[pos:lim], pos); err != nil {
+				return 0, 0, err
+			}
 		}
 		i := bytes.IndexByte(p[pos:lim], '\n')
 		if i < 0 {
@@ -60,10 +67,36 @@ func chunks(c *config, req *Request, p []byte, body int, compact bool) (end int,
 		}
 		if compact {
 			copy(p[body+int(size):], p[d:de])
+		} else if sp != nil {
+			if sp.n < len(sp.d) {
+				sp.d[sp.n] = [2]int{d, de}
+			}
+			sp.n++
 		}
 		size += n
 		pos = next
 	}
+}
+
+// chunkSpans holds where the data of a chunked body's first chunks lies,
+// as chunks' first walk found it.
+type chunkSpans struct {
+	n int       // chunks in the body
+	d [8][2]int // start and end of the first ones' data
+}
+
+// compact moves the data of the chunks noted in sp together from p[body]
+// on, and reports false, moving nothing, when the body had more chunks
+// than sp holds.
+func (sp *chunkSpans) compact(p []byte, body int) bool {
+	if sp.n > len(sp.d) {
+		return false
+	}
+	at := body
+	for _, s := range sp.d[:sp.n] {
+		at += copy(p[at:], p[s[0]:s[1]])
+	}
+	return true
 }
 
 // chunkEnd checks the line end after chunk data ending at p[de] and

@@ -87,12 +87,15 @@ func parse(c *config, req *Request, p []byte) (int, error) {
 		}
 		return end, nil
 	}
-	end, size, err := chunks(c, req, p, h, false)
+	var sp chunkSpans
+	end, size, err := chunks(c, req, p, h, false, &sp)
 	if err != nil {
 		req.reset()
 		return 0, err
 	}
-	chunks(c, req, p, h, true)
+	if !sp.compact(p, h) {
+		chunks(c, req, p, h, true, nil)
+	}
 	req.Body = p[h : h+int(size) : h+int(size)]
 	if size == 0 {
 		req.Body = nil

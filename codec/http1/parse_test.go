@@ -3,6 +3,7 @@ package http1
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -553,6 +554,26 @@ func TestAcceptedOddities(t *testing.T) {
 		n, err := ParseRequest(&req, []byte(tc.in))
 		if err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query {
 			t.Errorf("%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
+		}
+	}
+}
+
+// TestChunkCounts de-chunks bodies of 0 to 20 chunks: up to 8 the data
+// is moved from the spans the checking walk noted, beyond by a second walk.
+func TestChunkCounts(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		var body, want strings.Builder
+		for i := range n {
+			d := strings.Repeat(string(rune('a'+i)), i+1)
+			fmt.Fprintf(&body, "%x\r\n%s\r\n", len(d), d)
+			want.WriteString(d)
+		}
+		body.WriteString("0\r\n\r\n")
+		in := post(body.String(), "Transfer-Encoding: chunked\r\n")
+		var req Request
+		m, err := ParseRequest(&req, []byte(in))
+		if err != nil || m != len(in) || string(req.Body) != want.String() {
+			t.Errorf("%d chunks: n %d, err %v, body %q, want %q", n, m, err, req.Body, want.String())
 		}
 	}
 }
