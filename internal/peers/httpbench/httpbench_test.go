@@ -41,12 +41,27 @@ Requests/sec:  62083.41
 Transfer/sec:      8.52MB
 `
 
+// TestParseWrkZeroP99: wrk can print a 99th percentile of 0 in pipelined
+// runs; the maximum then stands in, marked as an upper bound.
+func TestParseWrkZeroP99(t *testing.T) {
+	r, err := parseWrk(strings.Replace(wrkOut, "99%  812.00us", "99%    0.00us", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.P99us != 22030 || !r.P99IsMax {
+		t.Fatalf("p99 %v µs (is max %v), want wrk's max 22030 µs marked", r.P99us, r.P99IsMax)
+	}
+	if got := p99Cell(Summary{P99us: r.P99us, P99IsMax: true}); !strings.HasPrefix(got, "≤ 22.03 ms") {
+		t.Fatalf("cell %q", got)
+	}
+}
+
 func TestParseWrk(t *testing.T) {
 	r, err := parseWrk(wrkOut)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := WrkResult{Requests: 124250, Seconds: 2, RPS: 62083.41, P50us: 3950, P99us: 812, Non2xx: 7, SocketErrors: 3}
+	want := WrkResult{Requests: 124250, Seconds: 2, RPS: 62083.41, P50us: 3950, P99us: 812, MaxUs: 22030, Non2xx: 7, SocketErrors: 3}
 	r.Raw = ""
 	if r != want {
 		t.Errorf("parseWrk = %+v, want %+v", r, want)

@@ -17,6 +17,7 @@ type Summary struct {
 	Invalid     int     `json:"invalid_runs"`
 	RPS         float64 `json:"requests_per_s"`
 	P99us       float64 `json:"p99_us"`
+	P99IsMax    bool    `json:"p99_is_max,omitempty"` // some runs' p99 is wrk's max (see WrkResult)
 	CPUPerReqUs float64 `json:"server_cpu_us_per_req"`
 	ServerCPU   float64 `json:"server_cpu_fraction"`
 	// Ratios to fasthttp and to net/http (higher requests/s is better;
@@ -59,6 +60,7 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 					continue
 				}
 				rps, p99 = append(rps, m.RPS), append(p99, m.P99us)
+				s.P99IsMax = s.P99IsMax || m.P99IsMax
 				cpu, frac = append(cpu, m.CPUPerReqUs), append(frac, m.ServerCPUFrac)
 			}
 			s.Runs = len(rps)
@@ -117,6 +119,7 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 		conns = rc.scenarios[0].Conns
 	}
 	fmt.Fprintf(&b, "HTTP/1.1 plaintext (wrk -t1 -c%d -d%s --latency): %s, %s.\n", conns, wrkSeconds(rc.duration), kind, pin)
+	b.WriteString("A p99 shown as ≤ max is wrk's maximum latency: in pipelined runs wrk can print a 99th percentile of 0.\n")
 	b.WriteString("CPU is the server's user+system time per request (from /proc/<pid>/stat over wrk's run); srv% is that time over the run's length.\n\n")
 	b.WriteString("| impl | pipelining | requests/s | p99 | CPU µs/req | srv% | req/s ÷ fasthttp | p99 ÷ fasthttp | CPU ÷ fasthttp | req/s ÷ net/http | CPU ÷ net/http |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -126,7 +129,7 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 			impl += fmt.Sprintf(" (INVALID: %d of %d runs had errors)", s.Invalid, s.Invalid+s.Runs)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			impl, s.Depth, num(s.RPS, "%.0f"), latency(s.P99us), num(s.CPUPerReqUs, "%.2f"), num(100*s.ServerCPU, "%.0f"),
+			impl, s.Depth, num(s.RPS, "%.0f"), p99Cell(s), num(s.CPUPerReqUs, "%.2f"), num(100*s.ServerCPU, "%.0f"),
 			ratio(s.RPSvsFast), ratio(s.P99vsFast), ratio(s.CPUvsFast), ratio(s.RPSvsNet), ratio(s.CPUvsNet))
 	}
 	_, err := io.WriteString(w, b.String())
@@ -138,6 +141,15 @@ func num(x float64, format string) string {
 		return "–"
 	}
 	return fmt.Sprintf(format, x)
+}
+
+// p99Cell shows a p99 that is wrk's maximum latency (an upper bound) as
+// "≤ max".
+func p99Cell(s Summary) string {
+	if s.P99IsMax && s.P99us > 0 {
+		return "≤ " + latency(s.P99us) + " (max; wrk printed p99 0)"
+	}
+	return latency(s.P99us)
 }
 
 func latency(us float64) string {

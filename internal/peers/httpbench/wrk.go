@@ -35,11 +35,16 @@ end
 
 // WrkResult is what wrk reported for one run.
 type WrkResult struct {
-	Requests     int64   `json:"requests"`       // responses counted
-	Seconds      float64 `json:"seconds"`        // wrk's own measured time
-	RPS          float64 `json:"requests_per_s"` // Requests/sec
-	P50us        float64 `json:"p50_us"`
-	P99us        float64 `json:"p99_us"`
+	Requests int64   `json:"requests"`       // responses counted
+	Seconds  float64 `json:"seconds"`        // wrk's own measured time
+	RPS      float64 `json:"requests_per_s"` // Requests/sec
+	P50us    float64 `json:"p50_us"`
+	P99us    float64 `json:"p99_us"`
+	// P99IsMax is set when wrk printed a 99th percentile of 0 (it does so
+	// in pipelined runs, when its count of latencies exceeds what it
+	// recorded): P99us is then wrk's maximum latency, an upper bound.
+	P99IsMax     bool    `json:"p99_is_max,omitempty"`
+	MaxUs        float64 `json:"max_us"`
 	Non2xx       int64   `json:"non_2xx_3xx"`
 	SocketErrors int64   `json:"socket_errors"` // connect + read + write + timeout
 	Raw          string  `json:"-"`
@@ -73,6 +78,13 @@ func parseWrk(out string) (WrkResult, error) {
 		switch {
 		case line == "Latency Distribution":
 			inDist = true
+		case !inDist && len(f) >= 4 && f[0] == "Latency":
+			// Latency   avg   stdev   max   +/-stdev
+			d, err := parseWrkDuration(f[3])
+			if err != nil {
+				return r, fmt.Errorf("wrk latency line %q: %w", line, err)
+			}
+			r.MaxUs = d
 		case inDist && len(f) == 2 && strings.HasSuffix(f[0], "%"):
 			d, err := parseWrkDuration(f[1])
 			if err != nil {
@@ -128,6 +140,9 @@ func parseWrk(out string) (WrkResult, error) {
 	}
 	if !have99 {
 		return r, errors.New("wrk's output has no 99% latency line (run with --latency)")
+	}
+	if r.P99us == 0 && r.MaxUs > 0 {
+		r.P99us, r.P99IsMax = r.MaxUs, true
 	}
 	return r, nil
 }
