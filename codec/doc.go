@@ -1,7 +1,7 @@
 // Package codec holds netkit's protocol codecs, one subpackage per format.
 // This package has no code; it states once the conventions every codec
-// follows, so that frame, query, httpdate, mqtt and hpack today, and
-// HTTP/1.1 later, read and fail the same way.
+// follows, so that frame, query, httpdate, mqtt, hpack and http1 read and
+// fail the same way.
 //
 // # Conventions
 //
@@ -45,6 +45,8 @@
 //	           []byte and *buf.Composite                      mochi and paho (peers)
 //	hpack      HTTP/2 header compression (RFC 7541) with      a slow model; x/net's
 //	           limits and RFC 9113 §8 validation              hpack (peers)
+//	http1      HTTP/1.1 requests (RFC 9112), strict against   a slow model;
+//	           smuggling, and responses                       net/http (peers)
 //
 // There is no hex codec: encoding/hex already decodes through a lookup table
 // and allocates nothing with its Append functions.

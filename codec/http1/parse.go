@@ -392,21 +392,7 @@ func methodOf(m []byte) Method {
 func targetForm(m Method, t []byte) error {
 	if m == MethodConnect {
 		// authority-form: host ":" port, no userinfo.
-		c := bytes.LastIndexByte(t, ':')
-		if c <= 0 || c == len(t)-1 {
-			return ErrTarget
-		}
-		for _, b := range t[:c] {
-			if chars[b]&cHost == 0 || b == '@' {
-				return ErrTarget
-			}
-		}
-		for _, b := range t[c+1:] {
-			if !isDigit(b) {
-				return ErrTarget
-			}
-		}
-		return nil
+		return hostPort(t, true)
 	}
 	switch t[0] {
 	case '/':
@@ -450,6 +436,13 @@ func authority(rest []byte) error {
 			break
 		}
 	}
+	return hostPort(a, false)
+}
+
+// hostPort checks host [":" port] (RFC 3986 §3.2.2, §3.2.3): a non-empty
+// reg-name or IPv4 address, or an IPv6 literal in brackets, then a port of
+// digits, which needPort requires (and requires not empty).
+func hostPort(a []byte, needPort bool) error {
 	host := a
 	if len(a) > 0 && a[0] == '[' {
 		e := bytes.IndexByte(a, ']')
@@ -477,6 +470,9 @@ func authority(rest []byte) error {
 				return ErrTarget
 			}
 		}
+	}
+	if needPort && len(a) < 2 {
+		return ErrTarget
 	}
 	if len(a) > 0 { // ":" port
 		for _, b := range a[1:] {

@@ -315,9 +315,7 @@ func slowRequestLine(r *slowReq, line string) error {
 	}
 	switch {
 	case r.method == MethodConnect:
-		host, port, ok := cutLast(t, ":")
-		if !ok || host == "" || port == "" || strings.Trim(port, "0123456789") != "" ||
-			strings.Trim(host, slowHostChars) != "" || strings.Contains(host, "@") {
+		if _, port, ok := cutLast(t, ":"); !ok || port == "" || strings.ContainsAny(t, "/?") || !slowAuthority("//"+t) {
 			return ErrTarget
 		}
 	case t == "*":
