@@ -443,7 +443,6 @@ func authority(rest []byte) error {
 // reg-name or IPv4 address, or an IPv6 literal in brackets, then a port of
 // digits, which needPort requires (and requires not empty).
 func hostPort(a []byte, needPort bool) error {
-	host := a
 	if len(a) > 0 && a[0] == '[' {
 		e := bytes.IndexByte(a, ']')
 		if e < 2 {
@@ -452,11 +451,12 @@ func hostPort(a []byte, needPort bool) error {
 		if !ipv6(a[1:e]) {
 			return ErrTarget
 		}
-		host, a = a[:e+1], a[e+1:]
+		a = a[e+1:]
 		if len(a) > 0 && a[0] != ':' {
 			return ErrTarget
 		}
 	} else {
+		host := a
 		if c := bytes.IndexByte(a, ':'); c >= 0 {
 			host, a = a[:c], a[c:]
 		} else {

@@ -14,8 +14,6 @@ import (
 	"github.com/netkit/netkit/internal/race"
 )
 
-const crlf = "\r\n"
-
 // get returns a GET request with the given header lines.
 func get(lines ...string) string {
 	return "GET / HTTP/1.1\r\nHost: a\r\n" + strings.Join(lines, "") + "\r\n"
