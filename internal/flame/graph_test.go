@@ -67,8 +67,10 @@ func pprofTop(t *testing.T, path string) (flat, cum map[string]int64) {
 	}
 	// "  flat  flat%   sum%        cum   cum%" and then rows such as
 	// "10000000ns  0.84%   100% 10000000ns  0.84%  runtime.asyncPreempt"
-	// or "0     0%   100% 160000000ns 13.45%  example.com/m.rec (inline)".
-	row := regexp.MustCompile(`^\s*(\d+)(?:ns)?\s+\S+%\s+\S+%\s+(\d+)(?:ns)?\s+\S+%\s+(.+?)(?: \(inline\))?$`)
+	// or "0     0%   100% 160000000ns 13.45%  example.com/m.rec (inline)",
+	// or "… sync.(*Once).Do (partial-inline)" when a sample landed in the
+	// inlined part of a function that is also called.
+	row := regexp.MustCompile(`^\s*(\d+)(?:ns)?\s+\S+%\s+\S+%\s+(\d+)(?:ns)?\s+\S+%\s+(.+?)(?: \((?:partial-)?inline\))?$`)
 	flat, cum = map[string]int64{}, map[string]int64{}
 	header := false
 	for line := range strings.SplitSeq(string(out), "\n") {
