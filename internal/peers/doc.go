@@ -21,7 +21,8 @@
 //   - netkit's eventloop/httpserver with fasthttp and net/http on the
 //     TechEmpower plaintext endpoint, each a process pinned to its own CPU
 //     and loaded by wrk (package httpbench, command cmd/httpbench;
-//     `make bench-http`).
+//     `make bench-http`); both run and measure their server processes
+//     with package benchproc.
 //
 // It is a module of its own, github.com/netkit/netkit/internal/peers, so
 // that the peer libraries are dependencies of these test-only comparisons

@@ -10,15 +10,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"runtime/pprof"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
 // Main runs one subcommand: serve, load or run.
@@ -27,10 +25,10 @@ func Main(stdout, stderr io.Writer, args []string) error {
 		usage(stderr)
 		return errors.New("no subcommand")
 	}
-	raiseNofile(stderr)
+	benchproc.RaiseNofile(stderr, "echobench")
 	switch args[0] {
 	case "serve":
-		return cmdServe(stdout, stderr, args[1:])
+		return registry.ServeCmd(stdout, stderr, "echobench", args[1:], "net", true)
 	case "load":
 		return cmdLoad(stdout, stderr, args[1:])
 	case "run":
@@ -50,69 +48,8 @@ func usage(w io.Writer) {
 `, strings.Join(Servers(), "|"), strings.Join(Servers(), ","), strings.Join(scenarioNames(), ","))
 }
 
-// raiseNofile lifts the soft open-file limit to the hard one. Go's runtime
-// already does so at start-up (since Go 1.19), but restores the old soft
-// limit in processes it executes, so every echobench process makes sure.
-func raiseNofile(stderr io.Writer) {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-		fmt.Fprintf(stderr, "echobench: getrlimit: %v\n", err)
-		return
-	}
-	if rl.Cur < rl.Max {
-		rl.Cur = rl.Max
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-			fmt.Fprintf(stderr, "echobench: setrlimit: %v\n", err)
-		}
-	}
-}
-
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("echobench "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-func cmdServe(stdout, stderr io.Writer, args []string) error {
-	fs := newFlags("serve", stderr)
-	impl := fs.String("impl", "net", "server: "+strings.Join(Servers(), ", "))
-	addr := fs.String("addr", "127.0.0.1:0", "listen address")
-	cpuprofile := fs.String("cpuprofile", "", "write the server's CPU profile here (until it stops)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return err
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			f.Close()
-		}()
-	}
-	stop := make(chan struct{})
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		// Stdin closing (the runner exiting, however it exits) stops the server too.
-		io.Copy(io.Discard, os.Stdin)
-		sigs <- syscall.SIGHUP
-	}()
-	go func() {
-		<-sigs
-		close(stop)
-	}()
-	return serve(stdout, *impl, *addr, stop)
-}
-
 func cmdLoad(stdout, stderr io.Writer, args []string) error {
-	fs := newFlags("load", stderr)
+	fs := benchproc.NewFlags("echobench", "load", stderr)
 	var cfg LoadConfig
 	fs.StringVar(&cfg.Addr, "addr", "", "server address")
 	fs.IntVar(&cfg.Conns, "conns", 64, "connections")

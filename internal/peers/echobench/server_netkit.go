@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/netkit/netkit/eventloop"
+	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
 // netkitEcho is the smallest netkit echo handler: OnRead hands the inbound
@@ -21,7 +22,7 @@ func (netkitEcho) OnReadComplete(ctx *eventloop.Context) { ctx.Flush() }
 
 func init() { starters["netkit"] = startNetkit }
 
-func startNetkit(addr string) (*server, error) {
+func startNetkit(addr string) (*benchproc.Server, error) {
 	g, err := eventloop.NewGroup(eventloop.Config{})
 	if err != nil {
 		return nil, err
@@ -32,5 +33,5 @@ func startNetkit(addr string) (*server, error) {
 		return nil, err
 	}
 	stop := func() error { return errors.Join(srv.Close(), g.Close()) }
-	return &server{addr: srv.Addr().String(), stop: stop}, nil
+	return &benchproc.Server{Addr: srv.Addr().String(), Stop: stop}, nil
 }

@@ -2,12 +2,9 @@ package echobench
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,57 +13,30 @@ import (
 	"github.com/cloudwego/netpoll"
 	"github.com/lesismal/nbio"
 	nbiolog "github.com/lesismal/nbio/logging"
+	"github.com/netkit/netkit/internal/peers/benchproc"
 	"github.com/panjf2000/gnet/v2"
 	"golang.org/x/sys/unix"
 )
 
-// A server is a running echo server: its bound address and a way to stop it.
-type server struct {
-	addr string
-	stop func() error
-}
-
 // starters holds every echo server this binary can run, by -impl name.
 // Each one writes back every byte it receives, in order, in the way its
 // library's own examples do, with the library's default loop count.
-var starters = map[string]func(addr string) (*server, error){
+var starters = map[string]benchproc.Starter{
 	"net":     startNet,
 	"gnet":    startGnet,
 	"netpoll": startNetpoll,
 	"nbio":    startNbio,
 }
 
+// registry runs the starters, netkit and net first.
+var registry = benchproc.Registry{Starters: starters, First: []string{"netkit", "net"}}
+
 // Servers lists the -impl names, netkit first when it is built in.
-func Servers() []string {
-	var names []string
-	for n := range starters {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool { return order(names[i]) < order(names[j]) })
-	return names
-}
-
-func order(name string) string {
-	switch name {
-	case "netkit":
-		return "0"
-	case "net":
-		return "1"
-	}
-	return "2" + name
-}
-
-func startServer(impl, addr string) (*server, error) {
-	start, ok := starters[impl]
-	if !ok {
-		return nil, fmt.Errorf("unknown -impl %q (have %v)", impl, Servers())
-	}
-	return start(addr)
-}
+func Servers() []string { return registry.Names() }
 
 // startNet is the standard library's shape: one goroutine per connection,
 // reading into a 64 KiB buffer and writing back what it read.
-func startNet(addr string) (*server, error) {
+func startNet(addr string) (*benchproc.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -108,7 +78,7 @@ func startNet(addr string) (*server, error) {
 		wg.Wait()
 		return err
 	}
-	return &server{addr: ln.Addr().String(), stop: stop}, nil
+	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
 }
 
 func echoNetConn(c net.Conn) {
@@ -151,7 +121,7 @@ func (h *gnetEcho) OnTraffic(c gnet.Conn) gnet.Action {
 	return gnet.None
 }
 
-func startGnet(addr string) (*server, error) {
+func startGnet(addr string) (*benchproc.Server, error) {
 	h := &gnetEcho{ready: make(chan struct{})}
 	done := make(chan error, 1)
 	go func() { done <- gnet.Run(h, "tcp://"+addr, gnet.WithLogger(stderrLog{})) }()
@@ -183,7 +153,7 @@ func startGnet(addr string) (*server, error) {
 		}
 		return err
 	}
-	return &server{addr: bound, stop: stop}, nil
+	return &benchproc.Server{Addr: bound, Stop: stop}, nil
 }
 
 // stderrLog sends gnet's log to stderr: stdout carries the "listening" line.
@@ -235,7 +205,7 @@ func netpollEcho(_ context.Context, c netpoll.Connection) error {
 	return w.Flush()
 }
 
-func startNetpoll(addr string) (*server, error) {
+func startNetpoll(addr string) (*benchproc.Server, error) {
 	ln, err := netpoll.CreateListener("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -254,11 +224,11 @@ func startNetpoll(addr string) (*server, error) {
 		<-done
 		return err
 	}
-	return &server{addr: ln.Addr().String(), stop: stop}, nil
+	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
 }
 
 // startNbio echoes in OnData, whose Write writes now or queues a copy.
-func startNbio(addr string) (*server, error) {
+func startNbio(addr string) (*benchproc.Server, error) {
 	nbiolog.Output = os.Stderr // stdout carries the "listening" line
 	eng := nbio.NewEngine(nbio.Config{Network: "tcp", Addrs: []string{addr}})
 	eng.OnData(func(c *nbio.Conn, data []byte) {
@@ -277,23 +247,5 @@ func startNbio(addr string) (*server, error) {
 		eng.Stop()
 		return nil
 	}
-	return &server{addr: eng.Addrs[0], stop: stop}, nil
-}
-
-// serve runs one echo server until stop is closed, after printing
-// "listening <addr>" as its only line on stdout.
-func serve(stdout io.Writer, impl, addr string, stop <-chan struct{}) error {
-	srv, err := startServer(impl, addr)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(stdout, "listening %s\n", srv.addr); err != nil {
-		srv.stop()
-		return err
-	}
-	<-stop
-	if err := srv.stop(); err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("%s: stop: %w", impl, err)
-	}
-	return nil
+	return &benchproc.Server{Addr: eng.Addrs[0], Stop: stop}, nil
 }

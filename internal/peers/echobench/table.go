@@ -6,20 +6,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-)
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+	"github.com/netkit/netkit/internal/peers/benchproc"
+)
 
 // summarize takes the median of every column over the runs of each
 // (scenario, server), then the ratios to the best peer and to net.
@@ -40,8 +29,10 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 			}
 			rows = append(rows, Summary{
 				Scenario: sc.Name, Server: srv, Runs: len(rt),
-				RTPS: median(rt), BytesPerSec: median(bps), P50us: median(p50), P99us: median(p99),
-				CPUPer1M: median(cpu), ServerCPU: median(scpu), LoadCPU: median(lcpu), RSSPerConn: median(rss),
+				RTPS: benchproc.Median(rt), BytesPerSec: benchproc.Median(bps),
+				P50us: benchproc.Median(p50), P99us: benchproc.Median(p99),
+				CPUPer1M: benchproc.Median(cpu), ServerCPU: benchproc.Median(scpu),
+				LoadCPU: benchproc.Median(lcpu), RSSPerConn: benchproc.Median(rss),
 			})
 		}
 		best := func(get func(Summary) float64, higher bool) float64 {
@@ -82,12 +73,8 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 	// scenario, a ratio without net or peers) is 0 there, "–" in the table.
 	for i := range out {
 		r := &out[i]
-		for _, p := range []*float64{&r.RTPS, &r.BytesPerSec, &r.P50us, &r.P99us, &r.CPUPer1M, &r.ServerCPU, &r.LoadCPU, &r.RSSPerConn,
-			&r.RTPSvsBest, &r.P99vsBest, &r.CPUvsBest, &r.RSSvsBest, &r.RTPSvsNet, &r.P99vsNet, &r.CPUvsNet, &r.RSSvsNet} {
-			if math.IsNaN(*p) || math.IsInf(*p, 0) {
-				*p = 0
-			}
-		}
+		benchproc.ZeroNaN(&r.RTPS, &r.BytesPerSec, &r.P50us, &r.P99us, &r.CPUPer1M, &r.ServerCPU, &r.LoadCPU, &r.RSSPerConn,
+			&r.RTPSvsBest, &r.P99vsBest, &r.CPUvsBest, &r.RSSvsBest, &r.RTPSvsNet, &r.P99vsNet, &r.CPUvsNet, &r.RSSvsNet)
 	}
 	return out
 }
@@ -124,7 +111,8 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 			fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %.0f | %.0f | %.2f | %.0f | %.0f | %s | %s | %s | %s | %s |\n",
 				s.Scenario, s.Server, s.RTPS, s.BytesPerSec/1e6, s.P50us, s.P99us, s.CPUPer1M,
 				100*s.ServerCPU, 100*s.LoadCPU,
-				ratio(s.RTPSvsBest), ratio(s.P99vsBest), ratio(s.CPUvsBest), ratio(s.RTPSvsNet), ratio(s.CPUvsNet))
+				benchproc.Ratio(s.RTPSvsBest), benchproc.Ratio(s.P99vsBest), benchproc.Ratio(s.CPUvsBest),
+				benchproc.Ratio(s.RTPSvsNet), benchproc.Ratio(s.CPUvsNet))
 		}
 	}
 	if len(idle) > 0 {
@@ -134,7 +122,8 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 		b.WriteString("| scenario | server | server RSS per idle conn | ÷ best | ÷ net |\n")
 		b.WriteString("|---|---|---:|---:|---:|\n")
 		for _, s := range idle {
-			fmt.Fprintf(&b, "| %s | %s | %.0f B | %s | %s |\n", s.Scenario, s.Server, s.RSSPerConn, ratio(s.RSSvsBest), ratio(s.RSSvsNet))
+			fmt.Fprintf(&b, "| %s | %s | %.0f B | %s | %s |\n", s.Scenario, s.Server, s.RSSPerConn,
+				benchproc.Ratio(s.RSSvsBest), benchproc.Ratio(s.RSSvsNet))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -148,11 +137,4 @@ func isIdle(rc runConfig, name string) bool {
 		}
 	}
 	return false
-}
-
-func ratio(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.2fx", x)
 }

@@ -108,12 +108,12 @@ func TestWrkArgs(t *testing.T) {
 func TestServersAnswer(t *testing.T) {
 	for _, impl := range Servers() {
 		t.Run(impl, func(t *testing.T) {
-			srv, err := startServer(impl, "127.0.0.1:0")
+			srv, err := registry.Start(impl, "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer srv.stop()
-			if err := checkServer(srv.addr); err != nil {
+			defer srv.Stop()
+			if err := checkServer(srv.Addr); err != nil {
 				t.Fatal(err)
 			}
 		})

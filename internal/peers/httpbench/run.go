@@ -1,7 +1,6 @@
 package httpbench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,13 +8,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
 // Scenario is one load shape: pipelining depth 1 (wrk's plain GETs) or 16
@@ -31,13 +26,9 @@ var scenarios = []Scenario{
 	{Name: "plaintext-pipelined16", Conns: 256, Depth: 16},
 }
 
-func scenarioNames() []string {
-	var s []string
-	for _, sc := range scenarios {
-		s = append(s, sc.Name)
-	}
-	return s
-}
+func (sc Scenario) name() string { return sc.Name }
+
+func scenarioNames() []string { return benchproc.NamesOf(scenarios, Scenario.name) }
 
 // Measurement is one (scenario, server, run).
 type Measurement struct {
@@ -82,26 +73,6 @@ func lookWrk() (string, error) {
 	return "", errors.New("wrk not found: install the Debian package (apt-get install wrk) or set WRK=/path/to/wrk")
 }
 
-// canPin reports whether the server and wrk can have a CPU each (taskset
-// present, CPUs 0 and 1 both allowed); if not it says so loudly.
-func canPin(stderr io.Writer) bool {
-	warn := func(why string) bool {
-		fmt.Fprintf(stderr, "\n*** httpbench: WARNING: %s: server and wrk run UNPINNED and share CPUs; the numbers are noisier and not comparable with pinned runs ***\n\n", why)
-		return false
-	}
-	if _, err := exec.LookPath("taskset"); err != nil {
-		return warn("taskset not found")
-	}
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return warn("sched_getaffinity: " + err.Error())
-	}
-	if !set.IsSet(0) || !set.IsSet(1) {
-		return warn(fmt.Sprintf("CPUs 0 and 1 are not both available (%d CPU(s) allowed)", set.Count()))
-	}
-	return true
-}
-
 func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -120,31 +91,23 @@ func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement,
 		return nil, err
 	}
 	var ms []Measurement
-	// Interleaved: run r of every server before run r+1 of any, the order
-	// rotated per run, so that drift and noise hit all alike.
-	for _, sc := range rc.scenarios {
-		for r := 1; r <= rc.runs; r++ {
-			for i := range rc.servers {
-				srv := rc.servers[(i+r-1)%len(rc.servers)]
-				if err := ctx.Err(); err != nil {
-					return nil, fmt.Errorf("run: interrupted: %w", err)
-				}
-				m, err := measure(ctx, exe, rc, sc, srv, script.Name())
-				if err != nil {
-					if ctx.Err() != nil {
-						return nil, fmt.Errorf("run: interrupted during %s, %s, run %d; every child killed", sc.Name, srv, r)
-					}
-					return nil, fmt.Errorf("run: %s, %s, run %d: %w", sc.Name, srv, r, err)
-				}
-				m.Run = r
-				if m.Invalid != "" {
-					fmt.Fprintf(stderr, "\n*** httpbench: %s, %s, run %d is INVALID: %s ***\n%s\n", sc.Name, srv, r, m.Invalid, m.Raw)
-				}
-				fmt.Fprintf(stderr, "httpbench: %-22s %-8s run %d: %.0f req/s, p99 %.0f µs, server CPU %.2f µs/req (%.0f%%)\n",
-					sc.Name, srv, r, m.RPS, m.P99us, m.CPUPerReqUs, 100*m.ServerCPUFrac)
-				ms = append(ms, m)
+	err = benchproc.Interleave(ctx, rc.scenarios, Scenario.name, rc.servers, rc.runs,
+		func(sc Scenario, srv string, r int) error {
+			m, err := measure(ctx, exe, rc, sc, srv, script.Name())
+			if err != nil {
+				return err
 			}
-		}
+			m.Run = r
+			if m.Invalid != "" {
+				fmt.Fprintf(stderr, "\n*** httpbench: %s, %s, run %d is INVALID: %s ***\n%s\n", sc.Name, srv, r, m.Invalid, m.Raw)
+			}
+			fmt.Fprintf(stderr, "httpbench: %-22s %-8s run %d: %.0f req/s, p99 %.0f µs, server CPU %.2f µs/req (%.0f%%)\n",
+				sc.Name, srv, r, m.RPS, m.P99us, m.CPUPerReqUs, 100*m.ServerCPUFrac)
+			ms = append(ms, m)
+			return nil
+		})
+	if err != nil {
+		return nil, err
 	}
 	return ms, nil
 }
@@ -153,48 +116,36 @@ func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement,
 // reads the server's CPU time around wrk's run.
 func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl, script string) (m Measurement, err error) {
 	m = Measurement{Scenario: sc.Name, Server: impl}
-	srv, err := startServer1(ctx, exe, rc.pin, impl)
+	srv, addr, err := benchproc.StartServer(ctx, exe, rc.pin, childVars, impl)
 	if err != nil {
 		return m, err
 	}
 	defer func() {
-		srv.stdin.Close() // asks the server to stop
-		if werr := srv.wait(5 * time.Second); werr != nil && err == nil {
-			err = srv.fail(fmt.Errorf("server exit: %w", werr))
+		if serr := srv.Stop(); serr != nil && err == nil {
+			err = serr
 		}
 	}()
-	first, err := srv.line()
-	if err != nil {
-		return m, err
-	}
-	addr, ok := strings.CutPrefix(first, "listening ")
-	if !ok {
-		return m, srv.fail(fmt.Errorf("server's first line is %q, want \"listening <addr>\"", first))
-	}
 	if err := checkServer(addr); err != nil {
-		return m, srv.fail(fmt.Errorf("%s answers the plaintext endpoint wrongly: %w", impl, err))
+		return m, srv.Fail(fmt.Errorf("%s answers the plaintext endpoint wrongly: %w", impl, err))
 	}
-	pid := srv.cmd.Process.Pid
+	pid := srv.Pid()
 	depth, scr := sc.Depth, ""
 	if depth > 1 {
 		scr = script
 	}
-	args := wrkArgs("http://"+addr+Path, sc.Conns, rc.duration, scr, depth)
-	name := rc.wrk
-	if rc.pin {
-		name, args = "taskset", append([]string{"-c", "1", rc.wrk}, args...)
-	}
+	wargs := wrkArgs("http://"+addr+Path, sc.Conns, rc.duration, scr, depth)
+	name, args := benchproc.Pinned(rc.pin, 1, rc.wrk, wargs...)
 	cmd := exec.CommandContext(ctx, name, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cpu0, err := procCPU(pid)
+	cpu0, err := benchproc.ProcCPU(pid)
 	if err != nil {
 		return m, err
 	}
 	if err := cmd.Run(); err != nil {
 		return m, fmt.Errorf("%s: %w\n%s%s", cmd.Args, err, out.String(), errb.String())
 	}
-	cpu1, err := procCPU(pid)
+	cpu1, err := benchproc.ProcCPU(pid)
 	if err != nil {
 		return m, err
 	}
@@ -213,54 +164,9 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl, s
 	}
 	// The server must still answer rightly after the load.
 	if err := checkServer(addr); err != nil {
-		return m, srv.fail(fmt.Errorf("%s answers wrongly after the load: %w", impl, err))
+		return m, srv.Fail(fmt.Errorf("%s answers wrongly after the load: %w", impl, err))
 	}
 	return m, nil
-}
-
-// child is a server process of this binary in its own process group,
-// killed with its group on every exit path.
-type child struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  *bufio.Scanner
-	stderr *syncBuffer
-	done   chan struct{}
-	err    error
-}
-
-// startServer1 starts "serve -impl impl" on CPU 0 (when pinning) with
-// GOMAXPROCS=1.
-func startServer1(ctx context.Context, exe string, pin bool, impl string) (*child, error) {
-	name, argv := exe, []string{"serve", "-impl", impl, "-addr", "127.0.0.1:0"}
-	if pin {
-		name, argv = "taskset", append([]string{"-c", "0", exe}, argv...)
-	}
-	cmd := exec.Command(name, argv...)
-	cmd.Env = append(os.Environ(), childEnv+"=1", "GOMAXPROCS=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	c := &child{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
-	cmd.Stderr = c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c.lines = bufio.NewScanner(out)
-	go func() {
-		select {
-		case <-ctx.Done():
-			c.kill()
-		case <-c.done:
-		}
-	}()
-	return c, nil
 }
 
 // childEnv marks a process started by the runner (the test binary uses it
@@ -270,98 +176,6 @@ const childEnv = "HTTPBENCH_CHILD"
 // ChildArgs reports whether this process was started by the runner.
 func ChildArgs() bool { return os.Getenv(childEnv) == "1" }
 
-func (c *child) kill() { syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL) }
-
-// line returns the next stdout line, or an error with the child's stderr.
-func (c *child) line() (string, error) {
-	if c.lines.Scan() {
-		return c.lines.Text(), nil
-	}
-	err := c.lines.Err()
-	if err == nil {
-		err = io.ErrUnexpectedEOF
-	}
-	return "", c.fail(err)
-}
-
-func (c *child) fail(err error) error {
-	c.wait(2 * time.Second)
-	msg := strings.TrimSpace(c.stderr.String())
-	if c.err != nil {
-		err = fmt.Errorf("%w (%v)", err, c.err)
-	}
-	if msg != "" {
-		return fmt.Errorf("%s: %w; its stderr:\n%s", c.cmd.Args, err, msg)
-	}
-	return fmt.Errorf("%s: %w", c.cmd.Args, err)
-}
-
-// wait waits up to d for the child to exit, then kills its group.
-func (c *child) wait(d time.Duration) error {
-	select {
-	case <-c.done:
-		return c.err
-	default:
-	}
-	exited := make(chan struct{})
-	go func() {
-		c.err = c.cmd.Wait()
-		close(exited)
-	}()
-	select {
-	case <-exited:
-	case <-time.After(d):
-		c.kill()
-		<-exited
-		if c.err == nil {
-			c.err = fmt.Errorf("killed after %v", d)
-		}
-	}
-	c.kill()
-	close(c.done)
-	return c.err
-}
-
-// clockTicks is USER_HZ, 100 on every Linux architecture Go runs on.
-const clockTicks = 100
-
-// procCPU is the process's utime+stime in seconds (/proc/<pid>/stat).
-func procCPU(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name may hold spaces; the fields follow its ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no ')'", pid)
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	// Fields 14 and 15 of stat(5); f[0] is field 3.
-	ut, err1 := strconv.ParseUint(f[11], 10, 64)
-	st, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return float64(ut+st) / clockTicks, nil
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// childVars is what the runner adds to its servers' environment: the
+// server runs with GOMAXPROCS=1.
+var childVars = []string{childEnv + "=1", "GOMAXPROCS=1"}

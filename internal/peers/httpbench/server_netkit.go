@@ -8,6 +8,7 @@ import (
 	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/eventloop"
 	"github.com/netkit/netkit/eventloop/httpserver"
+	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
 func init() { starters["netkit"] = startNetkit }
@@ -40,7 +41,7 @@ func netkitPlaintext(w *http1.ResponseWriter, req *http1.Request) {
 // startNetkit serves the plaintext endpoint with eventloop/httpserver on
 // one loop per GOMAXPROCS (one loop in the benchmark, which runs the
 // server with GOMAXPROCS=1 on one CPU).
-func startNetkit(addr string) (*server, error) {
+func startNetkit(addr string) (*benchproc.Server, error) {
 	g, err := eventloop.NewGroup(eventloop.Config{})
 	if err != nil {
 		return nil, err
@@ -55,5 +56,5 @@ func startNetkit(addr string) (*server, error) {
 		defer cancel()
 		return errors.Join(srv.Shutdown(ctx), g.Close())
 	}
-	return &server{addr: srv.Addr().String(), stop: stop}, nil
+	return &benchproc.Server{Addr: srv.Addr().String(), Stop: stop}, nil
 }

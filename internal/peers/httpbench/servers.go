@@ -3,13 +3,11 @@ package httpbench
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"sort"
 	"time"
 
+	"github.com/netkit/netkit/internal/peers/benchproc"
 	"github.com/valyala/fasthttp"
 )
 
@@ -22,55 +20,24 @@ const (
 	ContentType = "text/plain"
 )
 
-// A server is a running plaintext server: its bound address and a way to
-// stop it.
-type server struct {
-	addr string
-	stop func() error
-}
-
 // starters holds every plaintext server this binary can run, by -impl
 // name, each in the shape its library's documentation shows, with its
 // defaults.
-var starters = map[string]func(addr string) (*server, error){
+var starters = map[string]benchproc.Starter{
 	"fasthttp": startFasthttp,
 	"nethttp":  startNetHTTP,
 }
 
+// registry runs the starters, netkit, fasthttp and nethttp first.
+var registry = benchproc.Registry{Starters: starters, First: []string{"netkit", "fasthttp", "nethttp"}}
+
 // Servers lists the -impl names: netkit, fasthttp, nethttp.
-func Servers() []string {
-	var names []string
-	for n := range starters {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool { return order(names[i]) < order(names[j]) })
-	return names
-}
-
-func order(name string) string {
-	switch name {
-	case "netkit":
-		return "0"
-	case "fasthttp":
-		return "1"
-	case "nethttp":
-		return "2"
-	}
-	return "3" + name
-}
-
-func startServer(impl, addr string) (*server, error) {
-	start, ok := starters[impl]
-	if !ok {
-		return nil, fmt.Errorf("unknown -impl %q (have %v)", impl, Servers())
-	}
-	return start(addr)
-}
+func Servers() []string { return registry.Names() }
 
 // startFasthttp is a fasthttp.Server with its defaults; the handler sets
 // the content type and the body, and fasthttp adds Server, Date and
 // Content-Length.
-func startFasthttp(addr string) (*server, error) {
+func startFasthttp(addr string) (*benchproc.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -96,13 +63,13 @@ func startFasthttp(addr string) (*server, error) {
 		}
 		return err
 	}
-	return &server{addr: ln.Addr().String(), stop: stop}, nil
+	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
 }
 
 // startNetHTTP is an http.Server with its defaults; the handler sets
 // Content-Type and Server and writes the body, and net/http adds Date and
 // Content-Length.
-func startNetHTTP(addr string) (*server, error) {
+func startNetHTTP(addr string) (*benchproc.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -127,23 +94,5 @@ func startNetHTTP(addr string) (*server, error) {
 		}
 		return err
 	}
-	return &server{addr: ln.Addr().String(), stop: stop}, nil
-}
-
-// serve runs one server until stop is closed, after printing
-// "listening <addr>" as its only line on stdout.
-func serve(stdout io.Writer, impl, addr string, stop <-chan struct{}) error {
-	srv, err := startServer(impl, addr)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(stdout, "listening %s\n", srv.addr); err != nil {
-		srv.stop()
-		return err
-	}
-	<-stop
-	if err := srv.stop(); err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("%s: stop: %w", impl, err)
-	}
-	return nil
+	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
 }

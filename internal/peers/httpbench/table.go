@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
 // Summary is the median over the valid runs of one (scenario, server).
@@ -27,19 +29,6 @@ type Summary struct {
 	CPUvsFast float64 `json:"cpu_per_req_vs_fasthttp"`
 	RPSvsNet  float64 `json:"requests_per_s_vs_nethttp"`
 	CPUvsNet  float64 `json:"cpu_per_req_vs_nethttp"`
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // summarize takes the median of each column over the valid runs of each
@@ -64,7 +53,8 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 				cpu, frac = append(cpu, m.CPUPerReqUs), append(frac, m.ServerCPUFrac)
 			}
 			s.Runs = len(rps)
-			s.RPS, s.P99us, s.CPUPerReqUs, s.ServerCPU = median(rps), median(p99), median(cpu), median(frac)
+			s.RPS, s.P99us = benchproc.Median(rps), benchproc.Median(p99)
+			s.CPUPerReqUs, s.ServerCPU = benchproc.Median(cpu), benchproc.Median(frac)
 			rows = append(rows, s)
 		}
 		ref := func(name string) (Summary, bool) {
@@ -94,12 +84,8 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 	// reference) is 0 there and "–" in the table.
 	for i := range out {
 		r := &out[i]
-		for _, p := range []*float64{&r.RPS, &r.P99us, &r.CPUPerReqUs, &r.ServerCPU,
-			&r.RPSvsFast, &r.P99vsFast, &r.CPUvsFast, &r.RPSvsNet, &r.CPUvsNet} {
-			if math.IsNaN(*p) || math.IsInf(*p, 0) {
-				*p = 0
-			}
-		}
+		benchproc.ZeroNaN(&r.RPS, &r.P99us, &r.CPUPerReqUs, &r.ServerCPU,
+			&r.RPSvsFast, &r.P99vsFast, &r.CPUvsFast, &r.RPSvsNet, &r.CPUvsNet)
 	}
 	return out
 }
@@ -130,7 +116,8 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			impl, s.Depth, num(s.RPS, "%.0f"), p99Cell(s), num(s.CPUPerReqUs, "%.2f"), num(100*s.ServerCPU, "%.0f"),
-			ratio(s.RPSvsFast), ratio(s.P99vsFast), ratio(s.CPUvsFast), ratio(s.RPSvsNet), ratio(s.CPUvsNet))
+			benchproc.Ratio(s.RPSvsFast), benchproc.Ratio(s.P99vsFast), benchproc.Ratio(s.CPUvsFast),
+			benchproc.Ratio(s.RPSvsNet), benchproc.Ratio(s.CPUvsNet))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -160,11 +147,4 @@ func latency(us float64) string {
 		return fmt.Sprintf("%.2f ms", us/1000)
 	}
 	return fmt.Sprintf("%.0f µs", us)
-}
-
-func ratio(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.2fx", x)
 }
