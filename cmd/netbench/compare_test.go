@@ -76,11 +76,14 @@ func TestCompareFixture(t *testing.T) {
 		t.Skip("builds and runs two revisions")
 	}
 	t.Setenv("NETBENCH_CACHE", t.TempDir())
-	dir, oldCommit := newModule(t, map[string]string{"sum/sum_test.go": benchFile(1000, 4000, false)})
-	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(4000, 1000, true)})
+	// 8x apart and ten samples a side: on a loaded 2-core host a sample
+	// can run several times slower, and with six samples at 4x one such
+	// sample was enough to make a 4x change "not significant" at 0.01.
+	dir, oldCommit := newModule(t, map[string]string{"sum/sum_test.go": benchFile(500, 4000, false)})
+	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(4000, 500, true)})
 	gitRun(t, dir, "commit", "-q", "-am", "change speeds")
 
-	args := []string{"compare", "-format", "json", "-count", "6", "-benchtime", "100ms", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum"}
+	args := []string{"compare", "-format", "json", "-count", "10", "-benchtime", "100ms", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum"}
 	out, errOut, err := runIn(t, dir, args...)
 	var se *statusError
 	if !errors.As(err, &se) || se.code != exitRegression {
