@@ -239,19 +239,9 @@ func trailers(c *config, req *Request, p []byte, pos int, compact bool) (int, er
 	hlim := start + max(c.maxHeaderBytes, 0)
 	count := 0
 	for {
-		i := bytes.IndexByte(p[pos:min(len(p), hlim)], '\n')
-		if i < 0 {
-			if len(p) >= hlim {
-				return 0, serr(hlim, ErrHeaderTooLarge)
-			}
-			return 0, ErrShort
-		}
-		lf := pos + i
-		e := lf
-		if e > pos && p[e-1] == '\r' {
-			e--
-		} else if !c.allowBareLF {
-			return 0, serr(lf, ErrBareLF)
+		lf, e, err := sectionLine(c, p, pos, hlim)
+		if err != nil {
+			return 0, err
 		}
 		if e == pos {
 			return lf + 1, nil

@@ -157,20 +157,9 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 			pos += next
 			continue
 		}
-		rest := p[pos:min(len(p), hlim)]
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			if len(p) >= hlim {
-				return 0, serr(hlim, ErrHeaderTooLarge)
-			}
-			return 0, ErrShort
-		}
-		lf := pos + i
-		end := lf
-		if end > pos && p[end-1] == '\r' {
-			end--
-		} else if !c.allowBareLF {
-			return 0, serr(lf, ErrBareLF)
+		lf, end, err := sectionLine(c, p, pos, hlim)
+		if err != nil {
+			return 0, err
 		}
 		if end == pos {
 			pos = lf + 1
@@ -182,6 +171,29 @@ func parseHead(c *config, req *Request, p []byte) (int, error) {
 		pos = lf + 1
 	}
 	return pos, finishHead(c, req, &hs, pos)
+}
+
+// sectionLine finds the line of a header or trailer section that starts
+// at p[pos] and must end before limit, the section's: it returns the
+// offset of its LF and its end without the line end. It returns ErrShort
+// when p ends first, ErrHeaderTooLarge when the line runs past limit, and
+// ErrBareLF for a line ended by LF alone unless the config allows it.
+func sectionLine(c *config, p []byte, pos, limit int) (lf, end int, err error) {
+	i := bytes.IndexByte(p[pos:min(len(p), limit)], '\n')
+	if i < 0 {
+		if len(p) >= limit {
+			return 0, 0, serr(limit, ErrHeaderTooLarge)
+		}
+		return 0, 0, ErrShort
+	}
+	lf = pos + i
+	end = lf
+	if end > pos && p[end-1] == '\r' {
+		end--
+	} else if !c.allowBareLF {
+		return 0, 0, serr(lf, ErrBareLF)
+	}
+	return lf, end, nil
 }
 
 // requestLine parses method SP request-target SP HTTP-version (RFC 9112
