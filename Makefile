@@ -12,12 +12,14 @@ FUZZMINIMIZETIME ?= 1s
 # staticcheck, run through `go run` at a pinned version (no global install).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all test bench bench-peers bench-echo bench-http bench-smoke compare fuzz lint cover
+.PHONY: all test generate generate-check bench bench-peers bench-echo bench-http bench-smoke compare fuzz lint cover
 
 all: test
 
 ## test: vet, tests (plain, -race, -tags invariants), the safe twin of the
-##       one unsafe package (-tags nounsafe), peers module, darwin build;
+##       one unsafe package (-tags nounsafe), the pure-Go search
+##       (-tags purego), peers module, darwin and arm64 builds, the
+##       generated assembly's regeneration check;
 ##       browser tests need Chromium, MQTT interoperability tests need
 ##       mosquitto and its clients (skipped, with a warning, without them)
 test:
@@ -27,10 +29,27 @@ test:
 	$(GO) test -count=1 -tags invariants $(PKGS)
 	$(GO) vet -tags nounsafe ./buf/... ./internal/weakref/...
 	$(GO) test -count=1 -tags nounsafe ./buf/... ./internal/weakref/...
+	$(GO) vet -tags purego ./search/... ./buf/...
+	$(GO) test -count=1 -tags purego ./search/... ./buf/...
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
+	GOARCH=arm64 $(GO) vet ./search/...
+	GOARCH=arm64 $(GO) build $(PKGS)
+	cd internal/asmgen && $(GO) vet ./...
+	@$(MAKE) --no-print-directory generate-check
 	@$(BROWSER_CHECK)
 	@$(MOSQUITTO_CHECK)
+
+## generate: rebuild the generated assembly (go generate; the generators
+##           live in internal/asmgen, a module of their own)
+generate:
+	$(GO) generate ./search/...
+
+## generate-check: regenerate and fail if anything differs from what is
+##                 committed (or a generated file is new)
+generate-check: generate
+	@git diff --exit-code --stat -- search || { echo "generate-check: the generated files differ from the committed ones: run make generate and commit"; exit 1; }
+	@new=$$(git ls-files --others --exclude-standard -- search); if [ -n "$$new" ]; then echo "generate-check: uncommitted generated files: $$new"; exit 1; fi
 
 # BROWSER_CHECK warns when the browser tests were skipped for want of a
 # Chromium (CI sets NETKIT_REQUIRE_BROWSER=1, which makes them fail instead).
