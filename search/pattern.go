@@ -137,6 +137,8 @@ func (p *Pattern) Index(haystack []byte) int {
 		return bytes.IndexByte(h, p.b1)
 	case n > len(h):
 		return -1
+	case kernelsBuilt && simd != simdNone && len(h)-n >= 15:
+		return p.indexPacked(h)
 	}
 	last := len(h) - n // last possible start of a match
 	work, cost := 0, candidateCost
@@ -161,20 +163,27 @@ func (p *Pattern) Index(haystack []byte) int {
 		work += cost
 		s++
 		if work > s+prefilterSlack {
-			if n <= bruteNeedle {
-				return p.windowIndex(h, s, last)
-			}
-			tw := p.tw
-			if tw == nil { // the one-shot Index: prepare Two-Way now
-				var t TwoWay
-				t.init(p.needle)
-				tw = &t
-			}
-			if k := tw.Index(h[s:]); k >= 0 {
-				return s + k
-			}
-			return -1
+			return p.fallback(h, s, last)
 		}
+	}
+	return -1
+}
+
+// fallback returns the first start in s…last of h at which the needle
+// occurs, or -1, in time linear in len(h)-s: by windowIndex for needles of
+// at most bruteNeedle bytes, by Two-Way otherwise.
+func (p *Pattern) fallback(h []byte, s, last int) int {
+	if len(p.needle) <= bruteNeedle {
+		return p.windowIndex(h, s, last)
+	}
+	tw := p.tw
+	if tw == nil { // the one-shot Index: prepare Two-Way now
+		var t TwoWay
+		t.init(p.needle)
+		tw = &t
+	}
+	if k := tw.Index(h[s:]); k >= 0 {
+		return s + k
 	}
 	return -1
 }

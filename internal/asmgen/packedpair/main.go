@@ -1,0 +1,211 @@
+// Command packedpair generates search's packed-pair prefilter kernels,
+// packedPairAVX2 and packedPairSSE2 (search/packedpair_amd64.s and the Go
+// declarations in search/packedpair_stub_amd64.go).
+//
+// Both kernels scan the positions k = 0…m-1 of a haystack for candidates of
+// a needle: positions where the haystack holds the needle's byte b1 at
+// offset i1 and its byte b2 at offset i2. The caller passes a = &h[s+i1]
+// and b = &h[s+i2], so candidate k is a[k] == b1 && b[k] == b2, and both
+// streams are compared a whole vector at a time against the bytes
+// broadcast to every lane (the "packed pair" prefilter of Rust's memchr
+// memmem). Each kernel returns the first block that holds a candidate: its
+// first position off and a mask whose bit j is set when off+j is a
+// candidate (bits past the last position scanned are never set), or a zero
+// mask when no position holds one. The caller verifies the candidates and
+// calls again from after the last one.
+//
+// The loop compares two vectors of each stream per iteration and ORs the
+// two results to test for any candidate, so a candidate-free stretch costs
+// one branch per 2·W positions (W = 32 for AVX2, 16 for SSE2). What is left
+// after the loop (fewer than 2·W positions) is one more vector if W fit, and
+// then one vector ending exactly at position m-1, overlapping what was
+// scanned before, whose mask is shifted to drop the positions already
+// scanned. The kernels therefore read a[0…m-1] and b[0…m-1] and nothing
+// else, and need m ≥ W: the caller scans shorter ranges itself.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/netkit/netkit/internal/asmgen/gen"
+)
+
+func main() {
+	gen.Main("search", func() {
+		packedPair(avx2)
+		packedPair(sse2)
+	})
+}
+
+// isa is what differs between the two kernels: the vector width and the
+// instructions for the same steps.
+type isa struct {
+	name  string
+	width int
+	// vec returns a fresh vector register.
+	vec func() VecVirtual
+	// splat broadcasts the low byte of the 32-bit register c to every lane
+	// of v.
+	splat func(c Register, v VecVirtual)
+	// cmpPair sets dst to the lanes where a and b (memory) equal the
+	// splats sa and sb; it may clobber tmp.
+	cmpPair func(a, b Mem, sa, sb, dst, tmp VecVirtual)
+	// any sets the flags for JNZ when x|y has any lane set; it may clobber
+	// tmp.
+	any func(x, y, tmp VecVirtual)
+	// ret runs before RET (VZEROUPPER after AVX code).
+	ret func()
+}
+
+var avx2 = isa{
+	name:  "AVX2",
+	width: 32,
+	vec:   YMM,
+	splat: func(c Register, v VecVirtual) {
+		// VMOVD, not MOVD: a legacy SSE instruction while the upper
+		// halves of the YMM registers are dirty (after the first
+		// VPBROADCASTB) costs a state transition of some 100 cycles on
+		// some CPUs, and this runs on every call.
+		x := XMM()
+		VMOVD(c, x)
+		VPBROADCASTB(x, v)
+	},
+	cmpPair: func(a, b Mem, sa, sb, dst, tmp VecVirtual) {
+		VPCMPEQB(a, sa, dst)
+		VPCMPEQB(b, sb, tmp)
+		VPAND(tmp, dst, dst)
+	},
+	any: func(x, y, tmp VecVirtual) {
+		VPOR(x, y, tmp)
+		VPTEST(tmp, tmp)
+	},
+	ret: func() { VZEROUPPER() },
+}
+
+var sse2 = isa{
+	name:  "SSE2",
+	width: 16,
+	vec:   XMM,
+	splat: func(c Register, v VecVirtual) {
+		IMUL3L(U32(0x01010101), c, c)
+		MOVD(c, v)
+		PSHUFL(U8(0), v, v)
+	},
+	cmpPair: func(a, b Mem, sa, sb, dst, tmp VecVirtual) {
+		MOVOU(a, dst)
+		PCMPEQB(sa, dst)
+		MOVOU(b, tmp)
+		PCMPEQB(sb, tmp)
+		PAND(tmp, dst)
+	},
+	any: func(x, y, tmp VecVirtual) {
+		MOVO(x, tmp)
+		POR(y, tmp)
+		t := GP32()
+		PMOVMSKB(tmp, t)
+		TESTL(t, t)
+	},
+	ret: func() {},
+}
+
+// movmsk sets the 64-bit register r to the top bit of each byte of v.
+func (s isa) movmsk(v VecVirtual, r GPVirtual) {
+	if s.width == 32 {
+		VPMOVMSKB(v, r.As32())
+	} else {
+		PMOVMSKB(v, r.As32())
+	}
+}
+
+func packedPair(s isa) {
+	w := s.width
+	name := "packedPair" + s.name
+	TEXT(name, NOSPLIT, "func(a, b *byte, m int, b1, b2 byte) (off int, mask uint64)")
+	Doc(
+		fmt.Sprintf("%s returns the first block of positions k in [0, m) with a[k] == b1", name),
+		"and b[k] == b2: its first position off and a mask of the candidates in it",
+		"(bit j for position off+j), or a zero mask when there is none. It reads",
+		fmt.Sprintf("a[0:m] and b[0:m] only, and needs m ≥ %d.", w),
+	)
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	m := Load(Param("m"), GP64())
+	sa, sb := s.vec(), s.vec()
+	s.splat(Load(Param("b1"), GP32()), sa)
+	s.splat(Load(Param("b2"), GP32()), sb)
+
+	i := GP64()
+	XORQ(i, i)
+	end := GP64() // last i at which a whole block fits: m - 2w
+	MOVQ(m, end)
+	SUBQ(U32(2*w), end)
+	v0, v1, tmp := s.vec(), s.vec(), s.vec()
+
+	at := func(base Register, disp int) Mem { return Mem{Base: base, Index: i, Scale: 1, Disp: disp} }
+
+	CMPQ(i, end)
+	JG(LabelRef(name + "_one"))
+	Label(name + "_loop")
+	s.cmpPair(at(a, 0), at(b, 0), sa, sb, v0, tmp)
+	s.cmpPair(at(a, w), at(b, w), sa, sb, v1, tmp)
+	s.any(v0, v1, tmp)
+	JNZ(LabelRef(name + "_found2"))
+	ADDQ(U32(2*w), i)
+	CMPQ(i, end)
+	JLE(LabelRef(name + "_loop"))
+	JMP(LabelRef(name + "_one"))
+
+	// Both vectors of the block: the mask is v0's lanes, then v1's.
+	Label(name + "_found2")
+	lo, hi := GP64(), GP64()
+	s.movmsk(v0, lo)
+	s.movmsk(v1, hi)
+	SHLQ(U8(w), hi)
+	ORQ(hi, lo)
+	Store(i, ReturnIndex(0))
+	Store(lo, ReturnIndex(1))
+	s.ret()
+	RET()
+
+	// Fewer than 2w positions left: one more whole vector if it fits.
+	Label(name + "_one")
+	ADDQ(U32(w), end) // m - w
+	CMPQ(i, end)
+	JG(LabelRef(name + "_tail"))
+	s.cmpPair(at(a, 0), at(b, 0), sa, sb, v0, tmp)
+	mask := GP64()
+	s.movmsk(v0, mask)
+	TESTQ(mask, mask)
+	JNZ(LabelRef(name + "_ret"))
+	ADDQ(U32(w), i)
+
+	// Fewer than w positions left: the vector at m-w, without the lanes
+	// before i, which were scanned already.
+	Label(name + "_tail")
+	CMPQ(i, m)
+	JGE(LabelRef(name + "_none"))
+	// end = m - w here.
+	cmpAt := func(base Register) Mem { return Mem{Base: base, Index: end, Scale: 1} }
+	s.cmpPair(cmpAt(a), cmpAt(b), sa, sb, v0, tmp)
+	s.movmsk(v0, mask)
+	MOVQ(i, RCX)
+	SUBQ(end, RCX)
+	SHRQ(CL, mask)
+
+	Label(name + "_ret")
+	Store(i, ReturnIndex(0))
+	Store(mask, ReturnIndex(1))
+	s.ret()
+	RET()
+
+	Label(name + "_none")
+	Store(m, ReturnIndex(0))
+	XORQ(mask, mask)
+	Store(mask, ReturnIndex(1))
+	s.ret()
+	RET()
+}
