@@ -14,6 +14,19 @@ import (
 // compares several bytes a cycle while the fallbacks scan about one.
 const pairCandidateCost = 8
 
+// indexPacked compares a third byte of the needle too (the triple kernels)
+// once more than tripleCandidates candidates have come at least one every
+// tripleSpacing bytes on average: the needle's two rarest bytes are then
+// common in this haystack (two common letters of a short needle in text,
+// "64" in Go source), and each candidate, which costs a return from the
+// kernel and a mispredicted branch or two, outweighs the third vector
+// load and compare that removes most of them. While candidates are rarer,
+// the pair alone scans faster.
+const (
+	tripleCandidates = 16
+	tripleSpacing    = 1024
+)
+
 // indexPacked is Pattern.Index with the packed-pair prefilter of the
 // vector kernels (simd is not simdNone): it needs len(p.needle) ≥ 2 and
 // len(h)-len(p.needle)+1 ≥ 16 start positions.
@@ -31,23 +44,19 @@ const pairCandidateCost = 8
 func (p *Pattern) indexPacked(h []byte) int {
 	n := len(p.needle)
 	last := len(h) - n
-	work := 0
+	work, cands, triple := 0, 0, false
 	for s := 0; s <= last; {
-		m := last - s + 1
 		var off int
 		var mask uint64
-		if simd == simdAVX2 && m >= 32 {
-			off, mask = packedPairAVX2(&h[s+p.i1], &h[s+p.i2], m, p.b1, p.b2)
-		} else if m >= 16 {
-			off, mask = packedPairSSE2(&h[s+p.i1], &h[s+p.i2], m, p.b1, p.b2)
+		if m := last - s + 1; m >= 16 {
+			off, mask = p.scan(h, s, m, triple)
 		} else {
-			// Fewer than 16 start positions left (the AVX2 kernel scans
-			// at least 32, so this is only reached after a candidate):
-			// the SSE2 kernel on the last 16, without those before s.
+			// Fewer than 16 start positions left (only after a
+			// candidate, since indexPacked needs 16): the last 16,
+			// without those before s.
 			k := last - 15
-			off, mask = packedPairSSE2(&h[k+p.i1], &h[k+p.i2], 16, p.b1, p.b2)
+			_, mask = p.scan(h, k, 16, triple)
 			mask >>= s - k
-			off = 0
 		}
 		if mask == 0 {
 			return -1
@@ -63,7 +72,30 @@ func (p *Pattern) indexPacked(h []byte) int {
 			if work > k+prefilterSlack {
 				return p.fallback(h, k+1, last)
 			}
+			cands++
+		}
+		if !triple && p.i3 >= 0 && cands > tripleCandidates && cands*tripleSpacing > s {
+			triple = true
 		}
 	}
 	return -1
+}
+
+// scan runs the widest kernel that fits m ≥ 16 start positions from s of
+// h: the triple kernel (comparing p.b3 at p.i3 too) when triple is set,
+// the pair kernel otherwise.
+func (p *Pattern) scan(h []byte, s, m int, triple bool) (off int, mask uint64) {
+	avx2 := simd == simdAVX2 && m >= 32
+	if triple {
+		a, b, c := &h[s+p.i1], &h[s+p.i2], &h[s+p.i3]
+		if avx2 {
+			return packedTripleAVX2(a, b, c, m, p.b1, p.b2, p.b3)
+		}
+		return packedTripleSSE2(a, b, c, m, p.b1, p.b2, p.b3)
+	}
+	a, b := &h[s+p.i1], &h[s+p.i2]
+	if avx2 {
+		return packedPairAVX2(a, b, m, p.b1, p.b2)
+	}
+	return packedPairSSE2(a, b, m, p.b1, p.b2)
 }

@@ -83,6 +83,97 @@ packedPairAVX2_none:
 	VZEROUPPER
 	RET
 
+// func packedTripleAVX2(a *byte, b *byte, c *byte, m int, b1 byte, b2 byte, b3 byte) (off int, mask uint64)
+// Requires: AVX, AVX2
+TEXT ·packedTripleAVX2(SB), NOSPLIT, $0-56
+	MOVQ         a+0(FP), CX
+	MOVQ         b+8(FP), SI
+	MOVQ         c+16(FP), DI
+	MOVQ         m+24(FP), R8
+	MOVBLZX      b1+32(FP), AX
+	VMOVD        AX, X0
+	VPBROADCASTB X0, Y0
+	MOVBLZX      b2+33(FP), AX
+	VMOVD        AX, X1
+	VPBROADCASTB X1, Y1
+	MOVBLZX      b3+34(FP), AX
+	VMOVD        AX, X2
+	VPBROADCASTB X2, Y2
+	XORQ         AX, AX
+	MOVQ         R8, DX
+	SUBQ         $0x00000040, DX
+	CMPQ         AX, DX
+	JG           packedTripleAVX2_one
+
+packedTripleAVX2_loop:
+	VPCMPEQB (CX)(AX*1), Y0, Y3
+	VPCMPEQB (SI)(AX*1), Y1, Y5
+	VPAND    Y5, Y3, Y3
+	VPCMPEQB (DI)(AX*1), Y2, Y5
+	VPAND    Y5, Y3, Y3
+	VPCMPEQB 32(CX)(AX*1), Y0, Y4
+	VPCMPEQB 32(SI)(AX*1), Y1, Y5
+	VPAND    Y5, Y4, Y4
+	VPCMPEQB 32(DI)(AX*1), Y2, Y5
+	VPAND    Y5, Y4, Y4
+	VPOR     Y3, Y4, Y5
+	VPTEST   Y5, Y5
+	JNZ      packedTripleAVX2_found2
+	ADDQ     $0x00000040, AX
+	CMPQ     AX, DX
+	JLE      packedTripleAVX2_loop
+	JMP      packedTripleAVX2_one
+
+packedTripleAVX2_found2:
+	VPMOVMSKB Y3, CX
+	VPMOVMSKB Y4, DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	MOVQ      AX, off+40(FP)
+	MOVQ      CX, mask+48(FP)
+	VZEROUPPER
+	RET
+
+packedTripleAVX2_one:
+	ADDQ      $0x00000020, DX
+	CMPQ      AX, DX
+	JG        packedTripleAVX2_tail
+	VPCMPEQB  (CX)(AX*1), Y0, Y3
+	VPCMPEQB  (SI)(AX*1), Y1, Y5
+	VPAND     Y5, Y3, Y3
+	VPCMPEQB  (DI)(AX*1), Y2, Y5
+	VPAND     Y5, Y3, Y3
+	VPMOVMSKB Y3, BX
+	TESTQ     BX, BX
+	JNZ       packedTripleAVX2_ret
+	ADDQ      $0x00000020, AX
+
+packedTripleAVX2_tail:
+	CMPQ      AX, R8
+	JGE       packedTripleAVX2_none
+	VPCMPEQB  (CX)(DX*1), Y0, Y3
+	VPCMPEQB  (SI)(DX*1), Y1, Y5
+	VPAND     Y5, Y3, Y3
+	VPCMPEQB  (DI)(DX*1), Y2, Y5
+	VPAND     Y5, Y3, Y3
+	VPMOVMSKB Y3, BX
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, BX
+
+packedTripleAVX2_ret:
+	MOVQ AX, off+40(FP)
+	MOVQ BX, mask+48(FP)
+	VZEROUPPER
+	RET
+
+packedTripleAVX2_none:
+	MOVQ R8, off+40(FP)
+	XORQ BX, BX
+	MOVQ BX, mask+48(FP)
+	VZEROUPPER
+	RET
+
 // func packedPairSSE2(a *byte, b *byte, m int, b1 byte, b2 byte) (off int, mask uint64)
 // Requires: SSE2
 TEXT ·packedPairSSE2(SB), NOSPLIT, $0-48
@@ -169,4 +260,109 @@ packedPairSSE2_none:
 	MOVQ DI, off+32(FP)
 	XORQ BX, BX
 	MOVQ BX, mask+40(FP)
+	RET
+
+// func packedTripleSSE2(a *byte, b *byte, c *byte, m int, b1 byte, b2 byte, b3 byte) (off int, mask uint64)
+// Requires: SSE2
+TEXT ·packedTripleSSE2(SB), NOSPLIT, $0-56
+	MOVQ    a+0(FP), CX
+	MOVQ    b+8(FP), SI
+	MOVQ    c+16(FP), DI
+	MOVQ    m+24(FP), R8
+	MOVBLZX b1+32(FP), AX
+	IMUL3L  $0x01010101, AX, AX
+	MOVD    AX, X0
+	PSHUFL  $0x00, X0, X0
+	MOVBLZX b2+33(FP), AX
+	IMUL3L  $0x01010101, AX, AX
+	MOVD    AX, X1
+	PSHUFL  $0x00, X1, X1
+	MOVBLZX b3+34(FP), AX
+	IMUL3L  $0x01010101, AX, AX
+	MOVD    AX, X2
+	PSHUFL  $0x00, X2, X2
+	XORQ    AX, AX
+	MOVQ    R8, DX
+	SUBQ    $0x00000020, DX
+	CMPQ    AX, DX
+	JG      packedTripleSSE2_one
+
+packedTripleSSE2_loop:
+	MOVOU    (CX)(AX*1), X3
+	PCMPEQB  X0, X3
+	MOVOU    (SI)(AX*1), X5
+	PCMPEQB  X1, X5
+	PAND     X5, X3
+	MOVOU    (DI)(AX*1), X5
+	PCMPEQB  X2, X5
+	PAND     X5, X3
+	MOVOU    16(CX)(AX*1), X4
+	PCMPEQB  X0, X4
+	MOVOU    16(SI)(AX*1), X5
+	PCMPEQB  X1, X5
+	PAND     X5, X4
+	MOVOU    16(DI)(AX*1), X5
+	PCMPEQB  X2, X5
+	PAND     X5, X4
+	MOVO     X3, X5
+	POR      X4, X5
+	PMOVMSKB X5, BX
+	TESTL    BX, BX
+	JNZ      packedTripleSSE2_found2
+	ADDQ     $0x00000020, AX
+	CMPQ     AX, DX
+	JLE      packedTripleSSE2_loop
+	JMP      packedTripleSSE2_one
+
+packedTripleSSE2_found2:
+	PMOVMSKB X3, CX
+	PMOVMSKB X4, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	MOVQ     AX, off+40(FP)
+	MOVQ     CX, mask+48(FP)
+	RET
+
+packedTripleSSE2_one:
+	ADDQ     $0x00000010, DX
+	CMPQ     AX, DX
+	JG       packedTripleSSE2_tail
+	MOVOU    (CX)(AX*1), X3
+	PCMPEQB  X0, X3
+	MOVOU    (SI)(AX*1), X5
+	PCMPEQB  X1, X5
+	PAND     X5, X3
+	MOVOU    (DI)(AX*1), X5
+	PCMPEQB  X2, X5
+	PAND     X5, X3
+	PMOVMSKB X3, BX
+	TESTQ    BX, BX
+	JNZ      packedTripleSSE2_ret
+	ADDQ     $0x00000010, AX
+
+packedTripleSSE2_tail:
+	CMPQ     AX, R8
+	JGE      packedTripleSSE2_none
+	MOVOU    (CX)(DX*1), X3
+	PCMPEQB  X0, X3
+	MOVOU    (SI)(DX*1), X5
+	PCMPEQB  X1, X5
+	PAND     X5, X3
+	MOVOU    (DI)(DX*1), X5
+	PCMPEQB  X2, X5
+	PAND     X5, X3
+	PMOVMSKB X3, BX
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, BX
+
+packedTripleSSE2_ret:
+	MOVQ AX, off+40(FP)
+	MOVQ BX, mask+48(FP)
+	RET
+
+packedTripleSSE2_none:
+	MOVQ R8, off+40(FP)
+	XORQ BX, BX
+	MOVQ BX, mask+48(FP)
 	RET

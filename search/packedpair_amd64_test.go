@@ -29,15 +29,29 @@ func guarded(t *testing.T, n int) []byte {
 // TestPackedPairKernels checks each kernel's result against the positions
 // it describes, on streams that end at an inaccessible page: the mask's
 // lowest bit is the first candidate, every bit is a candidate, and no
-// candidate between the lowest and highest bits is left out.
+// candidate between the lowest and highest bits is left out. The pair
+// kernels are checked as triple kernels whose third stream is the second.
 func TestPackedPairKernels(t *testing.T) {
+	type kernel func(a, b, c *byte, m int, b1, b2, b3 byte) (int, uint64)
+	pair := func(f func(a, b *byte, m int, b1, b2 byte) (int, uint64)) kernel {
+		return func(a, b, c *byte, m int, b1, b2, b3 byte) (int, uint64) {
+			if c != b || b3 != b2 {
+				panic("pair kernel given a distinct third stream")
+			}
+			return f(a, b, m, b1, b2)
+		}
+	}
 	kernels := []struct {
-		level simdLevel
-		width int
-		f     func(a, b *byte, m int, b1, b2 byte) (int, uint64)
+		name   string
+		level  simdLevel
+		width  int
+		triple bool
+		f      kernel
 	}{
-		{simdSSE2, 16, packedPairSSE2},
-		{simdAVX2, 32, packedPairAVX2},
+		{"pairSSE2", simdSSE2, 16, false, pair(packedPairSSE2)},
+		{"tripleSSE2", simdSSE2, 16, true, packedTripleSSE2},
+		{"pairAVX2", simdAVX2, 32, false, pair(packedPairAVX2)},
+		{"tripleAVX2", simdAVX2, 32, true, packedTripleAVX2},
 	}
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, k := range kernels {
@@ -46,43 +60,46 @@ func TestPackedPairKernels(t *testing.T) {
 		}
 		for m := k.width; m <= 300; m++ {
 			for range 20 {
-				d := rng.IntN(40) // b is a at offset d, as for i2 = i1+d
-				buf := guarded(t, m+d)
+				// The streams are one buffer at offsets 0, d and e, as
+				// for offsets i1, i2 and i3 of a needle.
+				d, e := rng.IntN(40), rng.IntN(40)
+				buf := guarded(t, m+max(d, e))
 				for i := range buf {
 					buf[i] = "xyXY"[rng.IntN(4)]
-					if rng.IntN(50) == 0 {
+					if rng.IntN(10) == 0 {
 						buf[i] = "ab"[rng.IntN(2)]
 					}
 				}
-				a, b := buf[:m], buf[d:d+m]
-				if rng.IntN(2) == 0 {
-					a, b = b, a
+				a, b, c := buf[:m], buf[d:d+m], buf[e:e+m]
+				b3 := byte('a')
+				if !k.triple {
+					c, b3 = b, 'b'
 				}
+				cand := func(i int) bool { return a[i] == 'a' && b[i] == 'b' && c[i] == b3 }
 				first := -1
 				for i := range m {
-					if a[i] == 'a' && b[i] == 'b' {
+					if cand(i) {
 						first = i
 						break
 					}
 				}
-				off, mask := k.f(&a[0], &b[0], m, 'a', 'b')
+				off, mask := k.f(&a[0], &b[0], &c[0], m, 'a', 'b', b3)
 				if first < 0 {
 					if mask != 0 {
-						t.Fatalf("%v m=%d: mask %#x at %d, want none", k.level, m, mask, off)
+						t.Fatalf("%s m=%d: mask %#x at %d, want none", k.name, m, mask, off)
 					}
 					continue
 				}
 				if mask == 0 || off+bits.TrailingZeros64(mask) != first {
-					t.Fatalf("%v m=%d: (%d, %#x), first candidate at %d", k.level, m, off, mask, first)
+					t.Fatalf("%s m=%d: (%d, %#x), first candidate at %d", k.name, m, off, mask, first)
 				}
 				hi := off + 63 - bits.LeadingZeros64(mask)
 				if hi >= m {
-					t.Fatalf("%v m=%d: (%d, %#x) goes past m", k.level, m, off, mask)
+					t.Fatalf("%s m=%d: (%d, %#x) goes past m", k.name, m, off, mask)
 				}
 				for i := first; i <= hi; i++ {
-					cand := a[i] == 'a' && b[i] == 'b'
-					if bit := mask>>(i-off)&1 == 1; bit != cand {
-						t.Fatalf("%v m=%d: (%d, %#x): bit for %d is %v, candidate %v", k.level, m, off, mask, i, bit, cand)
+					if bit := mask>>(i-off)&1 == 1; bit != cand(i) {
+						t.Fatalf("%s m=%d: (%d, %#x): bit for %d is %v, candidate %v", k.name, m, off, mask, i, bit, cand(i))
 					}
 				}
 			}

@@ -10,8 +10,20 @@ package search
 // a[0:m] and b[0:m] only, and needs m ≥ 32.
 func packedPairAVX2(a *byte, b *byte, m int, b1 byte, b2 byte) (off int, mask uint64)
 
+// packedTripleAVX2 returns the first block of positions k in [0, m) with a[k] == b1,
+// b[k] == b2 and c[k] == b3: its first position off and a mask of the
+// candidates in it (bit j for position off+j), or a zero mask when there is
+// none. It reads a[0:m], b[0:m] and c[0:m] only, and needs m ≥ 32.
+func packedTripleAVX2(a *byte, b *byte, c *byte, m int, b1 byte, b2 byte, b3 byte) (off int, mask uint64)
+
 // packedPairSSE2 returns the first block of positions k in [0, m) with a[k] == b1
 // and b[k] == b2: its first position off and a mask of the candidates in it
 // (bit j for position off+j), or a zero mask when there is none. It reads
 // a[0:m] and b[0:m] only, and needs m ≥ 16.
 func packedPairSSE2(a *byte, b *byte, m int, b1 byte, b2 byte) (off int, mask uint64)
+
+// packedTripleSSE2 returns the first block of positions k in [0, m) with a[k] == b1,
+// b[k] == b2 and c[k] == b3: its first position off and a mask of the
+// candidates in it (bit j for position off+j), or a zero mask when there is
+// none. It reads a[0:m], b[0:m] and c[0:m] only, and needs m ≥ 16.
+func packedTripleSSE2(a *byte, b *byte, c *byte, m int, b1 byte, b2 byte, b3 byte) (off int, mask uint64)

@@ -23,6 +23,8 @@ type Pattern struct {
 	needle []byte
 	i1, i2 int  // offsets in needle of the rarest and second-rarest bytes
 	b1, b2 byte // needle[i1], needle[i2]
+	i3     int  // offset of the third-rarest byte (-1 for a needle of 2 bytes)
+	b3     byte // needle[i3]
 	tw     *TwoWay
 	kmp    *KMP
 }
@@ -120,6 +122,15 @@ func (p *Pattern) rank(n []byte) {
 		p.i2 = p.i1 // one-byte needle: the pair check is the byte itself
 	}
 	p.b1, p.b2 = n[p.i1], n[p.i2]
+	p.i3 = -1
+	for i, c := range n {
+		if i != p.i1 && i != p.i2 && (p.i3 < 0 || byteRank[c] < byteRank[n[p.i3]]) {
+			p.i3 = i
+		}
+	}
+	if p.i3 >= 0 {
+		p.b3 = n[p.i3]
+	}
 }
 
 // Len returns the length of the needle.

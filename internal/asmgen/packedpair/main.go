@@ -1,11 +1,12 @@
 // Command packedpair generates search's packed-pair prefilter kernels,
-// packedPairAVX2 and packedPairSSE2 (search/packedpair_amd64.s and the Go
-// declarations in search/packedpair_stub_amd64.go).
+// packedPair{AVX2,SSE2} and packedTriple{AVX2,SSE2} (search/packedpair_amd64.s
+// and the Go declarations in search/packedpair_stub_amd64.go).
 //
-// Both kernels scan the positions k = 0…m-1 of a haystack for candidates of
+// The kernels scan the positions k = 0…m-1 of a haystack for candidates of
 // a needle: positions where the haystack holds the needle's byte b1 at
-// offset i1 and its byte b2 at offset i2. The caller passes a = &h[s+i1]
-// and b = &h[s+i2], so candidate k is a[k] == b1 && b[k] == b2, and both
+// offset i1 and its byte b2 at offset i2 (and, for the triple kernels, b3
+// at i3). The caller passes a = &h[s+i1], b = &h[s+i2] (and c = &h[s+i3]),
+// so candidate k is a[k] == b1 && b[k] == b2 (&& c[k] == b3), and the
 // streams are compared a whole vector at a time against the bytes
 // broadcast to every lane (the "packed pair" prefilter of Rust's memchr
 // memmem). Each kernel returns the first block that holds a candidate: its
@@ -20,8 +21,8 @@
 // after the loop (fewer than 2·W positions) is one more vector if W fit, and
 // then one vector ending exactly at position m-1, overlapping what was
 // scanned before, whose mask is shifted to drop the positions already
-// scanned. The kernels therefore read a[0…m-1] and b[0…m-1] and nothing
-// else, and need m ≥ W: the caller scans shorter ranges itself.
+// scanned. The kernels therefore read the streams' positions 0…m-1 and
+// nothing else, and need m ≥ W: the caller scans shorter ranges itself.
 package main
 
 import (
@@ -36,8 +37,10 @@ import (
 
 func main() {
 	gen.Main("search", func() {
-		packedPair(avx2)
-		packedPair(sse2)
+		for _, s := range []isa{avx2, sse2} {
+			kernel(s, 2)
+			kernel(s, 3)
+		}
 	})
 }
 
@@ -51,9 +54,9 @@ type isa struct {
 	// splat broadcasts the low byte of the 32-bit register c to every lane
 	// of v.
 	splat func(c Register, v VecVirtual)
-	// cmpPair sets dst to the lanes where a and b (memory) equal the
-	// splats sa and sb; it may clobber tmp.
-	cmpPair func(a, b Mem, sa, sb, dst, tmp VecVirtual)
+	// cmp sets dst to the lanes where every stream (memory) equals its
+	// splat; it may clobber tmp.
+	cmp func(streams []Mem, splats []VecVirtual, dst, tmp VecVirtual)
 	// any sets the flags for JNZ when x|y has any lane set; it may clobber
 	// tmp.
 	any func(x, y, tmp VecVirtual)
@@ -74,10 +77,12 @@ var avx2 = isa{
 		VMOVD(c, x)
 		VPBROADCASTB(x, v)
 	},
-	cmpPair: func(a, b Mem, sa, sb, dst, tmp VecVirtual) {
-		VPCMPEQB(a, sa, dst)
-		VPCMPEQB(b, sb, tmp)
-		VPAND(tmp, dst, dst)
+	cmp: func(streams []Mem, splats []VecVirtual, dst, tmp VecVirtual) {
+		VPCMPEQB(streams[0], splats[0], dst)
+		for j := 1; j < len(streams); j++ {
+			VPCMPEQB(streams[j], splats[j], tmp)
+			VPAND(tmp, dst, dst)
+		}
 	},
 	any: func(x, y, tmp VecVirtual) {
 		VPOR(x, y, tmp)
@@ -95,12 +100,14 @@ var sse2 = isa{
 		MOVD(c, v)
 		PSHUFL(U8(0), v, v)
 	},
-	cmpPair: func(a, b Mem, sa, sb, dst, tmp VecVirtual) {
-		MOVOU(a, dst)
-		PCMPEQB(sa, dst)
-		MOVOU(b, tmp)
-		PCMPEQB(sb, tmp)
-		PAND(tmp, dst)
+	cmp: func(streams []Mem, splats []VecVirtual, dst, tmp VecVirtual) {
+		MOVOU(streams[0], dst)
+		PCMPEQB(splats[0], dst)
+		for j := 1; j < len(streams); j++ {
+			MOVOU(streams[j], tmp)
+			PCMPEQB(splats[j], tmp)
+			PAND(tmp, dst)
+		}
 	},
 	any: func(x, y, tmp VecVirtual) {
 		MOVO(x, tmp)
@@ -121,22 +128,42 @@ func (s isa) movmsk(v VecVirtual, r GPVirtual) {
 	}
 }
 
-func packedPair(s isa) {
+// kernel generates the kernel for s that compares k streams (2 or 3).
+func kernel(s isa, k int) {
 	w := s.width
-	name := "packedPair" + s.name
-	TEXT(name, NOSPLIT, "func(a, b *byte, m int, b1, b2 byte) (off int, mask uint64)")
-	Doc(
-		fmt.Sprintf("%s returns the first block of positions k in [0, m) with a[k] == b1", name),
-		"and b[k] == b2: its first position off and a mask of the candidates in it",
-		"(bit j for position off+j), or a zero mask when there is none. It reads",
-		fmt.Sprintf("a[0:m] and b[0:m] only, and needs m ≥ %d.", w),
-	)
-	a := Load(Param("a"), GP64())
-	b := Load(Param("b"), GP64())
+	names := []string{"a", "b", "c"}[:k]
+	bs := []string{"b1", "b2", "b3"}[:k]
+	name := map[int]string{2: "packedPair", 3: "packedTriple"}[k] + s.name
+	sig := "func(a, b *byte, m int, b1, b2 byte) (off int, mask uint64)"
+	if k == 3 {
+		sig = "func(a, b, c *byte, m int, b1, b2, b3 byte) (off int, mask uint64)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	if k == 2 {
+		Doc(
+			name+" returns the first block of positions k in [0, m) with a[k] == b1",
+			"and b[k] == b2: its first position off and a mask of the candidates in it",
+			"(bit j for position off+j), or a zero mask when there is none. It reads",
+			fmt.Sprintf("a[0:m] and b[0:m] only, and needs m ≥ %d.", w),
+		)
+	} else {
+		Doc(
+			name+" returns the first block of positions k in [0, m) with a[k] == b1,",
+			"b[k] == b2 and c[k] == b3: its first position off and a mask of the",
+			"candidates in it (bit j for position off+j), or a zero mask when there is",
+			fmt.Sprintf("none. It reads a[0:m], b[0:m] and c[0:m] only, and needs m ≥ %d.", w),
+		)
+	}
+	bases := make([]Register, k)
+	for j := range bases {
+		bases[j] = Load(Param(names[j]), GP64())
+	}
 	m := Load(Param("m"), GP64())
-	sa, sb := s.vec(), s.vec()
-	s.splat(Load(Param("b1"), GP32()), sa)
-	s.splat(Load(Param("b2"), GP32()), sb)
+	splats := make([]VecVirtual, k)
+	for j := range splats {
+		splats[j] = s.vec()
+		s.splat(Load(Param(bs[j]), GP32()), splats[j])
+	}
 
 	i := GP64()
 	XORQ(i, i)
@@ -145,13 +172,19 @@ func packedPair(s isa) {
 	SUBQ(U32(2*w), end)
 	v0, v1, tmp := s.vec(), s.vec(), s.vec()
 
-	at := func(base Register, disp int) Mem { return Mem{Base: base, Index: i, Scale: 1, Disp: disp} }
+	at := func(index Register, disp int) []Mem {
+		ms := make([]Mem, k)
+		for j, b := range bases {
+			ms[j] = Mem{Base: b, Index: index, Scale: 1, Disp: disp}
+		}
+		return ms
+	}
 
 	CMPQ(i, end)
 	JG(LabelRef(name + "_one"))
 	Label(name + "_loop")
-	s.cmpPair(at(a, 0), at(b, 0), sa, sb, v0, tmp)
-	s.cmpPair(at(a, w), at(b, w), sa, sb, v1, tmp)
+	s.cmp(at(i, 0), splats, v0, tmp)
+	s.cmp(at(i, w), splats, v1, tmp)
 	s.any(v0, v1, tmp)
 	JNZ(LabelRef(name + "_found2"))
 	ADDQ(U32(2*w), i)
@@ -176,7 +209,7 @@ func packedPair(s isa) {
 	ADDQ(U32(w), end) // m - w
 	CMPQ(i, end)
 	JG(LabelRef(name + "_tail"))
-	s.cmpPair(at(a, 0), at(b, 0), sa, sb, v0, tmp)
+	s.cmp(at(i, 0), splats, v0, tmp)
 	mask := GP64()
 	s.movmsk(v0, mask)
 	TESTQ(mask, mask)
@@ -188,9 +221,7 @@ func packedPair(s isa) {
 	Label(name + "_tail")
 	CMPQ(i, m)
 	JGE(LabelRef(name + "_none"))
-	// end = m - w here.
-	cmpAt := func(base Register) Mem { return Mem{Base: base, Index: end, Scale: 1} }
-	s.cmpPair(cmpAt(a), cmpAt(b), sa, sb, v0, tmp)
+	s.cmp(at(end, 0), splats, v0, tmp) // end = m - w here
 	s.movmsk(v0, mask)
 	MOVQ(i, RCX)
 	SUBQ(end, RCX)
