@@ -18,6 +18,16 @@ import "bytes"
 // hand over sooner, since a bytes.IndexByte call per candidate loses to
 // that brute force as soon as the rarest byte is at all common.
 //
+// On amd64 (unless built with the purego tag), Index runs instead, for
+// haystacks of at least 16 start positions, the packed-pair prefilter of
+// the vector kernels (AVX2, or SSE2 on CPUs without it): the haystack
+// bytes at the offsets of the needle's two rarest bytes are compared with
+// them a whole vector of start positions at a time, and each position
+// where both match is verified; once the pair proves common in the
+// haystack, a third rare byte is compared too (see indexPacked). The same
+// work accounting hands over to the same fallbacks. Index, the function,
+// does the same.
+//
 // A Pattern is immutable once built and safe for concurrent use.
 type Pattern struct {
 	needle []byte
