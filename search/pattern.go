@@ -18,11 +18,23 @@ import "bytes"
 // hand over sooner, since a bytes.IndexByte call per candidate loses to
 // that brute force as soon as the rarest byte is at all common.
 //
+// On amd64 (unless built with the purego tag), Index runs instead, for
+// haystacks of at least 16 start positions, the packed-pair prefilter of
+// the vector kernels (AVX2, or SSE2 on CPUs without it): the haystack
+// bytes at the offsets of the needle's two rarest bytes are compared with
+// them a whole vector of start positions at a time, and each position
+// where both match is verified; once the pair proves common in the
+// haystack, a third rare byte is compared too (see indexPacked). The same
+// work accounting hands over to the same fallbacks. Index, the function,
+// does the same.
+//
 // A Pattern is immutable once built and safe for concurrent use.
 type Pattern struct {
 	needle []byte
 	i1, i2 int  // offsets in needle of the rarest and second-rarest bytes
 	b1, b2 byte // needle[i1], needle[i2]
+	i3     int  // offset of the third-rarest byte (-1 for a needle of 2 bytes)
+	b3     byte // needle[i3]
 	tw     *TwoWay
 	kmp    *KMP
 }
@@ -120,6 +132,15 @@ func (p *Pattern) rank(n []byte) {
 		p.i2 = p.i1 // one-byte needle: the pair check is the byte itself
 	}
 	p.b1, p.b2 = n[p.i1], n[p.i2]
+	p.i3 = -1
+	for i, c := range n {
+		if i != p.i1 && i != p.i2 && (p.i3 < 0 || byteRank[c] < byteRank[n[p.i3]]) {
+			p.i3 = i
+		}
+	}
+	if p.i3 >= 0 {
+		p.b3 = n[p.i3]
+	}
 }
 
 // Len returns the length of the needle.
@@ -137,6 +158,8 @@ func (p *Pattern) Index(haystack []byte) int {
 		return bytes.IndexByte(h, p.b1)
 	case n > len(h):
 		return -1
+	case kernelsBuilt && simd != simdNone && len(h)-n >= 15:
+		return p.indexPacked(h)
 	}
 	last := len(h) - n // last possible start of a match
 	work, cost := 0, candidateCost
@@ -161,20 +184,27 @@ func (p *Pattern) Index(haystack []byte) int {
 		work += cost
 		s++
 		if work > s+prefilterSlack {
-			if n <= bruteNeedle {
-				return p.windowIndex(h, s, last)
-			}
-			tw := p.tw
-			if tw == nil { // the one-shot Index: prepare Two-Way now
-				var t TwoWay
-				t.init(p.needle)
-				tw = &t
-			}
-			if k := tw.Index(h[s:]); k >= 0 {
-				return s + k
-			}
-			return -1
+			return p.fallback(h, s, last)
 		}
+	}
+	return -1
+}
+
+// fallback returns the first start in s…last of h at which the needle
+// occurs, or -1, in time linear in len(h)-s: by windowIndex for needles of
+// at most bruteNeedle bytes, by Two-Way otherwise.
+func (p *Pattern) fallback(h []byte, s, last int) int {
+	if len(p.needle) <= bruteNeedle {
+		return p.windowIndex(h, s, last)
+	}
+	tw := p.tw
+	if tw == nil { // the one-shot Index: prepare Two-Way now
+		var t TwoWay
+		t.init(p.needle)
+		tw = &t
+	}
+	if k := tw.Index(h[s:]); k >= 0 {
+		return s + k
 	}
 	return -1
 }

@@ -10,18 +10,26 @@
 package gen
 
 import (
+	"os"
+	"path"
+
 	"github.com/mmcloughlin/avo/build"
 )
 
-// Constraint is the build constraint of every generated file.
-const Constraint = "amd64 && !purego"
+// Constraint is the build constraint of every generated file, in the
+// "// +build" syntax that avo parses (a comma is AND); avo writes it as
+// "//go:build amd64 && !purego".
+const Constraint = "amd64,!purego"
 
-// Main sets the package (a path relative to the netkit module) and the
-// build constraint shared by every netkit kernel, runs describe (which declares the kernels with
-// avo's build functions), and writes the files named by the command line's
-// -out and -stubs flags.
+// Main sets the build constraint shared by every netkit kernel, runs
+// describe (which declares the kernels with avo's build functions, each
+// with its Go signature), and writes the files named by the command line's
+// -out and -stubs flags. pkg is the path of the output's package in the
+// netkit module; its last element names the package of the stubs (a -pkg
+// flag on the command line overrides it). The package is not loaded: it
+// lies outside this module, and each kernel's TEXT gives its signature.
 func Main(pkg string, describe func()) {
-	build.Package("github.com/netkit/netkit/" + pkg)
+	os.Args = append([]string{os.Args[0], "-pkg", path.Base(pkg)}, os.Args[1:]...)
 	build.ConstraintExpr(Constraint)
 	describe()
 	build.Generate()
