@@ -76,6 +76,18 @@ func (b *Buffer) WriteString(s string) (int, error) {
 
 // WriteByte implements io.ByteWriter, as Write.
 func (b *Buffer) WriteByte(c byte) error {
+	// Small enough to inline: the liveness check and the room test in one
+	// branch, everything else in writeByteSlow.
+	if w := b.w; uint(w) < uint(len(b.b)) && (b.m.state.Load()^b.tag())&liveMask == 0 {
+		b.b[w] = c
+		b.w = w + 1
+		return nil
+	}
+	return b.writeByteSlow(c)
+}
+
+// writeByteSlow is WriteByte for a released buffer (it panics) or a full one.
+func (b *Buffer) writeByteSlow(c byte) error {
 	b.check()
 	if b.w == len(b.b) {
 		if err := b.grow(1); err != nil {
