@@ -118,9 +118,7 @@ func (a *Allocator) Get(n int) *Buffer {
 // one when the leak level says so.
 func (a *Allocator) track(b *Buffer, g uint32) {
 	m := b.m
-	if m.tr.Load() != nil {
-		m.tr.Store(nil)
-	}
+	dropTracker(m)
 	if lvl := a.leakLevel(); invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
 		m.tr.Store(newTracker(b))
 	}
