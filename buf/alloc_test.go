@@ -72,16 +72,26 @@ func TestDefaultLevelNoAllocs(t *testing.T) {
 				for range 4 * 128 { // past two tracked gets: a record to reuse
 					cycle()
 				}
+				// Mallocs counts the whole process: a runtime cleanup of an
+				// earlier test's buffer may allocate meanwhile. Those come
+				// and go; an allocation of the get's own comes every time,
+				// so one clean try of three passes.
 				const gets = 128 * 100
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				for range gets {
-					cycle()
+				var counts []uint64
+				for range 3 {
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
+					for range gets {
+						cycle()
+					}
+					runtime.ReadMemStats(&after)
+					n := after.Mallocs - before.Mallocs
+					if n == 0 {
+						return
+					}
+					counts = append(counts, n)
 				}
-				runtime.ReadMemStats(&after)
-				if n := after.Mallocs - before.Mallocs; n != 0 {
-					t.Fatalf("%d gets at the sampled level: %d allocations, want 0", gets, n)
-				}
+				t.Fatalf("%d gets at the sampled level, three tries: %v allocations, want 0", gets, counts)
 			})
 		}
 	}

@@ -84,8 +84,8 @@ func (a *Allocator) MaxSize() int { return a.maxSize }
 // pooled when n is at most MaxSize. It panics if n is negative, and with an
 // error wrapping ErrTooLarge if n is more than the runtime can allocate
 // (math.MaxInt, say). Amortized O(1); no allocation when the pool has a
-// buffer of the class, except for the tracking record of a buffer sampled
-// for leak detection.
+// buffer of the class (at LeakSampled too, whose tracking records are
+// reused; LeakAll may allocate one).
 func (a *Allocator) Get(n int) *Buffer {
 	if uint(n) > uint(a.maxSize) { // a negative n too
 		return a.getLarge(n)
