@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"testing"
 
@@ -44,6 +45,55 @@ func TestGetReleaseNoAllocs(t *testing.T) {
 				t.Fatalf("Get+Write+Release at %d bytes: %v allocs, want 0", size, allocs)
 			}
 		})
+	}
+}
+
+// TestDefaultLevelNoAllocs: at the default leak level, whose tracked gets
+// (one in 128) reuse the tracking records of earlier ones, a warm
+// Get+WriteByte+Release allocates nothing at all — counted over whole
+// sampling periods, since testing.AllocsPerRun's integer division would
+// round a few allocations per 128 gets down to 0.
+func TestDefaultLevelNoAllocs(t *testing.T) {
+	skipIfNoPooling(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a GC may empty the pools
+	allocs := map[string]*buf.Allocator{"sampled": buf.NewAllocator(buf.WithLeakLevel(buf.LeakSampled))}
+	if buf.SetLeakLevel(buf.LeakSampled) == buf.LeakSampled { // NETKIT_LEAK may say otherwise
+		allocs["Default"] = buf.Default
+	}
+	defer buf.SetLeakLevel(buf.SetLeakLevel(buf.LeakSampled)) // restore NETKIT_LEAK's level
+	for name, a := range allocs {
+		for _, size := range []int{64, 4 << 10, 64 << 10} {
+			t.Run(fmt.Sprintf("alloc=%s/size=%d", name, size), func(t *testing.T) {
+				cycle := func() {
+					b := a.Get(size)
+					b.WriteByte(1)
+					b.Release()
+				}
+				for range 4 * 128 { // past two tracked gets: a record to reuse
+					cycle()
+				}
+				// Mallocs counts the whole process: a runtime cleanup of an
+				// earlier test's buffer may allocate meanwhile. Those come
+				// and go; an allocation of the get's own comes every time,
+				// so one clean try of three passes.
+				const gets = 128 * 100
+				var counts []uint64
+				for range 3 {
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
+					for range gets {
+						cycle()
+					}
+					runtime.ReadMemStats(&after)
+					n := after.Mallocs - before.Mallocs
+					if n == 0 {
+						return
+					}
+					counts = append(counts, n)
+				}
+				t.Fatalf("%d gets at the sampled level, three tries: %v allocations, want 0", gets, counts)
+			})
+		}
 	}
 }
 

@@ -84,10 +84,10 @@ func (a *Allocator) MaxSize() int { return a.maxSize }
 // pooled when n is at most MaxSize. It panics if n is negative, and with an
 // error wrapping ErrTooLarge if n is more than the runtime can allocate
 // (math.MaxInt, say). Amortized O(1); no allocation when the pool has a
-// buffer of the class, except for the tracking record of a buffer sampled
-// for leak detection.
+// buffer of the class (at LeakSampled too, whose tracking records are
+// reused; LeakAll may allocate one).
 func (a *Allocator) Get(n int) *Buffer {
-	if n > a.maxSize || n < 0 {
+	if uint(n) > uint(a.maxSize) { // a negative n too
 		return a.getLarge(n)
 	}
 	c := classOf(n)
@@ -95,23 +95,30 @@ func (a *Allocator) Get(n int) *Buffer {
 	if b == nil {
 		b = a.newBuffer(c)
 	}
-	a.handOut(b)
-	return b
-}
-
-// handOut makes a released pooled buffer live for a new owner: a new
-// generation (which also counts the get), reference count one, empty.
-func (a *Allocator) handOut(b *Buffer) {
+	// Hand the buffer out, written here rather than in a function of its
+	// own (it does not inline): a new generation (which also counts the
+	// get), reference count one, empty.
 	m := b.m
 	g := m.nextGen(refOne)
 	b.gen = g
 	b.r, b.w, b.sliced = 0, 0, false
-	if m.tr.Load() != nil {
-		m.tr.Store(nil)
-	}
 	// The generation starts at a random value and steps by one, so sampling
 	// on its low bits picks one get in sampleRate both among reused headers
-	// and among fresh ones (a steady leak keeps making fresh ones).
+	// and among fresh ones (a steady leak keeps making fresh ones), with no
+	// shared counter. The other 127 gets of 128 pay a test and a load here
+	// (the level is read only when LeakAll could apply).
+	if g%sampleRate == 0 || m.tr.Load() != nil || invariants.Enabled || a.leakLevel() == LeakAll {
+		a.track(b, g)
+	}
+	return b
+}
+
+// track is the tracking part of a hand-out of b with generation g, off the
+// fast path: it drops the previous generation's tracker and gives b a new
+// one when the leak level says so.
+func (a *Allocator) track(b *Buffer, g uint32) {
+	m := b.m
+	dropTracker(m)
 	if lvl := a.leakLevel(); invariants.Enabled || lvl == LeakAll || lvl == LeakSampled && g%sampleRate == 0 {
 		m.tr.Store(newTracker(b))
 	}

@@ -163,7 +163,20 @@ func (b *Buffer) retainQuiet() {
 // of the buffer (Bytes, Next, Slice) is invalid. Release panics with
 // ErrReleased when b is already released. Safe to call from any goroutine
 // that holds a reference.
-func (b *Buffer) Release() bool { return b.release(true) }
+func (b *Buffer) Release() bool {
+	// The common case in one function: the sole owner of an untracked
+	// pooled buffer, not a view, gives it back with one compare-and-swap.
+	// Everything else (more references, views, tracking, wrapped and large
+	// buffers, the invariants build, a misuse) takes release's path.
+	m := b.m
+	s := m.state.Load()
+	if s != b.tag()|refOne || b.root != nil || m.class < 0 || invariants.Enabled || m.tr.Load() != nil ||
+		!m.state.CompareAndSwap(s, s-refOne+released) {
+		return b.release(true)
+	}
+	m.a.pools[m.class].Put(b)
+	return true
+}
 
 // release is Release; record says whether a release that is not the last
 // is recorded for a tracked buffer (a view's release of its parent is not:

@@ -76,6 +76,19 @@ func (b *Buffer) WriteString(s string) (int, error) {
 
 // WriteByte implements io.ByteWriter, as Write.
 func (b *Buffer) WriteByte(c byte) error {
+	// The liveness check and the room test in one branch, everything else
+	// in writeByteSlow. (It still does not inline: the call to the slow
+	// path alone costs most of the inliner's budget.)
+	if w := b.w; uint(w) < uint(len(b.b)) && (b.m.state.Load()^b.tag())&liveMask == 0 {
+		b.b[w] = c
+		b.w = w + 1
+		return nil
+	}
+	return b.writeByteSlow(c)
+}
+
+// writeByteSlow is WriteByte for a released buffer (it panics) or a full one.
+func (b *Buffer) writeByteSlow(c byte) error {
 	b.check()
 	if b.w == len(b.b) {
 		if err := b.grow(1); err != nil {

@@ -20,10 +20,12 @@ func TestNetkitNoAllocs(t *testing.T) {
 	}
 	for _, size := range sizes {
 		t.Run("size="+strconv.Itoa(size), func(t *testing.T) {
-			op := newNetkit(size)
-			op() // warm the pool
-			if n := testing.AllocsPerRun(1000, op); n != 0 {
-				t.Errorf("Get(%d), WriteByte, Release: %v allocs per run, want 0", size, n)
+			for _, im := range []impl{{"netkit", newNetkit}, {"netkit-leakoff", newNetkitLeakOff}} {
+				op := im.newOp(size)
+				op() // warm the pool
+				if n := testing.AllocsPerRun(1000, op); n != 0 {
+					t.Errorf("%s: Get(%d), WriteByte, Release: %v allocs per run, want 0", im.name, size, n)
+				}
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package peers
 
 import (
+	"math/bits"
 	"strconv"
 	"sync"
 	"testing"
@@ -28,29 +29,18 @@ type impl struct {
 
 var impls = []impl{
 	{"netkit", newNetkit},
-	{"netkit-sampled", newNetkitSampled},
-	{"syncpool", newSyncPool},
+	{"netkit-leakoff", newNetkitLeakOff},
+	{"syncpool-bare", newSyncPoolBare},
+	{"syncpool-class", newSyncPoolClass},
 	{"bytebufferpool", newByteBufferPool},
 	{"gobufferpool", newGoBufferPool},
 	{"mcache", newMcache},
 }
 
-// netkitAlloc is the allocator of the netkit impl, made once for all sizes,
-// with leak sampling off: the pool's own cost.
-var netkitAlloc = buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
-
+// newNetkit is the headline: buf.Get, that is buf.Default at the default
+// leak level (LeakSampled unless NETKIT_LEAK says otherwise), what users
+// get.
 func newNetkit(size int) func() {
-	return func() {
-		b := netkitAlloc.Get(size)
-		b.WriteByte(1)
-		b.Release()
-	}
-}
-
-// newNetkitSampled measures buf.Get, that is buf.Default with the default
-// leak level (LeakSampled unless NETKIT_LEAK says otherwise): one get in 128
-// allocates a tracking record, which allocs/op rounds down to 0.
-func newNetkitSampled(size int) func() {
 	return func() {
 		b := buf.Get(size)
 		b.WriteByte(1)
@@ -58,9 +48,21 @@ func newNetkitSampled(size int) func() {
 	}
 }
 
-// newSyncPool is the bare reference: one sync.Pool of *[]byte for the size,
-// as a per-size-class pool would hold for this class.
-func newSyncPool(size int) func() {
+// leakOffAlloc is the allocator of the netkit-leakoff impl, made once for
+// all sizes, with leak sampling off: the pool's own cost.
+var leakOffAlloc = buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
+
+func newNetkitLeakOff(size int) func() {
+	return func() {
+		b := leakOffAlloc.Get(size)
+		b.WriteByte(1)
+		b.Release()
+	}
+}
+
+// newSyncPoolBare is the barest reference: one sync.Pool of *[]byte for the
+// size, with no class lookup.
+func newSyncPoolBare(size int) func() {
 	p := &sync.Pool{New: func() any {
 		s := make([]byte, size)
 		return &s
@@ -69,6 +71,23 @@ func newSyncPool(size int) func() {
 		s := p.Get().(*[]byte)
 		(*s)[0] = 1
 		p.Put(s)
+	}
+}
+
+// classPools is the per-class reference: a sync.Pool of *[]byte per power
+// of two, looked up from the requested size on get and the capacity on put.
+var classPools [17]sync.Pool
+
+func newSyncPoolClass(size int) func() {
+	return func() {
+		c := bits.Len(uint(size - 1))
+		s, _ := classPools[c].Get().(*[]byte)
+		if s == nil {
+			p := make([]byte, 1<<c)
+			s = &p
+		}
+		(*s)[0] = 1
+		classPools[bits.Len(uint(cap(*s)-1))].Put(s)
 	}
 }
 
@@ -123,10 +142,26 @@ func forEachCase(b *testing.B, measure func(b *testing.B, op func())) {
 				b.Run("impl="+im.name, func(b *testing.B) {
 					op := im.newOp(size)
 					b.ReportAllocs()
+					defer reportCPU(b)()
 					measure(b, op)
 				})
 			}
 		})
+	}
+}
+
+// reportCPU, deferred as defer reportCPU(b)(), reports the process's CPU
+// time per operation as cpu-ns/op beside the wall-clock sec/op. On a
+// shared, oversubscribed machine the wall clock counts the time other
+// processes held the cores; CPU time counts only this process's own, the
+// GC's included. Under RunParallel it is the CPU time of all goroutines,
+// so a pool that scales shows the same cpu-ns/op there as serially.
+func reportCPU(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if start != 0 && b.N > 0 {
+			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		}
 	}
 }
 
