@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package search
+
+// teddyOn reports whether Sets use their Teddy prefilter: never without
+// the amd64 kernels, where the byte prefilter and the automaton's lanes
+// are faster than Teddy's test done one byte at a time.
+func teddyOn() bool { return false }
+
+// next is nextGo: without kernels, only the tests call it.
+func (t *teddy) next(h []byte, i int) int { return t.nextGo(h, i) }
