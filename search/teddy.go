@@ -36,7 +36,8 @@ import (
 type teddy struct {
 	// masks holds lo[0], hi[0], lo[1], hi[1], lo[2], hi[2].
 	masks [6][16]byte
-	m     int // fingerprint length: 1–3
+	m     int  // fingerprint length: 1–3
+	ascii bool // no fingerprint byte is above 0x7f (see the kernels)
 }
 
 const (
@@ -50,7 +51,7 @@ func newTeddy(needles [][]byte, fold bool) *teddy {
 	if len(needles) == 0 || len(needles) > teddyMaxPatterns {
 		return nil
 	}
-	t := &teddy{m: 3}
+	t := &teddy{m: 3, ascii: true}
 	for _, n := range needles {
 		t.m = min(t.m, len(n))
 	}
@@ -86,6 +87,7 @@ func newTeddy(needles [][]byte, fold bool) *teddy {
 
 // add puts byte c at fingerprint offset k into the bucket of bit.
 func (t *teddy) add(k int, c, bit byte) {
+	t.ascii = t.ascii && c < 0x80
 	t.masks[2*k][c&15] |= bit
 	t.masks[2*k+1][c>>4] |= bit
 }

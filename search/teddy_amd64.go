@@ -17,26 +17,45 @@ func teddyOn() bool {
 // next returns what nextGo returns, with the widest kernel of the current
 // simd level when h[i:] holds at least a whole vector of offsets.
 func (t *teddy) next(h []byte, i int) int {
+	w := 16
 	if simd == simdAVX2 {
-		if len(h)-i >= 32+t.m-1 {
-			switch t.m {
-			case 3:
-				return i + teddy3AVX2(&t.masks, h[i:])
-			case 2:
-				return i + teddy2AVX2(&t.masks, h[i:])
-			default:
-				return i + teddy1AVX2(&t.masks, h[i:])
-			}
-		}
-	} else if len(h)-i >= 16+t.m-1 {
+		w = 32
+	}
+	if len(h)-i < w+t.m-1 {
+		return t.nextGo(h, i)
+	}
+	ms, r := &t.masks, h[i:]
+	switch {
+	case w == 32 && t.ascii:
 		switch t.m {
 		case 3:
-			return i + teddy3SSSE3(&t.masks, h[i:])
+			return i + teddy3AVX2ASCII(ms, r)
 		case 2:
-			return i + teddy2SSSE3(&t.masks, h[i:])
-		default:
-			return i + teddy1SSSE3(&t.masks, h[i:])
+			return i + teddy2AVX2ASCII(ms, r)
 		}
+		return i + teddy1AVX2ASCII(ms, r)
+	case w == 32:
+		switch t.m {
+		case 3:
+			return i + teddy3AVX2(ms, r)
+		case 2:
+			return i + teddy2AVX2(ms, r)
+		}
+		return i + teddy1AVX2(ms, r)
+	case t.ascii:
+		switch t.m {
+		case 3:
+			return i + teddy3SSSE3ASCII(ms, r)
+		case 2:
+			return i + teddy2SSSE3ASCII(ms, r)
+		}
+		return i + teddy1SSSE3ASCII(ms, r)
 	}
-	return t.nextGo(h, i)
+	switch t.m {
+	case 3:
+		return i + teddy3SSSE3(ms, r)
+	case 2:
+		return i + teddy2SSSE3(ms, r)
+	}
+	return i + teddy1SSSE3(ms, r)
 }

@@ -457,6 +457,435 @@ teddy3AVX2_none:
 	VZEROUPPER
 	RET
 
+// func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) int
+// Requires: AVX, AVX2
+TEXT ·teddy1AVX2ASCII(SB), NOSPLIT, $0-40
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X2
+	VPBROADCASTD   X2, Y2
+	XORQ           AX, AX
+	SUBQ           $0x00000020, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy1AVX2ASCII_single
+
+teddy1AVX2ASCII_loop2:
+	CMPQ    AX, BX
+	JG      teddy1AVX2ASCII_single
+	VMOVDQU (CX)(AX*1), Y3
+	VPSRLW  $0x04, Y3, Y4
+	VPAND   Y2, Y4, Y4
+	VPSHUFB Y3, Y0, Y3
+	VPSHUFB Y4, Y1, Y4
+	VPAND   Y4, Y3, Y3
+	VMOVDQU 32(CX)(AX*1), Y4
+	VPSRLW  $0x04, Y4, Y5
+	VPAND   Y2, Y5, Y5
+	VPSHUFB Y4, Y0, Y4
+	VPSHUFB Y5, Y1, Y5
+	VPAND   Y5, Y4, Y4
+	VPOR    Y3, Y4, Y5
+	VPTEST  Y5, Y5
+	JNZ     teddy1AVX2ASCII_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy1AVX2ASCII_loop2
+
+teddy1AVX2ASCII_found2:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y3, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	TESTQ     CX, CX
+	JNZ       teddy1AVX2ASCII_ret_i_plus
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y4, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	ADDQ      $0x00000020, AX
+	JMP       teddy1AVX2ASCII_ret_i_plus
+
+	// One block at a time.
+teddy1AVX2ASCII_single:
+	CMPQ    AX, DX
+	JG      teddy1AVX2ASCII_tail
+	VMOVDQU (CX)(AX*1), Y3
+	VPSRLW  $0x04, Y3, Y4
+	VPAND   Y2, Y4, Y4
+	VPSHUFB Y3, Y0, Y3
+	VPSHUFB Y4, Y1, Y4
+	VPAND   Y4, Y3, Y3
+	VPTEST  Y3, Y3
+	JNZ     teddy1AVX2ASCII_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy1AVX2ASCII_single
+
+teddy1AVX2ASCII_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y3, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy1AVX2ASCII_ret_i_plus
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy1AVX2ASCII_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy1AVX2ASCII_none
+	VMOVDQU   (CX)(DX*1), Y3
+	VPSRLW    $0x04, Y3, Y4
+	VPAND     Y2, Y4, Y4
+	VPSHUFB   Y3, Y0, Y3
+	VPSHUFB   Y4, Y1, Y4
+	VPAND     Y4, Y3, Y3
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y3, Y0
+	VPMOVMSKB Y0, SI
+	NOTL      SI
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, SI
+	TESTQ     SI, SI
+	JZ        teddy1AVX2ASCII_none
+	MOVQ      SI, CX
+
+teddy1AVX2ASCII_ret_i_plus:
+	// The first candidate is at i + the index of m0's lowest set bit.
+	BSFQ CX, CX
+	ADDQ CX, AX
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+teddy1AVX2ASCII_none:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) int
+// Requires: AVX, AVX2
+TEXT ·teddy2AVX2ASCII(SB), NOSPLIT, $0-40
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+	XORQ           AX, AX
+	SUBQ           $0x00000021, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy2AVX2ASCII_single
+
+teddy2AVX2ASCII_loop2:
+	CMPQ    AX, BX
+	JG      teddy2AVX2ASCII_single
+	VMOVDQU (CX)(AX*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(AX*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y2, Y6
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(AX*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(AX*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y4, Y8, Y8
+	VPSHUFB Y7, Y2, Y7
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddy2AVX2ASCII_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy2AVX2ASCII_loop2
+
+teddy2AVX2ASCII_found2:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y5, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	TESTQ     CX, CX
+	JNZ       teddy2AVX2ASCII_ret_i_plus
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y6, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	ADDQ      $0x00000020, AX
+	JMP       teddy2AVX2ASCII_ret_i_plus
+
+	// One block at a time.
+teddy2AVX2ASCII_single:
+	CMPQ    AX, DX
+	JG      teddy2AVX2ASCII_tail
+	VMOVDQU (CX)(AX*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(AX*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y2, Y6
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VPTEST  Y5, Y5
+	JNZ     teddy2AVX2ASCII_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy2AVX2ASCII_single
+
+teddy2AVX2ASCII_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y5, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy2AVX2ASCII_ret_i_plus
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy2AVX2ASCII_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy2AVX2ASCII_none
+	VMOVDQU   (CX)(DX*1), Y5
+	VPSRLW    $0x04, Y5, Y6
+	VPAND     Y4, Y6, Y6
+	VPSHUFB   Y5, Y0, Y5
+	VPSHUFB   Y6, Y1, Y6
+	VPAND     Y6, Y5, Y5
+	VMOVDQU   1(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y4, Y1, Y1
+	VPSHUFB   Y0, Y2, Y0
+	VPSHUFB   Y1, Y3, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y5, Y5
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y5, Y0
+	VPMOVMSKB Y0, SI
+	NOTL      SI
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, SI
+	TESTQ     SI, SI
+	JZ        teddy2AVX2ASCII_none
+	MOVQ      SI, CX
+
+teddy2AVX2ASCII_ret_i_plus:
+	// The first candidate is at i + the index of m0's lowest set bit.
+	BSFQ CX, CX
+	ADDQ CX, AX
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+teddy2AVX2ASCII_none:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) int
+// Requires: AVX, AVX2
+TEXT ·teddy3AVX2ASCII(SB), NOSPLIT, $0-40
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X6
+	VPBROADCASTD   X6, Y6
+	XORQ           AX, AX
+	SUBQ           $0x00000022, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy3AVX2ASCII_single
+
+teddy3AVX2ASCII_loop2:
+	CMPQ    AX, BX
+	JG      teddy3AVX2ASCII_single
+	VMOVDQU (CX)(AX*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y6, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 1(CX)(AX*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y2, Y8
+	VPSHUFB Y9, Y3, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 2(CX)(AX*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y4, Y8
+	VPSHUFB Y9, Y5, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 32(CX)(AX*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y9, Y1, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 33(CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y2, Y9
+	VPSHUFB Y10, Y3, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 34(CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y4, Y9
+	VPSHUFB Y10, Y5, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VPOR    Y7, Y8, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddy3AVX2ASCII_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy3AVX2ASCII_loop2
+
+teddy3AVX2ASCII_found2:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y7, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	TESTQ     CX, CX
+	JNZ       teddy3AVX2ASCII_ret_i_plus
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y8, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	ADDQ      $0x00000020, AX
+	JMP       teddy3AVX2ASCII_ret_i_plus
+
+	// One block at a time.
+teddy3AVX2ASCII_single:
+	CMPQ    AX, DX
+	JG      teddy3AVX2ASCII_tail
+	VMOVDQU (CX)(AX*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y6, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 1(CX)(AX*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y2, Y8
+	VPSHUFB Y9, Y3, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 2(CX)(AX*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y4, Y8
+	VPSHUFB Y9, Y5, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddy3AVX2ASCII_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy3AVX2ASCII_single
+
+teddy3AVX2ASCII_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y7, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy3AVX2ASCII_ret_i_plus
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy3AVX2ASCII_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy3AVX2ASCII_none
+	VMOVDQU   (CX)(DX*1), Y7
+	VPSRLW    $0x04, Y7, Y8
+	VPAND     Y6, Y8, Y8
+	VPSHUFB   Y7, Y0, Y7
+	VPSHUFB   Y8, Y1, Y8
+	VPAND     Y8, Y7, Y7
+	VMOVDQU   1(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y6, Y1, Y1
+	VPSHUFB   Y0, Y2, Y0
+	VPSHUFB   Y1, Y3, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y7, Y7
+	VMOVDQU   2(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y6, Y1, Y1
+	VPSHUFB   Y0, Y4, Y0
+	VPSHUFB   Y1, Y5, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y7, Y7
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y7, Y0
+	VPMOVMSKB Y0, SI
+	NOTL      SI
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, SI
+	TESTQ     SI, SI
+	JZ        teddy3AVX2ASCII_none
+	MOVQ      SI, CX
+
+teddy3AVX2ASCII_ret_i_plus:
+	// The first candidate is at i + the index of m0's lowest set bit.
+	BSFQ CX, CX
+	ADDQ CX, AX
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+teddy3AVX2ASCII_none:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func teddy1SSSE3(masks *[6][16]byte, h []byte) int
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3(SB), NOSPLIT, $0-40
@@ -1006,5 +1435,533 @@ teddy3SSSE3_ret_i_plus:
 	RET
 
 teddy3SSSE3_none:
+	MOVQ BX, ret+32(FP)
+	RET
+
+// func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) int
+// Requires: SSE2, SSSE3
+TEXT ·teddy1SSSE3ASCII(SB), NOSPLIT, $0-40
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X2
+	PSHUFD $0x00, X2, X2
+	XORQ   AX, AX
+	SUBQ   $0x00000010, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy1SSSE3ASCII_single
+
+teddy1SSSE3ASCII_loop2:
+	CMPQ     AX, BX
+	JG       teddy1SSSE3ASCII_single
+	MOVOU    (CX)(AX*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X5
+	PSHUFB   X3, X5
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X5
+	MOVOU    16(CX)(AX*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X6
+	PSHUFB   X3, X6
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X6
+	MOVO     X5, X3
+	POR      X6, X3
+	PXOR     X4, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy1SSSE3ASCII_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy1SSSE3ASCII_loop2
+
+teddy1SSSE3ASCII_found2:
+	PXOR     X0, X0
+	MOVO     X5, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	TESTQ    CX, CX
+	JNZ      teddy1SSSE3ASCII_ret_i_plus
+	PXOR     X0, X0
+	MOVO     X6, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	ADDQ     $0x00000010, AX
+	JMP      teddy1SSSE3ASCII_ret_i_plus
+
+	// One block at a time.
+teddy1SSSE3ASCII_single:
+	CMPQ     AX, DX
+	JG       teddy1SSSE3ASCII_tail
+	MOVOU    (CX)(AX*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X5
+	PSHUFB   X3, X5
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X5
+	PXOR     X3, X3
+	PCMPEQB  X5, X3
+	PMOVMSKB X3, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy1SSSE3ASCII_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy1SSSE3ASCII_single
+
+teddy1SSSE3ASCII_found1:
+	PXOR     X0, X0
+	MOVO     X5, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy1SSSE3ASCII_ret_i_plus
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy1SSSE3ASCII_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy1SSSE3ASCII_none
+	MOVOU    (CX)(DX*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X0
+	PSHUFB   X3, X0
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, SI
+	XORL     $0x0000ffff, SI
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, SI
+	TESTQ    SI, SI
+	JZ       teddy1SSSE3ASCII_none
+	MOVQ     SI, CX
+
+teddy1SSSE3ASCII_ret_i_plus:
+	// The first candidate is at i + the index of m0's lowest set bit.
+	BSFQ CX, CX
+	ADDQ CX, AX
+	MOVQ AX, ret+32(FP)
+	RET
+
+teddy1SSSE3ASCII_none:
+	MOVQ BX, ret+32(FP)
+	RET
+
+// func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) int
+// Requires: SSE2, SSSE3
+TEXT ·teddy2SSSE3ASCII(SB), NOSPLIT, $0-40
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+	XORQ   AX, AX
+	SUBQ   $0x00000011, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy2SSSE3ASCII_single
+
+teddy2SSSE3ASCII_loop2:
+	CMPQ     AX, BX
+	JG       teddy2SSSE3ASCII_single
+	MOVOU    (CX)(AX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(AX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X8
+	PSHUFB   X5, X8
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	PAND     X8, X7
+	MOVOU    16(CX)(AX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(AX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X9
+	PSHUFB   X5, X9
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	PAND     X9, X8
+	MOVO     X7, X5
+	POR      X8, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy2SSSE3ASCII_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy2SSSE3ASCII_loop2
+
+teddy2SSSE3ASCII_found2:
+	PXOR     X0, X0
+	MOVO     X7, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	TESTQ    CX, CX
+	JNZ      teddy2SSSE3ASCII_ret_i_plus
+	PXOR     X0, X0
+	MOVO     X8, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	ADDQ     $0x00000010, AX
+	JMP      teddy2SSSE3ASCII_ret_i_plus
+
+	// One block at a time.
+teddy2SSSE3ASCII_single:
+	CMPQ     AX, DX
+	JG       teddy2SSSE3ASCII_tail
+	MOVOU    (CX)(AX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(AX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X8
+	PSHUFB   X5, X8
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	PAND     X8, X7
+	PXOR     X5, X5
+	PCMPEQB  X7, X5
+	PMOVMSKB X5, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy2SSSE3ASCII_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy2SSSE3ASCII_single
+
+teddy2SSSE3ASCII_found1:
+	PXOR     X0, X0
+	MOVO     X7, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy2SSSE3ASCII_ret_i_plus
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy2SSSE3ASCII_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy2SSSE3ASCII_none
+	MOVOU    (CX)(DX*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X0
+	PSHUFB   X5, X0
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X0
+	MOVOU    1(CX)(DX*1), X1
+	MOVO     X1, X5
+	PSRLW    $0x04, X5
+	PAND     X4, X5
+	MOVO     X2, X2
+	PSHUFB   X1, X2
+	MOVO     X3, X1
+	PSHUFB   X5, X1
+	PAND     X1, X2
+	PAND     X2, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, SI
+	XORL     $0x0000ffff, SI
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, SI
+	TESTQ    SI, SI
+	JZ       teddy2SSSE3ASCII_none
+	MOVQ     SI, CX
+
+teddy2SSSE3ASCII_ret_i_plus:
+	// The first candidate is at i + the index of m0's lowest set bit.
+	BSFQ CX, CX
+	ADDQ CX, AX
+	MOVQ AX, ret+32(FP)
+	RET
+
+teddy2SSSE3ASCII_none:
+	MOVQ BX, ret+32(FP)
+	RET
+
+// func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) int
+// Requires: SSE2, SSSE3
+TEXT ·teddy3SSSE3ASCII(SB), NOSPLIT, $0-40
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X6
+	PSHUFD $0x00, X6, X6
+	XORQ   AX, AX
+	SUBQ   $0x00000012, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy3SSSE3ASCII_single
+
+teddy3SSSE3ASCII_loop2:
+	CMPQ     AX, BX
+	JG       teddy3SSSE3ASCII_single
+	MOVOU    (CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X9
+	PSHUFB   X7, X9
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X9
+	MOVOU    1(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X10
+	PSHUFB   X7, X10
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    2(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X10
+	PSHUFB   X7, X10
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    16(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X10
+	PSHUFB   X7, X10
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	MOVOU    17(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X11
+	PSHUFB   X7, X11
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    18(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X11
+	PSHUFB   X7, X11
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVO     X9, X7
+	POR      X10, X7
+	PXOR     X8, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy3SSSE3ASCII_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy3SSSE3ASCII_loop2
+
+teddy3SSSE3ASCII_found2:
+	PXOR     X0, X0
+	MOVO     X9, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	TESTQ    CX, CX
+	JNZ      teddy3SSSE3ASCII_ret_i_plus
+	PXOR     X0, X0
+	MOVO     X10, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	ADDQ     $0x00000010, AX
+	JMP      teddy3SSSE3ASCII_ret_i_plus
+
+	// One block at a time.
+teddy3SSSE3ASCII_single:
+	CMPQ     AX, DX
+	JG       teddy3SSSE3ASCII_tail
+	MOVOU    (CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X9
+	PSHUFB   X7, X9
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X9
+	MOVOU    1(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X10
+	PSHUFB   X7, X10
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    2(CX)(AX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X10
+	PSHUFB   X7, X10
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	PXOR     X7, X7
+	PCMPEQB  X9, X7
+	PMOVMSKB X7, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy3SSSE3ASCII_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy3SSSE3ASCII_single
+
+teddy3SSSE3ASCII_found1:
+	PXOR     X0, X0
+	MOVO     X9, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy3SSSE3ASCII_ret_i_plus
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy3SSSE3ASCII_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy3SSSE3ASCII_none
+	MOVOU    (CX)(DX*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X0
+	PSHUFB   X7, X0
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X0
+	MOVOU    1(CX)(DX*1), X1
+	MOVO     X1, X7
+	PSRLW    $0x04, X7
+	PAND     X6, X7
+	MOVO     X2, X2
+	PSHUFB   X1, X2
+	MOVO     X3, X1
+	PSHUFB   X7, X1
+	PAND     X1, X2
+	PAND     X2, X0
+	MOVOU    2(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X6, X2
+	MOVO     X4, X3
+	PSHUFB   X1, X3
+	MOVO     X5, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, SI
+	XORL     $0x0000ffff, SI
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, SI
+	TESTQ    SI, SI
+	JZ       teddy3SSSE3ASCII_none
+	MOVQ     SI, CX
+
+teddy3SSSE3ASCII_ret_i_plus:
+	// The first candidate is at i + the index of m0's lowest set bit.
+	BSFQ CX, CX
+	ADDQ CX, AX
+	MOVQ AX, ret+32(FP)
+	RET
+
+teddy3SSSE3ASCII_none:
 	MOVQ BX, ret+32(FP)
 	RET

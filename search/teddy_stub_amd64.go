@@ -5,19 +5,61 @@
 package search
 
 // teddy1AVX2 returns the first offset of h at which a 1-byte fingerprint passes the masks of a bucket, or len(h) when there is none, with AVX2; len(h) must be at least 32.
+//
+//go:noescape
 func teddy1AVX2(masks *[6][16]byte, h []byte) int
 
 // teddy2AVX2 returns the first offset of h at which a 2-byte fingerprint passes the masks of a bucket, or len(h)-1 when there is none, with AVX2; len(h) must be at least 33.
+//
+//go:noescape
 func teddy2AVX2(masks *[6][16]byte, h []byte) int
 
 // teddy3AVX2 returns the first offset of h at which a 3-byte fingerprint passes the masks of a bucket, or len(h)-2 when there is none, with AVX2; len(h) must be at least 34.
+//
+//go:noescape
 func teddy3AVX2(masks *[6][16]byte, h []byte) int
 
+// teddy1AVX2ASCII returns the first offset of h at which a 1-byte fingerprint of ASCII bytes passes the masks of a bucket, or len(h) when there is none, with AVX2; len(h) must be at least 32.
+//
+//go:noescape
+func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) int
+
+// teddy2AVX2ASCII returns the first offset of h at which a 2-byte fingerprint of ASCII bytes passes the masks of a bucket, or len(h)-1 when there is none, with AVX2; len(h) must be at least 33.
+//
+//go:noescape
+func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) int
+
+// teddy3AVX2ASCII returns the first offset of h at which a 3-byte fingerprint of ASCII bytes passes the masks of a bucket, or len(h)-2 when there is none, with AVX2; len(h) must be at least 34.
+//
+//go:noescape
+func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) int
+
 // teddy1SSSE3 returns the first offset of h at which a 1-byte fingerprint passes the masks of a bucket, or len(h) when there is none, with SSSE3; len(h) must be at least 16.
+//
+//go:noescape
 func teddy1SSSE3(masks *[6][16]byte, h []byte) int
 
 // teddy2SSSE3 returns the first offset of h at which a 2-byte fingerprint passes the masks of a bucket, or len(h)-1 when there is none, with SSSE3; len(h) must be at least 17.
+//
+//go:noescape
 func teddy2SSSE3(masks *[6][16]byte, h []byte) int
 
 // teddy3SSSE3 returns the first offset of h at which a 3-byte fingerprint passes the masks of a bucket, or len(h)-2 when there is none, with SSSE3; len(h) must be at least 18.
+//
+//go:noescape
 func teddy3SSSE3(masks *[6][16]byte, h []byte) int
+
+// teddy1SSSE3ASCII returns the first offset of h at which a 1-byte fingerprint of ASCII bytes passes the masks of a bucket, or len(h) when there is none, with SSSE3; len(h) must be at least 16.
+//
+//go:noescape
+func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) int
+
+// teddy2SSSE3ASCII returns the first offset of h at which a 2-byte fingerprint of ASCII bytes passes the masks of a bucket, or len(h)-1 when there is none, with SSSE3; len(h) must be at least 17.
+//
+//go:noescape
+func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) int
+
+// teddy3SSSE3ASCII returns the first offset of h at which a 3-byte fingerprint of ASCII bytes passes the masks of a bucket, or len(h)-2 when there is none, with SSSE3; len(h) must be at least 18.
+//
+//go:noescape
+func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) int

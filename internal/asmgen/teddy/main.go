@@ -1,14 +1,18 @@
 // Command teddy generates search's Teddy kernels (search/teddy_amd64.s and
 // the declarations in search/teddy_stub_amd64.go): one function per vector
 // width (AVX2, 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–3
-// bytes).
+// bytes), each also in an ASCII variant for fingerprints of ASCII bytes.
 //
 // Each kernel looks for the first offset p of h at which the bytes
 // h[p], …, h[p+m-1] pass the fingerprint masks of at least one bucket
 // (Teddy's test): for fingerprint byte k, the bucket bits of a byte b are
 // lo[k][b&15] & hi[k][b>>4], one bit per bucket, found for a whole vector
 // of bytes with two byte shuffles (PSHUFB); the offsets where the AND over
-// k of those bits is non-zero are candidates. It returns p, or
+// k of those bits is non-zero are candidates. PSHUFB gives 0 for an index
+// byte with its top bit set and otherwise uses its low nibble, so when no
+// fingerprint byte is above 0x7f (the ASCII variants), the low nibbles need
+// no mask: a byte above 0x7f gives 0, as its high-nibble mask would. It
+// returns p, or
 // len(h)-m+1 when there is none. The caller guarantees
 // len(h) >= width+m-1, so that every load is of a whole vector inside h.
 package main
@@ -25,11 +29,16 @@ import (
 
 func main() {
 	gen.Main("search", func() {
-		for m := 1; m <= 3; m++ {
-			kernel(fmt.Sprintf("teddy%dAVX2", m), avx2{}, m)
-		}
-		for m := 1; m <= 3; m++ {
-			kernel(fmt.Sprintf("teddy%dSSSE3", m), ssse3{}, m)
+		for _, v := range []vec{avx2{}, ssse3{}} {
+			for _, ascii := range []bool{false, true} {
+				for m := 1; m <= 3; m++ {
+					name := fmt.Sprintf("teddy%d%s", m, v.name())
+					if ascii {
+						name += "ASCII"
+					}
+					kernel(name, v, m, ascii)
+				}
+			}
 		}
 	})
 }
@@ -44,8 +53,9 @@ type vec interface {
 	// them with the nibble mask (0x0f in every byte).
 	setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual)
 	// bits returns, for the vector at mem, its bucket bits for the
-	// fingerprint byte whose masks are lo and hi.
-	bits(mem Mem, lo, hi, nib VecVirtual) VecVirtual
+	// fingerprint byte whose masks are lo and hi; ascii leaves out the
+	// mask of the low nibbles.
+	bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual
 	and(src, dst VecVirtual) // dst &= src
 	or(a, b VecVirtual) VecVirtual
 	// nonZero jumps to label when some byte of v is not zero.
@@ -55,14 +65,19 @@ type vec interface {
 	end() // before RET
 }
 
-func kernel(name string, v vec, m int) {
+func kernel(name string, v vec, m int, ascii bool) {
 	TEXT(name, NOSPLIT, "func(masks *[6][16]byte, h []byte) int")
+	Pragma("noescape") // the kernel keeps no pointer: h may live on the caller's stack
 	none := "len(h)"
 	if m > 1 {
 		none = fmt.Sprintf("len(h)-%d", m-1)
 	}
-	Doc(fmt.Sprintf("%s returns the first offset of h at which a %d-byte fingerprint passes the masks of a bucket, or %s when there is none, with %s; len(h) must be at least %d.",
-		name, m, none, v.name(), v.width()+m-1))
+	kind := ""
+	if ascii {
+		kind = " of ASCII bytes"
+	}
+	Doc(fmt.Sprintf("%s returns the first offset of h at which a %d-byte fingerprint%s passes the masks of a bucket, or %s when there is none, with %s; len(h) must be at least %d.",
+		name, m, kind, none, v.name(), v.width()+m-1))
 	ptr := Load(Param("masks"), GP64())
 	base := Load(Param("h").Base(), GP64())
 	n := Load(Param("h").Len(), GP64())
@@ -73,7 +88,7 @@ func kernel(name string, v vec, m int) {
 	block := func(i Register, off int) VecVirtual {
 		var r VecVirtual
 		for k := 0; k < m; k++ {
-			c := v.bits(Mem{Base: base, Index: i, Scale: 1, Disp: off + k}, masks[2*k], masks[2*k+1], nib)
+			c := v.bits(Mem{Base: base, Index: i, Scale: 1, Disp: off + k}, masks[2*k], masks[2*k+1], nib, ascii)
 			if k == 0 {
 				r = c
 			} else {
@@ -178,11 +193,13 @@ func (a avx2) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
 	VPBROADCASTD(x, nib)
 	return masks, nib
 }
-func (avx2) bits(mem Mem, lo, hi, nib VecVirtual) VecVirtual {
+func (avx2) bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual {
 	x, y := YMM(), YMM()
 	VMOVDQU(mem, x)
 	VPSRLW(U8(4), x, y)
-	VPAND(nib, x, x)
+	if !ascii {
+		VPAND(nib, x, x)
+	}
 	VPAND(nib, y, y)
 	VPSHUFB(x, lo, x)
 	VPSHUFB(y, hi, y)
@@ -228,12 +245,14 @@ func (ssse3) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
 	PSHUFD(U8(0), nib, nib)
 	return masks, nib
 }
-func (ssse3) bits(mem Mem, lo, hi, nib VecVirtual) VecVirtual {
+func (ssse3) bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual {
 	x, y, a := XMM(), XMM(), XMM()
 	MOVOU(mem, x)
 	MOVO(x, y)
 	PSRLW(U8(4), y)
-	PAND(nib, x)
+	if !ascii {
+		PAND(nib, x)
+	}
 	PAND(nib, y)
 	MOVO(lo, a)
 	PSHUFB(x, a)
