@@ -38,3 +38,24 @@ func BenchmarkSetTeddyMax(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSetTeddyLevel is BenchmarkSetFind's search for 5 and 16 absent
+// words at each simd level this process can run: avx2 and sse2 (Teddy's
+// 32- and 16-byte kernels) against purego, the byte prefilter or the bare
+// automaton, which is what Set did before Teddy.
+func BenchmarkSetTeddyLevel(b *testing.B) {
+	text, err := corpus.GoSource()
+	if err != nil {
+		b.Skip(err)
+	}
+	for _, n := range []int{5, 16} {
+		pats := corpus.AbsentWords(text, n, rand.New(rand.NewPCG(uint64(n), 1)))
+		s := NewSet(pats)
+		for _, l := range simdLevels() {
+			b.Run(fmt.Sprintf("patterns=%d/level=%v", n, l), func(b *testing.B) {
+				withSIMD(b, l)
+				benchFindAbsent(b, text, s.Find)
+			})
+		}
+	}
+}
