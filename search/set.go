@@ -44,13 +44,18 @@ func Overlapping() SetOption { return func(c *setConfig) { c.kind = overlapping 
 func ASCIICaseInsensitive() SetOption { return func(c *setConfig) { c.fold = true } }
 
 // A Set finds many patterns in one pass over the haystack. It is built on
-// an AhoCorasick automaton; when the patterns begin with at most three
-// distinct bytes (counting both cases of a letter under
-// ASCIICaseInsensitive), a Set skips from one candidate start to the next
-// with bytes.IndexByte instead of stepping the automaton through bytes that
-// cannot begin a match. When candidates turn out so dense that the skips
-// average fewer than 16 bytes, the search stops skipping and steps the
-// automaton, so a common first byte costs little more than no prefilter.
+// an AhoCorasick automaton, and skips from one candidate start to the next
+// instead of stepping the automaton through bytes that cannot begin a
+// match: for sets of up to 64 patterns on amd64, with the Teddy vector
+// prefilter (AVX2, or SSSE3 at the SSE2 level), which tests up to the
+// first three bytes of every pattern at 32 or 16 offsets at once;
+// otherwise, when the patterns begin with at most three distinct bytes
+// (counting both cases of a letter under ASCIICaseInsensitive), with
+// bytes.IndexByte. The automaton confirms each candidate, so the matches
+// are the same with or without a prefilter. When candidates turn out so
+// dense that the skips average fewer than 16 bytes, the search stops
+// skipping and steps the automaton, so a common first byte costs little
+// more than no prefilter.
 //
 // NewSet panics if a pattern is empty: an empty pattern would match at
 // every offset. A Set built from no patterns never matches.
@@ -59,13 +64,27 @@ func ASCIICaseInsensitive() SetOption { return func(c *setConfig) { c.fold = tru
 type Set struct {
 	a  *AhoCorasick
 	pf *prefilter // nil when the patterns begin with too many distinct bytes
+	tf *prefilter // Teddy's; nil for no patterns or more than 64
 }
 
 // NewSet builds a Set of needles, which it copies. The match kind is
 // LeftmostFirst unless an option says otherwise.
 func NewSet(needles [][]byte, opts ...SetOption) *Set {
 	a := NewAhoCorasick(needles, opts...)
-	return &Set{a: a, pf: newPrefilter(needles, a.fold)}
+	s := &Set{a: a, pf: newPrefilter(needles, a.fold)}
+	if t := newTeddy(needles, a.fold); t != nil {
+		s.tf = &prefilter{t: t}
+	}
+	return s
+}
+
+// prefilter returns the prefilter of a search: Teddy's where its kernels
+// run, else the byte prefilter (nil when there is none).
+func (s *Set) prefilter() *prefilter {
+	if s.tf != nil && teddyOn() {
+		return s.tf
+	}
+	return s.pf
 }
 
 // Len returns the number of patterns in the set.
@@ -80,7 +99,7 @@ func (s *Set) MaxLen() int { return s.a.maxLen }
 // Overlapping; for the leftmost kinds, O(len(haystack)) plus the length of
 // the longest pattern prefix that is alive at the match.
 func (s *Set) Find(haystack []byte) (Match, bool) {
-	return s.a.find(haystack, s.pf)
+	return s.a.find(haystack, s.prefilter())
 }
 
 // All returns the successive matches in haystack: non-overlapping and left
@@ -88,7 +107,7 @@ func (s *Set) Find(haystack []byte) (Match, bool) {
 // match ended), every occurrence for Overlapping. A complete range loop
 // over it allocates nothing.
 func (s *Set) All(haystack []byte) iter.Seq[Match] {
-	return func(yield func(Match) bool) { s.a.all(haystack, s.pf, yield) }
+	return func(yield func(Match) bool) { s.a.all(haystack, s.prefilter(), yield) }
 }
 
 // Matcher returns a Matcher over the set.
@@ -102,12 +121,15 @@ func (s *Set) All(haystack []byte) iter.Seq[Match] {
 // The state that crosses a chunk boundary is one automaton state (a few
 // bytes); no stream data is buffered, so the chunk may be reused once Next
 // has reported false.
-func (s *Set) Matcher() Matcher { return &acMatcher{a: s.a, pf: s.pf} }
+func (s *Set) Matcher() Matcher { return &acMatcher{a: s.a, pf: s.prefilter()} }
 
-// A prefilter lists the bytes (at most 3) that can begin a match.
+// A prefilter finds the offsets where a match can begin: those of the
+// bytes b[:n] (at most 3) that begin the patterns, or, when t is not nil,
+// Teddy's candidates.
 type prefilter struct {
 	n int
 	b [3]byte
+	t *teddy
 }
 
 // pfState is the prefilter's state during one search. next remembers, per
@@ -165,8 +187,12 @@ func newPrefilter(needles [][]byte, fold bool) *prefilter {
 }
 
 // next returns the first offset at or after i of a byte that can begin a
-// match, or len(h).
+// match, or len(h); Teddy's next may return an earlier offset (see
+// teddy.nextGo), from which the automaton steps.
 func (p *prefilter) next(h []byte, i int, m *pfState) int {
+	if p.t != nil {
+		return p.t.next(h, i)
+	}
 	best := len(h)
 	for j := range p.n {
 		if m.next[j] < i {

@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package search
+
+// teddyOn reports whether Sets use their Teddy prefilter: never without
+// the amd64 kernels; pure Go keeps the byte prefilter and the automaton's
+// lanes (Teddy's test done one offset at a time, nextGo, is not measured
+// to pay there).
+func teddyOn() bool { return false }
+
+// next is nextGo: without kernels, only the tests call it.
+func (t *teddy) next(h []byte, i int) int { return t.nextGo(h, i) }

@@ -1,0 +1,225 @@
+package search
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/netkit/netkit/internal/race"
+)
+
+// teddyCandidateSlow reports whether offset p of h is a candidate of t: by
+// the definition, some bucket passes at every fingerprint offset.
+func teddyCandidateSlow(t *teddy, h []byte, p int) bool {
+	if p+t.m > len(h) {
+		return false
+	}
+	for b := range teddyBuckets {
+		ok := true
+		for k := range t.m {
+			c := h[p+k]
+			if t.masks[2*k][c&15]>>b&1 == 0 || t.masks[2*k+1][c>>4]>>b&1 == 0 {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// teddyRandom returns random patterns of at least minLen bytes over
+// alphabet, and a haystack over it.
+func teddyRandom(rng *rand.Rand, alphabet string, npats, minLen, hlen int) ([][]byte, []byte) {
+	word := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return b
+	}
+	pats := make([][]byte, npats)
+	for i := range pats {
+		pats[i] = word(minLen + rng.IntN(6))
+	}
+	h := word(hlen)
+	for range rng.IntN(6) {
+		p := pats[rng.IntN(len(pats))]
+		if len(p) <= len(h) {
+			copy(h[rng.IntN(len(h)-len(p)+1):], p)
+		}
+	}
+	return pats, h
+}
+
+// TestTeddyNext checks the kernels of every level against nextGo and the
+// definition of a candidate, from every start offset of haystacks of up
+// to a few vectors, and that every occurrence of a pattern is a candidate.
+func TestTeddyNext(t *testing.T) {
+	forEachSIMD(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for trial := range 400 {
+			alphabet := []string{"abcdefghijklmnopqrstuvwxyz", "ab", "aAbBzZ", allBytes(), "0123456789"}[trial%5]
+			fold := trial%3 == 0
+			pats, h := teddyRandom(rng, alphabet[:len(alphabet)-trial%2], 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(4), rng.IntN(140))
+			if trial%5 == 4 {
+				for i := range pats {
+					pats[i][0] = 'x' // never in the haystack: few candidates
+				}
+			}
+			td := newTeddy(pats, fold)
+			for i := 0; i <= len(h); i++ {
+				want := td.nextGo(h, i)
+				if got := td.next(h, i); got != want {
+					t.Fatalf("m=%d, %d patterns, len %d: next(h, %d) = %d; nextGo %d", td.m, len(pats), len(h), i, got, want)
+				}
+				p := i
+				for p+td.m <= len(h) && !teddyCandidateSlow(td, h, p) {
+					p++
+				}
+				if want != p {
+					t.Fatalf("nextGo(h, %d) = %d; the first candidate is %d", i, want, p)
+				}
+			}
+			for _, pat := range pats {
+				for p := 0; p+len(pat) <= len(h); p++ {
+					if setMatchAtSlow(h, p, pat, fold) && !teddyCandidateSlow(td, h, p) {
+						t.Fatalf("%q occurs at %d of %q, which is no candidate", pat, p, h)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestTeddySet runs Find, All and Matcher of sets of up to 64 patterns at
+// every level, against the slow references, over haystacks of a few
+// vectors (every match near a vector boundary somewhere) and long ones.
+func TestTeddySet(t *testing.T) {
+	forEachSIMD(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(7, 8))
+		iters := 300
+		if testing.Short() {
+			iters = 60
+		}
+		for trial := range iters {
+			alphabet := []string{"abcd", "aAbBcC", "abcdefghij", "\x00\xffxX"}[trial%4]
+			hlen := rng.IntN(200)
+			if trial%10 == 9 {
+				hlen = 2000 + rng.IntN(3000)
+			}
+			pats, h := teddyRandom(rng, alphabet, 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(3), hlen)
+			for kind := range overlapping + 1 {
+				setCheck(t, pats, h, kind, trial%2 == 1, rng)
+			}
+		}
+	})
+}
+
+// TestTeddyUsed checks which prefilter a Set uses at each level.
+func TestTeddyUsed(t *testing.T) {
+	pats := make([][]byte, teddyMaxPatterns+1)
+	for i := range pats {
+		pats[i] = []byte{'a' + byte(i%26), 'a' + byte(i/26), 'q'}
+	}
+	forEachSIMD(t, func(t *testing.T) {
+		small, big := NewSet(pats[:teddyMaxPatterns]), NewSet(pats)
+		if big.tf != nil || big.prefilter() != big.pf {
+			t.Errorf("%d patterns: Teddy is used", len(pats))
+		}
+		if small.tf == nil {
+			t.Fatalf("%d patterns: no Teddy prefilter", teddyMaxPatterns)
+		}
+		want := kernelsBuilt && simd != simdNone
+		if got := small.prefilter() == small.tf; got != want {
+			t.Errorf("Teddy used: %v; want %v", got, want)
+		}
+		if NewSet(nil).tf != nil {
+			t.Errorf("an empty set has a Teddy prefilter")
+		}
+	})
+}
+
+// TestTeddyNoAllocs checks that Find and a complete All loop allocate
+// nothing at every level, on a haystack long enough for the kernels.
+func TestTeddyNoAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	h := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog "), 100)
+	pats := toBytes([]string{"fox", "dog", "lazy", "qu", "zebra", "Jumps"})
+	forEachSIMD(t, func(t *testing.T) {
+		for kind := range overlapping + 1 {
+			s := NewSet(pats, setOptions(kind, true)...)
+			if n := testing.AllocsPerRun(50, func() { s.Find(h) }); n != 0 {
+				t.Errorf("%s: Find allocates %v times", setKindName(kind, true), n)
+			}
+			count := 0
+			if n := testing.AllocsPerRun(50, func() {
+				for m := range s.All(h) {
+					count += int(m.End)
+				}
+			}); n != 0 {
+				t.Errorf("%s: All loop allocates %v times", setKindName(kind, true), n)
+			}
+			sinkInt += count
+		}
+	})
+}
+
+// FuzzSetTeddy runs Find, All and Matcher at every simd level against the
+// pure-Go Set and the slow references. The haystack (see setFuzzInput) is
+// also searched repeated to past two AVX2 vectors after a prefix of 0–40
+// bytes, so that matches fall on every side of vector boundaries and,
+// for the Matcher, of chunk seams.
+func FuzzSetTeddy(f *testing.F) {
+	setFuzzSeeds(f)
+	f.Add([]byte("\x03\x08\x03abc\x02ab\x04abca\x01c\x03cab\x02ba\x03bbb\x02ccabcabcabcabcabcabcabcabcabcabcabcabcbcabcabcab"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pats, h, kind, fold := setFuzzInput(data)
+		if pats == nil {
+			return
+		}
+		if len(h) > 0 {
+			pad := int(data[len(data)-1]) % 41
+			long := bytes.Repeat([]byte{'.'}, pad)
+			for len(long) < 70 {
+				long = append(long, h...)
+			}
+			teddyFuzzCheck(t, pats, long, kind, fold, data)
+		}
+		teddyFuzzCheck(t, pats, h, kind, fold, data)
+	})
+}
+
+func teddyFuzzCheck(t *testing.T, pats [][]byte, h []byte, kind matchKind, fold bool, data []byte) {
+	opts := setOptions(kind, fold)
+	name := setKindName(kind, fold)
+	wantM, wantOK := setFindSlow(h, pats, kind, fold)
+	wantAll := setAllSlow(h, pats, kind, fold)
+	wantOver := setOverlappingSlow(h, pats, fold)
+	seed := uint64(len(data))
+	for _, c := range data {
+		seed = seed*31 + uint64(c)
+	}
+	for _, l := range simdLevels() {
+		old := simd
+		simd = l
+		s := NewSet(pats, opts...)
+		m, ok := s.Find(h)
+		all := slices.Collect(s.All(h))
+		over := setFeedRandom(s.Matcher(), h, rand.New(rand.NewPCG(seed, 1)))
+		simd = old
+		if m != wantM || ok != wantOK {
+			t.Fatalf("%v %s: Find(%q) with %q = %v, %v; want %v, %v", l, name, h, pats, m, ok, wantM, wantOK)
+		}
+		if !slices.Equal(all, wantAll) {
+			t.Fatalf("%v %s: All(%q) with %q =\n%v; want\n%v", l, name, h, pats, all, wantAll)
+		}
+		if !slices.Equal(over, wantOver) {
+			t.Fatalf("%v %s: Matcher(%q) with %q =\n%v; want\n%v", l, name, h, pats, over, wantOver)
+		}
+	}
+}
