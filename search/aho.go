@@ -442,6 +442,14 @@ func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Mat
 	if i < 0 {
 		return Match{}, false
 	}
+	return a.extend(h, i, s), true
+}
+
+// extend returns the leftmost match among those that the pass restarted at
+// some offset finds from its first state with outputs, s after h[:i]: it
+// keeps stepping while the prefix it tracks starts at or before the best
+// start found.
+func (a *AhoCorasick) extend(h []byte, i int, s uint32) Match {
 	id := s / a.stride
 	o := &a.outs[a.head[id]-1]
 	start, end, pat := i-int(o.len), i, o.pat
@@ -460,7 +468,7 @@ func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Mat
 			start, end, pat = st, i, o.pat
 		}
 	}
-	return Match{Start: int64(start), End: int64(end), Pattern: int(pat)}, true
+	return Match{Start: int64(start), End: int64(end), Pattern: int(pat)}
 }
 
 func (a *AhoCorasick) find(h []byte, pf *prefilter) (Match, bool) {
@@ -477,6 +485,16 @@ func (a *AhoCorasick) find(h []byte, pf *prefilter) (Match, bool) {
 }
 
 func (a *AhoCorasick) all(h []byte, pf *prefilter, yield func(Match) bool) {
+	if pf == nil && len(h) >= lanes*(a.maxLen+laneMin) {
+		// Long enough for the lanes: they record the matches of whole
+		// blocks (see acEvents).
+		if a.kind == overlapping {
+			a.allOverlapping(h, yield)
+		} else {
+			a.allLeftmost(h, yield)
+		}
+		return
+	}
 	m := pfStart
 	if a.kind != overlapping {
 		for at := 0; at < len(h); {
