@@ -495,6 +495,12 @@ func (a *AhoCorasick) all(h []byte, pf *prefilter, yield func(Match) bool) {
 		}
 		return
 	}
+	a.allScan(h, pf, yield)
+}
+
+// allScan is all by successive calls of scan, which stop at each state with
+// outputs: with a prefilter, or on short haystacks.
+func (a *AhoCorasick) allScan(h []byte, pf *prefilter, yield func(Match) bool) {
 	m := pfStart
 	if a.kind != overlapping {
 		for at := 0; at < len(h); {
