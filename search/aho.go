@@ -24,7 +24,10 @@ import (
 // Each step waits for the previous step's load, so a long haystack is cut
 // into four segments searched by four interleaved runs of the automaton,
 // which overlap their loads; the result is exactly that of a single pass
-// (see scanLanes).
+// (see scanLanes). Find stops the lanes at the first state with outputs;
+// All lets them run through whole blocks and record those states, so that
+// the lanes still pay when matches are a few hundred bytes apart (see
+// acEvents).
 //
 // Memory: the automaton has at most one state per pattern byte plus the
 // root, and each state costs 4·numClasses bytes of transitions plus 8
@@ -433,10 +436,9 @@ func (a *AhoCorasick) block(h []byte, i, n int, s uint32) (uint32, int) {
 	panic("unreachable: a lane stopped without a match")
 }
 
-// leftmost returns the leftmost-first or leftmost-longest match in h[at:].
-// Once a match is found, the automaton keeps running while the prefix it
-// tracks (the longest live candidate) starts at or before the best start,
-// since a match starting there may still be earlier or preferred.
+// leftmost returns the leftmost-first or leftmost-longest match in h[at:]:
+// the automaton runs from the root at at to its first state with outputs,
+// and extend takes it from there.
 func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Match, bool) {
 	s, i := a.scan(h, at, 0, pf, m)
 	if i < 0 {
@@ -445,10 +447,11 @@ func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Mat
 	return a.extend(h, i, s), true
 }
 
-// extend returns the leftmost match among those that the pass restarted at
-// some offset finds from its first state with outputs, s after h[:i]: it
-// keeps stepping while the prefix it tracks starts at or before the best
-// start found.
+// extend returns the leftmost match of the pass that started from the root
+// at some offset and first reached a state with outputs, s, after h[:i].
+// The automaton keeps running while the prefix it tracks (the longest live
+// candidate) starts at or before the best start, since a match starting
+// there may still be earlier or preferred.
 func (a *AhoCorasick) extend(h []byte, i int, s uint32) Match {
 	id := s / a.stride
 	o := &a.outs[a.head[id]-1]
