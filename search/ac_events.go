@@ -41,11 +41,12 @@ const evCap = 64
 type acEvents struct {
 	a      *AhoCorasick
 	h      []byte
-	pos    int    // the events up to pos are produced
-	s      uint32 // the single pass's state at pos
-	n      int    // segment length of the next block of lanes
-	off    bool   // the lanes do not pay: one lane fills the buffer
-	lo, hi int    // ev[lo:hi] are produced and not yet consumed
+	pos    int        // the events up to pos are produced
+	s      uint32     // the single pass's state at pos
+	n      int        // segment length of the next block of lanes
+	off    bool       // the lanes do not pay: one lane fills the buffer
+	lo, hi int        // ev[lo:hi] are produced and not yet consumed
+	cnt    [lanes]int // during block: events per lane
 	ev     [lanes * evCap]acEvent
 }
 
@@ -113,8 +114,7 @@ func (e *acEvents) block(n int) {
 	s0 := e.s
 	h0, h1, h2, h3 := h[i:i+n], h[i+n:i+2*n], h[i+2*n:i+3*n], h[i+3*n:i+4*n]
 	h1, h2, h3 = h1[:len(h0)], h2[:len(h0)], h3[:len(h0)]
-	ev := &e.ev
-	var c0, c1, c2, c3 int // events per lane
+	e.cnt = [lanes]int{}
 	t := 0
 	for ; t < len(h0); t++ {
 		s0 = trans[s0+uint32(cls[h0[t]])]
@@ -122,44 +122,30 @@ func (e *acEvents) block(n int) {
 		s2 = trans[s2+uint32(cls[h2[t]])]
 		s3 = trans[s3+uint32(cls[h3[t]])]
 		if s0 >= minMatch || s1 >= minMatch || s2 >= minMatch || s3 >= minMatch {
-			if s0 >= minMatch {
-				ev[c0] = acEvent{end: i + t + 1, s: s0}
-				c0++
-			}
-			if s1 >= minMatch {
-				ev[evCap+c1] = acEvent{end: i + n + t + 1, s: s1}
-				c1++
-			}
-			if s2 >= minMatch {
-				ev[2*evCap+c2] = acEvent{end: i + 2*n + t + 1, s: s2}
-				c2++
-			}
-			if s3 >= minMatch {
-				ev[3*evCap+c3] = acEvent{end: i + 3*n + t + 1, s: s3}
-				c3++
-			}
-			if max(c0, c1, c2, c3) == evCap {
+			if e.record(t, len(h0), s0, s1, s2, s3) {
 				break
 			}
 		}
 	}
+	c := &e.cnt
 	if t < len(h0) {
 		// A lane is full: keep the first lane's events, up to its
 		// offset t, and make the next segments shorter, or give the
 		// lanes up when they are already as short as they go.
-		e.pos, e.s, e.hi = i+t+1, s0, c0
+		e.pos, e.s, e.hi = i+t+1, s0, c[0]
 		if e.n <= laneMin {
 			e.off = true
 		}
 		e.n = max(laneMin, e.n/2)
 		return
 	}
-	k := c0
-	k += copy(ev[k:], ev[evCap:evCap+c1])
-	k += copy(ev[k:], ev[2*evCap:2*evCap+c2])
-	k += copy(ev[k:], ev[3*evCap:3*evCap+c3])
+	ev := &e.ev
+	k := c[0]
+	k += copy(ev[k:], ev[evCap:evCap+c[1]])
+	k += copy(ev[k:], ev[2*evCap:2*evCap+c[2]])
+	k += copy(ev[k:], ev[3*evCap:3*evCap+c[3]])
 	e.pos, e.s, e.hi = i+lanes*n, s3, k
-	if max(c0, c1, c2, c3) < evCap/4 {
+	if max(c[0], c[1], c[2], c[3]) < evCap/4 {
 		e.n = min(laneMax, 2*e.n)
 	}
 }
@@ -218,4 +204,24 @@ func (a *AhoCorasick) allLeftmost(h []byte, yield func(Match) bool) {
 		}
 		at = int(m.End)
 	}
+}
+
+// record notes the events of the lanes of block at offset t of their
+// segments of n bytes, each lane's in its part of e.ev, and reports whether
+// a lane's part is full. It is out of block's loop so that the loop keeps
+// the lanes' states in registers (inlined, its counters and offsets were
+// spilled and reloaded on every byte, in the loads' dependency chain).
+//
+//go:noinline
+func (e *acEvents) record(t, n int, s0, s1, s2, s3 uint32) bool {
+	full := false
+	for k, s := range [lanes]uint32{s0, s1, s2, s3} {
+		if s >= e.a.minMatch {
+			c := e.cnt[k]
+			e.ev[k*evCap+c] = acEvent{end: e.pos + k*n + t + 1, s: s}
+			e.cnt[k] = c + 1
+			full = full || c+1 == evCap
+		}
+	}
+	return full
 }
