@@ -17,14 +17,15 @@ package search
 //     root. The restarted pass's state r after some offset j is the longest
 //     suffix of h[at:j] that is a prefix of a pattern, the single pass's
 //     state L the longest suffix of h[:j]; so r is a suffix of L, and r has
-//     outputs only where L has (an output of r is one of L): every match of
-//     the restarted pass begins at an event. At an event whose state has a
-//     depth of at most j-at, r is L itself; otherwise r is computed by
-//     stepping from at, at most MaxLen bytes.
+//     outputs only where L has (an output of r is one of L): the restarted
+//     pass reaches a state with outputs only at an event. At an event whose
+//     state has a depth of at most j-at, r is L itself; otherwise r is
+//     computed by stepping from at, fewer than MaxLen bytes.
 //
 // A lane records at most evCap events per block; when one is full, the
 // block stops there, only the first lane's events are kept, and the next
-// blocks use shorter segments.
+// blocks use shorter segments; when they are already laneMin bytes long,
+// the lanes are given up and one pass fills the whole buffer.
 
 // acEvent is an offset just after a byte where the single pass enters a
 // state with outputs, and that (pre-multiplied) state.
