@@ -24,7 +24,10 @@ import (
 // Each step waits for the previous step's load, so a long haystack is cut
 // into four segments searched by four interleaved runs of the automaton,
 // which overlap their loads; the result is exactly that of a single pass
-// (see scanLanes).
+// (see scanLanes). Find stops the lanes at the first state with outputs;
+// All lets them run through whole blocks and record those states, so that
+// the lanes still pay when matches are a few hundred bytes apart (see
+// acEvents).
 //
 // Memory: the automaton has at most one state per pattern byte plus the
 // root, and each state costs 4·numClasses bytes of transitions plus 8
@@ -433,15 +436,23 @@ func (a *AhoCorasick) block(h []byte, i, n int, s uint32) (uint32, int) {
 	panic("unreachable: a lane stopped without a match")
 }
 
-// leftmost returns the leftmost-first or leftmost-longest match in h[at:].
-// Once a match is found, the automaton keeps running while the prefix it
-// tracks (the longest live candidate) starts at or before the best start,
-// since a match starting there may still be earlier or preferred.
+// leftmost returns the leftmost-first or leftmost-longest match in h[at:]:
+// the automaton runs from the root at at to its first state with outputs,
+// and extend takes it from there.
 func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Match, bool) {
 	s, i := a.scan(h, at, 0, pf, m)
 	if i < 0 {
 		return Match{}, false
 	}
+	return a.extend(h, i, s), true
+}
+
+// extend returns the leftmost match of the pass that started from the root
+// at some offset and first reached a state with outputs, s, after h[:i].
+// The automaton keeps running while the prefix it tracks (the longest live
+// candidate) starts at or before the best start, since a match starting
+// there may still be earlier or preferred.
+func (a *AhoCorasick) extend(h []byte, i int, s uint32) Match {
 	id := s / a.stride
 	o := &a.outs[a.head[id]-1]
 	start, end, pat := i-int(o.len), i, o.pat
@@ -460,7 +471,7 @@ func (a *AhoCorasick) leftmost(h []byte, at int, pf *prefilter, m *pfState) (Mat
 			start, end, pat = st, i, o.pat
 		}
 	}
-	return Match{Start: int64(start), End: int64(end), Pattern: int(pat)}, true
+	return Match{Start: int64(start), End: int64(end), Pattern: int(pat)}
 }
 
 func (a *AhoCorasick) find(h []byte, pf *prefilter) (Match, bool) {
@@ -477,6 +488,22 @@ func (a *AhoCorasick) find(h []byte, pf *prefilter) (Match, bool) {
 }
 
 func (a *AhoCorasick) all(h []byte, pf *prefilter, yield func(Match) bool) {
+	if pf == nil && len(h) >= lanes*(a.maxLen+laneMin) {
+		// Long enough for the lanes: they record the matches of whole
+		// blocks (see acEvents).
+		if a.kind == overlapping {
+			a.allOverlapping(h, yield)
+		} else {
+			a.allLeftmost(h, yield)
+		}
+		return
+	}
+	a.allScan(h, pf, yield)
+}
+
+// allScan is all by successive calls of scan, which stop at each state with
+// outputs: with a prefilter, or on short haystacks.
+func (a *AhoCorasick) allScan(h []byte, pf *prefilter, yield func(Match) bool) {
 	m := pfStart
 	if a.kind != overlapping {
 		for at := 0; at < len(h); {

@@ -2,6 +2,8 @@ package search
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -106,4 +108,66 @@ func allBytes() string {
 		b[i] = byte(i)
 	}
 	return string(b)
+}
+
+// FuzzSetAllLong tiles the fuzzer's haystack until it is long enough for
+// All's buffered lanes (acEvents), and checks them against All by
+// successive scans and against the slow reference. Short patterns over few
+// bytes make matches dense enough to fill a lane's events and shorten the
+// blocks down to one lane.
+func FuzzSetAllLong(f *testing.F) {
+	setFuzzSeeds(f)
+	// One pattern "a" in a haystack of "a": an event at every byte,
+	// leftmost-first and overlapping, long enough for the lanes to fill
+	// their events until they turn off.
+	f.Add([]byte("\x1e\x00\x00\x00\x00\x00\x00"))
+	f.Add([]byte("\x20\x00\x00\x00\x00\x00\x00"))
+	f.Add([]byte("\x40\x03\x02ab\x01b\x03abaabababbabaab"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pats, h, kind, fold := setFuzzInput(data)
+		if pats == nil || len(h) == 0 {
+			return
+		}
+		a := NewAhoCorasick(pats, setOptions(kind, fold)...)
+		n := lanes*(a.maxLen+laneMin) + int(data[0])*37
+		for len(h) < n {
+			h = append(h, h...)
+		}
+		got := slices.Collect(a.All(h))
+		var scan []Match
+		a.allScan(h, nil, func(m Match) bool { scan = append(scan, m); return true })
+		if !slices.Equal(got, scan) {
+			t.Fatalf("%s: All(%q) with %q =\n%v; scans find\n%v", setKindName(kind, fold), h, pats, got, scan)
+		}
+		if want := setAllSlow(h, pats, kind, fold); !slices.Equal(got, want) {
+			t.Fatalf("%s: All(%q) with %q =\n%v; want\n%v", setKindName(kind, fold), h, pats, got, want)
+		}
+	})
+}
+
+// TestSetAllBreak stops range loops over All on long haystacks after each
+// number of matches: the loop must see a prefix of the complete sequence
+// and never be called again after it returned false.
+func TestSetAllBreak(t *testing.T) {
+	pats := toBytes([]string{"ab", "b", "abc", "ca", "bca"})
+	h := []byte(strings.Repeat("xxabcaxbcab", 200))
+	for kind := range overlapping + 1 {
+		a := NewAhoCorasick(pats, setOptions(kind, false)...)
+		want := slices.Collect(a.All(h))
+		if len(want) < 100 {
+			t.Fatalf("%s: %d matches; want many", setKindName(kind, false), len(want))
+		}
+		for k := range 100 {
+			var got []Match
+			for m := range a.All(h) {
+				got = append(got, m)
+				if len(got) == k+1 {
+					break
+				}
+			}
+			if !slices.Equal(got, want[:k+1]) {
+				t.Fatalf("%s: first %d matches %v; want %v", setKindName(kind, false), k+1, got, want[:k+1])
+			}
+		}
+	}
 }
