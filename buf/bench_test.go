@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/benchcpu"
 )
 
 var (
@@ -108,24 +109,9 @@ func forEachGetRelease(b *testing.B, measure func(b *testing.B, op func())) {
 			b.Run(fmt.Sprintf("size=%d/impl=%s", size, impl.name), func(b *testing.B) {
 				op := impl.newOp(size)
 				b.ReportAllocs()
-				defer reportCPU(b)()
+				defer benchcpu.Report(b)()
 				measure(b, op)
 			})
-		}
-	}
-}
-
-// reportCPU, deferred as defer reportCPU(b)(), reports the process's CPU
-// time per operation as cpu-ns/op beside the wall-clock sec/op. On a
-// shared, oversubscribed machine the wall clock counts the time other
-// processes held the cores; CPU time counts only this process's own, the
-// GC's included. Under RunParallel it is the CPU time of all goroutines,
-// so a pool that scales shows the same cpu-ns/op there as serially.
-func reportCPU(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if start != 0 && b.N > 0 {
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 		}
 	}
 }
@@ -157,7 +143,7 @@ func BenchmarkGetWriteRelease(b *testing.B) {
 	const size = 4096
 	b.Run("par=1/impl=netkit", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchcpu.Report(b)()
 		for b.Loop() {
 			x := buf.Get(size)
 			x.WriteByte(1)
@@ -166,7 +152,7 @@ func BenchmarkGetWriteRelease(b *testing.B) {
 	})
 	b.Run("par=1/impl=netkit-leakoff", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchcpu.Report(b)()
 		for b.Loop() {
 			x := leakOff.Get(size)
 			x.WriteByte(1)
@@ -176,7 +162,7 @@ func BenchmarkGetWriteRelease(b *testing.B) {
 	b.Run("par=1/impl=syncpool-bare", func(b *testing.B) {
 		pool := newBarePool(size)
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchcpu.Report(b)()
 		for b.Loop() {
 			p := pool.Get().(*[]byte)
 			*p = append((*p)[:0], 1)
@@ -185,7 +171,7 @@ func BenchmarkGetWriteRelease(b *testing.B) {
 	})
 	b.Run("par=P/impl=netkit", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchcpu.Report(b)()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				x := buf.Get(size)
@@ -196,7 +182,7 @@ func BenchmarkGetWriteRelease(b *testing.B) {
 	})
 	b.Run("par=P/impl=netkit-leakoff", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchcpu.Report(b)()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				x := leakOff.Get(size)
@@ -208,7 +194,7 @@ func BenchmarkGetWriteRelease(b *testing.B) {
 	b.Run("par=P/impl=syncpool-bare", func(b *testing.B) {
 		pool := newBarePool(size)
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchcpu.Report(b)()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				p := pool.Get().(*[]byte)

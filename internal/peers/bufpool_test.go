@@ -11,6 +11,7 @@ import (
 	"github.com/valyala/bytebufferpool"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/internal/benchcpu"
 )
 
 // sizes are the requested buffer sizes: a header, a small message, a page,
@@ -142,26 +143,11 @@ func forEachCase(b *testing.B, measure func(b *testing.B, op func())) {
 				b.Run("impl="+im.name, func(b *testing.B) {
 					op := im.newOp(size)
 					b.ReportAllocs()
-					defer reportCPU(b)()
+					defer benchcpu.Report(b)()
 					measure(b, op)
 				})
 			}
 		})
-	}
-}
-
-// reportCPU, deferred as defer reportCPU(b)(), reports the process's CPU
-// time per operation as cpu-ns/op beside the wall-clock sec/op. On a
-// shared, oversubscribed machine the wall clock counts the time other
-// processes held the cores; CPU time counts only this process's own, the
-// GC's included. Under RunParallel it is the CPU time of all goroutines,
-// so a pool that scales shows the same cpu-ns/op there as serially.
-func reportCPU(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if start != 0 && b.N > 0 {
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
-		}
 	}
 }
 

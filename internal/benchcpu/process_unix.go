@@ -1,15 +1,15 @@
 //go:build unix
 
-package buf_test
+package benchcpu
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time the process has used, user and system,
-// all threads (the GC's included).
-func processCPU() time.Duration {
+// Process returns the CPU time the process has used, user and system, all
+// threads (the GC's included), or 0 if the system does not say.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

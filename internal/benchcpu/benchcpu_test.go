@@ -1,0 +1,17 @@
+package benchcpu
+
+import "testing"
+
+func TestProcessAdvances(t *testing.T) {
+	start := Process()
+	if start == 0 {
+		t.Skip("no process CPU time on this system")
+	}
+	x := 0
+	for i := range 50_000_000 {
+		x += i ^ x>>3
+	}
+	if Process() <= start {
+		t.Fatalf("CPU time did not advance over a busy loop (%d)", x)
+	}
+}
