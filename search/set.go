@@ -149,6 +149,12 @@ type pfState struct {
 	// whether they are turned off.
 	laneCalls, laneAdvance int
 	lanesOff               bool
+
+	// Teddy's candidates not yet returned: bit j of tMask for offset
+	// tBase+j, found by a kernel call from tFrom; none in [tFrom, tEnd)
+	// but those.
+	tFrom, tBase, tEnd int
+	tMask              uint64
 }
 
 const pfMinSkip = 16
@@ -188,10 +194,10 @@ func newPrefilter(needles [][]byte, fold bool) *prefilter {
 
 // next returns the first offset at or after i of a byte that can begin a
 // match, or len(h); Teddy's next may return an earlier offset (see
-// teddy.nextGo), from which the automaton steps.
+// teddy.next), from which the automaton steps.
 func (p *prefilter) next(h []byte, i int, m *pfState) int {
 	if p.t != nil {
-		return p.t.next(h, i)
+		return p.t.next(h, i, m)
 	}
 	best := len(h)
 	for j := range p.n {

@@ -14,48 +14,58 @@ func teddyOn() bool {
 	return simd == simdAVX2 || simd == simdSSE2 && hasSSSE3
 }
 
-// next returns what nextGo returns, with the widest kernel of the current
-// simd level when h[i:] holds at least a whole vector of offsets.
-func (t *teddy) next(h []byte, i int) int {
+// block returns the first block of candidates at or after i, as blockGo
+// does (with up to 64 offsets from a block's start, not from the first
+// candidate), with the widest kernel of the current simd level when h[i:]
+// holds at least a whole vector of offsets.
+func (t *teddy) block(h []byte, i int) (int, uint64) {
 	w := 16
 	if simd == simdAVX2 {
 		w = 32
 	}
 	if len(h)-i < w+t.m-1 {
-		return t.nextGo(h, i)
+		return t.blockGo(h, i)
 	}
+	var off int
+	var mask uint64
 	ms, r := &t.masks, h[i:]
 	switch {
 	case w == 32 && t.ascii:
 		switch t.m {
 		case 3:
-			return i + teddy3AVX2ASCII(ms, r)
+			off, mask = teddy3AVX2ASCII(ms, r)
 		case 2:
-			return i + teddy2AVX2ASCII(ms, r)
+			off, mask = teddy2AVX2ASCII(ms, r)
+		default:
+			off, mask = teddy1AVX2ASCII(ms, r)
 		}
-		return i + teddy1AVX2ASCII(ms, r)
 	case w == 32:
 		switch t.m {
 		case 3:
-			return i + teddy3AVX2(ms, r)
+			off, mask = teddy3AVX2(ms, r)
 		case 2:
-			return i + teddy2AVX2(ms, r)
+			off, mask = teddy2AVX2(ms, r)
+		default:
+			off, mask = teddy1AVX2(ms, r)
 		}
-		return i + teddy1AVX2(ms, r)
 	case t.ascii:
 		switch t.m {
 		case 3:
-			return i + teddy3SSSE3ASCII(ms, r)
+			off, mask = teddy3SSSE3ASCII(ms, r)
 		case 2:
-			return i + teddy2SSSE3ASCII(ms, r)
+			off, mask = teddy2SSSE3ASCII(ms, r)
+		default:
+			off, mask = teddy1SSSE3ASCII(ms, r)
 		}
-		return i + teddy1SSSE3ASCII(ms, r)
+	default:
+		switch t.m {
+		case 3:
+			off, mask = teddy3SSSE3(ms, r)
+		case 2:
+			off, mask = teddy2SSSE3(ms, r)
+		default:
+			off, mask = teddy1SSSE3(ms, r)
+		}
 	}
-	switch t.m {
-	case 3:
-		return i + teddy3SSSE3(ms, r)
-	case 2:
-		return i + teddy2SSSE3(ms, r)
-	}
-	return i + teddy1SSSE3(ms, r)
+	return i + off, mask
 }
