@@ -150,9 +150,8 @@ type pfState struct {
 	laneCalls, laneAdvance int
 	lanesOff               bool
 
-	// Teddy's candidates not yet returned: bit j of tMask for offset
-	// tBase+j, found by a kernel call from tFrom; none in [tFrom, tEnd)
-	// but those.
+	// Teddy's candidates of the last kernel call, from tFrom: bit j of
+	// tMask for offset tBase+j; none in [tFrom, tEnd) but those.
 	tFrom, tBase, tEnd int
 	tMask              uint64
 }

@@ -144,18 +144,18 @@ func (t *teddy) bits(k int, c byte) byte {
 // can begin at any of the last m-1 offsets only if it continues past the
 // end of h (in the next chunk of a stream), which the automaton, stepping
 // through them, sees. m caches the candidates of the last block the kernel
-// returned, for the calls that follow in the same search of h; i must not
-// decrease from call to call.
+// returned, for the calls that follow in the same search of h (those below
+// the i of a call are dropped then); i must not decrease from call to
+// call.
 func (t *teddy) next(h []byte, i int, m *pfState) int {
 	for {
 		if i < m.tFrom || i >= m.tEnd {
-			base, mask := t.block(h, i)
+			base, mask, end := t.block(h, i)
 			if mask == 0 {
 				m.tEnd = 0
 				return max(i, len(h)-t.m+1)
 			}
-			m.tFrom, m.tBase, m.tMask = i, base, mask
-			m.tEnd = base + 64 - bits.LeadingZeros64(mask)
+			m.tFrom, m.tBase, m.tMask, m.tEnd = i, base, mask, end
 		}
 		mask := m.tMask
 		if d := i - m.tBase; d > 0 {
@@ -165,7 +165,6 @@ func (t *teddy) next(h []byte, i int, m *pfState) int {
 			p := m.tBase + bits.TrailingZeros64(mask)
 			mask &= mask - 1
 			if t.verify(h, p) {
-				m.tMask = mask
 				return p
 			}
 		}
@@ -202,16 +201,17 @@ func (t *teddy) verify(h []byte, p int) bool {
 
 // blockGo is the kernels' pure-Go equivalent, for haystacks shorter than
 // a vector: the first candidate base at or after i and the mask of the
-// candidates from it (bit j for offset base+j, up to 64 offsets), or a
-// zero mask when there is none.
-func (t *teddy) blockGo(h []byte, i int) (base int, mask uint64) {
+// candidates from it (bit j for offset base+j), or a zero mask when there
+// is none; there are no other candidates in [i, end).
+func (t *teddy) blockGo(h []byte, i int) (base int, mask uint64, end int) {
 	base = t.nextGo(h, i)
-	for j := 0; j < 64 && base+j+t.m <= len(h); j++ {
+	end = min(base+64, len(h)-t.m+1)
+	for j := 0; base+j < end; j++ {
 		if t.candidate(h, base+j) {
 			mask |= 1 << j
 		}
 	}
-	return base, mask
+	return base, mask, end
 }
 
 // candidate reports whether offset p of h, with p+m <= len(h), passes

@@ -15,10 +15,13 @@ func teddyOn() bool {
 }
 
 // block returns the first block of candidates at or after i, as blockGo
-// does (with up to 64 offsets from a block's start, not from the first
-// candidate), with the widest kernel of the current simd level when h[i:]
-// holds at least a whole vector of offsets.
-func (t *teddy) block(h []byte, i int) (int, uint64) {
+// does (the mask from a block's start, not from the first candidate), with
+// the widest kernel of the current simd level when h[i:] holds at least a
+// whole vector of offsets. The kernel has examined every offset below end:
+// its main loop examines two vectors of offsets at base (2w offsets) while
+// they fit in the n = len(h)-m+1 offsets of h, then one vector at a time
+// while one fits, then the rest, up to n.
+func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 	w := 16
 	if simd == simdAVX2 {
 		w = 32
@@ -27,7 +30,6 @@ func (t *teddy) block(h []byte, i int) (int, uint64) {
 		return t.blockGo(h, i)
 	}
 	var off int
-	var mask uint64
 	ms, r := &t.masks, h[i:]
 	switch {
 	case w == 32 && t.ascii:
@@ -67,5 +69,14 @@ func (t *teddy) block(h []byte, i int) (int, uint64) {
 			off, mask = teddy1SSSE3(ms, r)
 		}
 	}
-	return i + off, mask
+	base = i + off
+	switch n := len(h) - t.m + 1; {
+	case base+2*w <= n:
+		end = base + 2*w
+	case base+w <= n:
+		end = base + w
+	default:
+		end = n
+	}
+	return base, mask, end
 }

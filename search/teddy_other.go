@@ -9,4 +9,4 @@ package search
 func teddyOn() bool { return false }
 
 // block is blockGo: without kernels, only the tests call it.
-func (t *teddy) block(h []byte, i int) (int, uint64) { return t.blockGo(h, i) }
+func (t *teddy) block(h []byte, i int) (int, uint64, int) { return t.blockGo(h, i) }

@@ -81,7 +81,7 @@ func TestTeddyNext(t *testing.T) {
 				if want != p {
 					t.Fatalf("nextGo(h, %d) = %d; the first candidate is %d", i, want, p)
 				}
-				base, mask := td.block(h, i)
+				base, mask, end := td.block(h, i)
 				if mask == 0 {
 					if p+td.m <= len(h) {
 						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) has no candidate; the first is %d", td.m, len(pats), len(h), i, p)
@@ -90,7 +90,10 @@ func TestTeddyNext(t *testing.T) {
 					if got := base + bits.TrailingZeros64(mask); got != p {
 						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: first candidate %d; want %d", td.m, len(pats), len(h), i, base, mask, got, p)
 					}
-					for j := p; j < base+64-bits.LeadingZeros64(mask); j++ {
+					if end > base+64 || end > len(h)-td.m+1 || end < base+64-bits.LeadingZeros64(mask) {
+						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x, %d: bad end", td.m, len(pats), len(h), i, base, mask, end)
+					}
+					for j := p; j < end; j++ {
 						if got := mask>>(j-base)&1 == 1; got != teddyCandidateSlow(td, h, j) {
 							t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: bit of %d is %v", td.m, len(pats), len(h), i, base, mask, j, got)
 						}
