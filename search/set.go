@@ -48,7 +48,8 @@ func ASCIICaseInsensitive() SetOption { return func(c *setConfig) { c.fold = tru
 // instead of stepping the automaton through bytes that cannot begin a
 // match: for sets of up to 64 patterns on amd64, with the Teddy vector
 // prefilter (AVX2, or SSSE3 at the SSE2 level), which tests up to the
-// first three bytes of every pattern at 32 or 16 offsets at once;
+// first three bytes of every pattern at 32 or 16 offsets at once, then
+// the first eight bytes of the patterns that passed, at each candidate;
 // otherwise, when the patterns begin with at most three distinct bytes
 // (counting both cases of a letter under ASCIICaseInsensitive), with
 // bytes.IndexByte. The automaton confirms each candidate, so the matches
@@ -149,6 +150,11 @@ type pfState struct {
 	// whether they are turned off.
 	laneCalls, laneAdvance int
 	lanesOff               bool
+
+	// Teddy's candidates of the last kernel call, from tFrom: bit j of
+	// tMask for offset tBase+j; none in [tFrom, tEnd) but those.
+	tFrom, tBase, tEnd int
+	tMask              uint64
 }
 
 const pfMinSkip = 16
@@ -188,10 +194,10 @@ func newPrefilter(needles [][]byte, fold bool) *prefilter {
 
 // next returns the first offset at or after i of a byte that can begin a
 // match, or len(h); Teddy's next may return an earlier offset (see
-// teddy.nextGo), from which the automaton steps.
+// teddy.next), from which the automaton steps.
 func (p *prefilter) next(h []byte, i int, m *pfState) int {
 	if p.t != nil {
-		return p.t.next(h, i)
+		return p.t.next(h, i, m)
 	}
 	best := len(h)
 	for j := range p.n {

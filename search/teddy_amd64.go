@@ -14,48 +14,69 @@ func teddyOn() bool {
 	return simd == simdAVX2 || simd == simdSSE2 && hasSSSE3
 }
 
-// next returns what nextGo returns, with the widest kernel of the current
-// simd level when h[i:] holds at least a whole vector of offsets.
-func (t *teddy) next(h []byte, i int) int {
+// block returns the first block of candidates at or after i, as blockGo
+// does (the mask from a block's start, not from the first candidate), with
+// the widest kernel of the current simd level when h[i:] holds at least a
+// whole vector of offsets. The kernel has examined every offset below end:
+// its main loop examines two vectors of offsets at base (2w offsets) while
+// they fit in the n = len(h)-m+1 offsets of h, then one vector at a time
+// while one fits, then the rest, up to n.
+func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 	w := 16
 	if simd == simdAVX2 {
 		w = 32
 	}
 	if len(h)-i < w+t.m-1 {
-		return t.nextGo(h, i)
+		return t.blockGo(h, i)
 	}
+	var off int
 	ms, r := &t.masks, h[i:]
 	switch {
 	case w == 32 && t.ascii:
 		switch t.m {
 		case 3:
-			return i + teddy3AVX2ASCII(ms, r)
+			off, mask = teddy3AVX2ASCII(ms, r)
 		case 2:
-			return i + teddy2AVX2ASCII(ms, r)
+			off, mask = teddy2AVX2ASCII(ms, r)
+		default:
+			off, mask = teddy1AVX2ASCII(ms, r)
 		}
-		return i + teddy1AVX2ASCII(ms, r)
 	case w == 32:
 		switch t.m {
 		case 3:
-			return i + teddy3AVX2(ms, r)
+			off, mask = teddy3AVX2(ms, r)
 		case 2:
-			return i + teddy2AVX2(ms, r)
+			off, mask = teddy2AVX2(ms, r)
+		default:
+			off, mask = teddy1AVX2(ms, r)
 		}
-		return i + teddy1AVX2(ms, r)
 	case t.ascii:
 		switch t.m {
 		case 3:
-			return i + teddy3SSSE3ASCII(ms, r)
+			off, mask = teddy3SSSE3ASCII(ms, r)
 		case 2:
-			return i + teddy2SSSE3ASCII(ms, r)
+			off, mask = teddy2SSSE3ASCII(ms, r)
+		default:
+			off, mask = teddy1SSSE3ASCII(ms, r)
 		}
-		return i + teddy1SSSE3ASCII(ms, r)
+	default:
+		switch t.m {
+		case 3:
+			off, mask = teddy3SSSE3(ms, r)
+		case 2:
+			off, mask = teddy2SSSE3(ms, r)
+		default:
+			off, mask = teddy1SSSE3(ms, r)
+		}
 	}
-	switch t.m {
-	case 3:
-		return i + teddy3SSSE3(ms, r)
-	case 2:
-		return i + teddy2SSSE3(ms, r)
+	base = i + off
+	switch n := len(h) - t.m + 1; {
+	case base+2*w <= n:
+		end = base + 2*w
+	case base+w <= n:
+		end = base + w
+	default:
+		end = n
 	}
-	return i + teddy1SSSE3(ms, r)
+	return base, mask, end
 }

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func teddy1AVX2(masks *[6][16]byte, h []byte) int
+// func teddy1AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
-TEXT ·teddy1AVX2(SB), NOSPLIT, $0-40
+TEXT ·teddy1AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
 	MOVQ           h_len+16(FP), DX
@@ -47,18 +47,18 @@ teddy1AVX2_loop2:
 	JMP     teddy1AVX2_loop2
 
 teddy1AVX2_found2:
+	// Both blocks' candidates in one mask.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y3, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	TESTQ     CX, CX
-	JNZ       teddy1AVX2_ret_i_plus
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y4, Y0
-	VPMOVMSKB Y0, CX
-	NOTL      CX
-	ADDQ      $0x00000020, AX
-	JMP       teddy1AVX2_ret_i_plus
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy1AVX2_ret
 
 	// One block at a time.
 teddy1AVX2_single:
@@ -81,7 +81,7 @@ teddy1AVX2_found1:
 	VPCMPEQB  Y0, Y3, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	JMP       teddy1AVX2_ret_i_plus
+	JMP       teddy1AVX2_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -99,31 +99,26 @@ teddy1AVX2_tail:
 	VPAND     Y4, Y3, Y3
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y3, Y0
-	VPMOVMSKB Y0, SI
-	NOTL      SI
+	VPMOVMSKB Y0, BX
+	NOTL      BX
 	MOVQ      AX, CX
 	SUBQ      DX, CX
-	SHRQ      CL, SI
-	TESTQ     SI, SI
-	JZ        teddy1AVX2_none
-	MOVQ      SI, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
 
-teddy1AVX2_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy1AVX2_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	VZEROUPPER
 	RET
 
 teddy1AVX2_none:
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
+	XORQ CX, CX
+	JMP  teddy1AVX2_ret
 
-// func teddy2AVX2(masks *[6][16]byte, h []byte) int
+// func teddy2AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
-TEXT ·teddy2AVX2(SB), NOSPLIT, $0-40
+TEXT ·teddy2AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
 	MOVQ           h_len+16(FP), DX
@@ -182,18 +177,18 @@ teddy2AVX2_loop2:
 	JMP     teddy2AVX2_loop2
 
 teddy2AVX2_found2:
+	// Both blocks' candidates in one mask.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y5, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	TESTQ     CX, CX
-	JNZ       teddy2AVX2_ret_i_plus
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y6, Y0
-	VPMOVMSKB Y0, CX
-	NOTL      CX
-	ADDQ      $0x00000020, AX
-	JMP       teddy2AVX2_ret_i_plus
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy2AVX2_ret
 
 	// One block at a time.
 teddy2AVX2_single:
@@ -224,7 +219,7 @@ teddy2AVX2_found1:
 	VPCMPEQB  Y0, Y5, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	JMP       teddy2AVX2_ret_i_plus
+	JMP       teddy2AVX2_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -250,31 +245,26 @@ teddy2AVX2_tail:
 	VPAND     Y0, Y5, Y5
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y5, Y0
-	VPMOVMSKB Y0, SI
-	NOTL      SI
+	VPMOVMSKB Y0, BX
+	NOTL      BX
 	MOVQ      AX, CX
 	SUBQ      DX, CX
-	SHRQ      CL, SI
-	TESTQ     SI, SI
-	JZ        teddy2AVX2_none
-	MOVQ      SI, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
 
-teddy2AVX2_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy2AVX2_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	VZEROUPPER
 	RET
 
 teddy2AVX2_none:
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
+	XORQ CX, CX
+	JMP  teddy2AVX2_ret
 
-// func teddy3AVX2(masks *[6][16]byte, h []byte) int
+// func teddy3AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
-TEXT ·teddy3AVX2(SB), NOSPLIT, $0-40
+TEXT ·teddy3AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
 	MOVQ           h_len+16(FP), DX
@@ -351,18 +341,18 @@ teddy3AVX2_loop2:
 	JMP     teddy3AVX2_loop2
 
 teddy3AVX2_found2:
+	// Both blocks' candidates in one mask.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y7, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	TESTQ     CX, CX
-	JNZ       teddy3AVX2_ret_i_plus
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y8, Y0
-	VPMOVMSKB Y0, CX
-	NOTL      CX
-	ADDQ      $0x00000020, AX
-	JMP       teddy3AVX2_ret_i_plus
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy3AVX2_ret
 
 	// One block at a time.
 teddy3AVX2_single:
@@ -401,7 +391,7 @@ teddy3AVX2_found1:
 	VPCMPEQB  Y0, Y7, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	JMP       teddy3AVX2_ret_i_plus
+	JMP       teddy3AVX2_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -435,31 +425,26 @@ teddy3AVX2_tail:
 	VPAND     Y0, Y7, Y7
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y7, Y0
-	VPMOVMSKB Y0, SI
-	NOTL      SI
+	VPMOVMSKB Y0, BX
+	NOTL      BX
 	MOVQ      AX, CX
 	SUBQ      DX, CX
-	SHRQ      CL, SI
-	TESTQ     SI, SI
-	JZ        teddy3AVX2_none
-	MOVQ      SI, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
 
-teddy3AVX2_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy3AVX2_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	VZEROUPPER
 	RET
 
 teddy3AVX2_none:
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
+	XORQ CX, CX
+	JMP  teddy3AVX2_ret
 
-// func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) int
+// func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
-TEXT ·teddy1AVX2ASCII(SB), NOSPLIT, $0-40
+TEXT ·teddy1AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
 	MOVQ           h_len+16(FP), DX
@@ -498,18 +483,18 @@ teddy1AVX2ASCII_loop2:
 	JMP     teddy1AVX2ASCII_loop2
 
 teddy1AVX2ASCII_found2:
+	// Both blocks' candidates in one mask.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y3, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	TESTQ     CX, CX
-	JNZ       teddy1AVX2ASCII_ret_i_plus
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y4, Y0
-	VPMOVMSKB Y0, CX
-	NOTL      CX
-	ADDQ      $0x00000020, AX
-	JMP       teddy1AVX2ASCII_ret_i_plus
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy1AVX2ASCII_ret
 
 	// One block at a time.
 teddy1AVX2ASCII_single:
@@ -531,7 +516,7 @@ teddy1AVX2ASCII_found1:
 	VPCMPEQB  Y0, Y3, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	JMP       teddy1AVX2ASCII_ret_i_plus
+	JMP       teddy1AVX2ASCII_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -548,31 +533,26 @@ teddy1AVX2ASCII_tail:
 	VPAND     Y4, Y3, Y3
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y3, Y0
-	VPMOVMSKB Y0, SI
-	NOTL      SI
+	VPMOVMSKB Y0, BX
+	NOTL      BX
 	MOVQ      AX, CX
 	SUBQ      DX, CX
-	SHRQ      CL, SI
-	TESTQ     SI, SI
-	JZ        teddy1AVX2ASCII_none
-	MOVQ      SI, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
 
-teddy1AVX2ASCII_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy1AVX2ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	VZEROUPPER
 	RET
 
 teddy1AVX2ASCII_none:
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
+	XORQ CX, CX
+	JMP  teddy1AVX2ASCII_ret
 
-// func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) int
+// func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
-TEXT ·teddy2AVX2ASCII(SB), NOSPLIT, $0-40
+TEXT ·teddy2AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
 	MOVQ           h_len+16(FP), DX
@@ -627,18 +607,18 @@ teddy2AVX2ASCII_loop2:
 	JMP     teddy2AVX2ASCII_loop2
 
 teddy2AVX2ASCII_found2:
+	// Both blocks' candidates in one mask.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y5, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	TESTQ     CX, CX
-	JNZ       teddy2AVX2ASCII_ret_i_plus
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y6, Y0
-	VPMOVMSKB Y0, CX
-	NOTL      CX
-	ADDQ      $0x00000020, AX
-	JMP       teddy2AVX2ASCII_ret_i_plus
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy2AVX2ASCII_ret
 
 	// One block at a time.
 teddy2AVX2ASCII_single:
@@ -667,7 +647,7 @@ teddy2AVX2ASCII_found1:
 	VPCMPEQB  Y0, Y5, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	JMP       teddy2AVX2ASCII_ret_i_plus
+	JMP       teddy2AVX2ASCII_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -691,31 +671,26 @@ teddy2AVX2ASCII_tail:
 	VPAND     Y0, Y5, Y5
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y5, Y0
-	VPMOVMSKB Y0, SI
-	NOTL      SI
+	VPMOVMSKB Y0, BX
+	NOTL      BX
 	MOVQ      AX, CX
 	SUBQ      DX, CX
-	SHRQ      CL, SI
-	TESTQ     SI, SI
-	JZ        teddy2AVX2ASCII_none
-	MOVQ      SI, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
 
-teddy2AVX2ASCII_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy2AVX2ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	VZEROUPPER
 	RET
 
 teddy2AVX2ASCII_none:
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
+	XORQ CX, CX
+	JMP  teddy2AVX2ASCII_ret
 
-// func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) int
+// func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
-TEXT ·teddy3AVX2ASCII(SB), NOSPLIT, $0-40
+TEXT ·teddy3AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
 	MOVQ           h_base+8(FP), CX
 	MOVQ           h_len+16(FP), DX
@@ -786,18 +761,18 @@ teddy3AVX2ASCII_loop2:
 	JMP     teddy3AVX2ASCII_loop2
 
 teddy3AVX2ASCII_found2:
+	// Both blocks' candidates in one mask.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y7, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	TESTQ     CX, CX
-	JNZ       teddy3AVX2ASCII_ret_i_plus
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y8, Y0
-	VPMOVMSKB Y0, CX
-	NOTL      CX
-	ADDQ      $0x00000020, AX
-	JMP       teddy3AVX2ASCII_ret_i_plus
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy3AVX2ASCII_ret
 
 	// One block at a time.
 teddy3AVX2ASCII_single:
@@ -833,7 +808,7 @@ teddy3AVX2ASCII_found1:
 	VPCMPEQB  Y0, Y7, Y0
 	VPMOVMSKB Y0, CX
 	NOTL      CX
-	JMP       teddy3AVX2ASCII_ret_i_plus
+	JMP       teddy3AVX2ASCII_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -864,31 +839,26 @@ teddy3AVX2ASCII_tail:
 	VPAND     Y0, Y7, Y7
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQB  Y0, Y7, Y0
-	VPMOVMSKB Y0, SI
-	NOTL      SI
+	VPMOVMSKB Y0, BX
+	NOTL      BX
 	MOVQ      AX, CX
 	SUBQ      DX, CX
-	SHRQ      CL, SI
-	TESTQ     SI, SI
-	JZ        teddy3AVX2ASCII_none
-	MOVQ      SI, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
 
-teddy3AVX2ASCII_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy3AVX2ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	VZEROUPPER
 	RET
 
 teddy3AVX2ASCII_none:
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
+	XORQ CX, CX
+	JMP  teddy3AVX2ASCII_ret
 
-// func teddy1SSSE3(masks *[6][16]byte, h []byte) int
+// func teddy1SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
-TEXT ·teddy1SSSE3(SB), NOSPLIT, $0-40
+TEXT ·teddy1SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
 	MOVQ   h_base+8(FP), CX
 	MOVQ   h_len+16(FP), DX
@@ -939,20 +909,20 @@ teddy1SSSE3_loop2:
 	JMP      teddy1SSSE3_loop2
 
 teddy1SSSE3_found2:
+	// Both blocks' candidates in one mask.
 	PXOR     X0, X0
 	MOVO     X5, X1
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	TESTQ    CX, CX
-	JNZ      teddy1SSSE3_ret_i_plus
 	PXOR     X0, X0
 	MOVO     X6, X1
 	PCMPEQB  X0, X1
-	PMOVMSKB X1, CX
-	XORL     $0x0000ffff, CX
-	ADDQ     $0x00000010, AX
-	JMP      teddy1SSSE3_ret_i_plus
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy1SSSE3_ret
 
 	// One block at a time.
 teddy1SSSE3_single:
@@ -982,7 +952,7 @@ teddy1SSSE3_found1:
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	JMP      teddy1SSSE3_ret_i_plus
+	JMP      teddy1SSSE3_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -1004,29 +974,25 @@ teddy1SSSE3_tail:
 	PXOR     X1, X1
 	MOVO     X0, X0
 	PCMPEQB  X1, X0
-	PMOVMSKB X0, SI
-	XORL     $0x0000ffff, SI
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
 	MOVQ     AX, CX
 	SUBQ     DX, CX
-	SHRQ     CL, SI
-	TESTQ    SI, SI
-	JZ       teddy1SSSE3_none
-	MOVQ     SI, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
 
-teddy1SSSE3_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy1SSSE3_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	RET
 
 teddy1SSSE3_none:
-	MOVQ BX, ret+32(FP)
-	RET
+	XORQ CX, CX
+	JMP  teddy1SSSE3_ret
 
-// func teddy2SSSE3(masks *[6][16]byte, h []byte) int
+// func teddy2SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
-TEXT ·teddy2SSSE3(SB), NOSPLIT, $0-40
+TEXT ·teddy2SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
 	MOVQ   h_base+8(FP), CX
 	MOVQ   h_len+16(FP), DX
@@ -1101,20 +1067,20 @@ teddy2SSSE3_loop2:
 	JMP      teddy2SSSE3_loop2
 
 teddy2SSSE3_found2:
+	// Both blocks' candidates in one mask.
 	PXOR     X0, X0
 	MOVO     X7, X1
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	TESTQ    CX, CX
-	JNZ      teddy2SSSE3_ret_i_plus
 	PXOR     X0, X0
 	MOVO     X8, X1
 	PCMPEQB  X0, X1
-	PMOVMSKB X1, CX
-	XORL     $0x0000ffff, CX
-	ADDQ     $0x00000010, AX
-	JMP      teddy2SSSE3_ret_i_plus
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy2SSSE3_ret
 
 	// One block at a time.
 teddy2SSSE3_single:
@@ -1155,7 +1121,7 @@ teddy2SSSE3_found1:
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	JMP      teddy2SSSE3_ret_i_plus
+	JMP      teddy2SSSE3_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -1188,29 +1154,25 @@ teddy2SSSE3_tail:
 	PXOR     X1, X1
 	MOVO     X0, X0
 	PCMPEQB  X1, X0
-	PMOVMSKB X0, SI
-	XORL     $0x0000ffff, SI
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
 	MOVQ     AX, CX
 	SUBQ     DX, CX
-	SHRQ     CL, SI
-	TESTQ    SI, SI
-	JZ       teddy2SSSE3_none
-	MOVQ     SI, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
 
-teddy2SSSE3_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy2SSSE3_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	RET
 
 teddy2SSSE3_none:
-	MOVQ BX, ret+32(FP)
-	RET
+	XORQ CX, CX
+	JMP  teddy2SSSE3_ret
 
-// func teddy3SSSE3(masks *[6][16]byte, h []byte) int
+// func teddy3SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
-TEXT ·teddy3SSSE3(SB), NOSPLIT, $0-40
+TEXT ·teddy3SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
 	MOVQ   h_base+8(FP), CX
 	MOVQ   h_len+16(FP), DX
@@ -1309,20 +1271,20 @@ teddy3SSSE3_loop2:
 	JMP      teddy3SSSE3_loop2
 
 teddy3SSSE3_found2:
+	// Both blocks' candidates in one mask.
 	PXOR     X0, X0
 	MOVO     X9, X1
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	TESTQ    CX, CX
-	JNZ      teddy3SSSE3_ret_i_plus
 	PXOR     X0, X0
 	MOVO     X10, X1
 	PCMPEQB  X0, X1
-	PMOVMSKB X1, CX
-	XORL     $0x0000ffff, CX
-	ADDQ     $0x00000010, AX
-	JMP      teddy3SSSE3_ret_i_plus
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy3SSSE3_ret
 
 	// One block at a time.
 teddy3SSSE3_single:
@@ -1374,7 +1336,7 @@ teddy3SSSE3_found1:
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	JMP      teddy3SSSE3_ret_i_plus
+	JMP      teddy3SSSE3_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -1418,29 +1380,25 @@ teddy3SSSE3_tail:
 	PXOR     X1, X1
 	MOVO     X0, X0
 	PCMPEQB  X1, X0
-	PMOVMSKB X0, SI
-	XORL     $0x0000ffff, SI
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
 	MOVQ     AX, CX
 	SUBQ     DX, CX
-	SHRQ     CL, SI
-	TESTQ    SI, SI
-	JZ       teddy3SSSE3_none
-	MOVQ     SI, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
 
-teddy3SSSE3_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy3SSSE3_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	RET
 
 teddy3SSSE3_none:
-	MOVQ BX, ret+32(FP)
-	RET
+	XORQ CX, CX
+	JMP  teddy3SSSE3_ret
 
-// func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) int
+// func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
-TEXT ·teddy1SSSE3ASCII(SB), NOSPLIT, $0-40
+TEXT ·teddy1SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
 	MOVQ   h_base+8(FP), CX
 	MOVQ   h_len+16(FP), DX
@@ -1489,20 +1447,20 @@ teddy1SSSE3ASCII_loop2:
 	JMP      teddy1SSSE3ASCII_loop2
 
 teddy1SSSE3ASCII_found2:
+	// Both blocks' candidates in one mask.
 	PXOR     X0, X0
 	MOVO     X5, X1
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	TESTQ    CX, CX
-	JNZ      teddy1SSSE3ASCII_ret_i_plus
 	PXOR     X0, X0
 	MOVO     X6, X1
 	PCMPEQB  X0, X1
-	PMOVMSKB X1, CX
-	XORL     $0x0000ffff, CX
-	ADDQ     $0x00000010, AX
-	JMP      teddy1SSSE3ASCII_ret_i_plus
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy1SSSE3ASCII_ret
 
 	// One block at a time.
 teddy1SSSE3ASCII_single:
@@ -1531,7 +1489,7 @@ teddy1SSSE3ASCII_found1:
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	JMP      teddy1SSSE3ASCII_ret_i_plus
+	JMP      teddy1SSSE3ASCII_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -1552,29 +1510,25 @@ teddy1SSSE3ASCII_tail:
 	PXOR     X1, X1
 	MOVO     X0, X0
 	PCMPEQB  X1, X0
-	PMOVMSKB X0, SI
-	XORL     $0x0000ffff, SI
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
 	MOVQ     AX, CX
 	SUBQ     DX, CX
-	SHRQ     CL, SI
-	TESTQ    SI, SI
-	JZ       teddy1SSSE3ASCII_none
-	MOVQ     SI, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
 
-teddy1SSSE3ASCII_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy1SSSE3ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	RET
 
 teddy1SSSE3ASCII_none:
-	MOVQ BX, ret+32(FP)
-	RET
+	XORQ CX, CX
+	JMP  teddy1SSSE3ASCII_ret
 
-// func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) int
+// func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
-TEXT ·teddy2SSSE3ASCII(SB), NOSPLIT, $0-40
+TEXT ·teddy2SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
 	MOVQ   h_base+8(FP), CX
 	MOVQ   h_len+16(FP), DX
@@ -1645,20 +1599,20 @@ teddy2SSSE3ASCII_loop2:
 	JMP      teddy2SSSE3ASCII_loop2
 
 teddy2SSSE3ASCII_found2:
+	// Both blocks' candidates in one mask.
 	PXOR     X0, X0
 	MOVO     X7, X1
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	TESTQ    CX, CX
-	JNZ      teddy2SSSE3ASCII_ret_i_plus
 	PXOR     X0, X0
 	MOVO     X8, X1
 	PCMPEQB  X0, X1
-	PMOVMSKB X1, CX
-	XORL     $0x0000ffff, CX
-	ADDQ     $0x00000010, AX
-	JMP      teddy2SSSE3ASCII_ret_i_plus
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy2SSSE3ASCII_ret
 
 	// One block at a time.
 teddy2SSSE3ASCII_single:
@@ -1697,7 +1651,7 @@ teddy2SSSE3ASCII_found1:
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	JMP      teddy2SSSE3ASCII_ret_i_plus
+	JMP      teddy2SSSE3ASCII_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -1728,29 +1682,25 @@ teddy2SSSE3ASCII_tail:
 	PXOR     X1, X1
 	MOVO     X0, X0
 	PCMPEQB  X1, X0
-	PMOVMSKB X0, SI
-	XORL     $0x0000ffff, SI
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
 	MOVQ     AX, CX
 	SUBQ     DX, CX
-	SHRQ     CL, SI
-	TESTQ    SI, SI
-	JZ       teddy2SSSE3ASCII_none
-	MOVQ     SI, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
 
-teddy2SSSE3ASCII_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy2SSSE3ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	RET
 
 teddy2SSSE3ASCII_none:
-	MOVQ BX, ret+32(FP)
-	RET
+	XORQ CX, CX
+	JMP  teddy2SSSE3ASCII_ret
 
-// func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) int
+// func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
-TEXT ·teddy3SSSE3ASCII(SB), NOSPLIT, $0-40
+TEXT ·teddy3SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
 	MOVQ   h_base+8(FP), CX
 	MOVQ   h_len+16(FP), DX
@@ -1843,20 +1793,20 @@ teddy3SSSE3ASCII_loop2:
 	JMP      teddy3SSSE3ASCII_loop2
 
 teddy3SSSE3ASCII_found2:
+	// Both blocks' candidates in one mask.
 	PXOR     X0, X0
 	MOVO     X9, X1
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	TESTQ    CX, CX
-	JNZ      teddy3SSSE3ASCII_ret_i_plus
 	PXOR     X0, X0
 	MOVO     X10, X1
 	PCMPEQB  X0, X1
-	PMOVMSKB X1, CX
-	XORL     $0x0000ffff, CX
-	ADDQ     $0x00000010, AX
-	JMP      teddy3SSSE3ASCII_ret_i_plus
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy3SSSE3ASCII_ret
 
 	// One block at a time.
 teddy3SSSE3ASCII_single:
@@ -1905,7 +1855,7 @@ teddy3SSSE3ASCII_found1:
 	PCMPEQB  X0, X1
 	PMOVMSKB X1, CX
 	XORL     $0x0000ffff, CX
-	JMP      teddy3SSSE3ASCII_ret_i_plus
+	JMP      teddy3SSSE3ASCII_ret
 
 	// The offsets from i to n-m, fewer than a block: the last block,
 	// with the bits of the offsets before i shifted out.
@@ -1946,22 +1896,18 @@ teddy3SSSE3ASCII_tail:
 	PXOR     X1, X1
 	MOVO     X0, X0
 	PCMPEQB  X1, X0
-	PMOVMSKB X0, SI
-	XORL     $0x0000ffff, SI
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
 	MOVQ     AX, CX
 	SUBQ     DX, CX
-	SHRQ     CL, SI
-	TESTQ    SI, SI
-	JZ       teddy3SSSE3ASCII_none
-	MOVQ     SI, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
 
-teddy3SSSE3ASCII_ret_i_plus:
-	// The first candidate is at i + the index of m0's lowest set bit.
-	BSFQ CX, CX
-	ADDQ CX, AX
-	MOVQ AX, ret+32(FP)
+teddy3SSSE3ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
 	RET
 
 teddy3SSSE3ASCII_none:
-	MOVQ BX, ret+32(FP)
-	RET
+	XORQ CX, CX
+	JMP  teddy3SSSE3ASCII_ret

@@ -8,5 +8,5 @@ package search
 // to pay there).
 func teddyOn() bool { return false }
 
-// next is nextGo: without kernels, only the tests call it.
-func (t *teddy) next(h []byte, i int) int { return t.nextGo(h, i) }
+// block is blockGo: without kernels, only the tests call it.
+func (t *teddy) block(h []byte, i int) (int, uint64, int) { return t.blockGo(h, i) }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -54,9 +55,10 @@ func teddyRandom(rng *rand.Rand, alphabet string, npats, minLen, hlen int) ([][]
 	return pats, h
 }
 
-// TestTeddyNext checks the kernels of every level against nextGo and the
-// definition of a candidate, from every start offset of haystacks of up
-// to a few vectors, and that every occurrence of a pattern is a candidate.
+// TestTeddyNext checks the kernels of every level against blockGo and the
+// definition of a candidate, and next against the patterns, from every
+// start offset of haystacks of up to a few vectors, and that every
+// occurrence of a pattern is a candidate.
 func TestTeddyNext(t *testing.T) {
 	forEachSIMD(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
@@ -72,15 +74,49 @@ func TestTeddyNext(t *testing.T) {
 			td := newTeddy(pats, fold)
 			for i := 0; i <= len(h); i++ {
 				want := td.nextGo(h, i)
-				if got := td.next(h, i); got != want {
-					t.Fatalf("m=%d, %d patterns, len %d: next(h, %d) = %d; nextGo %d", td.m, len(pats), len(h), i, got, want)
-				}
 				p := i
 				for p+td.m <= len(h) && !teddyCandidateSlow(td, h, p) {
 					p++
 				}
 				if want != p {
 					t.Fatalf("nextGo(h, %d) = %d; the first candidate is %d", i, want, p)
+				}
+				base, mask, end := td.block(h, i)
+				if mask == 0 {
+					if p+td.m <= len(h) {
+						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) has no candidate; the first is %d", td.m, len(pats), len(h), i, p)
+					}
+				} else {
+					if got := base + bits.TrailingZeros64(mask); got != p {
+						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: first candidate %d; want %d", td.m, len(pats), len(h), i, base, mask, got, p)
+					}
+					if end > base+64 || end > len(h)-td.m+1 || end < base+64-bits.LeadingZeros64(mask) {
+						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x, %d: bad end", td.m, len(pats), len(h), i, base, mask, end)
+					}
+					for j := p; j < end; j++ {
+						if got := mask>>(j-base)&1 == 1; got != teddyCandidateSlow(td, h, j) {
+							t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: bit of %d is %v", td.m, len(pats), len(h), i, base, mask, j, got)
+						}
+					}
+				}
+				// next, from i and then from each offset it returns.
+				var m pfState
+				for j, q := i, i; ; j = q + 1 {
+					q = td.next(h, j, &m)
+					for r := j; r < min(q, len(h)); r++ {
+						if teddyMayBeginSlow(pats, h, r, fold) {
+							t.Fatalf("m=%d, %d patterns %q, fold %v: next(h, %d) = %d skips %d of %q", td.m, len(pats), pats, fold, j, q, r, h)
+						}
+					}
+					if q+td.m > len(h) {
+						if q != max(j, len(h)-td.m+1) {
+							t.Fatalf("next(h, %d) = %d; want no candidate", j, q)
+						}
+						break
+					}
+					if !teddyCandidateSlow(td, h, q) {
+						t.Fatalf("next(h, %d) = %d, no candidate", j, q)
+					}
 				}
 			}
 			for _, pat := range pats {
@@ -92,6 +128,18 @@ func TestTeddyNext(t *testing.T) {
 			}
 		}
 	})
+}
+
+// teddyMayBeginSlow reports whether some pattern occurs at p of h, or
+// begins there and continues past the end of h.
+func teddyMayBeginSlow(pats [][]byte, h []byte, p int, fold bool) bool {
+	for _, pat := range pats {
+		n := min(len(pat), len(h)-p)
+		if setMatchAtSlow(h[:p+n], p, pat[:n], fold) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestTeddySet runs Find, All and Matcher of sets of up to 64 patterns at

@@ -3,8 +3,8 @@
 // width (AVX2, 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–3
 // bytes), each also in an ASCII variant for fingerprints of ASCII bytes.
 //
-// Each kernel looks for the first offset p of h at which the bytes
-// h[p], …, h[p+m-1] pass the fingerprint masks of at least one bucket
+// Each kernel looks for the first block of offsets p of h at which the
+// bytes h[p], …, h[p+m-1] pass the fingerprint masks of at least one bucket
 // (Teddy's test): for fingerprint byte k, the bucket bits of a byte b are
 // lo[k][b&15] & hi[k][b>>4], one bit per bucket, found for a whole vector
 // of bytes with two byte shuffles (PSHUFB); the offsets where the AND over
@@ -12,9 +12,12 @@
 // byte with its top bit set and otherwise uses its low nibble, so when no
 // fingerprint byte is above 0x7f (the ASCII variants), the low nibbles need
 // no mask: a byte above 0x7f gives 0, as its high-nibble mask would. It
-// returns p, or
-// len(h)-m+1 when there is none. The caller guarantees
-// len(h) >= width+m-1, so that every load is of a whole vector inside h.
+// returns the first offset off of that block and the mask of all its
+// candidates (bit j for offset off+j; two vectors' worth when the main
+// loop's pair of blocks holds one, so that a caller takes every candidate
+// of up to 64 offsets from one call), or a zero mask when there is no
+// candidate in h. The caller guarantees len(h) >= width+m-1, so that every
+// load is of a whole vector inside h.
 package main
 
 import (
@@ -66,18 +69,14 @@ type vec interface {
 }
 
 func kernel(name string, v vec, m int, ascii bool) {
-	TEXT(name, NOSPLIT, "func(masks *[6][16]byte, h []byte) int")
+	TEXT(name, NOSPLIT, "func(masks *[6][16]byte, h []byte) (off int, mask uint64)")
 	Pragma("noescape") // the kernel keeps no pointer: h may live on the caller's stack
-	none := "len(h)"
-	if m > 1 {
-		none = fmt.Sprintf("len(h)-%d", m-1)
-	}
 	kind := ""
 	if ascii {
 		kind = " of ASCII bytes"
 	}
-	Doc(fmt.Sprintf("%s returns the first offset of h at which a %d-byte fingerprint%s passes the masks of a bucket, or %s when there is none, with %s; len(h) must be at least %d.",
-		name, m, kind, none, v.name(), v.width()+m-1))
+	Doc(fmt.Sprintf("%s returns the first block of offsets of h at which a %d-byte fingerprint%s passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-%d), or a zero mask when there is none; with %s, len(h) must be at least %d.",
+		name, m, kind, m, v.name(), v.width()+m-1))
 	ptr := Load(Param("masks"), GP64())
 	base := Load(Param("h").Base(), GP64())
 	n := Load(Param("h").Len(), GP64())
@@ -121,13 +120,12 @@ func kernel(name string, v vec, m int, ascii bool) {
 	JMP(LabelRef(name + "_loop2"))
 
 	Label(name + "_found2")
+	Comment("Both blocks' candidates in one mask.")
 	m0 := v.mask(r0)
-	TESTQ(m0, m0)
-	JNZ(LabelRef(name + "_ret_i_plus"))
 	m1 := v.mask(r1)
-	ADDQ(U32(w), i)
-	MOVQ(m1, m0)
-	JMP(LabelRef(name + "_ret_i_plus"))
+	SHLQ(U8(w), m1)
+	ORQ(m1, m0)
+	JMP(LabelRef(name + "_ret"))
 
 	Comment("One block at a time.")
 	Label(name + "_single")
@@ -140,7 +138,7 @@ func kernel(name string, v vec, m int, ascii bool) {
 	Label(name + "_found1")
 	ms := v.mask(r)
 	MOVQ(ms, m0)
-	JMP(LabelRef(name + "_ret_i_plus"))
+	JMP(LabelRef(name + "_ret"))
 
 	Comment("The offsets from i to n-m, fewer than a block: the last block,")
 	Comment("with the bits of the offsets before i shifted out.")
@@ -155,22 +153,17 @@ func kernel(name string, v vec, m int, ascii bool) {
 	MOVQ(i, RCX)
 	SUBQ(last, RCX)
 	SHRQ(CL, mt)
-	TESTQ(mt, mt)
-	JZ(LabelRef(name + "_none"))
 	MOVQ(mt, m0)
 
-	Label(name + "_ret_i_plus")
-	Comment("The first candidate is at i + the index of m0's lowest set bit.")
-	BSFQ(m0, m0)
-	ADDQ(m0, i)
+	Label(name + "_ret")
 	Store(i, ReturnIndex(0))
+	Store(m0, ReturnIndex(1))
 	v.end()
 	RET()
 
 	Label(name + "_none")
-	Store(end, ReturnIndex(0))
-	v.end()
-	RET()
+	XORQ(m0, m0)
+	JMP(LabelRef(name + "_ret"))
 }
 
 type avx2 struct{}
