@@ -155,9 +155,17 @@ func TestSetEmptyPattern(t *testing.T) {
 	}
 }
 
-// setRandomInput builds random patterns and a haystack over a small
-// alphabet, with the patterns planted in the haystack.
+// setRandomInput builds random patterns of 1 to maxLen bytes and a
+// haystack over a small alphabet, with up to 3 patterns planted in the
+// haystack.
 func setRandomInput(rng *rand.Rand, alphabet string, npats, maxLen, hlen int) ([][]byte, []byte) {
+	return randomPatterns(rng, alphabet, npats, 1, maxLen, hlen, 4)
+}
+
+// randomPatterns builds npats random patterns of minLen to maxLen bytes
+// over alphabet and a haystack of hlen bytes over it, with up to
+// maxPlants-1 of the patterns copied into the haystack.
+func randomPatterns(rng *rand.Rand, alphabet string, npats, minLen, maxLen, hlen, maxPlants int) ([][]byte, []byte) {
 	word := func(n int) []byte {
 		b := make([]byte, n)
 		for i := range b {
@@ -167,10 +175,10 @@ func setRandomInput(rng *rand.Rand, alphabet string, npats, maxLen, hlen int) ([
 	}
 	pats := make([][]byte, npats)
 	for i := range pats {
-		pats[i] = word(1 + rng.IntN(maxLen))
+		pats[i] = word(minLen + rng.IntN(maxLen-minLen+1))
 	}
 	h := word(hlen)
-	for range rng.IntN(4) {
+	for range rng.IntN(maxPlants) {
 		p := pats[rng.IntN(len(pats))]
 		if len(p) <= len(h) {
 			copy(h[rng.IntN(len(h)-len(p)+1):], p)

@@ -31,28 +31,10 @@ func teddyCandidateSlow(t *teddy, h []byte, p int) bool {
 	return false
 }
 
-// teddyRandom returns random patterns of at least minLen bytes over
-// alphabet, and a haystack over it.
+// teddyRandom returns random patterns of minLen to minLen+5 bytes over
+// alphabet, and a haystack over it with up to 5 of them planted.
 func teddyRandom(rng *rand.Rand, alphabet string, npats, minLen, hlen int) ([][]byte, []byte) {
-	word := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return b
-	}
-	pats := make([][]byte, npats)
-	for i := range pats {
-		pats[i] = word(minLen + rng.IntN(6))
-	}
-	h := word(hlen)
-	for range rng.IntN(6) {
-		p := pats[rng.IntN(len(pats))]
-		if len(p) <= len(h) {
-			copy(h[rng.IntN(len(h)-len(p)+1):], p)
-		}
-	}
-	return pats, h
+	return randomPatterns(rng, alphabet, npats, minLen, minLen+5, hlen, 6)
 }
 
 // TestTeddyNext checks the kernels of every level against blockGo and the
