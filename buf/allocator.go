@@ -32,9 +32,10 @@ import (
 type Allocator struct {
 	pools   []sync.Pool // one per class, holding *Buffer released to it
 	maxSize int
-	chunks  sync.Pool    // *chunk: the partly carved chunk for small classes
-	views   sync.Pool    // *Buffer headers of released views (derived.go)
-	level   atomic.Int32 // leak level, or -1 to follow SetLeakLevel
+	chunks  sync.Pool     // *chunk: the partly carved chunk for small classes
+	views   sync.Pool     // *Buffer headers of released views (derived.go)
+	level   atomic.Int32  // leak level set by WithLeakLevel, or -1 to follow SetLeakLevel
+	lvl     *atomic.Int32 // &level when WithLeakLevel set it, else &globalLevel
 	reg     registry
 }
 
@@ -70,6 +71,10 @@ func NewAllocator(opts ...Option) *Allocator {
 	a.level.Store(-1)
 	for _, o := range opts {
 		o(a)
+	}
+	a.lvl = &globalLevel
+	if a.level.Load() >= 0 {
+		a.lvl = &a.level
 	}
 	n := classOf(a.maxSize) + 1
 	a.pools = make([]sync.Pool, n)

@@ -32,6 +32,20 @@ func TestClasses(t *testing.T) {
 	}
 }
 
+// TestClassTable checks classOf's table against the computation and the
+// definition at every size up to twice the table's range.
+func TestClassTable(t *testing.T) {
+	for n := 0; n <= 2*carveMax; n++ {
+		c := classOf(n)
+		if want := classOfCalc(n); c != want {
+			t.Fatalf("classOf(%d) = %d, computed %d", n, c, want)
+		}
+		if classSize(c) < n || c > 0 && classSize(c-1) >= n {
+			t.Fatalf("classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, classSize(c))
+		}
+	}
+}
+
 func BenchmarkClassOf(b *testing.B) {
 	n, sum := 1, 0
 	for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"unsafe"
 )
 
 func TestRetainOverflowPanics(t *testing.T) {
@@ -67,4 +68,21 @@ func hints(tr *tracker) []string {
 		h = append(h, r.Hint)
 	}
 	return h
+}
+
+// TestCacheLineSizes checks that the header and the meta are 64 bytes each:
+// one size class and one cache line, so the state words that different
+// cores update with atomics never share a line (false sharing would cost
+// the parallel Get and Release several times their time). A field added to
+// either must make room elsewhere.
+func TestCacheLineSizes(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the sizes are those of 64-bit platforms")
+	}
+	if n := unsafe.Sizeof(Buffer{}); n != 64 {
+		t.Errorf("Buffer header is %d bytes, want 64", n)
+	}
+	if n := unsafe.Sizeof(meta{}); n != 64 {
+		t.Errorf("meta is %d bytes, want 64", n)
+	}
 }

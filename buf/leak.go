@@ -83,12 +83,9 @@ func (l LeakLevel) String() string {
 	return fmt.Sprintf("LeakLevel(%d)", int32(l))
 }
 
-func (a *Allocator) leakLevel() LeakLevel {
-	if l := a.level.Load(); l >= 0 {
-		return LeakLevel(l)
-	}
-	return LeakLevel(globalLevel.Load())
-}
+// leakLevel returns a's leak level: one load through a pointer set when a
+// was made, which Get pays on every get it does not sample.
+func (a *Allocator) leakLevel() LeakLevel { return LeakLevel(a.lvl.Load()) }
 
 // A Leak describes a tracked buffer that the GC collected without its last
 // Release.
