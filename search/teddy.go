@@ -44,9 +44,9 @@ import (
 // SSE2). A process at the SSE2 level whose CPU lacks SSSE3 (only the first
 // amd64 CPUs of 2003–2007) uses the byte prefilter, as pure Go does.
 type teddy struct {
-	// masks holds lo[0], hi[0], lo[1], hi[1], lo[2], hi[2].
-	masks [6][16]byte
-	m     int  // fingerprint length: 1–3
+	// masks holds lo[0], hi[0], lo[1], hi[1], …, lo[3], hi[3].
+	masks [8][16]byte
+	m     int  // fingerprint length: 1–4
 	ascii bool // no fingerprint byte is above 0x7f (see the kernels)
 
 	// pats holds the patterns' first up to 8 bytes (see verify), in
@@ -75,7 +75,7 @@ func newTeddy(needles [][]byte, fold bool) *teddy {
 	if len(needles) == 0 || len(needles) > teddyMaxPatterns {
 		return nil
 	}
-	t := &teddy{m: 3, ascii: true}
+	t := &teddy{m: 4, ascii: true}
 	for _, n := range needles {
 		t.m = min(t.m, len(n))
 	}
@@ -83,7 +83,7 @@ func newTeddy(needles [][]byte, fold bool) *teddy {
 	// by fingerprint, the patterns fill the buckets in order, as evenly
 	// as their number allows.
 	fp := func(n []byte) []byte {
-		var b [3]byte
+		var b [4]byte
 		for k := range t.m {
 			b[k] = n[k]
 			if fold && isASCIILetter(b[k]) {
@@ -182,11 +182,8 @@ func (t *teddy) verify(h []byte, p int) bool {
 	}
 	x := binary.LittleEndian.Uint64(h[p:])
 	b := t.bits(0, h[p])
-	if t.m > 1 {
-		b &= t.bits(1, h[p+1])
-		if t.m > 2 {
-			b &= t.bits(2, h[p+2])
-		}
+	for k := 1; k < t.m; k++ {
+		b &= t.bits(k, h[p+k])
 	}
 	for ; b != 0; b &= b - 1 {
 		k := bits.TrailingZeros8(b)
@@ -218,11 +215,8 @@ func (t *teddy) blockGo(h []byte, i int) (base int, mask uint64, end int) {
 // Teddy's test.
 func (t *teddy) candidate(h []byte, p int) bool {
 	b := t.bits(0, h[p])
-	if t.m > 1 {
-		b &= t.bits(1, h[p+1])
-	}
-	if t.m > 2 {
-		b &= t.bits(2, h[p+2])
+	for k := 1; k < t.m; k++ {
+		b &= t.bits(k, h[p+k])
 	}
 	return b != 0
 }

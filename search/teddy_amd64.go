@@ -34,6 +34,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 	switch {
 	case w == 32 && t.ascii:
 		switch t.m {
+		case 4:
+			off, mask = teddy4AVX2ASCII(ms, r)
 		case 3:
 			off, mask = teddy3AVX2ASCII(ms, r)
 		case 2:
@@ -43,6 +45,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		}
 	case w == 32:
 		switch t.m {
+		case 4:
+			off, mask = teddy4AVX2(ms, r)
 		case 3:
 			off, mask = teddy3AVX2(ms, r)
 		case 2:
@@ -52,6 +56,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		}
 	case t.ascii:
 		switch t.m {
+		case 4:
+			off, mask = teddy4SSSE3ASCII(ms, r)
 		case 3:
 			off, mask = teddy3SSSE3ASCII(ms, r)
 		case 2:
@@ -61,6 +67,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		}
 	default:
 		switch t.m {
+		case 4:
+			off, mask = teddy4SSSE3(ms, r)
 		case 3:
 			off, mask = teddy3SSSE3(ms, r)
 		case 2:

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func teddy1AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy1AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy1AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -116,7 +116,7 @@ teddy1AVX2_none:
 	XORQ CX, CX
 	JMP  teddy1AVX2_ret
 
-// func teddy2AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy2AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy2AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -262,7 +262,7 @@ teddy2AVX2_none:
 	XORQ CX, CX
 	JMP  teddy2AVX2_ret
 
-// func teddy3AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy3AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy3AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -442,7 +442,221 @@ teddy3AVX2_none:
 	XORQ CX, CX
 	JMP  teddy3AVX2_ret
 
-// func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy4AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: AVX, AVX2
+TEXT ·teddy4AVX2(SB), NOSPLIT, $0-48
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	XORQ           AX, AX
+	SUBQ           $0x00000023, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy4AVX2_single
+
+teddy4AVX2_loop2:
+	CMPQ    AX, BX
+	JG      teddy4AVX2_single
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y9, Y9
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddy4AVX2_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy4AVX2_loop2
+
+teddy4AVX2_found2:
+	// Both blocks' candidates in one mask.
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y10, Y0
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy4AVX2_ret
+
+	// One block at a time.
+teddy4AVX2_single:
+	CMPQ    AX, DX
+	JG      teddy4AVX2_tail
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y9, Y9
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddy4AVX2_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy4AVX2_single
+
+teddy4AVX2_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy4AVX2_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4AVX2_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy4AVX2_none
+	VMOVDQU   (CX)(DX*1), Y9
+	VPSRLW    $0x04, Y9, Y10
+	VPAND     Y8, Y9, Y9
+	VPAND     Y8, Y10, Y10
+	VPSHUFB   Y9, Y0, Y9
+	VPSHUFB   Y10, Y1, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   1(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y0, Y0
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y2, Y0
+	VPSHUFB   Y1, Y3, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   2(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y0, Y0
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y4, Y0
+	VPSHUFB   Y1, Y5, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   3(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y0, Y0
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y6, Y0
+	VPSHUFB   Y1, Y7, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, BX
+	NOTL      BX
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
+
+teddy4AVX2_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	VZEROUPPER
+	RET
+
+teddy4AVX2_none:
+	XORQ CX, CX
+	JMP  teddy4AVX2_ret
+
+// func teddy1AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy1AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -550,7 +764,7 @@ teddy1AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy1AVX2ASCII_ret
 
-// func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy2AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy2AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -688,7 +902,7 @@ teddy2AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy2AVX2ASCII_ret
 
-// func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy3AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy3AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -856,7 +1070,205 @@ teddy3AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy3AVX2ASCII_ret
 
-// func teddy1SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy4AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: AVX, AVX2
+TEXT ·teddy4AVX2ASCII(SB), NOSPLIT, $0-48
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	XORQ           AX, AX
+	SUBQ           $0x00000023, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy4AVX2ASCII_single
+
+teddy4AVX2ASCII_loop2:
+	CMPQ    AX, BX
+	JG      teddy4AVX2ASCII_single
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddy4AVX2ASCII_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy4AVX2ASCII_loop2
+
+teddy4AVX2ASCII_found2:
+	// Both blocks' candidates in one mask.
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y10, Y0
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy4AVX2ASCII_ret
+
+	// One block at a time.
+teddy4AVX2ASCII_single:
+	CMPQ    AX, DX
+	JG      teddy4AVX2ASCII_tail
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddy4AVX2ASCII_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy4AVX2ASCII_single
+
+teddy4AVX2ASCII_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy4AVX2ASCII_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4AVX2ASCII_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy4AVX2ASCII_none
+	VMOVDQU   (CX)(DX*1), Y9
+	VPSRLW    $0x04, Y9, Y10
+	VPAND     Y8, Y10, Y10
+	VPSHUFB   Y9, Y0, Y9
+	VPSHUFB   Y10, Y1, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   1(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y2, Y0
+	VPSHUFB   Y1, Y3, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   2(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y4, Y0
+	VPSHUFB   Y1, Y5, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   3(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y6, Y0
+	VPSHUFB   Y1, Y7, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, BX
+	NOTL      BX
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
+
+teddy4AVX2ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	VZEROUPPER
+	RET
+
+teddy4AVX2ASCII_none:
+	XORQ CX, CX
+	JMP  teddy4AVX2ASCII_ret
+
+// func teddy1SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -990,7 +1402,7 @@ teddy1SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy1SSSE3_ret
 
-// func teddy2SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy2SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy2SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1170,7 +1582,7 @@ teddy2SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy2SSSE3_ret
 
-// func teddy3SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy3SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy3SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1396,7 +1808,279 @@ teddy3SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy3SSSE3_ret
 
-// func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy4SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: SSE2, SSSE3
+TEXT ·teddy4SSSE3(SB), NOSPLIT, $0-48
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+	XORQ   AX, AX
+	SUBQ   $0x00000013, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy4SSSE3_single
+
+teddy4SSSE3_loop2:
+	CMPQ     AX, BX
+	JG       teddy4SSSE3_single
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVO     X11, X9
+	POR      X12, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy4SSSE3_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy4SSSE3_loop2
+
+teddy4SSSE3_found2:
+	// Both blocks' candidates in one mask.
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	PXOR     X0, X0
+	MOVO     X12, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy4SSSE3_ret
+
+	// One block at a time.
+teddy4SSSE3_single:
+	CMPQ     AX, DX
+	JG       teddy4SSSE3_tail
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	PXOR     X9, X9
+	PCMPEQB  X11, X9
+	PMOVMSKB X9, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy4SSSE3_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy4SSSE3_single
+
+teddy4SSSE3_found1:
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy4SSSE3_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4SSSE3_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy4SSSE3_none
+	MOVOU    (CX)(DX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X0
+	PSHUFB   X9, X0
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X0
+	MOVOU    1(CX)(DX*1), X1
+	MOVO     X1, X9
+	PSRLW    $0x04, X9
+	PAND     X8, X1
+	PAND     X8, X9
+	MOVO     X2, X2
+	PSHUFB   X1, X2
+	MOVO     X3, X1
+	PSHUFB   X9, X1
+	PAND     X1, X2
+	PAND     X2, X0
+	MOVOU    2(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X1
+	PAND     X8, X2
+	MOVO     X4, X3
+	PSHUFB   X1, X3
+	MOVO     X5, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	MOVOU    3(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X1
+	PAND     X8, X2
+	MOVO     X6, X3
+	PSHUFB   X1, X3
+	MOVO     X7, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
+
+teddy4SSSE3_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	RET
+
+teddy4SSSE3_none:
+	XORQ CX, CX
+	JMP  teddy4SSSE3_ret
+
+// func teddy1SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1526,7 +2210,7 @@ teddy1SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy1SSSE3ASCII_ret
 
-// func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy2SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy2SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1698,7 +2382,7 @@ teddy2SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy2SSSE3ASCII_ret
 
-// func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy3SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy3SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1911,3 +2595,259 @@ teddy3SSSE3ASCII_ret:
 teddy3SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy3SSSE3ASCII_ret
+
+// func teddy4SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: SSE2, SSSE3
+TEXT ·teddy4SSSE3ASCII(SB), NOSPLIT, $0-48
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+	XORQ   AX, AX
+	SUBQ   $0x00000013, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy4SSSE3ASCII_single
+
+teddy4SSSE3ASCII_loop2:
+	CMPQ     AX, BX
+	JG       teddy4SSSE3ASCII_single
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVO     X11, X9
+	POR      X12, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy4SSSE3ASCII_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy4SSSE3ASCII_loop2
+
+teddy4SSSE3ASCII_found2:
+	// Both blocks' candidates in one mask.
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	PXOR     X0, X0
+	MOVO     X12, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy4SSSE3ASCII_ret
+
+	// One block at a time.
+teddy4SSSE3ASCII_single:
+	CMPQ     AX, DX
+	JG       teddy4SSSE3ASCII_tail
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	PXOR     X9, X9
+	PCMPEQB  X11, X9
+	PMOVMSKB X9, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy4SSSE3ASCII_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy4SSSE3ASCII_single
+
+teddy4SSSE3ASCII_found1:
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy4SSSE3ASCII_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4SSSE3ASCII_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy4SSSE3ASCII_none
+	MOVOU    (CX)(DX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X0
+	PSHUFB   X9, X0
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X0
+	MOVOU    1(CX)(DX*1), X1
+	MOVO     X1, X9
+	PSRLW    $0x04, X9
+	PAND     X8, X9
+	MOVO     X2, X2
+	PSHUFB   X1, X2
+	MOVO     X3, X1
+	PSHUFB   X9, X1
+	PAND     X1, X2
+	PAND     X2, X0
+	MOVOU    2(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X2
+	MOVO     X4, X3
+	PSHUFB   X1, X3
+	MOVO     X5, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	MOVOU    3(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X2
+	MOVO     X6, X3
+	PSHUFB   X1, X3
+	MOVO     X7, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
+
+teddy4SSSE3ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	RET
+
+teddy4SSSE3ASCII_none:
+	XORQ CX, CX
+	JMP  teddy4SSSE3ASCII_ret

@@ -7,59 +7,79 @@ package search
 // teddy1AVX2 returns the first block of offsets of h at which a 1-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with AVX2, len(h) must be at least 32.
 //
 //go:noescape
-func teddy1AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy2AVX2 returns the first block of offsets of h at which a 2-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with AVX2, len(h) must be at least 33.
 //
 //go:noescape
-func teddy2AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy3AVX2 returns the first block of offsets of h at which a 3-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with AVX2, len(h) must be at least 34.
 //
 //go:noescape
-func teddy3AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddy4AVX2 returns the first block of offsets of h at which a 4-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with AVX2, len(h) must be at least 35.
+//
+//go:noescape
+func teddy4AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy1AVX2ASCII returns the first block of offsets of h at which a 1-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with AVX2, len(h) must be at least 32.
 //
 //go:noescape
-func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy2AVX2ASCII returns the first block of offsets of h at which a 2-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with AVX2, len(h) must be at least 33.
 //
 //go:noescape
-func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy3AVX2ASCII returns the first block of offsets of h at which a 3-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with AVX2, len(h) must be at least 34.
 //
 //go:noescape
-func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddy4AVX2ASCII returns the first block of offsets of h at which a 4-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with AVX2, len(h) must be at least 35.
+//
+//go:noescape
+func teddy4AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy1SSSE3 returns the first block of offsets of h at which a 1-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with SSSE3, len(h) must be at least 16.
 //
 //go:noescape
-func teddy1SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy2SSSE3 returns the first block of offsets of h at which a 2-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with SSSE3, len(h) must be at least 17.
 //
 //go:noescape
-func teddy2SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy3SSSE3 returns the first block of offsets of h at which a 3-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with SSSE3, len(h) must be at least 18.
 //
 //go:noescape
-func teddy3SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddy4SSSE3 returns the first block of offsets of h at which a 4-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with SSSE3, len(h) must be at least 19.
+//
+//go:noescape
+func teddy4SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy1SSSE3ASCII returns the first block of offsets of h at which a 1-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with SSSE3, len(h) must be at least 16.
 //
 //go:noescape
-func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy2SSSE3ASCII returns the first block of offsets of h at which a 2-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with SSSE3, len(h) must be at least 17.
 //
 //go:noescape
-func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 
 // teddy3SSSE3ASCII returns the first block of offsets of h at which a 3-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with SSSE3, len(h) must be at least 18.
 //
 //go:noescape
-func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddy4SSSE3ASCII returns the first block of offsets of h at which a 4-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with SSSE3, len(h) must be at least 19.
+//
+//go:noescape
+func teddy4SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)

@@ -1,6 +1,6 @@
 // Command teddy generates search's Teddy kernels (search/teddy_amd64.s and
 // the declarations in search/teddy_stub_amd64.go): one function per vector
-// width (AVX2, 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–3
+// width (AVX2, 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–4
 // bytes), each also in an ASCII variant for fingerprints of ASCII bytes.
 //
 // Each kernel looks for the first block of offsets p of h at which the
@@ -34,7 +34,7 @@ func main() {
 	gen.Main("search", func() {
 		for _, v := range []vec{avx2{}, ssse3{}} {
 			for _, ascii := range []bool{false, true} {
-				for m := 1; m <= 3; m++ {
+				for m := 1; m <= 4; m++ {
 					name := fmt.Sprintf("teddy%d%s", m, v.name())
 					if ascii {
 						name += "ASCII"
@@ -54,7 +54,7 @@ type vec interface {
 	// bytes at ptr: low-nibble then high-nibble masks of each byte) into
 	// registers (each 16-byte table in both lanes for AVX2), and returns
 	// them with the nibble mask (0x0f in every byte).
-	setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual)
+	setup(ptr Register, m int) (masks [8]VecVirtual, nib VecVirtual)
 	// bits returns, for the vector at mem, its bucket bits for the
 	// fingerprint byte whose masks are lo and hi; ascii leaves out the
 	// mask of the low nibbles.
@@ -69,7 +69,7 @@ type vec interface {
 }
 
 func kernel(name string, v vec, m int, ascii bool) {
-	TEXT(name, NOSPLIT, "func(masks *[6][16]byte, h []byte) (off int, mask uint64)")
+	TEXT(name, NOSPLIT, "func(masks *[8][16]byte, h []byte) (off int, mask uint64)")
 	Pragma("noescape") // the kernel keeps no pointer: h may live on the caller's stack
 	kind := ""
 	if ascii {
@@ -170,7 +170,7 @@ type avx2 struct{}
 
 func (avx2) width() int   { return 32 }
 func (avx2) name() string { return "AVX2" }
-func (a avx2) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
+func (a avx2) setup(ptr Register, m int) (masks [8]VecVirtual, nib VecVirtual) {
 	for j := range 2 * m {
 		masks[j] = YMM()
 		VBROADCASTI128(Mem{Base: ptr, Disp: 16 * j}, masks[j])
@@ -226,7 +226,7 @@ type ssse3 struct{}
 
 func (ssse3) width() int   { return 16 }
 func (ssse3) name() string { return "SSSE3" }
-func (ssse3) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
+func (ssse3) setup(ptr Register, m int) (masks [8]VecVirtual, nib VecVirtual) {
 	for j := range 2 * m {
 		masks[j] = XMM()
 		MOVOU(Mem{Base: ptr, Disp: 16 * j}, masks[j])
