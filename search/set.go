@@ -151,10 +151,12 @@ type pfState struct {
 	laneCalls, laneAdvance int
 	lanesOff               bool
 
-	// Teddy's candidates of the last kernel call, from tFrom: bit j of
-	// tMask for offset tBase+j; none in [tFrom, tEnd) but those.
+	// Teddy's candidates of the last kernel call, from tFrom: bit b of
+	// tBuf[j] for offset tBase+64j+b, for the words j whose bit is set
+	// in tSum (the others hold none); none in [tFrom, tEnd) but those.
 	tFrom, tBase, tEnd int
-	tMask              uint64
+	tSum               uint64
+	tBuf               [64]uint64
 }
 
 const pfMinSkip = 16

@@ -143,33 +143,55 @@ func (t *teddy) bits(k int, c byte) byte {
 // begin (see verify), or, when there is none, max(i, len(h)-m+1): a match
 // can begin at any of the last m-1 offsets only if it continues past the
 // end of h (in the next chunk of a stream), which the automaton, stepping
-// through them, sees. m caches the candidates of the last block the kernel
-// returned, for the calls that follow in the same search of h (those below
+// through them, sees. m caches the candidates of the last kernel call (see
+// pfState), for the calls that follow in the same search of h (those below
 // the i of a call are dropped then); i must not decrease from call to
 // call.
 func (t *teddy) next(h []byte, i int, m *pfState) int {
 	for {
 		if i < m.tFrom || i >= m.tEnd {
-			base, mask, end := t.block(h, i)
-			if mask == 0 {
-				m.tEnd = 0
+			if !t.fill(h, i, m) {
 				return max(i, len(h)-t.m+1)
 			}
-			m.tFrom, m.tBase, m.tMask, m.tEnd = i, base, mask, end
 		}
-		mask := m.tMask
-		if d := i - m.tBase; d > 0 {
-			mask &^= 1<<d - 1
-		}
-		for mask != 0 {
-			p := m.tBase + bits.TrailingZeros64(mask)
-			mask &= mask - 1
-			if t.verify(h, p) {
-				return p
+		d := max(i-m.tBase, 0)
+		sum := m.tSum &^ (1<<(d>>6) - 1)
+		for sum != 0 {
+			w := bits.TrailingZeros64(sum)
+			sum &= sum - 1
+			mask := m.tBuf[w]
+			if o := d - 64*w; o > 0 {
+				mask &^= 1<<o - 1
+			}
+			for base := m.tBase + 64*w; mask != 0; mask &= mask - 1 {
+				if p := base + bits.TrailingZeros64(mask); t.verify(h, p) {
+					return p
+				}
 			}
 		}
 		i = m.tEnd
 	}
+}
+
+// fill caches in m the candidates of the offsets from i: those of up to
+// 64 words of 64 offsets from one call of the batch kernel when h[i:] has
+// a whole word of offsets, else those of the block kernel's first block
+// at or after i (whose offsets before it have none). It returns false,
+// and leaves nothing cached, when there is no candidate from i on.
+func (t *teddy) fill(h []byte, i int, m *pfState) bool {
+	if len(h)-i >= 64+t.m-1 {
+		words, sum := t.batch(h, i, t.m, &m.tBuf)
+		m.tFrom, m.tBase, m.tSum, m.tEnd = i, i, sum, i+64*words
+		return true
+	}
+	base, mask, end := t.block(h, i)
+	if mask == 0 {
+		m.tEnd = 0
+		return false
+	}
+	m.tBuf[0] = mask
+	m.tFrom, m.tBase, m.tSum, m.tEnd = i, base, 1, end
+	return true
 }
 
 // verify reports whether a pattern of a bucket that passes Teddy's test at
@@ -204,18 +226,37 @@ func (t *teddy) blockGo(h []byte, i int) (base int, mask uint64, end int) {
 	base = t.nextGo(h, i)
 	end = min(base+64, len(h)-t.m+1)
 	for j := 0; base+j < end; j++ {
-		if t.candidate(h, base+j) {
+		if t.candidate(h, base+j, t.m) {
 			mask |= 1 << j
 		}
 	}
 	return base, mask, end
 }
 
+// batchGo is the batch kernels' pure-Go equivalent (see batch), for the
+// tests.
+func (t *teddy) batchGo(h []byte, i, m int, out *[64]uint64) (words int, sum uint64) {
+	words = min(64, (len(h)-i-m+1)/64)
+	for j := range words {
+		var mask uint64
+		for b := range 64 {
+			if t.candidate(h, i+64*j+b, m) {
+				mask |= 1 << b
+			}
+		}
+		if mask != 0 {
+			out[j] = mask
+			sum |= 1 << j
+		}
+	}
+	return words, sum
+}
+
 // candidate reports whether offset p of h, with p+m <= len(h), passes
-// Teddy's test.
-func (t *teddy) candidate(h []byte, p int) bool {
+// Teddy's test with the first m bytes of the fingerprint (m <= t.m).
+func (t *teddy) candidate(h []byte, p, m int) bool {
 	b := t.bits(0, h[p])
-	for k := 1; k < t.m; k++ {
+	for k := 1; k < m; k++ {
 		b &= t.bits(k, h[p+k])
 	}
 	return b != 0
@@ -225,7 +266,7 @@ func (t *teddy) candidate(h []byte, p int) bool {
 // none, max(i, len(h)-m+1), as next does without verify.
 func (t *teddy) nextGo(h []byte, i int) int {
 	for p := i; p+t.m <= len(h); p++ {
-		if t.candidate(h, p) {
+		if t.candidate(h, p, t.m) {
 			return p
 		}
 	}

@@ -88,3 +88,60 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 	}
 	return base, mask, end
 }
+
+// batch examines the offsets of h from i in whole words of 64 with the
+// batch kernel of the current simd level for a fingerprint of m bytes (m
+// at most t.m: the masks of the first m bytes are those of an m-byte
+// fingerprint): it writes to out[j] the candidate mask of the offsets
+// i+64j to i+64j+63, for the words j whose bit is set in sum, and returns
+// words = min(64, (len(h)-i-m+1)/64), the number of words examined. It
+// needs len(h)-i >= 64+m-1.
+func (t *teddy) batch(h []byte, i, m int, out *[64]uint64) (words int, sum uint64) {
+	ms, r := &t.masks, h[i:]
+	switch {
+	case simd == simdAVX2 && t.ascii:
+		switch m {
+		case 4:
+			return teddyBatch4AVX2ASCII(ms, r, out)
+		case 3:
+			return teddyBatch3AVX2ASCII(ms, r, out)
+		case 2:
+			return teddyBatch2AVX2ASCII(ms, r, out)
+		default:
+			return teddyBatch1AVX2ASCII(ms, r, out)
+		}
+	case simd == simdAVX2:
+		switch m {
+		case 4:
+			return teddyBatch4AVX2(ms, r, out)
+		case 3:
+			return teddyBatch3AVX2(ms, r, out)
+		case 2:
+			return teddyBatch2AVX2(ms, r, out)
+		default:
+			return teddyBatch1AVX2(ms, r, out)
+		}
+	case t.ascii:
+		switch m {
+		case 4:
+			return teddyBatch4SSSE3ASCII(ms, r, out)
+		case 3:
+			return teddyBatch3SSSE3ASCII(ms, r, out)
+		case 2:
+			return teddyBatch2SSSE3ASCII(ms, r, out)
+		default:
+			return teddyBatch1SSSE3ASCII(ms, r, out)
+		}
+	default:
+		switch m {
+		case 4:
+			return teddyBatch4SSSE3(ms, r, out)
+		case 3:
+			return teddyBatch3SSSE3(ms, r, out)
+		case 2:
+			return teddyBatch2SSSE3(ms, r, out)
+		default:
+			return teddyBatch1SSSE3(ms, r, out)
+		}
+	}
+}

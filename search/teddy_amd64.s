@@ -116,6 +116,80 @@ teddy1AVX2_none:
 	XORQ CX, CX
 	JMP  teddy1AVX2_ret
 
+// func teddyBatch1AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch1AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X2
+	VPBROADCASTD   X2, Y2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch1AVX2_ret
+	VMOVDQU (CX)(DI*1), Y3
+	VPSRLW  $0x04, Y3, Y4
+	VPAND   Y2, Y3, Y3
+	VPAND   Y2, Y4, Y4
+	VPSHUFB Y3, Y0, Y3
+	VPSHUFB Y4, Y1, Y4
+	VPAND   Y4, Y3, Y3
+	VMOVDQU 32(CX)(DI*1), Y4
+	VPSRLW  $0x04, Y4, Y5
+	VPAND   Y2, Y4, Y4
+	VPAND   Y2, Y5, Y5
+	VPSHUFB Y4, Y0, Y4
+	VPSHUFB Y5, Y1, Y5
+	VPAND   Y5, Y4, Y4
+	VPOR    Y3, Y4, Y5
+	VPTEST  Y5, Y5
+	JNZ     teddyBatch1AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch1AVX2_loop
+
+teddyBatch1AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y3, Y3
+	VPMOVMSKB Y3, R8
+	NOTL      R8
+	VPXOR     Y3, Y3, Y3
+	VPCMPEQB  Y3, Y4, Y3
+	VPMOVMSKB Y3, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch1AVX2_loop
+
+teddyBatch1AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
 // func teddy2AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy2AVX2(SB), NOSPLIT, $0-48
@@ -261,6 +335,98 @@ teddy2AVX2_ret:
 teddy2AVX2_none:
 	XORQ CX, CX
 	JMP  teddy2AVX2_ret
+
+// func teddyBatch2AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch2AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch2AVX2_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y5, Y5
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y6, Y6
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y2, Y6
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y6, Y6
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y4, Y7, Y7
+	VPAND   Y4, Y8, Y8
+	VPSHUFB Y7, Y2, Y7
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyBatch2AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch2AVX2_loop
+
+teddyBatch2AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch2AVX2_loop
+
+teddyBatch2AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
 
 // func teddy3AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
@@ -441,6 +607,116 @@ teddy3AVX2_ret:
 teddy3AVX2_none:
 	XORQ CX, CX
 	JMP  teddy3AVX2_ret
+
+// func teddyBatch3AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch3AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X6
+	VPBROADCASTD   X6, Y6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch3AVX2_ret
+	VMOVDQU (CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y6, Y7, Y7
+	VPAND   Y6, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 1(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y8, Y8
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y2, Y8
+	VPSHUFB Y9, Y3, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 2(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y8, Y8
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y4, Y8
+	VPSHUFB Y9, Y5, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 32(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y8, Y8
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y9, Y1, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 33(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y9, Y9
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y2, Y9
+	VPSHUFB Y10, Y3, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 34(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y9, Y9
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y4, Y9
+	VPSHUFB Y10, Y5, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VPOR    Y7, Y8, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddyBatch3AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch3AVX2_loop
+
+teddyBatch3AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y7, Y7
+	VPMOVMSKB Y7, R8
+	NOTL      R8
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y8, Y7
+	VPMOVMSKB Y7, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch3AVX2_loop
+
+teddyBatch3AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
 
 // func teddy4AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
@@ -656,6 +932,134 @@ teddy4AVX2_none:
 	XORQ CX, CX
 	JMP  teddy4AVX2_ret
 
+// func teddyBatch4AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch4AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch4AVX2_ret
+	VMOVDQU (CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y9, Y9
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddyBatch4AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch4AVX2_loop
+
+teddyBatch4AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y11, Y11, Y11
+	VPCMPEQB  Y11, Y9, Y9
+	VPMOVMSKB Y9, R8
+	NOTL      R8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y10, Y9
+	VPMOVMSKB Y9, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch4AVX2_loop
+
+teddyBatch4AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
 // func teddy1AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy1AVX2ASCII(SB), NOSPLIT, $0-48
@@ -763,6 +1167,78 @@ teddy1AVX2ASCII_ret:
 teddy1AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy1AVX2ASCII_ret
+
+// func teddyBatch1AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch1AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X2
+	VPBROADCASTD   X2, Y2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch1AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y3
+	VPSRLW  $0x04, Y3, Y4
+	VPAND   Y2, Y4, Y4
+	VPSHUFB Y3, Y0, Y3
+	VPSHUFB Y4, Y1, Y4
+	VPAND   Y4, Y3, Y3
+	VMOVDQU 32(CX)(DI*1), Y4
+	VPSRLW  $0x04, Y4, Y5
+	VPAND   Y2, Y5, Y5
+	VPSHUFB Y4, Y0, Y4
+	VPSHUFB Y5, Y1, Y5
+	VPAND   Y5, Y4, Y4
+	VPOR    Y3, Y4, Y5
+	VPTEST  Y5, Y5
+	JNZ     teddyBatch1AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch1AVX2ASCII_loop
+
+teddyBatch1AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y3, Y3
+	VPMOVMSKB Y3, R8
+	NOTL      R8
+	VPXOR     Y3, Y3, Y3
+	VPCMPEQB  Y3, Y4, Y3
+	VPMOVMSKB Y3, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch1AVX2ASCII_loop
+
+teddyBatch1AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
 
 // func teddy2AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
@@ -901,6 +1377,94 @@ teddy2AVX2ASCII_ret:
 teddy2AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy2AVX2ASCII_ret
+
+// func teddyBatch2AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch2AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch2AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y2, Y6
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y4, Y8, Y8
+	VPSHUFB Y7, Y2, Y7
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyBatch2AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch2AVX2ASCII_loop
+
+teddyBatch2AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch2AVX2ASCII_loop
+
+teddyBatch2AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
 
 // func teddy3AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
@@ -1069,6 +1633,110 @@ teddy3AVX2ASCII_ret:
 teddy3AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy3AVX2ASCII_ret
+
+// func teddyBatch3AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch3AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X6
+	VPBROADCASTD   X6, Y6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch3AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y6, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 1(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y2, Y8
+	VPSHUFB Y9, Y3, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 2(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y4, Y8
+	VPSHUFB Y9, Y5, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 32(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y9, Y1, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 33(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y2, Y9
+	VPSHUFB Y10, Y3, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 34(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y4, Y9
+	VPSHUFB Y10, Y5, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VPOR    Y7, Y8, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddyBatch3AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch3AVX2ASCII_loop
+
+teddyBatch3AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y7, Y7
+	VPMOVMSKB Y7, R8
+	NOTL      R8
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y8, Y7
+	VPMOVMSKB Y7, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch3AVX2ASCII_loop
+
+teddyBatch3AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
 
 // func teddy4AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
@@ -1268,6 +1936,126 @@ teddy4AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy4AVX2ASCII_ret
 
+// func teddyBatch4AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch4AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch4AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddyBatch4AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch4AVX2ASCII_loop
+
+teddyBatch4AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y11, Y11, Y11
+	VPCMPEQB  Y11, Y9, Y9
+	VPMOVMSKB Y9, R8
+	NOTL      R8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y10, Y9
+	VPMOVMSKB Y9, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch4AVX2ASCII_loop
+
+teddyBatch4AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
 // func teddy1SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3(SB), NOSPLIT, $0-48
@@ -1401,6 +2189,129 @@ teddy1SSSE3_ret:
 teddy1SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy1SSSE3_ret
+
+// func teddyBatch1SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch1SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X2
+	PSHUFD $0x00, X2, X2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch1SSSE3_ret
+	MOVOU    (CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X5
+	PSHUFB   X3, X5
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X5
+	MOVOU    16(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X6
+	PSHUFB   X3, X6
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X6
+	MOVOU    32(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X7
+	PSHUFB   X3, X7
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X7
+	MOVOU    48(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X8
+	PSHUFB   X3, X8
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X8
+	MOVO     X5, X3
+	POR      X6, X3
+	MOVO     X3, X3
+	POR      X7, X3
+	MOVO     X3, X3
+	POR      X8, X3
+	PXOR     X4, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch1SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3_loop
+
+teddyBatch1SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X3, X3
+	MOVO     X5, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X3, X3
+	MOVO     X6, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X7, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X8, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3_loop
+
+teddyBatch1SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
 
 // func teddy2SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
@@ -1581,6 +2492,175 @@ teddy2SSSE3_ret:
 teddy2SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy2SSSE3_ret
+
+// func teddyBatch2SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch2SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch2SSSE3_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X8
+	PSHUFB   X5, X8
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	PAND     X8, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X9
+	PSHUFB   X5, X9
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	PAND     X9, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X10
+	PSHUFB   X5, X10
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	PAND     X10, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X11
+	PSHUFB   X5, X11
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X11
+	PAND     X11, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch2SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3_loop
+
+teddyBatch2SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3_loop
+
+teddyBatch2SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
 
 // func teddy3SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
@@ -1807,6 +2887,221 @@ teddy3SSSE3_ret:
 teddy3SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy3SSSE3_ret
+
+// func teddyBatch3SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch3SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X6
+	PSHUFD $0x00, X6, X6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch3SSSE3_ret
+	MOVOU    (CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X9
+	PSHUFB   X7, X9
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X9
+	MOVOU    1(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X10
+	PSHUFB   X7, X10
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    2(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X10
+	PSHUFB   X7, X10
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    16(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X10
+	PSHUFB   X7, X10
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	MOVOU    17(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X11
+	PSHUFB   X7, X11
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    18(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X11
+	PSHUFB   X7, X11
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    32(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X11
+	PSHUFB   X7, X11
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	MOVOU    33(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X12
+	PSHUFB   X7, X12
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    34(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X12
+	PSHUFB   X7, X12
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    48(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X12
+	PSHUFB   X7, X12
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	MOVOU    49(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X13
+	PSHUFB   X7, X13
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVOU    50(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X13
+	PSHUFB   X7, X13
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVO     X9, X7
+	POR      X10, X7
+	MOVO     X7, X7
+	POR      X11, X7
+	MOVO     X7, X7
+	POR      X12, X7
+	PXOR     X8, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch3SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3_loop
+
+teddyBatch3SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X7, X7
+	MOVO     X9, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X7, X7
+	MOVO     X10, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X11, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X12, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3_loop
+
+teddyBatch3SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
 
 // func teddy4SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
@@ -2080,6 +3375,267 @@ teddy4SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy4SSSE3_ret
 
+// func teddyBatch4SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch4SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch4SSSE3_ret
+	MOVOU    (CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    32(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X13
+	PSHUFB   X9, X13
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	MOVOU    33(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X14
+	PSHUFB   X9, X14
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    34(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X14
+	PSHUFB   X9, X14
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    35(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X14
+	PSHUFB   X9, X14
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    48(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X14
+	PSHUFB   X9, X14
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	MOVOU    49(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X15
+	PSHUFB   X9, X15
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    50(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X15
+	PSHUFB   X9, X15
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    51(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X15
+	PSHUFB   X9, X15
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVO     X11, X9
+	POR      X12, X9
+	MOVO     X9, X9
+	POR      X13, X9
+	MOVO     X9, X9
+	POR      X14, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch4SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3_loop
+
+teddyBatch4SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X9, X9
+	MOVO     X11, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X9, X9
+	MOVO     X12, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X13, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X14, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3_loop
+
+teddyBatch4SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
 // func teddy1SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3ASCII(SB), NOSPLIT, $0-48
@@ -2209,6 +3765,125 @@ teddy1SSSE3ASCII_ret:
 teddy1SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy1SSSE3ASCII_ret
+
+// func teddyBatch1SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch1SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X2
+	PSHUFD $0x00, X2, X2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch1SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X5
+	PSHUFB   X3, X5
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X5
+	MOVOU    16(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X6
+	PSHUFB   X3, X6
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X6
+	MOVOU    32(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X7
+	PSHUFB   X3, X7
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X7
+	MOVOU    48(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X8
+	PSHUFB   X3, X8
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X8
+	MOVO     X5, X3
+	POR      X6, X3
+	MOVO     X3, X3
+	POR      X7, X3
+	MOVO     X3, X3
+	POR      X8, X3
+	PXOR     X4, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch1SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3ASCII_loop
+
+teddyBatch1SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X3, X3
+	MOVO     X5, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X3, X3
+	MOVO     X6, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X7, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X8, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3ASCII_loop
+
+teddyBatch1SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
 
 // func teddy2SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
@@ -2381,6 +4056,167 @@ teddy2SSSE3ASCII_ret:
 teddy2SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy2SSSE3ASCII_ret
+
+// func teddyBatch2SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch2SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch2SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X8
+	PSHUFB   X5, X8
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	PAND     X8, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X9
+	PSHUFB   X5, X9
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	PAND     X9, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X10
+	PSHUFB   X5, X10
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	PAND     X10, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X11
+	PSHUFB   X5, X11
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X11
+	PAND     X11, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch2SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3ASCII_loop
+
+teddyBatch2SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3ASCII_loop
+
+teddyBatch2SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
 
 // func teddy3SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
@@ -2595,6 +4431,209 @@ teddy3SSSE3ASCII_ret:
 teddy3SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy3SSSE3ASCII_ret
+
+// func teddyBatch3SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch3SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X6
+	PSHUFD $0x00, X6, X6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch3SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X9
+	PSHUFB   X7, X9
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X9
+	MOVOU    1(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X10
+	PSHUFB   X7, X10
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    2(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X10
+	PSHUFB   X7, X10
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    16(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X10
+	PSHUFB   X7, X10
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	MOVOU    17(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X11
+	PSHUFB   X7, X11
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    18(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X11
+	PSHUFB   X7, X11
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    32(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X11
+	PSHUFB   X7, X11
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	MOVOU    33(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X12
+	PSHUFB   X7, X12
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    34(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X12
+	PSHUFB   X7, X12
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    48(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X12
+	PSHUFB   X7, X12
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	MOVOU    49(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X13
+	PSHUFB   X7, X13
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVOU    50(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X13
+	PSHUFB   X7, X13
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVO     X9, X7
+	POR      X10, X7
+	MOVO     X7, X7
+	POR      X11, X7
+	MOVO     X7, X7
+	POR      X12, X7
+	PXOR     X8, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch3SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3ASCII_loop
+
+teddyBatch3SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X7, X7
+	MOVO     X9, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X7, X7
+	MOVO     X10, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X11, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X12, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3ASCII_loop
+
+teddyBatch3SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
 
 // func teddy4SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
@@ -2851,3 +4890,248 @@ teddy4SSSE3ASCII_ret:
 teddy4SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy4SSSE3ASCII_ret
+
+// func teddyBatch4SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch4SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch4SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    32(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X13
+	PSHUFB   X9, X13
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	MOVOU    33(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X14
+	PSHUFB   X9, X14
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    34(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X14
+	PSHUFB   X9, X14
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    35(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X14
+	PSHUFB   X9, X14
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    48(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X14
+	PSHUFB   X9, X14
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	MOVOU    49(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X15
+	PSHUFB   X9, X15
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    50(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X15
+	PSHUFB   X9, X15
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    51(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X15
+	PSHUFB   X9, X15
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVO     X11, X9
+	POR      X12, X9
+	MOVO     X9, X9
+	POR      X13, X9
+	MOVO     X9, X9
+	POR      X14, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch4SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3ASCII_loop
+
+teddyBatch4SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X9, X9
+	MOVO     X11, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X9, X9
+	MOVO     X12, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X13, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X14, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3ASCII_loop
+
+teddyBatch4SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET

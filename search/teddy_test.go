@@ -112,6 +112,72 @@ func TestTeddyNext(t *testing.T) {
 	})
 }
 
+// TestTeddyBatch checks the batch kernels of every level and fingerprint
+// length against the definition of a candidate, from random start offsets
+// of haystacks of up to a few thousand bytes, dense and sparse in
+// candidates, and that only the words of sum are written.
+func TestTeddyBatch(t *testing.T) {
+	forEachSIMD(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 10))
+		for trial := range 300 {
+			alphabet := []string{"abcdefghijklmnopqrstuvwxyz", "ab", "aAbBzZ", allBytes(), "0123456789"}[trial%5]
+			pats, h := teddyRandom(rng, alphabet, 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(5), 64+rng.IntN(5000))
+			if trial%4 == 3 {
+				for i := range pats {
+					pats[i][0] = 'x' // never in most haystacks: few candidates
+				}
+			}
+			td := newTeddy(pats, trial%3 == 0)
+			for range 20 {
+				m := 1 + rng.IntN(td.m)
+				if len(h) < 64+m-1 {
+					break
+				}
+				i := rng.IntN(len(h) - 64 - m + 2)
+				var out [64]uint64
+				for j := range out {
+					out[j] = 0xdead
+				}
+				words, sum := td.batch(h, i, m, &out)
+				if want := min(64, (len(h)-i-m+1)/64); words != want {
+					t.Fatalf("m=%d, len %d: batch(h, %d) examines %d words; want %d", m, len(h), i, words, want)
+				}
+				if words < 64 && sum>>words != 0 {
+					t.Fatalf("m=%d, len %d: batch(h, %d) = %d, %#x: bits past the words", m, len(h), i, words, sum)
+				}
+				for j := range words {
+					var want uint64
+					for b := range 64 {
+						if teddyCandidateSlowM(td, h, i+64*j+b, m) {
+							want |= 1 << b
+						}
+					}
+					got := uint64(0)
+					if sum>>j&1 == 1 {
+						got = out[j]
+						if got == 0 {
+							t.Fatalf("m=%d, len %d: batch(h, %d): word %d in sum is zero", m, len(h), i, j)
+						}
+					} else if out[j] != 0xdead {
+						t.Fatalf("m=%d, len %d: batch(h, %d): word %d not in sum is written", m, len(h), i, j)
+					}
+					if got != want {
+						t.Fatalf("m=%d, %d patterns, len %d: batch(h, %d): word %d = %#x; want %#x", m, len(pats), len(h), i, j, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// teddyCandidateSlowM is teddyCandidateSlow with the first m bytes of the
+// fingerprint.
+func teddyCandidateSlowM(t *teddy, h []byte, p, m int) bool {
+	u := *t
+	u.m = m
+	return teddyCandidateSlow(&u, h, p)
+}
+
 // teddyMayBeginSlow reports whether some pattern occurs at p of h, or
 // begins there and continues past the end of h.
 func teddyMayBeginSlow(pats [][]byte, h []byte, p int, fold bool) bool {

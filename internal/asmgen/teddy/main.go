@@ -22,6 +22,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -40,6 +41,7 @@ func main() {
 						name += "ASCII"
 					}
 					kernel(name, v, m, ascii)
+					batch(strings.Replace(name, "teddy", "teddyBatch", 1), v, m, ascii)
 				}
 			}
 		}
@@ -164,6 +166,100 @@ func kernel(name string, v vec, m int, ascii bool) {
 	Label(name + "_none")
 	XORQ(m0, m0)
 	JMP(LabelRef(name + "_ret"))
+}
+
+// batch emits the kernel that examines many blocks in one call: it writes
+// the candidate mask of each of the first words = min(64, n/64) whole
+// words of 64 offsets (n = len(h)-m+1 offsets) to out[j], bit b for offset
+// 64j+b, and returns words and sum, whose bit j is set when out[j] holds a
+// candidate; the words without one are not written. The masks are loaded
+// into registers once per call, and a word without candidates costs what
+// the first kernel's main loop does: the vectors' bucket bits, ORed and
+// tested. The caller guarantees len(h) >= 64+m-1 (words >= 1).
+func batch(name string, v vec, m int, ascii bool) {
+	TEXT(name, NOSPLIT, "func(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)")
+	Pragma("noescape")
+	kind := ""
+	if ascii {
+		kind = " of ASCII bytes"
+	}
+	Doc(fmt.Sprintf("%s writes the candidate masks of a %d-byte fingerprint%s in the first words = min(64, (len(h)-%d)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with %s, len(h) must be at least %d.",
+		name, m, kind, m-1, v.name(), 64+m-1))
+	ptr := Load(Param("masks"), GP64())
+	base := Load(Param("h").Base(), GP64())
+	n := Load(Param("h").Len(), GP64())
+	out := Load(Param("out"), GP64())
+	w := v.width()
+
+	masks, nib := v.setup(ptr, m)
+	block := func(i Register, off int) VecVirtual {
+		var r VecVirtual
+		for k := 0; k < m; k++ {
+			c := v.bits(Mem{Base: base, Index: i, Scale: 1, Disp: off + k}, masks[2*k], masks[2*k+1], nib, ascii)
+			if k == 0 {
+				r = c
+			} else {
+				v.and(c, r)
+			}
+		}
+		return r
+	}
+
+	Comment("end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.")
+	end := GP64()
+	MOVQ(n, end)
+	SUBQ(U32(m-1), end)
+	SHRQ(U8(6), end)
+	lim := GP64()
+	MOVQ(U32(64), lim)
+	CMPQ(end, lim)
+	CMOVQGT(lim, end)
+	words := GP64()
+	MOVQ(end, words)
+	SHLQ(U8(6), end)
+	sum := GP64()
+	XORQ(sum, sum)
+	i := GP64()
+	XORQ(i, i)
+
+	Label(name + "_loop")
+	CMPQ(i, end)
+	JGE(LabelRef(name + "_ret"))
+	nv := 64 / w
+	rs := make([]VecVirtual, nv)
+	for k := range rs {
+		rs[k] = block(i, k*w)
+	}
+	either := rs[0]
+	for k := 1; k < nv; k++ {
+		either = v.or(either, rs[k])
+	}
+	v.nonZero(either, name+"_found")
+	ADDQ(U32(64), i)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_found")
+	Comment("The word's mask to out[i/64], and its bit in sum.")
+	acc := v.mask(rs[0])
+	for k := 1; k < nv; k++ {
+		mk := v.mask(rs[k])
+		SHLQ(U8(k*w), mk)
+		ORQ(mk, acc)
+	}
+	t := GP64()
+	MOVQ(i, t)
+	SHRQ(U8(3), t)
+	MOVQ(acc, Mem{Base: out, Index: t, Scale: 1})
+	SHRQ(U8(3), t)
+	BTSQ(t, sum)
+	ADDQ(U32(64), i)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_ret")
+	Store(words, ReturnIndex(0))
+	Store(sum, ReturnIndex(1))
+	v.end()
+	RET()
 }
 
 type avx2 struct{}
