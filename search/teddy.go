@@ -49,10 +49,14 @@ type teddy struct {
 	m     int  // fingerprint length: 1–4
 	ascii bool // no fingerprint byte is above 0x7f (see the kernels)
 
-	// pats holds the patterns' first up to 8 bytes (see verify), in
-	// bucket order: bucket b's are pats[first[b]:first[b+1]].
-	pats  [teddyMaxPatterns]teddyPat
-	first [teddyBuckets + 1]uint8
+	// pats holds the patterns' first up to 8 bytes (see verify), grouped
+	// by the hash of their first m bytes (see slot): slot k's are
+	// pats[first[k]:first[k+1]]. keyMask covers the first m bytes of a
+	// little-endian load, keyFold is 0x20 in each of them under
+	// ASCIICaseInsensitive (0 otherwise).
+	pats             [teddyMaxPatterns]teddyPat
+	first            [teddySlots + 1]uint8
+	keyMask, keyFold uint32
 }
 
 // teddyPat is the test of verify for one pattern: an 8-byte little-endian
@@ -67,7 +71,17 @@ type teddyPat struct {
 const (
 	teddyMaxPatterns = 64
 	teddyBuckets     = 8
+	teddySlots       = 256 // of verify's hash table
 )
+
+// slot returns the slot of verify's hash table for the little-endian
+// load x of a pattern's or the haystack's first bytes: a hash of its
+// first m bytes with bit 0x20 set in each under ASCIICaseInsensitive, so
+// that the two cases of a letter, and only bytes equal up to case, give
+// the same key.
+func (t *teddy) slot(x uint64) int {
+	return int((uint32(x)&t.keyMask | t.keyFold) * 0x9e3779b1 >> 24)
+}
 
 // newTeddy returns the Teddy prefilter of needles, or nil when there are
 // none or more than teddyMaxPatterns.
@@ -98,11 +112,23 @@ func newTeddy(needles [][]byte, fold bool) *teddy {
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return bytes.Compare(fp(needles[x]), fp(needles[y])) })
 	for r, i := range order {
-		b := r * teddyBuckets / len(needles)
-		t.first[b+1] = uint8(r + 1)
-		bit := byte(1) << b
-		n := needles[i]
-		q := &t.pats[r]
+		bit := byte(1) << (r * teddyBuckets / len(needles))
+		for k, c := range needles[i][:t.m] {
+			t.add(k, c, bit)
+			if fold && isASCIILetter(c) {
+				t.add(k, c^0x20, bit)
+			}
+		}
+	}
+	// verify's table: the patterns sorted by slot (a counting sort).
+	t.keyMask = uint32(1<<(8*t.m) - 1)
+	if fold {
+		t.keyFold = 0x20202020 & t.keyMask
+	}
+	pats := make([]teddyPat, len(needles))
+	slots := make([]int, len(needles))
+	for i, n := range needles {
+		q := &pats[i]
 		for k := range min(8, len(n)) {
 			c := n[k]
 			if fold && isASCIILetter(c) {
@@ -112,17 +138,16 @@ func newTeddy(needles [][]byte, fold bool) *teddy {
 			q.val |= uint64(c) << (8 * k)
 			q.mask |= 0xff << (8 * k)
 		}
-		for k, c := range n[:t.m] {
-			t.add(k, c, bit)
-			if fold && isASCIILetter(c) {
-				t.add(k, c^0x20, bit)
-			}
-		}
+		slots[i] = t.slot(q.val)
+		t.first[slots[i]+1]++
 	}
-	// Buckets left empty (fewer than 8 patterns) begin where the one
-	// before ends.
-	for b := 1; b <= teddyBuckets; b++ {
-		t.first[b] = max(t.first[b], t.first[b-1])
+	for k := range teddySlots {
+		t.first[k+1] += t.first[k]
+	}
+	next := t.first
+	for i, k := range slots {
+		t.pats[next[k]] = pats[i]
+		next[k]++
 	}
 	return t
 }
@@ -194,25 +219,19 @@ func (t *teddy) fill(h []byte, i int, m *pfState) bool {
 	return true
 }
 
-// verify reports whether a pattern of a bucket that passes Teddy's test at
-// candidate p may begin there: when its first up to 8 bytes are those of
-// h[p:], or, in the last 7 offsets of h, always (a pattern may continue
-// past the end of h, in the next chunk of a stream).
+// verify reports whether a pattern may begin at candidate p: when the
+// first up to 8 bytes of one of the patterns in the slot of h[p:] are
+// those of h[p:], or, in the last 7 offsets of h, always (a pattern may
+// continue past the end of h, in the next chunk of a stream).
 func (t *teddy) verify(h []byte, p int) bool {
 	if len(h)-p < 8 {
 		return true
 	}
 	x := binary.LittleEndian.Uint64(h[p:])
-	b := t.bits(0, h[p])
-	for k := 1; k < t.m; k++ {
-		b &= t.bits(k, h[p+k])
-	}
-	for ; b != 0; b &= b - 1 {
-		k := bits.TrailingZeros8(b)
-		for _, q := range t.pats[t.first[k]:t.first[k+1]] {
-			if (x|q.fold)&q.mask == q.val {
-				return true
-			}
+	k := t.slot(x)
+	for _, q := range t.pats[t.first[k]:t.first[k+1]] {
+		if (x|q.fold)&q.mask == q.val {
+			return true
 		}
 	}
 	return false
