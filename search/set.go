@@ -157,10 +157,11 @@ type pfState struct {
 	tFrom, tBase, tEnd int
 	tSum               uint64
 	tBuf               [64]uint64
-	// The fingerprint length of the batch kernels (0 before the first
-	// call), and the candidates they found and the offsets they examined
-	// while it is shorter than the fingerprint (see teddyDense).
-	tM, tCands, tScanned int
+	// Whether the batch kernels test the fingerprint's whole bytes, and
+	// the candidates they found and the offsets they examined while they
+	// were lean (see teddyDense).
+	tFull            bool
+	tCands, tScanned int
 }
 
 const pfMinSkip = 16

@@ -173,13 +173,10 @@ func (t *teddy) bits(k int, c byte) byte {
 // the i of a call are dropped then); i must not decrease from call to
 // call.
 func (t *teddy) next(h []byte, i int, m *pfState) int {
-	from := i
 	for {
 		if i < m.tFrom || i >= m.tEnd {
 			if !t.fill(h, i, m) {
-				// The batch kernels, examining fewer bytes than the
-				// fingerprint's, may have gone past len(h)-m.
-				return max(from, len(h)-t.m+1)
+				return max(i, len(h)-t.m+1)
 			}
 		}
 		d := max(i-m.tBase, 0)
@@ -213,21 +210,15 @@ func (t *teddy) next(h []byte, i int, m *pfState) int {
 // and leaves nothing cached, when there is no candidate from i on.
 func (t *teddy) fill(h []byte, i int, m *pfState) bool {
 	if len(h)-i >= 64+t.m-1 {
-		fm := m.tM
-		if fm == 0 {
-			fm = min(t.m, 3)
-			m.tM = fm
-		}
-		words, sum := t.batch(h, i, fm, &m.tBuf)
+		lean := !m.tFull && t.m >= 3
+		words, sum := t.batch(h, i, t.m, lean, &m.tBuf)
 		m.tFrom, m.tBase, m.tSum, m.tEnd = i, i, sum, i+64*words
-		if fm < t.m {
+		if lean {
 			for s := sum; s != 0; s &= s - 1 {
 				m.tCands += bits.OnesCount64(m.tBuf[bits.TrailingZeros64(s)])
 			}
 			m.tScanned += 64 * words
-			if m.tCands*teddyDense > m.tScanned+teddyDenseSlack {
-				m.tM = t.m
-			}
+			m.tFull = m.tCands*teddyDense > m.tScanned+teddyDenseSlack
 		}
 		return true
 	}
@@ -254,27 +245,29 @@ func (t *teddy) verify(x uint64) bool {
 	return false
 }
 
-// The batch kernels of a search examine the first three bytes of a 4-byte
-// fingerprint until the candidates that gives are found to be denser than
-// one per teddyDense offsets on average (beyond teddyDenseSlack offsets'
-// worth), then all four. A fourth pair of shuffles costs about 15% of the
-// kernel's speed (1 MiB of Go source: 76 µs with 3 bytes, 88 µs with 4);
-// a candidate, a few nanoseconds, so the fourth byte pays when it removes
-// more than one candidate per few hundred bytes. In 1 MiB of Go source, 16
-// rare identifiers give 9,351 candidates with 3 bytes (Tes, Ben, con and
-// dec are common prefixes) and 1,717 with 4; 5 absent random words 106 and
-// none.
+// A search's batch kernels start lean, when the fingerprint has 3 or 4
+// bytes: they test the first byte by both nibbles and the others by their
+// low nibble only (an ASCII letter's high nibble, 4–7, says little about
+// it), 9 or 11 vector instructions per vector of offsets instead of 17 or
+// 23. Once the lean candidates prove denser than one per teddyDense
+// offsets on average (beyond teddyDenseSlack offsets' worth), the search
+// turns to the full test, which passes about half as many: about when the
+// candidates it removes cost more than its doubled kernel time, at a few
+// nanoseconds each. Measured in 1 MiB of Go source (candidates lean /
+// full / full with 3 bytes): 16 rare identifiers 3,348 / 1,717 / 9,351
+// (Tes, Ben, con and dec are common prefixes), 64 of them 52,616 / 27,509
+// / 64,711, 5 and 16 absent random words 8 / 0 / 106 and 257 / 2 / 592.
 const (
-	teddyDense      = 512
+	teddyDense      = 128
 	teddyDenseSlack = 4096
 )
 
 // verifyEnd reports whether a pattern may begin at a candidate p in the
 // last 7 offsets of h, where verify does not apply: it does not compare,
 // as a pattern may continue past the end of h (in the next chunk of a
-// stream). It takes p when p passes Teddy's test with the whole
-// fingerprint or lies in the last m-1 offsets, since the batch kernels may
-// have examined fewer bytes (see fill).
+// stream). It takes p when p passes Teddy's full test or lies in the last
+// m-1 offsets: a lean kernel's candidate (see fill) may fail the full
+// test.
 func (t *teddy) verifyEnd(h []byte, p int) bool {
 	return p+t.m > len(h) || t.candidate(h, p, t.m)
 }
@@ -296,12 +289,16 @@ func (t *teddy) blockGo(h []byte, i int) (base int, mask uint64, end int) {
 
 // batchGo is the batch kernels' pure-Go equivalent (see batch), for the
 // tests.
-func (t *teddy) batchGo(h []byte, i, m int, out *[64]uint64) (words int, sum uint64) {
+func (t *teddy) batchGo(h []byte, i, m int, lean bool, out *[64]uint64) (words int, sum uint64) {
 	words = min(64, (len(h)-i-m+1)/64)
+	full := m
+	if lean {
+		full = 1
+	}
 	for j := range words {
 		var mask uint64
 		for b := range 64 {
-			if t.candidate(h, i+64*j+b, m) {
+			if t.candidateLean(h, i+64*j+b, m, full) {
 				mask |= 1 << b
 			}
 		}
@@ -319,6 +316,24 @@ func (t *teddy) candidate(h []byte, p, m int) bool {
 	b := t.bits(0, h[p])
 	for k := 1; k < m; k++ {
 		b &= t.bits(k, h[p+k])
+	}
+	return b != 0
+}
+
+// candidateLean reports whether offset p of h, with p+m <= len(h), passes
+// Teddy's test with the first m bytes of the fingerprint, the bytes from
+// full on by their low nibble only.
+func (t *teddy) candidateLean(h []byte, p, m, full int) bool {
+	b := byte(0xff)
+	for k := range m {
+		c := h[p+k]
+		if k < full {
+			b &= t.bits(k, c)
+		} else if c < 0x80 || !t.ascii {
+			b &= t.masks[2*k][c&15]
+		} else {
+			b = 0 // the ASCII kernels' shuffle gives 0 for c > 0x7f
+		}
 	}
 	return b != 0
 }

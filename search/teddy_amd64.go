@@ -90,16 +90,38 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 }
 
 // batch examines the offsets of h from i in whole words of 64 with the
-// batch kernel of the current simd level for a fingerprint of m bytes (m
-// at most t.m: the masks of the first m bytes are those of an m-byte
-// fingerprint): it writes to out[j] the candidate mask of the offsets
-// i+64j to i+64j+63, for the words j whose bit is set in sum, and returns
-// words = min(64, (len(h)-i-m+1)/64), the number of words examined. It
-// needs len(h)-i >= 64+m-1.
-func (t *teddy) batch(h []byte, i, m int, out *[64]uint64) (words int, sum uint64) {
+// batch kernel of the current simd level for the first m bytes of the
+// fingerprint (m at most t.m: the masks of the first m bytes are those of
+// an m-byte fingerprint), with only the low-nibble masks of all bytes but
+// the first when lean (m 3 or 4): it writes to out[j] the candidate mask
+// of the offsets i+64j to i+64j+63, for the words j whose bit is set in
+// sum, and returns words = min(64, (len(h)-i-m+1)/64), the number of words
+// examined. It needs len(h)-i >= 64+m-1.
+func (t *teddy) batch(h []byte, i, m int, lean bool, out *[64]uint64) (words int, sum uint64) {
 	ms, r := &t.masks, h[i:]
+	avx2 := simd == simdAVX2
+	if lean {
+		switch {
+		case avx2 && t.ascii && m == 4:
+			return teddyLean4AVX2ASCII(ms, r, out)
+		case avx2 && t.ascii:
+			return teddyLean3AVX2ASCII(ms, r, out)
+		case avx2 && m == 4:
+			return teddyLean4AVX2(ms, r, out)
+		case avx2:
+			return teddyLean3AVX2(ms, r, out)
+		case t.ascii && m == 4:
+			return teddyLean4SSSE3ASCII(ms, r, out)
+		case t.ascii:
+			return teddyLean3SSSE3ASCII(ms, r, out)
+		case m == 4:
+			return teddyLean4SSSE3(ms, r, out)
+		default:
+			return teddyLean3SSSE3(ms, r, out)
+		}
+	}
 	switch {
-	case simd == simdAVX2 && t.ascii:
+	case avx2 && t.ascii:
 		switch m {
 		case 4:
 			return teddyBatch4AVX2ASCII(ms, r, out)
@@ -110,7 +132,7 @@ func (t *teddy) batch(h []byte, i, m int, out *[64]uint64) (words int, sum uint6
 		default:
 			return teddyBatch1AVX2ASCII(ms, r, out)
 		}
-	case simd == simdAVX2:
+	case avx2:
 		switch m {
 		case 4:
 			return teddyBatch4AVX2(ms, r, out)

@@ -718,6 +718,100 @@ teddyBatch3AVX2_ret:
 	VZEROUPPER
 	RET
 
+// func teddyLean3AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean3AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean3AVX2_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y5, Y5
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y6, Y2, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 2(CX)(DI*1), Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y6, Y3, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y6, Y6
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 34(CX)(DI*1), Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyLean3AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean3AVX2_loop
+
+teddyLean3AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean3AVX2_loop
+
+teddyLean3AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
 // func teddy4AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy4AVX2(SB), NOSPLIT, $0-48
@@ -1055,6 +1149,110 @@ teddyBatch4AVX2_found:
 	JMP       teddyBatch4AVX2_loop
 
 teddyBatch4AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddyLean4AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean4AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	VBROADCASTI128 96(AX), Y4
+	VBROADCASTI128 112(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X5
+	VPBROADCASTD   X5, Y5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean4AVX2_ret
+	VMOVDQU (CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y5, Y6, Y6
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 1(CX)(DI*1), Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 2(CX)(DI*1), Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 3(CX)(DI*1), Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y7, Y4, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 32(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y5, Y7, Y7
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 33(CX)(DI*1), Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y8, Y2, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 34(CX)(DI*1), Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 35(CX)(DI*1), Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y8, Y4, Y8
+	VPAND   Y8, Y7, Y7
+	VPOR    Y6, Y7, Y8
+	VPTEST  Y8, Y8
+	JNZ     teddyLean4AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean4AVX2_loop
+
+teddyLean4AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y8, Y8, Y8
+	VPCMPEQB  Y8, Y6, Y6
+	VPMOVMSKB Y6, R8
+	NOTL      R8
+	VPXOR     Y6, Y6, Y6
+	VPCMPEQB  Y6, Y7, Y6
+	VPMOVMSKB Y6, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean4AVX2_loop
+
+teddyLean4AVX2_ret:
 	MOVQ DX, words+40(FP)
 	MOVQ SI, sum+48(FP)
 	VZEROUPPER
@@ -1738,6 +1936,94 @@ teddyBatch3AVX2ASCII_ret:
 	VZEROUPPER
 	RET
 
+// func teddyLean3AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean3AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean3AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPSHUFB Y6, Y2, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 2(CX)(DI*1), Y6
+	VPSHUFB Y6, Y3, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 34(CX)(DI*1), Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyLean3AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean3AVX2ASCII_loop
+
+teddyLean3AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean3AVX2ASCII_loop
+
+teddyLean3AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
 // func teddy4AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy4AVX2ASCII(SB), NOSPLIT, $0-48
@@ -2051,6 +2337,102 @@ teddyBatch4AVX2ASCII_found:
 	JMP       teddyBatch4AVX2ASCII_loop
 
 teddyBatch4AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddyLean4AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean4AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	VBROADCASTI128 96(AX), Y4
+	VBROADCASTI128 112(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X5
+	VPBROADCASTD   X5, Y5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean4AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 1(CX)(DI*1), Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 2(CX)(DI*1), Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 3(CX)(DI*1), Y7
+	VPSHUFB Y7, Y4, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 32(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 33(CX)(DI*1), Y8
+	VPSHUFB Y8, Y2, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 34(CX)(DI*1), Y8
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 35(CX)(DI*1), Y8
+	VPSHUFB Y8, Y4, Y8
+	VPAND   Y8, Y7, Y7
+	VPOR    Y6, Y7, Y8
+	VPTEST  Y8, Y8
+	JNZ     teddyLean4AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean4AVX2ASCII_loop
+
+teddyLean4AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y8, Y8, Y8
+	VPCMPEQB  Y8, Y6, Y6
+	VPMOVMSKB Y6, R8
+	NOTL      R8
+	VPXOR     Y6, Y6, Y6
+	VPCMPEQB  Y6, Y7, Y6
+	VPMOVMSKB Y6, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean4AVX2ASCII_loop
+
+teddyLean4AVX2ASCII_ret:
 	MOVQ DX, words+40(FP)
 	MOVQ SI, sum+48(FP)
 	VZEROUPPER
@@ -3103,6 +3485,173 @@ teddyBatch3SSSE3_ret:
 	MOVQ SI, sum+48(FP)
 	RET
 
+// func teddyLean3SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean3SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean3SSSE3_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    2(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    18(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    34(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVOU    50(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean3SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3_loop
+
+teddyLean3SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3_loop
+
+teddyLean3SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
 // func teddy4SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy4SSSE3(SB), NOSPLIT, $0-48
@@ -3632,6 +4181,195 @@ teddyBatch4SSSE3_found:
 	JMP      teddyBatch4SSSE3_loop
 
 teddyBatch4SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddyLean4SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean4SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVOU  96(AX), X4
+	MOVOU  112(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X5
+	PSHUFD $0x00, X5, X5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean4SSSE3_ret
+	MOVOU    (CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X8
+	PSHUFB   X6, X8
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X8
+	MOVOU    1(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    2(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    3(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    16(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X9
+	PSHUFB   X6, X9
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X9
+	MOVOU    17(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    18(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    19(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    32(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X10
+	PSHUFB   X6, X10
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X10
+	MOVOU    33(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    34(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    35(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    48(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X11
+	PSHUFB   X6, X11
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X11
+	MOVOU    49(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    50(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    51(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVO     X8, X6
+	POR      X9, X6
+	MOVO     X6, X6
+	POR      X10, X6
+	MOVO     X6, X6
+	POR      X11, X6
+	PXOR     X7, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean4SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3_loop
+
+teddyLean4SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X6, X6
+	MOVO     X8, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X6, X6
+	MOVO     X9, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X10, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X11, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3_loop
+
+teddyLean4SSSE3_ret:
 	MOVQ DX, words+40(FP)
 	MOVQ SI, sum+48(FP)
 	RET
@@ -4635,6 +5373,161 @@ teddyBatch3SSSE3ASCII_ret:
 	MOVQ SI, sum+48(FP)
 	RET
 
+// func teddyLean3SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean3SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean3SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    2(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    18(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    34(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVOU    50(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean3SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3ASCII_loop
+
+teddyLean3SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3ASCII_loop
+
+teddyLean3SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
 // func teddy4SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy4SSSE3ASCII(SB), NOSPLIT, $0-48
@@ -5132,6 +6025,179 @@ teddyBatch4SSSE3ASCII_found:
 	JMP      teddyBatch4SSSE3ASCII_loop
 
 teddyBatch4SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddyLean4SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean4SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVOU  96(AX), X4
+	MOVOU  112(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X5
+	PSHUFD $0x00, X5, X5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean4SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X8
+	PSHUFB   X6, X8
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X8
+	MOVOU    1(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    2(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    3(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    16(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X9
+	PSHUFB   X6, X9
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X9
+	MOVOU    17(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    18(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    19(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    32(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X10
+	PSHUFB   X6, X10
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X10
+	MOVOU    33(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    34(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    35(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    48(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X11
+	PSHUFB   X6, X11
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X11
+	MOVOU    49(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    50(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    51(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVO     X8, X6
+	POR      X9, X6
+	MOVO     X6, X6
+	POR      X10, X6
+	MOVO     X6, X6
+	POR      X11, X6
+	PXOR     X7, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean4SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3ASCII_loop
+
+teddyLean4SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X6, X6
+	MOVO     X8, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X6, X6
+	MOVO     X9, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X10, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X11, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3ASCII_loop
+
+teddyLean4SSSE3ASCII_ret:
 	MOVQ DX, words+40(FP)
 	MOVQ SI, sum+48(FP)
 	RET

@@ -128,8 +128,9 @@ func TestTeddyBatch(t *testing.T) {
 				}
 			}
 			td := newTeddy(pats, trial%3 == 0)
-			for range 20 {
+			for r := range 20 {
 				m := 1 + rng.IntN(td.m)
+				lean := r%2 == 1 && m >= 3
 				if len(h) < 64+m-1 {
 					break
 				}
@@ -138,7 +139,7 @@ func TestTeddyBatch(t *testing.T) {
 				for j := range out {
 					out[j] = 0xdead
 				}
-				words, sum := td.batch(h, i, m, &out)
+				words, sum := td.batch(h, i, m, lean, &out)
 				if want := min(64, (len(h)-i-m+1)/64); words != want {
 					t.Fatalf("m=%d, len %d: batch(h, %d) examines %d words; want %d", m, len(h), i, words, want)
 				}
@@ -148,8 +149,13 @@ func TestTeddyBatch(t *testing.T) {
 				for j := range words {
 					var want uint64
 					for b := range 64 {
-						if teddyCandidateSlowM(td, h, i+64*j+b, m) {
+						p := i + 64*j + b
+						full := teddyCandidateSlowM(td, h, p, m)
+						if lean && teddyLeanSlow(td, h, p, m) || !lean && full {
 							want |= 1 << b
+						}
+						if lean && full && !teddyLeanSlow(td, h, p, m) {
+							t.Fatalf("m=%d: offset %d is a candidate, not a lean one", m, p)
 						}
 					}
 					got := uint64(0)
@@ -162,7 +168,7 @@ func TestTeddyBatch(t *testing.T) {
 						t.Fatalf("m=%d, len %d: batch(h, %d): word %d not in sum is written", m, len(h), i, j)
 					}
 					if got != want {
-						t.Fatalf("m=%d, %d patterns, len %d: batch(h, %d): word %d = %#x; want %#x", m, len(pats), len(h), i, j, got, want)
+						t.Fatalf("m=%d, lean %v, %d patterns, len %d: batch(h, %d): word %d = %#x; want %#x", m, lean, len(pats), len(h), i, j, got, want)
 					}
 				}
 			}
@@ -176,6 +182,26 @@ func teddyCandidateSlowM(t *teddy, h []byte, p, m int) bool {
 	u := *t
 	u.m = m
 	return teddyCandidateSlow(&u, h, p)
+}
+
+// teddyLeanSlow reports whether offset p of h is a candidate of t's lean
+// test with m bytes: some bucket passes at byte 0 by both nibbles, and at
+// bytes 1 to m-1 by the low nibble, which for ASCII fingerprints a byte
+// above 0x7f never passes.
+func teddyLeanSlow(t *teddy, h []byte, p, m int) bool {
+	for b := range teddyBuckets {
+		ok := true
+		for k := range m {
+			c := h[p+k]
+			if t.masks[2*k][c&15]>>b&1 == 0 || k == 0 && t.masks[1][c>>4]>>b&1 == 0 || k > 0 && t.ascii && c > 0x7f {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // teddyMayBeginSlow reports whether some pattern occurs at p of h, or

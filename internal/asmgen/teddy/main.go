@@ -1,7 +1,9 @@
 // Command teddy generates search's Teddy kernels (search/teddy_amd64.s and
-// the declarations in search/teddy_stub_amd64.go): one function per vector
-// width (AVX2, 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–4
-// bytes), each also in an ASCII variant for fingerprints of ASCII bytes.
+// the declarations in search/teddy_stub_amd64.go): per vector width (AVX2,
+// 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–4 bytes), each
+// also in an ASCII variant for fingerprints of ASCII bytes, a block kernel
+// (teddyN, described below), a batch kernel (teddyBatchN, see batch) and,
+// for 3 and 4 bytes, a lean batch kernel (teddyLeanN).
 //
 // Each kernel looks for the first block of offsets p of h at which the
 // bytes h[p], …, h[p+m-1] pass the fingerprint masks of at least one bucket
@@ -41,7 +43,10 @@ func main() {
 						name += "ASCII"
 					}
 					kernel(name, v, m, ascii)
-					batch(strings.Replace(name, "teddy", "teddyBatch", 1), v, m, ascii)
+					batch(strings.Replace(name, "teddy", "teddyBatch", 1), v, m, m, ascii)
+					if m >= 3 {
+						batch(strings.Replace(name, "teddy", "teddyLean", 1), v, m, 1, ascii)
+					}
 				}
 			}
 		}
@@ -61,6 +66,8 @@ type vec interface {
 	// fingerprint byte whose masks are lo and hi; ascii leaves out the
 	// mask of the low nibbles.
 	bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual
+	// loBits is bits with the low-nibble mask only.
+	loBits(mem Mem, lo, nib VecVirtual, ascii bool) VecVirtual
 	and(src, dst VecVirtual) // dst &= src
 	or(a, b VecVirtual) VecVirtual
 	// nonZero jumps to label when some byte of v is not zero.
@@ -168,7 +175,11 @@ func kernel(name string, v vec, m int, ascii bool) {
 	JMP(LabelRef(name + "_ret"))
 }
 
-// batch emits the kernel that examines many blocks in one call: it writes
+// batch emits the kernel that examines many blocks in one call, with the
+// masks of both nibbles for the first full bytes of the fingerprint and
+// the low-nibble masks only for the others (a lean test, which passes a
+// superset of the candidates; for ASCII fingerprints a byte above 0x7f
+// still passes none, as PSHUFB gives 0 for it): it writes
 // the candidate mask of each of the first words = min(64, n/64) whole
 // words of 64 offsets (n = len(h)-m+1 offsets) to out[j], bit b for offset
 // 64j+b, and returns words and sum, whose bit j is set when out[j] holds a
@@ -176,15 +187,19 @@ func kernel(name string, v vec, m int, ascii bool) {
 // into registers once per call, and a word without candidates costs what
 // the first kernel's main loop does: the vectors' bucket bits, ORed and
 // tested. The caller guarantees len(h) >= 64+m-1 (words >= 1).
-func batch(name string, v vec, m int, ascii bool) {
+func batch(name string, v vec, m, full int, ascii bool) {
 	TEXT(name, NOSPLIT, "func(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)")
 	Pragma("noescape")
 	kind := ""
 	if ascii {
 		kind = " of ASCII bytes"
 	}
-	Doc(fmt.Sprintf("%s writes the candidate masks of a %d-byte fingerprint%s in the first words = min(64, (len(h)-%d)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with %s, len(h) must be at least %d.",
-		name, m, kind, m-1, v.name(), 64+m-1))
+	test := ""
+	if full < m {
+		test = " (lean: the bytes after the first by their low nibble only)"
+	}
+	Doc(fmt.Sprintf("%s writes the candidate masks of a %d-byte fingerprint%s%s in the first words = min(64, (len(h)-%d)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with %s, len(h) must be at least %d.",
+		name, m, kind, test, m-1, v.name(), 64+m-1))
 	ptr := Load(Param("masks"), GP64())
 	base := Load(Param("h").Base(), GP64())
 	n := Load(Param("h").Len(), GP64())
@@ -195,7 +210,13 @@ func batch(name string, v vec, m int, ascii bool) {
 	block := func(i Register, off int) VecVirtual {
 		var r VecVirtual
 		for k := 0; k < m; k++ {
-			c := v.bits(Mem{Base: base, Index: i, Scale: 1, Disp: off + k}, masks[2*k], masks[2*k+1], nib, ascii)
+			mem := Mem{Base: base, Index: i, Scale: 1, Disp: off + k}
+			var c VecVirtual
+			if k < full {
+				c = v.bits(mem, masks[2*k], masks[2*k+1], nib, ascii)
+			} else {
+				c = v.loBits(mem, masks[2*k], nib, ascii)
+			}
 			if k == 0 {
 				r = c
 			} else {
@@ -295,6 +316,15 @@ func (avx2) bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual {
 	VPAND(y, x, x)
 	return x
 }
+func (avx2) loBits(mem Mem, lo, nib VecVirtual, ascii bool) VecVirtual {
+	x := YMM()
+	VMOVDQU(mem, x)
+	if !ascii {
+		VPAND(nib, x, x)
+	}
+	VPSHUFB(x, lo, x)
+	return x
+}
 func (avx2) and(src, dst VecVirtual) { VPAND(src, dst, dst) }
 func (avx2) or(a, b VecVirtual) VecVirtual {
 	r := YMM()
@@ -348,6 +378,16 @@ func (ssse3) bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual {
 	MOVO(hi, x)
 	PSHUFB(y, x)
 	PAND(x, a)
+	return a
+}
+func (ssse3) loBits(mem Mem, lo, nib VecVirtual, ascii bool) VecVirtual {
+	x, a := XMM(), XMM()
+	MOVOU(mem, x)
+	if !ascii {
+		PAND(nib, x)
+	}
+	MOVO(lo, a)
+	PSHUFB(x, a)
 	return a
 }
 func (ssse3) and(src, dst VecVirtual) { PAND(src, dst) }
