@@ -295,7 +295,10 @@ func TestTeddyNoAllocs(t *testing.T) {
 // pure-Go Set and the slow references. The haystack (see setFuzzInput) is
 // also searched repeated to past two AVX2 vectors after a prefix of 0–40
 // bytes, so that matches fall on every side of vector boundaries and,
-// for the Matcher, of chunk seams.
+// for the Matcher, of chunk seams; and in a haystack of 4–8 KiB, pieces of
+// it and prefixes of the patterns in an order drawn from the input, for
+// the batch kernels (4 KiB per call) with dense candidates, most of which
+// fail verify, and the turn from the lean test to the full one.
 func FuzzSetTeddy(f *testing.F) {
 	setFuzzSeeds(f)
 	f.Add([]byte("\x03\x08\x03abc\x02ab\x04abca\x01c\x03cab\x02ba\x03bbb\x02ccabcabcabcabcabcabcabcabcabcabcabcabcbcabcabcab"))
@@ -311,9 +314,32 @@ func FuzzSetTeddy(f *testing.F) {
 				long = append(long, h...)
 			}
 			teddyFuzzCheck(t, pats, long, kind, fold, data)
+			teddyFuzzCheck(t, pats, teddyFuzzLong(pats, h, data), kind, fold, data)
 		}
 		teddyFuzzCheck(t, pats, h, kind, fold, data)
 	})
+}
+
+// teddyFuzzLong returns a haystack of 4–8 KiB made of pieces of h and
+// prefixes of the patterns, in an order and of lengths drawn from data.
+func teddyFuzzLong(pats [][]byte, h, data []byte) []byte {
+	var seed uint64
+	for _, c := range data {
+		seed = seed*131 + uint64(c)
+	}
+	rng := rand.New(rand.NewPCG(seed, 3))
+	n := 4096 + int(data[len(data)-1])*16
+	long := make([]byte, 0, n+len(h))
+	for len(long) < n {
+		if rng.IntN(3) == 0 {
+			i := rng.IntN(len(h))
+			long = append(long, h[i:i+1+rng.IntN(len(h)-i)]...)
+		} else {
+			p := pats[rng.IntN(len(pats))]
+			long = append(long, p[:1+rng.IntN(len(p))]...)
+		}
+	}
+	return long
 }
 
 func teddyFuzzCheck(t *testing.T, pats [][]byte, h []byte, kind matchKind, fold bool, data []byte) {
