@@ -152,11 +152,15 @@ type pfState struct {
 	lanesOff               bool
 
 	// Teddy's candidates of the last kernel call, from tFrom: bit b of
-	// tBuf[j] for offset tBase+64j+b, for the words j whose bit is set
-	// in tSum (the others hold none); none in [tFrom, tEnd) but those.
+	// word j for offset tBase+64j+b, for the words j whose bit is set in
+	// tSum (the others hold none); none in [tFrom, tEnd) but those. The
+	// words are tBuf's after a batch kernel, else tBlock is word 0.
+	// Without tBuf (a short haystack, which the search need not zero 512
+	// bytes for), next uses the block kernels only.
 	tFrom, tBase, tEnd int
-	tSum               uint64
-	tBuf               [64]uint64
+	tSum, tBlock       uint64
+	tBatch             bool
+	tBuf               *[64]uint64
 	// Whether the batch kernels test the fingerprint's whole bytes, and
 	// the candidates they found and the offsets they examined while they
 	// were lean (see teddyDense).
@@ -166,7 +170,15 @@ type pfState struct {
 
 const pfMinSkip = 16
 
-var pfStart = pfState{next: [3]int{-1, -1, -1}}
+// pfUnknown is pfState.next at the start of a search.
+var pfUnknown = [3]int{-1, -1, -1}
+
+// teddyBuffered reports whether a search of h with pf gives Teddy's batch
+// kernels a candidate buffer (pfState.tBuf): when h is long enough for
+// them.
+func (p *prefilter) teddyBuffered(h []byte) bool {
+	return p != nil && p.t != nil && len(h) >= teddyBatchMin
+}
 
 func newPrefilter(needles [][]byte, fold bool) *prefilter {
 	var seen [256]bool

@@ -192,7 +192,10 @@ func (t *teddy) next(h []byte, i int, m *pfState) int {
 		for sum != 0 {
 			w := bits.TrailingZeros64(sum)
 			sum &= sum - 1
-			mask := m.tBuf[w]
+			mask := m.tBlock
+			if m.tBatch {
+				mask = m.tBuf[w]
+			}
 			if o := d - 64*w; o > 0 {
 				mask &^= 1<<o - 1
 			}
@@ -213,14 +216,16 @@ func (t *teddy) next(h []byte, i int, m *pfState) int {
 
 // fill caches in m the candidates of the offsets from i: those of up to
 // 64 words of 64 offsets from one call of the batch kernel when h[i:] has
-// a whole word of offsets, else those of the block kernel's first block
-// at or after i (whose offsets before it have none). It returns false,
+// at least teddyBatchMin offsets, else those of the block kernel's first
+// block at or after i (whose offsets before it have none): on a short
+// haystack, one call of the block kernel examines all of it when it holds
+// no candidate, where the batch kernel would leave a tail to it. It returns false,
 // and leaves nothing cached, when there is no candidate from i on.
 func (t *teddy) fill(h []byte, i int, m *pfState) bool {
-	if len(h)-i >= 64+t.m-1 {
+	if m.tBuf != nil && len(h)-i >= teddyBatchMin+t.m-1 {
 		lean := !m.tFull && t.m >= 3
-		words, sum := t.batch(h, i, t.m, lean, &m.tBuf)
-		m.tFrom, m.tBase, m.tSum, m.tEnd = i, i, sum, i+64*words
+		words, sum := t.batch(h, i, t.m, lean, m.tBuf)
+		m.tFrom, m.tBase, m.tSum, m.tEnd, m.tBatch = i, i, sum, i+64*words, true
 		if lean {
 			for s := sum; s != 0; s &= s - 1 {
 				m.tCands += bits.OnesCount64(m.tBuf[bits.TrailingZeros64(s)])
@@ -235,10 +240,13 @@ func (t *teddy) fill(h []byte, i int, m *pfState) bool {
 		m.tEnd = 0
 		return false
 	}
-	m.tBuf[0] = mask
 	m.tFrom, m.tBase, m.tSum, m.tEnd = i, base, 1, end
+	m.tBlock, m.tBatch = mask, false
 	return true
 }
+
+// teddyBatchMin is the fewest offsets fill hands to a batch kernel.
+const teddyBatchMin = 256
 
 // verify reports whether a pattern may begin at a candidate p where h[p:]
 // has at least 8 bytes, whose little-endian load is x: when the first up

@@ -37,24 +37,29 @@ func teddyRandom(rng *rand.Rand, alphabet string, npats, minLen, hlen int) ([][]
 	return randomPatterns(rng, alphabet, npats, minLen, minLen+5, hlen, 6)
 }
 
-// TestTeddyNext checks the kernels of every level against blockGo and the
-// definition of a candidate, and next against the patterns, from every
-// start offset of haystacks of up to a few vectors, and that every
-// occurrence of a pattern is a candidate.
+// TestTeddyNext checks the block kernels of every level against blockGo
+// and the definition of a candidate, and next, with and without the batch
+// kernels' buffer, against the patterns, from every start offset of
+// haystacks of up to a few vectors and from some of haystacks of up to
+// 1.7 KiB, and that every occurrence of a pattern is a candidate.
 func TestTeddyNext(t *testing.T) {
 	forEachSIMD(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		for trial := range 400 {
 			alphabet := []string{"abcdefghijklmnopqrstuvwxyz", "ab", "aAbBzZ", allBytes(), "0123456789"}[trial%5]
 			fold := trial%3 == 0
-			pats, h := teddyRandom(rng, alphabet[:len(alphabet)-trial%2], 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(4), rng.IntN(140))
+			hlen := rng.IntN(140)
+			if trial%8 == 7 {
+				hlen = teddyBatchMin + rng.IntN(1500) // for the batch kernels
+			}
+			pats, h := teddyRandom(rng, alphabet[:len(alphabet)-trial%2], 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(4), hlen)
 			if trial%5 == 4 {
 				for i := range pats {
 					pats[i][0] = 'x' // never in the haystack: few candidates
 				}
 			}
 			td := newTeddy(pats, fold)
-			for i := 0; i <= len(h); i++ {
+			for i := 0; i <= len(h); i += 1 + len(h)/140*rng.IntN(20) {
 				want := td.nextGo(h, i)
 				p := i
 				for p+td.m <= len(h) && !teddyCandidateSlow(td, h, p) {
@@ -83,6 +88,9 @@ func TestTeddyNext(t *testing.T) {
 				}
 				// next, from i and then from each offset it returns.
 				var m pfState
+				if trial%2 == 1 {
+					m.tBuf = new([64]uint64)
+				}
 				for j, q := i, i; ; j = q + 1 {
 					q = td.next(h, j, &m)
 					for r := j; r < min(q, len(h)); r++ {
