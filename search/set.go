@@ -48,8 +48,8 @@ func ASCIICaseInsensitive() SetOption { return func(c *setConfig) { c.fold = tru
 // instead of stepping the automaton through bytes that cannot begin a
 // match: for sets of up to 64 patterns on amd64, with the Teddy vector
 // prefilter (AVX2, or SSSE3 at the SSE2 level), which tests up to the
-// first three bytes of every pattern at 32 or 16 offsets at once, then
-// the first eight bytes of the patterns that passed, at each candidate;
+// first four bytes of every pattern at 32 or 16 offsets at once, then
+// the first eight bytes of the patterns that may begin at each candidate;
 // otherwise, when the patterns begin with at most three distinct bytes
 // (counting both cases of a letter under ASCIICaseInsensitive), with
 // bytes.IndexByte. The automaton confirms each candidate, so the matches
