@@ -218,12 +218,11 @@ func (t *teddy) next(h []byte, i int, m *pfState) int {
 }
 
 // fill caches in m the candidates of the offsets from i: those of up to
-// 64 words of 64 offsets from one call of the batch kernel when h[i:] has
-// at least teddyBatchMin offsets, else those of the block kernel's first
-// block at or after i (whose offsets before it have none): on a short
-// haystack, one call of the block kernel examines all of it when it holds
-// no candidate, where the batch kernel would leave a tail to it. It returns false,
-// and leaves nothing cached, when there is no candidate from i on.
+// 64 words of 64 offsets from one call of the batch kernel when m has a
+// buffer and h[i:] at least teddyBatchMin offsets, else those of the block
+// kernel's first block at or after i (whose offsets before it have none).
+// It returns false, and leaves nothing cached, when there is no candidate
+// from i on.
 func (t *teddy) fill(h []byte, i int, m *pfState) bool {
 	if m.tBuf != nil && len(h)-i >= teddyBatchMin+t.m-1 {
 		lean := !m.tFull && t.m >= 3
@@ -272,7 +271,7 @@ func (t *teddy) verify(x uint64) bool {
 // bytes: they test the first byte by both nibbles and the others by their
 // low nibble only (an ASCII letter's high nibble, 4–7, says little about
 // it), 9 or 11 vector instructions per vector of offsets instead of 17 or
-// 23. Once the lean candidates prove denser than one per teddyDense
+// 23 (ASCII fingerprints). Once the lean candidates prove denser than one per teddyDense
 // offsets on average (beyond teddyDenseSlack offsets' worth), the search
 // turns to the full test, which passes about half as many: about when the
 // candidates it removes cost more than its doubled kernel time, at a few
