@@ -475,7 +475,11 @@ func (a *AhoCorasick) extend(h []byte, i int, s uint32) Match {
 }
 
 func (a *AhoCorasick) find(h []byte, pf *prefilter) (Match, bool) {
-	m := pfStart
+	var m pfState
+	m.next = pfUnknown
+	if pf.teddyBuffered(h) {
+		m.tBuf = new([64]uint64) // on the stack: nothing keeps m
+	}
 	if a.kind != overlapping {
 		return a.leftmost(h, 0, pf, &m)
 	}
@@ -504,7 +508,11 @@ func (a *AhoCorasick) all(h []byte, pf *prefilter, yield func(Match) bool) {
 // allScan is all by successive calls of scan, which stop at each state with
 // outputs: with a prefilter, or on short haystacks.
 func (a *AhoCorasick) allScan(h []byte, pf *prefilter, yield func(Match) bool) {
-	m := pfStart
+	var m pfState
+	m.next = pfUnknown
+	if pf.teddyBuffered(h) {
+		m.tBuf = new([64]uint64) // on the stack: nothing keeps m
+	}
 	if a.kind != overlapping {
 		for at := 0; at < len(h); {
 			match, ok := a.leftmost(h, at, pf, &m)
@@ -541,11 +549,16 @@ type acMatcher struct {
 	e     uint32 // 1 + index of the next output to report at i, or 0
 	base  int64  // stream offset of chunk[0]
 	memo  pfState
+	buf   [64]uint64 // memo.tBuf, for long chunks
 }
 
 func (m *acMatcher) Feed(chunk []byte) {
 	m.base += int64(len(m.chunk))
-	m.chunk, m.i, m.e, m.memo = chunk, 0, 0, pfStart
+	m.chunk, m.i, m.e = chunk, 0, 0
+	m.memo = pfState{next: pfUnknown}
+	if m.pf.teddyBuffered(chunk) {
+		m.memo.tBuf = &m.buf
+	}
 }
 
 func (m *acMatcher) Next() (Match, bool) {

@@ -48,8 +48,8 @@ func ASCIICaseInsensitive() SetOption { return func(c *setConfig) { c.fold = tru
 // instead of stepping the automaton through bytes that cannot begin a
 // match: for sets of up to 64 patterns on amd64, with the Teddy vector
 // prefilter (AVX2, or SSSE3 at the SSE2 level), which tests up to the
-// first three bytes of every pattern at 32 or 16 offsets at once, then
-// the first eight bytes of the patterns that passed, at each candidate;
+// first four bytes of every pattern at 32 or 16 offsets at once, then
+// the first eight bytes of the patterns that may begin at each candidate;
 // otherwise, when the patterns begin with at most three distinct bytes
 // (counting both cases of a letter under ASCIICaseInsensitive), with
 // bytes.IndexByte. The automaton confirms each candidate, so the matches
@@ -151,15 +151,34 @@ type pfState struct {
 	laneCalls, laneAdvance int
 	lanesOff               bool
 
-	// Teddy's candidates of the last kernel call, from tFrom: bit j of
-	// tMask for offset tBase+j; none in [tFrom, tEnd) but those.
+	// Teddy's candidates of the last kernel call, from tFrom: bit b of
+	// word j for offset tBase+64j+b, for the words j whose bit is set in
+	// tSum (the others hold none); none in [tFrom, tEnd) but those. The
+	// words are tBuf's after a batch kernel, else tBlock is word 0.
+	// Without tBuf (a short haystack, which the search need not zero 512
+	// bytes for), next uses the block kernels only.
 	tFrom, tBase, tEnd int
-	tMask              uint64
+	tSum, tBlock       uint64
+	tBatch             bool
+	tBuf               *[64]uint64
+	// Whether the batch kernels test the fingerprint's whole bytes, and
+	// the candidates they found and the offsets they examined while they
+	// were lean (see teddyDense).
+	tFull            bool
+	tCands, tScanned int
 }
 
 const pfMinSkip = 16
 
-var pfStart = pfState{next: [3]int{-1, -1, -1}}
+// pfUnknown is pfState.next at the start of a search.
+var pfUnknown = [3]int{-1, -1, -1}
+
+// teddyBuffered reports whether a search of h with pf gives Teddy's batch
+// kernels a candidate buffer (pfState.tBuf): when h is long enough for
+// them.
+func (p *prefilter) teddyBuffered(h []byte) bool {
+	return p != nil && p.t != nil && len(h) >= teddyBatchMin
+}
 
 func newPrefilter(needles [][]byte, fold bool) *prefilter {
 	var seen [256]bool

@@ -337,41 +337,45 @@ func FuzzSetMatcher(f *testing.F) {
 	})
 }
 
+// TestSetNoAllocs checks that Find, a complete All loop and Feed+Next
+// allocate nothing, at every simd level.
 func TestSetNoAllocs(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
-	h := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog ", 50))
-	for _, pats := range [][]string{{"fox", "dog"}, {"the", "quick", "lazy", "over", "jumps"}} {
-		for kind := range overlapping + 1 {
-			for _, fold := range []bool{false, true} {
-				s := NewSet(toBytes(pats), setOptions(kind, fold)...)
-				name := setKindName(kind, fold)
-				if n := testing.AllocsPerRun(100, func() { s.Find(h) }); n != 0 {
-					t.Errorf("%s: Find allocates %v times", name, n)
-				}
-				count := 0
-				if n := testing.AllocsPerRun(100, func() {
-					for m := range s.All(h) {
-						count += int(m.End)
+	forEachSIMD(t, func(t *testing.T) {
+		h := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog ", 50))
+		for _, pats := range [][]string{{"fox", "dog"}, {"the", "quick", "lazy", "over", "jumps"}} {
+			for kind := range overlapping + 1 {
+				for _, fold := range []bool{false, true} {
+					s := NewSet(toBytes(pats), setOptions(kind, fold)...)
+					name := setKindName(kind, fold)
+					if n := testing.AllocsPerRun(100, func() { s.Find(h) }); n != 0 {
+						t.Errorf("%s: Find allocates %v times", name, n)
 					}
-				}); n != 0 {
-					t.Errorf("%s: All loop allocates %v times", name, n)
-				}
-				m := s.Matcher()
-				if n := testing.AllocsPerRun(100, func() {
-					m.Reset()
-					for i := 0; i < len(h); i += 7 {
-						m.Feed(h[i:min(i+7, len(h))])
-						for _, ok := m.Next(); ok; _, ok = m.Next() {
-							count++
+					count := 0
+					if n := testing.AllocsPerRun(100, func() {
+						for m := range s.All(h) {
+							count += int(m.End)
 						}
+					}); n != 0 {
+						t.Errorf("%s: All loop allocates %v times", name, n)
 					}
-				}); n != 0 {
-					t.Errorf("%s: Feed+Next allocates %v times", name, n)
+					m := s.Matcher()
+					if n := testing.AllocsPerRun(100, func() {
+						m.Reset()
+						for i := 0; i < len(h); i += 7 {
+							m.Feed(h[i:min(i+7, len(h))])
+							for _, ok := m.Next(); ok; _, ok = m.Next() {
+								count++
+							}
+						}
+					}); n != 0 {
+						t.Errorf("%s: Feed+Next allocates %v times", name, n)
+					}
+					sinkInt += count
 				}
-				sinkInt += count
 			}
 		}
-	}
+	})
 }

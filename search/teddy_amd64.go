@@ -34,6 +34,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 	switch {
 	case w == 32 && t.ascii:
 		switch t.m {
+		case 4:
+			off, mask = teddy4AVX2ASCII(ms, r)
 		case 3:
 			off, mask = teddy3AVX2ASCII(ms, r)
 		case 2:
@@ -43,6 +45,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		}
 	case w == 32:
 		switch t.m {
+		case 4:
+			off, mask = teddy4AVX2(ms, r)
 		case 3:
 			off, mask = teddy3AVX2(ms, r)
 		case 2:
@@ -52,6 +56,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		}
 	case t.ascii:
 		switch t.m {
+		case 4:
+			off, mask = teddy4SSSE3ASCII(ms, r)
 		case 3:
 			off, mask = teddy3SSSE3ASCII(ms, r)
 		case 2:
@@ -61,6 +67,8 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		}
 	default:
 		switch t.m {
+		case 4:
+			off, mask = teddy4SSSE3(ms, r)
 		case 3:
 			off, mask = teddy3SSSE3(ms, r)
 		case 2:
@@ -79,4 +87,83 @@ func (t *teddy) block(h []byte, i int) (base int, mask uint64, end int) {
 		end = n
 	}
 	return base, mask, end
+}
+
+// batch examines the offsets of h from i in whole words of 64 with the
+// batch kernel of the current simd level for the first m bytes of the
+// fingerprint (m at most t.m: the masks of the first m bytes are those of
+// an m-byte fingerprint), with only the low-nibble masks of all bytes but
+// the first when lean (m 3 or 4): it writes to out[j] the candidate mask
+// of the offsets i+64j to i+64j+63, for the words j whose bit is set in
+// sum, and returns words = min(64, (len(h)-i-m+1)/64), the number of words
+// examined. It needs len(h)-i >= 64+m-1.
+func (t *teddy) batch(h []byte, i, m int, lean bool, out *[64]uint64) (words int, sum uint64) {
+	ms, r := &t.masks, h[i:]
+	avx2 := simd == simdAVX2
+	if lean {
+		switch {
+		case avx2 && t.ascii && m == 4:
+			return teddyLean4AVX2ASCII(ms, r, out)
+		case avx2 && t.ascii:
+			return teddyLean3AVX2ASCII(ms, r, out)
+		case avx2 && m == 4:
+			return teddyLean4AVX2(ms, r, out)
+		case avx2:
+			return teddyLean3AVX2(ms, r, out)
+		case t.ascii && m == 4:
+			return teddyLean4SSSE3ASCII(ms, r, out)
+		case t.ascii:
+			return teddyLean3SSSE3ASCII(ms, r, out)
+		case m == 4:
+			return teddyLean4SSSE3(ms, r, out)
+		default:
+			return teddyLean3SSSE3(ms, r, out)
+		}
+	}
+	switch {
+	case avx2 && t.ascii:
+		switch m {
+		case 4:
+			return teddyBatch4AVX2ASCII(ms, r, out)
+		case 3:
+			return teddyBatch3AVX2ASCII(ms, r, out)
+		case 2:
+			return teddyBatch2AVX2ASCII(ms, r, out)
+		default:
+			return teddyBatch1AVX2ASCII(ms, r, out)
+		}
+	case avx2:
+		switch m {
+		case 4:
+			return teddyBatch4AVX2(ms, r, out)
+		case 3:
+			return teddyBatch3AVX2(ms, r, out)
+		case 2:
+			return teddyBatch2AVX2(ms, r, out)
+		default:
+			return teddyBatch1AVX2(ms, r, out)
+		}
+	case t.ascii:
+		switch m {
+		case 4:
+			return teddyBatch4SSSE3ASCII(ms, r, out)
+		case 3:
+			return teddyBatch3SSSE3ASCII(ms, r, out)
+		case 2:
+			return teddyBatch2SSSE3ASCII(ms, r, out)
+		default:
+			return teddyBatch1SSSE3ASCII(ms, r, out)
+		}
+	default:
+		switch m {
+		case 4:
+			return teddyBatch4SSSE3(ms, r, out)
+		case 3:
+			return teddyBatch3SSSE3(ms, r, out)
+		case 2:
+			return teddyBatch2SSSE3(ms, r, out)
+		default:
+			return teddyBatch1SSSE3(ms, r, out)
+		}
+	}
 }

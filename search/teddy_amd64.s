@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func teddy1AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddy1AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy1AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -116,7 +116,81 @@ teddy1AVX2_none:
 	XORQ CX, CX
 	JMP  teddy1AVX2_ret
 
-// func teddy2AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch1AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch1AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X2
+	VPBROADCASTD   X2, Y2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch1AVX2_ret
+	VMOVDQU (CX)(DI*1), Y3
+	VPSRLW  $0x04, Y3, Y4
+	VPAND   Y2, Y3, Y3
+	VPAND   Y2, Y4, Y4
+	VPSHUFB Y3, Y0, Y3
+	VPSHUFB Y4, Y1, Y4
+	VPAND   Y4, Y3, Y3
+	VMOVDQU 32(CX)(DI*1), Y4
+	VPSRLW  $0x04, Y4, Y5
+	VPAND   Y2, Y4, Y4
+	VPAND   Y2, Y5, Y5
+	VPSHUFB Y4, Y0, Y4
+	VPSHUFB Y5, Y1, Y5
+	VPAND   Y5, Y4, Y4
+	VPOR    Y3, Y4, Y5
+	VPTEST  Y5, Y5
+	JNZ     teddyBatch1AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch1AVX2_loop
+
+teddyBatch1AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y3, Y3
+	VPMOVMSKB Y3, R8
+	NOTL      R8
+	VPXOR     Y3, Y3, Y3
+	VPCMPEQB  Y3, Y4, Y3
+	VPMOVMSKB Y3, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch1AVX2_loop
+
+teddyBatch1AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy2AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy2AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -262,7 +336,99 @@ teddy2AVX2_none:
 	XORQ CX, CX
 	JMP  teddy2AVX2_ret
 
-// func teddy3AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch2AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch2AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch2AVX2_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y5, Y5
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y6, Y6
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y2, Y6
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y6, Y6
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y4, Y7, Y7
+	VPAND   Y4, Y8, Y8
+	VPSHUFB Y7, Y2, Y7
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyBatch2AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch2AVX2_loop
+
+teddyBatch2AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch2AVX2_loop
+
+teddyBatch2AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy3AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy3AVX2(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -442,7 +608,657 @@ teddy3AVX2_none:
 	XORQ CX, CX
 	JMP  teddy3AVX2_ret
 
-// func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch3AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch3AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X6
+	VPBROADCASTD   X6, Y6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch3AVX2_ret
+	VMOVDQU (CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y6, Y7, Y7
+	VPAND   Y6, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 1(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y8, Y8
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y2, Y8
+	VPSHUFB Y9, Y3, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 2(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y8, Y8
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y4, Y8
+	VPSHUFB Y9, Y5, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 32(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y8, Y8
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y9, Y1, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 33(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y9, Y9
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y2, Y9
+	VPSHUFB Y10, Y3, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 34(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y9, Y9
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y4, Y9
+	VPSHUFB Y10, Y5, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VPOR    Y7, Y8, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddyBatch3AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch3AVX2_loop
+
+teddyBatch3AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y7, Y7
+	VPMOVMSKB Y7, R8
+	NOTL      R8
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y8, Y7
+	VPMOVMSKB Y7, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch3AVX2_loop
+
+teddyBatch3AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddyLean3AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean3AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean3AVX2_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y5, Y5
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y6, Y2, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 2(CX)(DI*1), Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y6, Y3, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y6, Y6
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 34(CX)(DI*1), Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyLean3AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean3AVX2_loop
+
+teddyLean3AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean3AVX2_loop
+
+teddyLean3AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy4AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: AVX, AVX2
+TEXT ·teddy4AVX2(SB), NOSPLIT, $0-48
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	XORQ           AX, AX
+	SUBQ           $0x00000023, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy4AVX2_single
+
+teddy4AVX2_loop2:
+	CMPQ    AX, BX
+	JG      teddy4AVX2_single
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y9, Y9
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddy4AVX2_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy4AVX2_loop2
+
+teddy4AVX2_found2:
+	// Both blocks' candidates in one mask.
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y10, Y0
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy4AVX2_ret
+
+	// One block at a time.
+teddy4AVX2_single:
+	CMPQ    AX, DX
+	JG      teddy4AVX2_tail
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y9, Y9
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddy4AVX2_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy4AVX2_single
+
+teddy4AVX2_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy4AVX2_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4AVX2_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy4AVX2_none
+	VMOVDQU   (CX)(DX*1), Y9
+	VPSRLW    $0x04, Y9, Y10
+	VPAND     Y8, Y9, Y9
+	VPAND     Y8, Y10, Y10
+	VPSHUFB   Y9, Y0, Y9
+	VPSHUFB   Y10, Y1, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   1(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y0, Y0
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y2, Y0
+	VPSHUFB   Y1, Y3, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   2(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y0, Y0
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y4, Y0
+	VPSHUFB   Y1, Y5, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   3(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y0, Y0
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y6, Y0
+	VPSHUFB   Y1, Y7, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, BX
+	NOTL      BX
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
+
+teddy4AVX2_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	VZEROUPPER
+	RET
+
+teddy4AVX2_none:
+	XORQ CX, CX
+	JMP  teddy4AVX2_ret
+
+// func teddyBatch4AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch4AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch4AVX2_ret
+	VMOVDQU (CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y9, Y9
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y10, Y10
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y11, Y11
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddyBatch4AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch4AVX2_loop
+
+teddyBatch4AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y11, Y11, Y11
+	VPCMPEQB  Y11, Y9, Y9
+	VPMOVMSKB Y9, R8
+	NOTL      R8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y10, Y9
+	VPMOVMSKB Y9, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch4AVX2_loop
+
+teddyBatch4AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddyLean4AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean4AVX2(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	VBROADCASTI128 96(AX), Y4
+	VBROADCASTI128 112(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X5
+	VPBROADCASTD   X5, Y5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4AVX2_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean4AVX2_ret
+	VMOVDQU (CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y5, Y6, Y6
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 1(CX)(DI*1), Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 2(CX)(DI*1), Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 3(CX)(DI*1), Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y7, Y4, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 32(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y5, Y7, Y7
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 33(CX)(DI*1), Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y8, Y2, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 34(CX)(DI*1), Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 35(CX)(DI*1), Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y8, Y4, Y8
+	VPAND   Y8, Y7, Y7
+	VPOR    Y6, Y7, Y8
+	VPTEST  Y8, Y8
+	JNZ     teddyLean4AVX2_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean4AVX2_loop
+
+teddyLean4AVX2_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y8, Y8, Y8
+	VPCMPEQB  Y8, Y6, Y6
+	VPMOVMSKB Y6, R8
+	NOTL      R8
+	VPXOR     Y6, Y6, Y6
+	VPCMPEQB  Y6, Y7, Y6
+	VPMOVMSKB Y6, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean4AVX2_loop
+
+teddyLean4AVX2_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy1AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy1AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -550,7 +1366,79 @@ teddy1AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy1AVX2ASCII_ret
 
-// func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch1AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch1AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X2
+	VPBROADCASTD   X2, Y2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch1AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y3
+	VPSRLW  $0x04, Y3, Y4
+	VPAND   Y2, Y4, Y4
+	VPSHUFB Y3, Y0, Y3
+	VPSHUFB Y4, Y1, Y4
+	VPAND   Y4, Y3, Y3
+	VMOVDQU 32(CX)(DI*1), Y4
+	VPSRLW  $0x04, Y4, Y5
+	VPAND   Y2, Y5, Y5
+	VPSHUFB Y4, Y0, Y4
+	VPSHUFB Y5, Y1, Y5
+	VPAND   Y5, Y4, Y4
+	VPOR    Y3, Y4, Y5
+	VPTEST  Y5, Y5
+	JNZ     teddyBatch1AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch1AVX2ASCII_loop
+
+teddyBatch1AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y3, Y3
+	VPMOVMSKB Y3, R8
+	NOTL      R8
+	VPXOR     Y3, Y3, Y3
+	VPCMPEQB  Y3, Y4, Y3
+	VPMOVMSKB Y3, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch1AVX2ASCII_loop
+
+teddyBatch1AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy2AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy2AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -688,7 +1576,95 @@ teddy2AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy2AVX2ASCII_ret
 
-// func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch2AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch2AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch2AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y2, Y6
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y4, Y8, Y8
+	VPSHUFB Y7, Y2, Y7
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyBatch2AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch2AVX2ASCII_loop
+
+teddyBatch2AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch2AVX2ASCII_loop
+
+teddyBatch2AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy3AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: AVX, AVX2
 TEXT ·teddy3AVX2ASCII(SB), NOSPLIT, $0-48
 	MOVQ           masks+0(FP), AX
@@ -856,7 +1832,613 @@ teddy3AVX2ASCII_none:
 	XORQ CX, CX
 	JMP  teddy3AVX2ASCII_ret
 
-// func teddy1SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch3AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch3AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X6
+	VPBROADCASTD   X6, Y6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch3AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y6, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 1(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y2, Y8
+	VPSHUFB Y9, Y3, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 2(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y4, Y8
+	VPSHUFB Y9, Y5, Y9
+	VPAND   Y9, Y8, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 32(CX)(DI*1), Y8
+	VPSRLW  $0x04, Y8, Y9
+	VPAND   Y6, Y9, Y9
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y9, Y1, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 33(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y2, Y9
+	VPSHUFB Y10, Y3, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VMOVDQU 34(CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y6, Y10, Y10
+	VPSHUFB Y9, Y4, Y9
+	VPSHUFB Y10, Y5, Y10
+	VPAND   Y10, Y9, Y9
+	VPAND   Y9, Y8, Y8
+	VPOR    Y7, Y8, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddyBatch3AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch3AVX2ASCII_loop
+
+teddyBatch3AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y7, Y7
+	VPMOVMSKB Y7, R8
+	NOTL      R8
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y8, Y7
+	VPMOVMSKB Y7, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch3AVX2ASCII_loop
+
+teddyBatch3AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddyLean3AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean3AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X4
+	VPBROADCASTD   X4, Y4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean3AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y5
+	VPSRLW  $0x04, Y5, Y6
+	VPAND   Y4, Y6, Y6
+	VPSHUFB Y5, Y0, Y5
+	VPSHUFB Y6, Y1, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 1(CX)(DI*1), Y6
+	VPSHUFB Y6, Y2, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 2(CX)(DI*1), Y6
+	VPSHUFB Y6, Y3, Y6
+	VPAND   Y6, Y5, Y5
+	VMOVDQU 32(CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y4, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 33(CX)(DI*1), Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 34(CX)(DI*1), Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VPOR    Y5, Y6, Y7
+	VPTEST  Y7, Y7
+	JNZ     teddyLean3AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean3AVX2ASCII_loop
+
+teddyLean3AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQB  Y7, Y5, Y5
+	VPMOVMSKB Y5, R8
+	NOTL      R8
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y6, Y5
+	VPMOVMSKB Y5, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean3AVX2ASCII_loop
+
+teddyLean3AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy4AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: AVX, AVX2
+TEXT ·teddy4AVX2ASCII(SB), NOSPLIT, $0-48
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	XORQ           AX, AX
+	SUBQ           $0x00000023, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000020, BX
+	JL   teddy4AVX2ASCII_single
+
+teddy4AVX2ASCII_loop2:
+	CMPQ    AX, BX
+	JG      teddy4AVX2ASCII_single
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(AX*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddy4AVX2ASCII_found2
+	ADDQ    $0x00000040, AX
+	JMP     teddy4AVX2ASCII_loop2
+
+teddy4AVX2ASCII_found2:
+	// Both blocks' candidates in one mask.
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y10, Y0
+	VPMOVMSKB Y0, DX
+	NOTL      DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	JMP       teddy4AVX2ASCII_ret
+
+	// One block at a time.
+teddy4AVX2ASCII_single:
+	CMPQ    AX, DX
+	JG      teddy4AVX2ASCII_tail
+	VMOVDQU (CX)(AX*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(AX*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VPTEST  Y9, Y9
+	JNZ     teddy4AVX2ASCII_found1
+	ADDQ    $0x00000020, AX
+	JMP     teddy4AVX2ASCII_single
+
+teddy4AVX2ASCII_found1:
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, CX
+	NOTL      CX
+	JMP       teddy4AVX2ASCII_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4AVX2ASCII_tail:
+	MOVQ      DX, BX
+	ADDQ      $0x00000020, BX
+	CMPQ      AX, BX
+	JGE       teddy4AVX2ASCII_none
+	VMOVDQU   (CX)(DX*1), Y9
+	VPSRLW    $0x04, Y9, Y10
+	VPAND     Y8, Y10, Y10
+	VPSHUFB   Y9, Y0, Y9
+	VPSHUFB   Y10, Y1, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   1(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y2, Y0
+	VPSHUFB   Y1, Y3, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   2(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y4, Y0
+	VPSHUFB   Y1, Y5, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VMOVDQU   3(CX)(DX*1), Y0
+	VPSRLW    $0x04, Y0, Y1
+	VPAND     Y8, Y1, Y1
+	VPSHUFB   Y0, Y6, Y0
+	VPSHUFB   Y1, Y7, Y1
+	VPAND     Y1, Y0, Y0
+	VPAND     Y0, Y9, Y9
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQB  Y0, Y9, Y0
+	VPMOVMSKB Y0, BX
+	NOTL      BX
+	MOVQ      AX, CX
+	SUBQ      DX, CX
+	SHRQ      CL, BX
+	MOVQ      BX, CX
+
+teddy4AVX2ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	VZEROUPPER
+	RET
+
+teddy4AVX2ASCII_none:
+	XORQ CX, CX
+	JMP  teddy4AVX2ASCII_ret
+
+// func teddyBatch4AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyBatch4AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y4
+	VBROADCASTI128 80(AX), Y5
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyBatch4AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y9
+	VPSRLW  $0x04, Y9, Y10
+	VPAND   Y8, Y10, Y10
+	VPSHUFB Y9, Y0, Y9
+	VPSHUFB Y10, Y1, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 1(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y2, Y10
+	VPSHUFB Y11, Y3, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 2(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y4, Y10
+	VPSHUFB Y11, Y5, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 3(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y6, Y10
+	VPSHUFB Y11, Y7, Y11
+	VPAND   Y11, Y10, Y10
+	VPAND   Y10, Y9, Y9
+	VMOVDQU 32(CX)(DI*1), Y10
+	VPSRLW  $0x04, Y10, Y11
+	VPAND   Y8, Y11, Y11
+	VPSHUFB Y10, Y0, Y10
+	VPSHUFB Y11, Y1, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 33(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y2, Y11
+	VPSHUFB Y12, Y3, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 34(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y4, Y11
+	VPSHUFB Y12, Y5, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VMOVDQU 35(CX)(DI*1), Y11
+	VPSRLW  $0x04, Y11, Y12
+	VPAND   Y8, Y12, Y12
+	VPSHUFB Y11, Y6, Y11
+	VPSHUFB Y12, Y7, Y12
+	VPAND   Y12, Y11, Y11
+	VPAND   Y11, Y10, Y10
+	VPOR    Y9, Y10, Y11
+	VPTEST  Y11, Y11
+	JNZ     teddyBatch4AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyBatch4AVX2ASCII_loop
+
+teddyBatch4AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y11, Y11, Y11
+	VPCMPEQB  Y11, Y9, Y9
+	VPMOVMSKB Y9, R8
+	NOTL      R8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQB  Y9, Y10, Y9
+	VPMOVMSKB Y9, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyBatch4AVX2ASCII_loop
+
+teddyBatch4AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddyLean4AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·teddyLean4AVX2ASCII(SB), NOSPLIT, $0-56
+	MOVQ           masks+0(FP), AX
+	MOVQ           h_base+8(FP), CX
+	MOVQ           h_len+16(FP), DX
+	MOVQ           out+32(FP), BX
+	VBROADCASTI128 (AX), Y0
+	VBROADCASTI128 16(AX), Y1
+	VBROADCASTI128 32(AX), Y2
+	VBROADCASTI128 48(AX), Y3
+	VBROADCASTI128 64(AX), Y3
+	VBROADCASTI128 80(AX), Y4
+	VBROADCASTI128 96(AX), Y4
+	VBROADCASTI128 112(AX), Y5
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X5
+	VPBROADCASTD   X5, Y5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4AVX2ASCII_loop:
+	CMPQ    DI, AX
+	JGE     teddyLean4AVX2ASCII_ret
+	VMOVDQU (CX)(DI*1), Y6
+	VPSRLW  $0x04, Y6, Y7
+	VPAND   Y5, Y7, Y7
+	VPSHUFB Y6, Y0, Y6
+	VPSHUFB Y7, Y1, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 1(CX)(DI*1), Y7
+	VPSHUFB Y7, Y2, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 2(CX)(DI*1), Y7
+	VPSHUFB Y7, Y3, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 3(CX)(DI*1), Y7
+	VPSHUFB Y7, Y4, Y7
+	VPAND   Y7, Y6, Y6
+	VMOVDQU 32(CX)(DI*1), Y7
+	VPSRLW  $0x04, Y7, Y8
+	VPAND   Y5, Y8, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPSHUFB Y8, Y1, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 33(CX)(DI*1), Y8
+	VPSHUFB Y8, Y2, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 34(CX)(DI*1), Y8
+	VPSHUFB Y8, Y3, Y8
+	VPAND   Y8, Y7, Y7
+	VMOVDQU 35(CX)(DI*1), Y8
+	VPSHUFB Y8, Y4, Y8
+	VPAND   Y8, Y7, Y7
+	VPOR    Y6, Y7, Y8
+	VPTEST  Y8, Y8
+	JNZ     teddyLean4AVX2ASCII_found
+	ADDQ    $0x00000040, DI
+	JMP     teddyLean4AVX2ASCII_loop
+
+teddyLean4AVX2ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	VPXOR     Y8, Y8, Y8
+	VPCMPEQB  Y8, Y6, Y6
+	VPMOVMSKB Y6, R8
+	NOTL      R8
+	VPXOR     Y6, Y6, Y6
+	VPCMPEQB  Y6, Y7, Y6
+	VPMOVMSKB Y6, R9
+	NOTL      R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	MOVQ      DI, R9
+	SHRQ      $0x03, R9
+	MOVQ      R8, (BX)(R9*1)
+	SHRQ      $0x03, R9
+	BTSQ      R9, SI
+	ADDQ      $0x00000040, DI
+	JMP       teddyLean4AVX2ASCII_loop
+
+teddyLean4AVX2ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	VZEROUPPER
+	RET
+
+// func teddy1SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -990,7 +2572,130 @@ teddy1SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy1SSSE3_ret
 
-// func teddy2SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch1SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch1SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X2
+	PSHUFD $0x00, X2, X2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch1SSSE3_ret
+	MOVOU    (CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X5
+	PSHUFB   X3, X5
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X5
+	MOVOU    16(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X6
+	PSHUFB   X3, X6
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X6
+	MOVOU    32(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X7
+	PSHUFB   X3, X7
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X7
+	MOVOU    48(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X3
+	PAND     X2, X4
+	MOVO     X0, X8
+	PSHUFB   X3, X8
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X8
+	MOVO     X5, X3
+	POR      X6, X3
+	MOVO     X3, X3
+	POR      X7, X3
+	MOVO     X3, X3
+	POR      X8, X3
+	PXOR     X4, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch1SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3_loop
+
+teddyBatch1SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X3, X3
+	MOVO     X5, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X3, X3
+	MOVO     X6, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X7, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X8, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3_loop
+
+teddyBatch1SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy2SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy2SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1170,7 +2875,176 @@ teddy2SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy2SSSE3_ret
 
-// func teddy3SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch2SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch2SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch2SSSE3_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X8
+	PSHUFB   X5, X8
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	PAND     X8, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X9
+	PSHUFB   X5, X9
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	PAND     X9, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X10
+	PSHUFB   X5, X10
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	PAND     X10, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X2, X11
+	PSHUFB   X5, X11
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X11
+	PAND     X11, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch2SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3_loop
+
+teddyBatch2SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3_loop
+
+teddyBatch2SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy3SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy3SSSE3(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1396,7 +3270,1111 @@ teddy3SSSE3_none:
 	XORQ CX, CX
 	JMP  teddy3SSSE3_ret
 
-// func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch3SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch3SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X6
+	PSHUFD $0x00, X6, X6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch3SSSE3_ret
+	MOVOU    (CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X9
+	PSHUFB   X7, X9
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X9
+	MOVOU    1(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X10
+	PSHUFB   X7, X10
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    2(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X10
+	PSHUFB   X7, X10
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    16(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X10
+	PSHUFB   X7, X10
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	MOVOU    17(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X11
+	PSHUFB   X7, X11
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    18(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X11
+	PSHUFB   X7, X11
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    32(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X11
+	PSHUFB   X7, X11
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	MOVOU    33(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X12
+	PSHUFB   X7, X12
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    34(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X12
+	PSHUFB   X7, X12
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    48(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X0, X12
+	PSHUFB   X7, X12
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	MOVOU    49(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X2, X13
+	PSHUFB   X7, X13
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVOU    50(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X7
+	PAND     X6, X8
+	MOVO     X4, X13
+	PSHUFB   X7, X13
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVO     X9, X7
+	POR      X10, X7
+	MOVO     X7, X7
+	POR      X11, X7
+	MOVO     X7, X7
+	POR      X12, X7
+	PXOR     X8, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch3SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3_loop
+
+teddyBatch3SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X7, X7
+	MOVO     X9, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X7, X7
+	MOVO     X10, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X11, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X12, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3_loop
+
+teddyBatch3SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddyLean3SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean3SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean3SSSE3_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    2(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    18(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    34(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X5
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVOU    50(CX)(DI*1), X5
+	PAND     X4, X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean3SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3_loop
+
+teddyLean3SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3_loop
+
+teddyLean3SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy4SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: SSE2, SSSE3
+TEXT ·teddy4SSSE3(SB), NOSPLIT, $0-48
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+	XORQ   AX, AX
+	SUBQ   $0x00000013, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy4SSSE3_single
+
+teddy4SSSE3_loop2:
+	CMPQ     AX, BX
+	JG       teddy4SSSE3_single
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVO     X11, X9
+	POR      X12, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy4SSSE3_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy4SSSE3_loop2
+
+teddy4SSSE3_found2:
+	// Both blocks' candidates in one mask.
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	PXOR     X0, X0
+	MOVO     X12, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy4SSSE3_ret
+
+	// One block at a time.
+teddy4SSSE3_single:
+	CMPQ     AX, DX
+	JG       teddy4SSSE3_tail
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	PXOR     X9, X9
+	PCMPEQB  X11, X9
+	PMOVMSKB X9, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy4SSSE3_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy4SSSE3_single
+
+teddy4SSSE3_found1:
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy4SSSE3_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4SSSE3_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy4SSSE3_none
+	MOVOU    (CX)(DX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X0
+	PSHUFB   X9, X0
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X0
+	MOVOU    1(CX)(DX*1), X1
+	MOVO     X1, X9
+	PSRLW    $0x04, X9
+	PAND     X8, X1
+	PAND     X8, X9
+	MOVO     X2, X2
+	PSHUFB   X1, X2
+	MOVO     X3, X1
+	PSHUFB   X9, X1
+	PAND     X1, X2
+	PAND     X2, X0
+	MOVOU    2(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X1
+	PAND     X8, X2
+	MOVO     X4, X3
+	PSHUFB   X1, X3
+	MOVO     X5, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	MOVOU    3(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X1
+	PAND     X8, X2
+	MOVO     X6, X3
+	PSHUFB   X1, X3
+	MOVO     X7, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
+
+teddy4SSSE3_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	RET
+
+teddy4SSSE3_none:
+	XORQ CX, CX
+	JMP  teddy4SSSE3_ret
+
+// func teddyBatch4SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch4SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch4SSSE3_ret
+	MOVOU    (CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    32(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X13
+	PSHUFB   X9, X13
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	MOVOU    33(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X14
+	PSHUFB   X9, X14
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    34(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X14
+	PSHUFB   X9, X14
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    35(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X14
+	PSHUFB   X9, X14
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    48(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X0, X14
+	PSHUFB   X9, X14
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	MOVOU    49(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X2, X15
+	PSHUFB   X9, X15
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    50(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X4, X15
+	PSHUFB   X9, X15
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    51(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X9
+	PAND     X8, X10
+	MOVO     X6, X15
+	PSHUFB   X9, X15
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVO     X11, X9
+	POR      X12, X9
+	MOVO     X9, X9
+	POR      X13, X9
+	MOVO     X9, X9
+	POR      X14, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch4SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3_loop
+
+teddyBatch4SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X9, X9
+	MOVO     X11, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X9, X9
+	MOVO     X12, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X13, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X14, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3_loop
+
+teddyBatch4SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddyLean4SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean4SSSE3(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVOU  96(AX), X4
+	MOVOU  112(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X5
+	PSHUFD $0x00, X5, X5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4SSSE3_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean4SSSE3_ret
+	MOVOU    (CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X8
+	PSHUFB   X6, X8
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X8
+	MOVOU    1(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    2(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    3(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    16(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X9
+	PSHUFB   X6, X9
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X9
+	MOVOU    17(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    18(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    19(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    32(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X10
+	PSHUFB   X6, X10
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X10
+	MOVOU    33(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    34(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    35(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    48(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X6
+	PAND     X5, X7
+	MOVO     X0, X11
+	PSHUFB   X6, X11
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X11
+	MOVOU    49(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    50(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    51(CX)(DI*1), X6
+	PAND     X5, X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVO     X8, X6
+	POR      X9, X6
+	MOVO     X6, X6
+	POR      X10, X6
+	MOVO     X6, X6
+	POR      X11, X6
+	PXOR     X7, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean4SSSE3_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3_loop
+
+teddyLean4SSSE3_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X6, X6
+	MOVO     X8, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X6, X6
+	MOVO     X9, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X10, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X11, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3_loop
+
+teddyLean4SSSE3_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy1SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy1SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1526,7 +4504,126 @@ teddy1SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy1SSSE3ASCII_ret
 
-// func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch1SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch1SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X2
+	PSHUFD $0x00, X2, X2
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000000, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch1SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch1SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X5
+	PSHUFB   X3, X5
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X5
+	MOVOU    16(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X6
+	PSHUFB   X3, X6
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X6
+	MOVOU    32(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X7
+	PSHUFB   X3, X7
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X7
+	MOVOU    48(CX)(DI*1), X3
+	MOVO     X3, X4
+	PSRLW    $0x04, X4
+	PAND     X2, X4
+	MOVO     X0, X8
+	PSHUFB   X3, X8
+	MOVO     X1, X3
+	PSHUFB   X4, X3
+	PAND     X3, X8
+	MOVO     X5, X3
+	POR      X6, X3
+	MOVO     X3, X3
+	POR      X7, X3
+	MOVO     X3, X3
+	POR      X8, X3
+	PXOR     X4, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch1SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3ASCII_loop
+
+teddyBatch1SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X3, X3
+	MOVO     X5, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X3, X3
+	MOVO     X6, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X7, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X3, X3
+	MOVO     X8, X4
+	PCMPEQB  X3, X4
+	PMOVMSKB X4, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch1SSSE3ASCII_loop
+
+teddyBatch1SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy2SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy2SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1698,7 +4795,168 @@ teddy2SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy2SSSE3ASCII_ret
 
-// func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+// func teddyBatch2SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch2SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000001, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch2SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch2SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X8
+	PSHUFB   X5, X8
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	PAND     X8, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X9
+	PSHUFB   X5, X9
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	PAND     X9, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X10
+	PSHUFB   X5, X10
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	PAND     X10, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X2, X11
+	PSHUFB   X5, X11
+	MOVO     X3, X5
+	PSHUFB   X6, X5
+	PAND     X5, X11
+	PAND     X11, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch2SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3ASCII_loop
+
+teddyBatch2SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch2SSSE3ASCII_loop
+
+teddyBatch2SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy3SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
 // Requires: SSE2, SSSE3
 TEXT ·teddy3SSSE3ASCII(SB), NOSPLIT, $0-48
 	MOVQ   masks+0(FP), AX
@@ -1911,3 +5169,1035 @@ teddy3SSSE3ASCII_ret:
 teddy3SSSE3ASCII_none:
 	XORQ CX, CX
 	JMP  teddy3SSSE3ASCII_ret
+
+// func teddyBatch3SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch3SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X6
+	PSHUFD $0x00, X6, X6
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch3SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch3SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X9
+	PSHUFB   X7, X9
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X9
+	MOVOU    1(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X10
+	PSHUFB   X7, X10
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    2(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X10
+	PSHUFB   X7, X10
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	PAND     X10, X9
+	MOVOU    16(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X10
+	PSHUFB   X7, X10
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X10
+	MOVOU    17(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X11
+	PSHUFB   X7, X11
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    18(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X11
+	PSHUFB   X7, X11
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	PAND     X11, X10
+	MOVOU    32(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X11
+	PSHUFB   X7, X11
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X11
+	MOVOU    33(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X12
+	PSHUFB   X7, X12
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    34(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X12
+	PSHUFB   X7, X12
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	PAND     X12, X11
+	MOVOU    48(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X0, X12
+	PSHUFB   X7, X12
+	MOVO     X1, X7
+	PSHUFB   X8, X7
+	PAND     X7, X12
+	MOVOU    49(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X2, X13
+	PSHUFB   X7, X13
+	MOVO     X3, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVOU    50(CX)(DI*1), X7
+	MOVO     X7, X8
+	PSRLW    $0x04, X8
+	PAND     X6, X8
+	MOVO     X4, X13
+	PSHUFB   X7, X13
+	MOVO     X5, X7
+	PSHUFB   X8, X7
+	PAND     X7, X13
+	PAND     X13, X12
+	MOVO     X9, X7
+	POR      X10, X7
+	MOVO     X7, X7
+	POR      X11, X7
+	MOVO     X7, X7
+	POR      X12, X7
+	PXOR     X8, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch3SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3ASCII_loop
+
+teddyBatch3SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X7, X7
+	MOVO     X9, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X7, X7
+	MOVO     X10, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X11, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X7, X7
+	MOVO     X12, X8
+	PCMPEQB  X7, X8
+	PMOVMSKB X8, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch3SSSE3ASCII_loop
+
+teddyBatch3SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddyLean3SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean3SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X4
+	PSHUFD $0x00, X4, X4
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000002, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean3SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean3SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X7
+	PSHUFB   X5, X7
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X7
+	MOVOU    1(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    2(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X7
+	MOVOU    16(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X8
+	PSHUFB   X5, X8
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X8
+	MOVOU    17(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    18(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X8
+	MOVOU    32(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X9
+	PSHUFB   X5, X9
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X9
+	MOVOU    33(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    34(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X9
+	MOVOU    48(CX)(DI*1), X5
+	MOVO     X5, X6
+	PSRLW    $0x04, X6
+	PAND     X4, X6
+	MOVO     X0, X10
+	PSHUFB   X5, X10
+	MOVO     X1, X5
+	PSHUFB   X6, X5
+	PAND     X5, X10
+	MOVOU    49(CX)(DI*1), X5
+	MOVO     X2, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVOU    50(CX)(DI*1), X5
+	MOVO     X3, X6
+	PSHUFB   X5, X6
+	PAND     X6, X10
+	MOVO     X7, X5
+	POR      X8, X5
+	MOVO     X5, X5
+	POR      X9, X5
+	MOVO     X5, X5
+	POR      X10, X5
+	PXOR     X6, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean3SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3ASCII_loop
+
+teddyLean3SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X5, X5
+	MOVO     X7, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X5, X5
+	MOVO     X8, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X9, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X5, X5
+	MOVO     X10, X6
+	PCMPEQB  X5, X6
+	PMOVMSKB X6, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean3SSSE3ASCII_loop
+
+teddyLean3SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddy4SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+// Requires: SSE2, SSSE3
+TEXT ·teddy4SSSE3ASCII(SB), NOSPLIT, $0-48
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+	XORQ   AX, AX
+	SUBQ   $0x00000013, DX
+
+	// Two blocks per iteration while they fit.
+	MOVQ DX, BX
+	SUBQ $0x00000010, BX
+	JL   teddy4SSSE3ASCII_single
+
+teddy4SSSE3ASCII_loop2:
+	CMPQ     AX, BX
+	JG       teddy4SSSE3ASCII_single
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVO     X11, X9
+	POR      X12, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, SI
+	CMPL     SI, $0x0000ffff
+	JNE      teddy4SSSE3ASCII_found2
+	ADDQ     $0x00000020, AX
+	JMP      teddy4SSSE3ASCII_loop2
+
+teddy4SSSE3ASCII_found2:
+	// Both blocks' candidates in one mask.
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	PXOR     X0, X0
+	MOVO     X12, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, DX
+	XORL     $0x0000ffff, DX
+	SHLQ     $0x10, DX
+	ORQ      DX, CX
+	JMP      teddy4SSSE3ASCII_ret
+
+	// One block at a time.
+teddy4SSSE3ASCII_single:
+	CMPQ     AX, DX
+	JG       teddy4SSSE3ASCII_tail
+	MOVOU    (CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(AX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	PXOR     X9, X9
+	PCMPEQB  X11, X9
+	PMOVMSKB X9, BX
+	CMPL     BX, $0x0000ffff
+	JNE      teddy4SSSE3ASCII_found1
+	ADDQ     $0x00000010, AX
+	JMP      teddy4SSSE3ASCII_single
+
+teddy4SSSE3ASCII_found1:
+	PXOR     X0, X0
+	MOVO     X11, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0x0000ffff, CX
+	JMP      teddy4SSSE3ASCII_ret
+
+	// The offsets from i to n-m, fewer than a block: the last block,
+	// with the bits of the offsets before i shifted out.
+teddy4SSSE3ASCII_tail:
+	MOVQ     DX, BX
+	ADDQ     $0x00000010, BX
+	CMPQ     AX, BX
+	JGE      teddy4SSSE3ASCII_none
+	MOVOU    (CX)(DX*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X0
+	PSHUFB   X9, X0
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X0
+	MOVOU    1(CX)(DX*1), X1
+	MOVO     X1, X9
+	PSRLW    $0x04, X9
+	PAND     X8, X9
+	MOVO     X2, X2
+	PSHUFB   X1, X2
+	MOVO     X3, X1
+	PSHUFB   X9, X1
+	PAND     X1, X2
+	PAND     X2, X0
+	MOVOU    2(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X2
+	MOVO     X4, X3
+	PSHUFB   X1, X3
+	MOVO     X5, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	MOVOU    3(CX)(DX*1), X1
+	MOVO     X1, X2
+	PSRLW    $0x04, X2
+	PAND     X8, X2
+	MOVO     X6, X3
+	PSHUFB   X1, X3
+	MOVO     X7, X1
+	PSHUFB   X2, X1
+	PAND     X1, X3
+	PAND     X3, X0
+	PXOR     X1, X1
+	MOVO     X0, X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, BX
+	XORL     $0x0000ffff, BX
+	MOVQ     AX, CX
+	SUBQ     DX, CX
+	SHRQ     CL, BX
+	MOVQ     BX, CX
+
+teddy4SSSE3ASCII_ret:
+	MOVQ AX, off+32(FP)
+	MOVQ CX, mask+40(FP)
+	RET
+
+teddy4SSSE3ASCII_none:
+	XORQ CX, CX
+	JMP  teddy4SSSE3ASCII_ret
+
+// func teddyBatch4SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyBatch4SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X4
+	MOVOU  80(AX), X5
+	MOVOU  96(AX), X6
+	MOVOU  112(AX), X7
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X8
+	PSHUFD $0x00, X8, X8
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyBatch4SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyBatch4SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X11
+	PSHUFB   X9, X11
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X11
+	MOVOU    1(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X12
+	PSHUFB   X9, X12
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    2(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X12
+	PSHUFB   X9, X12
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    3(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X12
+	PSHUFB   X9, X12
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	PAND     X12, X11
+	MOVOU    16(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X12
+	PSHUFB   X9, X12
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X12
+	MOVOU    17(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X13
+	PSHUFB   X9, X13
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    18(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X13
+	PSHUFB   X9, X13
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    19(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X13
+	PSHUFB   X9, X13
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	PAND     X13, X12
+	MOVOU    32(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X13
+	PSHUFB   X9, X13
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X13
+	MOVOU    33(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X14
+	PSHUFB   X9, X14
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    34(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X14
+	PSHUFB   X9, X14
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    35(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X14
+	PSHUFB   X9, X14
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	PAND     X14, X13
+	MOVOU    48(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X0, X14
+	PSHUFB   X9, X14
+	MOVO     X1, X9
+	PSHUFB   X10, X9
+	PAND     X9, X14
+	MOVOU    49(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X2, X15
+	PSHUFB   X9, X15
+	MOVO     X3, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    50(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X4, X15
+	PSHUFB   X9, X15
+	MOVO     X5, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVOU    51(CX)(DI*1), X9
+	MOVO     X9, X10
+	PSRLW    $0x04, X10
+	PAND     X8, X10
+	MOVO     X6, X15
+	PSHUFB   X9, X15
+	MOVO     X7, X9
+	PSHUFB   X10, X9
+	PAND     X9, X15
+	PAND     X15, X14
+	MOVO     X11, X9
+	POR      X12, X9
+	MOVO     X9, X9
+	POR      X13, X9
+	MOVO     X9, X9
+	POR      X14, X9
+	PXOR     X10, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyBatch4SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3ASCII_loop
+
+teddyBatch4SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X9, X9
+	MOVO     X11, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X9, X9
+	MOVO     X12, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X13, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X9, X9
+	MOVO     X14, X10
+	PCMPEQB  X9, X10
+	PMOVMSKB X10, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyBatch4SSSE3ASCII_loop
+
+teddyBatch4SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET
+
+// func teddyLean4SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+// Requires: CMOV, SSE2, SSSE3
+TEXT ·teddyLean4SSSE3ASCII(SB), NOSPLIT, $0-56
+	MOVQ   masks+0(FP), AX
+	MOVQ   h_base+8(FP), CX
+	MOVQ   h_len+16(FP), DX
+	MOVQ   out+32(FP), BX
+	MOVOU  (AX), X0
+	MOVOU  16(AX), X1
+	MOVOU  32(AX), X2
+	MOVOU  48(AX), X3
+	MOVOU  64(AX), X3
+	MOVOU  80(AX), X4
+	MOVOU  96(AX), X4
+	MOVOU  112(AX), X5
+	MOVL   $0x0f0f0f0f, AX
+	MOVD   AX, X5
+	PSHUFD $0x00, X5, X5
+
+	// end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.
+	MOVQ    DX, AX
+	SUBQ    $0x00000003, AX
+	SHRQ    $0x06, AX
+	MOVQ    $0x00000040, DX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    AX, DX
+	SHLQ    $0x06, AX
+	XORQ    SI, SI
+	XORQ    DI, DI
+
+teddyLean4SSSE3ASCII_loop:
+	CMPQ     DI, AX
+	JGE      teddyLean4SSSE3ASCII_ret
+	MOVOU    (CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X8
+	PSHUFB   X6, X8
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X8
+	MOVOU    1(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    2(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    3(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X8
+	MOVOU    16(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X9
+	PSHUFB   X6, X9
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X9
+	MOVOU    17(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    18(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    19(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X9
+	MOVOU    32(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X10
+	PSHUFB   X6, X10
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X10
+	MOVOU    33(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    34(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    35(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X10
+	MOVOU    48(CX)(DI*1), X6
+	MOVO     X6, X7
+	PSRLW    $0x04, X7
+	PAND     X5, X7
+	MOVO     X0, X11
+	PSHUFB   X6, X11
+	MOVO     X1, X6
+	PSHUFB   X7, X6
+	PAND     X6, X11
+	MOVOU    49(CX)(DI*1), X6
+	MOVO     X2, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    50(CX)(DI*1), X6
+	MOVO     X3, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVOU    51(CX)(DI*1), X6
+	MOVO     X4, X7
+	PSHUFB   X6, X7
+	PAND     X7, X11
+	MOVO     X8, X6
+	POR      X9, X6
+	MOVO     X6, X6
+	POR      X10, X6
+	MOVO     X6, X6
+	POR      X11, X6
+	PXOR     X7, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	CMPL     R8, $0x0000ffff
+	JNE      teddyLean4SSSE3ASCII_found
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3ASCII_loop
+
+teddyLean4SSSE3ASCII_found:
+	// The word's mask to out[i/64], and its bit in sum.
+	PXOR     X6, X6
+	MOVO     X8, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R8
+	XORL     $0x0000ffff, R8
+	PXOR     X6, X6
+	MOVO     X9, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x10, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X10, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x20, R9
+	ORQ      R9, R8
+	PXOR     X6, X6
+	MOVO     X11, X7
+	PCMPEQB  X6, X7
+	PMOVMSKB X7, R9
+	XORL     $0x0000ffff, R9
+	SHLQ     $0x30, R9
+	ORQ      R9, R8
+	MOVQ     DI, R9
+	SHRQ     $0x03, R9
+	MOVQ     R8, (BX)(R9*1)
+	SHRQ     $0x03, R9
+	BTSQ     R9, SI
+	ADDQ     $0x00000040, DI
+	JMP      teddyLean4SSSE3ASCII_loop
+
+teddyLean4SSSE3ASCII_ret:
+	MOVQ DX, words+40(FP)
+	MOVQ SI, sum+48(FP)
+	RET

@@ -7,59 +7,199 @@ package search
 // teddy1AVX2 returns the first block of offsets of h at which a 1-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with AVX2, len(h) must be at least 32.
 //
 //go:noescape
-func teddy1AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch1AVX2 writes the candidate masks of a 1-byte fingerprint in the first words = min(64, (len(h)-0)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 64.
+//
+//go:noescape
+func teddyBatch1AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy2AVX2 returns the first block of offsets of h at which a 2-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with AVX2, len(h) must be at least 33.
 //
 //go:noescape
-func teddy2AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch2AVX2 writes the candidate masks of a 2-byte fingerprint in the first words = min(64, (len(h)-1)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 65.
+//
+//go:noescape
+func teddyBatch2AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy3AVX2 returns the first block of offsets of h at which a 3-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with AVX2, len(h) must be at least 34.
 //
 //go:noescape
-func teddy3AVX2(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch3AVX2 writes the candidate masks of a 3-byte fingerprint in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 66.
+//
+//go:noescape
+func teddyBatch3AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean3AVX2 writes the candidate masks of a 3-byte fingerprint (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 66.
+//
+//go:noescape
+func teddyLean3AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddy4AVX2 returns the first block of offsets of h at which a 4-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with AVX2, len(h) must be at least 35.
+//
+//go:noescape
+func teddy4AVX2(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch4AVX2 writes the candidate masks of a 4-byte fingerprint in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 67.
+//
+//go:noescape
+func teddyBatch4AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean4AVX2 writes the candidate masks of a 4-byte fingerprint (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 67.
+//
+//go:noescape
+func teddyLean4AVX2(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy1AVX2ASCII returns the first block of offsets of h at which a 1-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with AVX2, len(h) must be at least 32.
 //
 //go:noescape
-func teddy1AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch1AVX2ASCII writes the candidate masks of a 1-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-0)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 64.
+//
+//go:noescape
+func teddyBatch1AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy2AVX2ASCII returns the first block of offsets of h at which a 2-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with AVX2, len(h) must be at least 33.
 //
 //go:noescape
-func teddy2AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch2AVX2ASCII writes the candidate masks of a 2-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-1)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 65.
+//
+//go:noescape
+func teddyBatch2AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy3AVX2ASCII returns the first block of offsets of h at which a 3-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with AVX2, len(h) must be at least 34.
 //
 //go:noescape
-func teddy3AVX2ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch3AVX2ASCII writes the candidate masks of a 3-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 66.
+//
+//go:noescape
+func teddyBatch3AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean3AVX2ASCII writes the candidate masks of a 3-byte fingerprint of ASCII bytes (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 66.
+//
+//go:noescape
+func teddyLean3AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddy4AVX2ASCII returns the first block of offsets of h at which a 4-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with AVX2, len(h) must be at least 35.
+//
+//go:noescape
+func teddy4AVX2ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch4AVX2ASCII writes the candidate masks of a 4-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 67.
+//
+//go:noescape
+func teddyBatch4AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean4AVX2ASCII writes the candidate masks of a 4-byte fingerprint of ASCII bytes (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with AVX2, len(h) must be at least 67.
+//
+//go:noescape
+func teddyLean4AVX2ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy1SSSE3 returns the first block of offsets of h at which a 1-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with SSSE3, len(h) must be at least 16.
 //
 //go:noescape
-func teddy1SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch1SSSE3 writes the candidate masks of a 1-byte fingerprint in the first words = min(64, (len(h)-0)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 64.
+//
+//go:noescape
+func teddyBatch1SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy2SSSE3 returns the first block of offsets of h at which a 2-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with SSSE3, len(h) must be at least 17.
 //
 //go:noescape
-func teddy2SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch2SSSE3 writes the candidate masks of a 2-byte fingerprint in the first words = min(64, (len(h)-1)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 65.
+//
+//go:noescape
+func teddyBatch2SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy3SSSE3 returns the first block of offsets of h at which a 3-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with SSSE3, len(h) must be at least 18.
 //
 //go:noescape
-func teddy3SSSE3(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch3SSSE3 writes the candidate masks of a 3-byte fingerprint in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 66.
+//
+//go:noescape
+func teddyBatch3SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean3SSSE3 writes the candidate masks of a 3-byte fingerprint (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 66.
+//
+//go:noescape
+func teddyLean3SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddy4SSSE3 returns the first block of offsets of h at which a 4-byte fingerprint passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with SSSE3, len(h) must be at least 19.
+//
+//go:noescape
+func teddy4SSSE3(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch4SSSE3 writes the candidate masks of a 4-byte fingerprint in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 67.
+//
+//go:noescape
+func teddyBatch4SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean4SSSE3 writes the candidate masks of a 4-byte fingerprint (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 67.
+//
+//go:noescape
+func teddyLean4SSSE3(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy1SSSE3ASCII returns the first block of offsets of h at which a 1-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-1), or a zero mask when there is none; with SSSE3, len(h) must be at least 16.
 //
 //go:noescape
-func teddy1SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy1SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch1SSSE3ASCII writes the candidate masks of a 1-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-0)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 64.
+//
+//go:noescape
+func teddyBatch1SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy2SSSE3ASCII returns the first block of offsets of h at which a 2-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-2), or a zero mask when there is none; with SSSE3, len(h) must be at least 17.
 //
 //go:noescape
-func teddy2SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy2SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch2SSSE3ASCII writes the candidate masks of a 2-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-1)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 65.
+//
+//go:noescape
+func teddyBatch2SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
 
 // teddy3SSSE3ASCII returns the first block of offsets of h at which a 3-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-3), or a zero mask when there is none; with SSSE3, len(h) must be at least 18.
 //
 //go:noescape
-func teddy3SSSE3ASCII(masks *[6][16]byte, h []byte) (off int, mask uint64)
+func teddy3SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch3SSSE3ASCII writes the candidate masks of a 3-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 66.
+//
+//go:noescape
+func teddyBatch3SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean3SSSE3ASCII writes the candidate masks of a 3-byte fingerprint of ASCII bytes (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-2)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 66.
+//
+//go:noescape
+func teddyLean3SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddy4SSSE3ASCII returns the first block of offsets of h at which a 4-byte fingerprint of ASCII bytes passes the masks of a bucket: its first offset off and the mask of its candidates (bit j for offset off+j, at most len(h)-4), or a zero mask when there is none; with SSSE3, len(h) must be at least 19.
+//
+//go:noescape
+func teddy4SSSE3ASCII(masks *[8][16]byte, h []byte) (off int, mask uint64)
+
+// teddyBatch4SSSE3ASCII writes the candidate masks of a 4-byte fingerprint of ASCII bytes in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 67.
+//
+//go:noescape
+func teddyBatch4SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)
+
+// teddyLean4SSSE3ASCII writes the candidate masks of a 4-byte fingerprint of ASCII bytes (lean: the bytes after the first by their low nibble only) in the first words = min(64, (len(h)-3)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with SSSE3, len(h) must be at least 67.
+//
+//go:noescape
+func teddyLean4SSSE3ASCII(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)

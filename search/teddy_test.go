@@ -37,24 +37,29 @@ func teddyRandom(rng *rand.Rand, alphabet string, npats, minLen, hlen int) ([][]
 	return randomPatterns(rng, alphabet, npats, minLen, minLen+5, hlen, 6)
 }
 
-// TestTeddyNext checks the kernels of every level against blockGo and the
-// definition of a candidate, and next against the patterns, from every
-// start offset of haystacks of up to a few vectors, and that every
-// occurrence of a pattern is a candidate.
+// TestTeddyNext checks the block kernels of every level against blockGo
+// and the definition of a candidate, and next, with and without the batch
+// kernels' buffer, against the patterns, from every start offset of
+// haystacks of up to a few vectors and from some of haystacks of up to
+// 1.7 KiB, and that every occurrence of a pattern is a candidate.
 func TestTeddyNext(t *testing.T) {
 	forEachSIMD(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		for trial := range 400 {
 			alphabet := []string{"abcdefghijklmnopqrstuvwxyz", "ab", "aAbBzZ", allBytes(), "0123456789"}[trial%5]
 			fold := trial%3 == 0
-			pats, h := teddyRandom(rng, alphabet[:len(alphabet)-trial%2], 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(4), rng.IntN(140))
+			hlen := rng.IntN(140)
+			if trial%8 == 7 {
+				hlen = teddyBatchMin + rng.IntN(1500) // for the batch kernels
+			}
+			pats, h := teddyRandom(rng, alphabet[:len(alphabet)-trial%2], 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(4), hlen)
 			if trial%5 == 4 {
 				for i := range pats {
 					pats[i][0] = 'x' // never in the haystack: few candidates
 				}
 			}
 			td := newTeddy(pats, fold)
-			for i := 0; i <= len(h); i++ {
+			for i := 0; i <= len(h); i += 1 + len(h)/140*rng.IntN(20) {
 				want := td.nextGo(h, i)
 				p := i
 				for p+td.m <= len(h) && !teddyCandidateSlow(td, h, p) {
@@ -83,6 +88,9 @@ func TestTeddyNext(t *testing.T) {
 				}
 				// next, from i and then from each offset it returns.
 				var m pfState
+				if trial%2 == 1 {
+					m.tBuf = new([64]uint64)
+				}
 				for j, q := i, i; ; j = q + 1 {
 					q = td.next(h, j, &m)
 					for r := j; r < min(q, len(h)); r++ {
@@ -110,6 +118,98 @@ func TestTeddyNext(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTeddyBatch checks the batch kernels of every level and fingerprint
+// length against the definition of a candidate, from random start offsets
+// of haystacks of up to a few thousand bytes, dense and sparse in
+// candidates, and that only the words of sum are written.
+func TestTeddyBatch(t *testing.T) {
+	forEachSIMD(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 10))
+		for trial := range 300 {
+			alphabet := []string{"abcdefghijklmnopqrstuvwxyz", "ab", "aAbBzZ", allBytes(), "0123456789"}[trial%5]
+			pats, h := teddyRandom(rng, alphabet, 1+rng.IntN(teddyMaxPatterns), 1+rng.IntN(5), 64+rng.IntN(5000))
+			if trial%4 == 3 {
+				for i := range pats {
+					pats[i][0] = 'x' // never in most haystacks: few candidates
+				}
+			}
+			td := newTeddy(pats, trial%3 == 0)
+			for r := range 20 {
+				m := 1 + rng.IntN(td.m)
+				lean := r%2 == 1 && m >= 3
+				if len(h) < 64+m-1 {
+					break
+				}
+				i := rng.IntN(len(h) - 64 - m + 2)
+				var out [64]uint64
+				for j := range out {
+					out[j] = 0xdead
+				}
+				words, sum := td.batch(h, i, m, lean, &out)
+				if want := min(64, (len(h)-i-m+1)/64); words != want {
+					t.Fatalf("m=%d, len %d: batch(h, %d) examines %d words; want %d", m, len(h), i, words, want)
+				}
+				if words < 64 && sum>>words != 0 {
+					t.Fatalf("m=%d, len %d: batch(h, %d) = %d, %#x: bits past the words", m, len(h), i, words, sum)
+				}
+				for j := range words {
+					var want uint64
+					for b := range 64 {
+						p := i + 64*j + b
+						full := teddyCandidateSlowM(td, h, p, m)
+						if lean && teddyLeanSlow(td, h, p, m) || !lean && full {
+							want |= 1 << b
+						}
+						if lean && full && !teddyLeanSlow(td, h, p, m) {
+							t.Fatalf("m=%d: offset %d is a candidate, not a lean one", m, p)
+						}
+					}
+					got := uint64(0)
+					if sum>>j&1 == 1 {
+						got = out[j]
+						if got == 0 {
+							t.Fatalf("m=%d, len %d: batch(h, %d): word %d in sum is zero", m, len(h), i, j)
+						}
+					} else if out[j] != 0xdead {
+						t.Fatalf("m=%d, len %d: batch(h, %d): word %d not in sum is written", m, len(h), i, j)
+					}
+					if got != want {
+						t.Fatalf("m=%d, lean %v, %d patterns, len %d: batch(h, %d): word %d = %#x; want %#x", m, lean, len(pats), len(h), i, j, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// teddyCandidateSlowM is teddyCandidateSlow with the first m bytes of the
+// fingerprint.
+func teddyCandidateSlowM(t *teddy, h []byte, p, m int) bool {
+	u := *t
+	u.m = m
+	return teddyCandidateSlow(&u, h, p)
+}
+
+// teddyLeanSlow reports whether offset p of h is a candidate of t's lean
+// test with m bytes: some bucket passes at byte 0 by both nibbles, and at
+// bytes 1 to m-1 by the low nibble, which for ASCII fingerprints a byte
+// above 0x7f never passes.
+func teddyLeanSlow(t *teddy, h []byte, p, m int) bool {
+	for b := range teddyBuckets {
+		ok := true
+		for k := range m {
+			c := h[p+k]
+			if t.masks[2*k][c&15]>>b&1 == 0 || k == 0 && t.masks[1][c>>4]>>b&1 == 0 || k > 0 && t.ascii && c > 0x7f {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // teddyMayBeginSlow reports whether some pattern occurs at p of h, or
@@ -203,7 +303,10 @@ func TestTeddyNoAllocs(t *testing.T) {
 // pure-Go Set and the slow references. The haystack (see setFuzzInput) is
 // also searched repeated to past two AVX2 vectors after a prefix of 0–40
 // bytes, so that matches fall on every side of vector boundaries and,
-// for the Matcher, of chunk seams.
+// for the Matcher, of chunk seams; and in a haystack of 4–8 KiB, pieces of
+// it and prefixes of the patterns in an order drawn from the input, for
+// the batch kernels (4 KiB per call) with dense candidates, most of which
+// fail verify, and the turn from the lean test to the full one.
 func FuzzSetTeddy(f *testing.F) {
 	setFuzzSeeds(f)
 	f.Add([]byte("\x03\x08\x03abc\x02ab\x04abca\x01c\x03cab\x02ba\x03bbb\x02ccabcabcabcabcabcabcabcabcabcabcabcabcbcabcabcab"))
@@ -219,9 +322,32 @@ func FuzzSetTeddy(f *testing.F) {
 				long = append(long, h...)
 			}
 			teddyFuzzCheck(t, pats, long, kind, fold, data)
+			teddyFuzzCheck(t, pats, teddyFuzzLong(pats, h, data), kind, fold, data)
 		}
 		teddyFuzzCheck(t, pats, h, kind, fold, data)
 	})
+}
+
+// teddyFuzzLong returns a haystack of 4–8 KiB made of pieces of h and
+// prefixes of the patterns, in an order and of lengths drawn from data.
+func teddyFuzzLong(pats [][]byte, h, data []byte) []byte {
+	var seed uint64
+	for _, c := range data {
+		seed = seed*131 + uint64(c)
+	}
+	rng := rand.New(rand.NewPCG(seed, 3))
+	n := 4096 + int(data[len(data)-1])*16
+	long := make([]byte, 0, n+len(h))
+	for len(long) < n {
+		if rng.IntN(3) == 0 {
+			i := rng.IntN(len(h))
+			long = append(long, h[i:i+1+rng.IntN(len(h)-i)]...)
+		} else {
+			p := pats[rng.IntN(len(pats))]
+			long = append(long, p[:1+rng.IntN(len(p))]...)
+		}
+	}
+	return long
 }
 
 func teddyFuzzCheck(t *testing.T, pats [][]byte, h []byte, kind matchKind, fold bool, data []byte) {

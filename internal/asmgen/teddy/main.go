@@ -1,7 +1,9 @@
 // Command teddy generates search's Teddy kernels (search/teddy_amd64.s and
-// the declarations in search/teddy_stub_amd64.go): one function per vector
-// width (AVX2, 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–3
-// bytes), each also in an ASCII variant for fingerprints of ASCII bytes.
+// the declarations in search/teddy_stub_amd64.go): per vector width (AVX2,
+// 32 bytes; SSSE3, 16 bytes) and fingerprint length (1–4 bytes), each
+// also in an ASCII variant for fingerprints of ASCII bytes, a block kernel
+// (teddyN, described below), a batch kernel (teddyBatchN, see batch) and,
+// for 3 and 4 bytes, a lean batch kernel (teddyLeanN).
 //
 // Each kernel looks for the first block of offsets p of h at which the
 // bytes h[p], …, h[p+m-1] pass the fingerprint masks of at least one bucket
@@ -22,6 +24,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -34,12 +37,16 @@ func main() {
 	gen.Main("search", func() {
 		for _, v := range []vec{avx2{}, ssse3{}} {
 			for _, ascii := range []bool{false, true} {
-				for m := 1; m <= 3; m++ {
+				for m := 1; m <= 4; m++ {
 					name := fmt.Sprintf("teddy%d%s", m, v.name())
 					if ascii {
 						name += "ASCII"
 					}
 					kernel(name, v, m, ascii)
+					batch(strings.Replace(name, "teddy", "teddyBatch", 1), v, m, m, ascii)
+					if m >= 3 {
+						batch(strings.Replace(name, "teddy", "teddyLean", 1), v, m, 1, ascii)
+					}
 				}
 			}
 		}
@@ -54,11 +61,13 @@ type vec interface {
 	// bytes at ptr: low-nibble then high-nibble masks of each byte) into
 	// registers (each 16-byte table in both lanes for AVX2), and returns
 	// them with the nibble mask (0x0f in every byte).
-	setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual)
+	setup(ptr Register, m int) (masks [8]VecVirtual, nib VecVirtual)
 	// bits returns, for the vector at mem, its bucket bits for the
 	// fingerprint byte whose masks are lo and hi; ascii leaves out the
 	// mask of the low nibbles.
 	bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual
+	// loBits is bits with the low-nibble mask only.
+	loBits(mem Mem, lo, nib VecVirtual, ascii bool) VecVirtual
 	and(src, dst VecVirtual) // dst &= src
 	or(a, b VecVirtual) VecVirtual
 	// nonZero jumps to label when some byte of v is not zero.
@@ -69,7 +78,7 @@ type vec interface {
 }
 
 func kernel(name string, v vec, m int, ascii bool) {
-	TEXT(name, NOSPLIT, "func(masks *[6][16]byte, h []byte) (off int, mask uint64)")
+	TEXT(name, NOSPLIT, "func(masks *[8][16]byte, h []byte) (off int, mask uint64)")
 	Pragma("noescape") // the kernel keeps no pointer: h may live on the caller's stack
 	kind := ""
 	if ascii {
@@ -166,11 +175,119 @@ func kernel(name string, v vec, m int, ascii bool) {
 	JMP(LabelRef(name + "_ret"))
 }
 
+// batch emits the kernel that examines many blocks in one call, with the
+// masks of both nibbles for the first full bytes of the fingerprint and
+// the low-nibble masks only for the others (a lean test, which passes a
+// superset of the candidates; for ASCII fingerprints a byte above 0x7f
+// still passes none, as PSHUFB gives 0 for it): it writes
+// the candidate mask of each of the first words = min(64, n/64) whole
+// words of 64 offsets (n = len(h)-m+1 offsets) to out[j], bit b for offset
+// 64j+b, and returns words and sum, whose bit j is set when out[j] holds a
+// candidate; the words without one are not written. The masks are loaded
+// into registers once per call, and a word without candidates costs what
+// the first kernel's main loop does: the vectors' bucket bits, ORed and
+// tested. The caller guarantees len(h) >= 64+m-1 (words >= 1).
+func batch(name string, v vec, m, full int, ascii bool) {
+	TEXT(name, NOSPLIT, "func(masks *[8][16]byte, h []byte, out *[64]uint64) (words int, sum uint64)")
+	Pragma("noescape")
+	kind := ""
+	if ascii {
+		kind = " of ASCII bytes"
+	}
+	test := ""
+	if full < m {
+		test = " (lean: the bytes after the first by their low nibble only)"
+	}
+	Doc(fmt.Sprintf("%s writes the candidate masks of a %d-byte fingerprint%s%s in the first words = min(64, (len(h)-%d)/64) words of 64 offsets of h to out (bit b of out[j] for offset 64j+b), only those of the words that hold a candidate, and returns words and sum, whose bit j is set when out[j] was written; with %s, len(h) must be at least %d.",
+		name, m, kind, test, m-1, v.name(), 64+m-1))
+	ptr := Load(Param("masks"), GP64())
+	base := Load(Param("h").Base(), GP64())
+	n := Load(Param("h").Len(), GP64())
+	out := Load(Param("out"), GP64())
+	w := v.width()
+
+	masks, nib := v.setup(ptr, m)
+	block := func(i Register, off int) VecVirtual {
+		var r VecVirtual
+		for k := 0; k < m; k++ {
+			mem := Mem{Base: base, Index: i, Scale: 1, Disp: off + k}
+			var c VecVirtual
+			if k < full {
+				c = v.bits(mem, masks[2*k], masks[2*k+1], nib, ascii)
+			} else {
+				c = v.loBits(mem, masks[2*k], nib, ascii)
+			}
+			if k == 0 {
+				r = c
+			} else {
+				v.and(c, r)
+			}
+		}
+		return r
+	}
+
+	Comment("end = 64 * min(64, (len(h)-m+1)/64): the offsets of whole words.")
+	end := GP64()
+	MOVQ(n, end)
+	SUBQ(U32(m-1), end)
+	SHRQ(U8(6), end)
+	lim := GP64()
+	MOVQ(U32(64), lim)
+	CMPQ(end, lim)
+	CMOVQGT(lim, end)
+	words := GP64()
+	MOVQ(end, words)
+	SHLQ(U8(6), end)
+	sum := GP64()
+	XORQ(sum, sum)
+	i := GP64()
+	XORQ(i, i)
+
+	Label(name + "_loop")
+	CMPQ(i, end)
+	JGE(LabelRef(name + "_ret"))
+	nv := 64 / w
+	rs := make([]VecVirtual, nv)
+	for k := range rs {
+		rs[k] = block(i, k*w)
+	}
+	either := rs[0]
+	for k := 1; k < nv; k++ {
+		either = v.or(either, rs[k])
+	}
+	v.nonZero(either, name+"_found")
+	ADDQ(U32(64), i)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_found")
+	Comment("The word's mask to out[i/64], and its bit in sum.")
+	acc := v.mask(rs[0])
+	for k := 1; k < nv; k++ {
+		mk := v.mask(rs[k])
+		SHLQ(U8(k*w), mk)
+		ORQ(mk, acc)
+	}
+	t := GP64()
+	MOVQ(i, t)
+	SHRQ(U8(3), t)
+	MOVQ(acc, Mem{Base: out, Index: t, Scale: 1})
+	SHRQ(U8(3), t)
+	BTSQ(t, sum)
+	ADDQ(U32(64), i)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_ret")
+	Store(words, ReturnIndex(0))
+	Store(sum, ReturnIndex(1))
+	v.end()
+	RET()
+}
+
 type avx2 struct{}
 
 func (avx2) width() int   { return 32 }
 func (avx2) name() string { return "AVX2" }
-func (a avx2) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
+func (a avx2) setup(ptr Register, m int) (masks [8]VecVirtual, nib VecVirtual) {
 	for j := range 2 * m {
 		masks[j] = YMM()
 		VBROADCASTI128(Mem{Base: ptr, Disp: 16 * j}, masks[j])
@@ -197,6 +314,15 @@ func (avx2) bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual {
 	VPSHUFB(x, lo, x)
 	VPSHUFB(y, hi, y)
 	VPAND(y, x, x)
+	return x
+}
+func (avx2) loBits(mem Mem, lo, nib VecVirtual, ascii bool) VecVirtual {
+	x := YMM()
+	VMOVDQU(mem, x)
+	if !ascii {
+		VPAND(nib, x, x)
+	}
+	VPSHUFB(x, lo, x)
 	return x
 }
 func (avx2) and(src, dst VecVirtual) { VPAND(src, dst, dst) }
@@ -226,7 +352,7 @@ type ssse3 struct{}
 
 func (ssse3) width() int   { return 16 }
 func (ssse3) name() string { return "SSSE3" }
-func (ssse3) setup(ptr Register, m int) (masks [6]VecVirtual, nib VecVirtual) {
+func (ssse3) setup(ptr Register, m int) (masks [8]VecVirtual, nib VecVirtual) {
 	for j := range 2 * m {
 		masks[j] = XMM()
 		MOVOU(Mem{Base: ptr, Disp: 16 * j}, masks[j])
@@ -252,6 +378,16 @@ func (ssse3) bits(mem Mem, lo, hi, nib VecVirtual, ascii bool) VecVirtual {
 	MOVO(hi, x)
 	PSHUFB(y, x)
 	PAND(x, a)
+	return a
+}
+func (ssse3) loBits(mem Mem, lo, nib VecVirtual, ascii bool) VecVirtual {
+	x, a := XMM(), XMM()
+	MOVOU(mem, x)
+	if !ascii {
+		PAND(nib, x)
+	}
+	MOVO(lo, a)
+	PSHUFB(x, a)
 	return a
 }
 func (ssse3) and(src, dst VecVirtual) { PAND(src, dst) }
