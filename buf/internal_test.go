@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"unsafe"
+
+	"github.com/netkit/netkit/internal/invariants"
 )
 
 func TestRetainOverflowPanics(t *testing.T) {
@@ -85,4 +87,34 @@ func TestCacheLineSizes(t *testing.T) {
 	if n := unsafe.Sizeof(meta{}); n != 64 {
 		t.Errorf("meta is %d bytes, want 64", n)
 	}
+}
+
+// TestLeakLevelSources checks where an allocator's level comes from: one
+// made without WithLeakLevel follows SetLeakLevel from its next get on,
+// one made with it never does.
+func TestLeakLevelSources(t *testing.T) {
+	prev := SetLeakLevel(LeakOff)
+	defer SetLeakLevel(prev)
+	follow := NewAllocator()
+	fixed := NewAllocator(WithLeakLevel(LeakOff))
+	for _, l := range []LeakLevel{LeakAll, LeakOff, LeakSampled, LeakAll} {
+		SetLeakLevel(l)
+		if got := follow.leakLevel(); got != l {
+			t.Errorf("after SetLeakLevel(%v): following allocator at %v", l, got)
+		}
+		if got := fixed.leakLevel(); got != LeakOff {
+			t.Errorf("after SetLeakLevel(%v): WithLeakLevel(off) allocator at %v", l, got)
+		}
+	}
+	// At LeakAll every get of the following allocator is tracked, none of
+	// the fixed one's (outside the invariants build, which tracks all).
+	b, c := follow.Get(64), fixed.Get(64)
+	if b.m.tr.Load() == nil {
+		t.Error("SetLeakLevel(LeakAll): a get of the following allocator is not tracked")
+	}
+	if c.m.tr.Load() != nil && !invariants.Enabled {
+		t.Error("WithLeakLevel(LeakOff): a get is tracked")
+	}
+	b.Release()
+	c.Release()
 }
