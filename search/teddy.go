@@ -271,11 +271,11 @@ func (t *teddy) verify(x uint64) bool {
 // bytes: they test the first byte by both nibbles and the others by their
 // low nibble only (an ASCII letter's high nibble, 4–7, says little about
 // it), 9 or 11 vector instructions per vector of offsets instead of 17 or
-// 23 (ASCII fingerprints). Once the lean candidates prove denser than one per teddyDense
-// offsets on average (beyond teddyDenseSlack offsets' worth), the search
-// turns to the full test, which passes about half as many: about when the
-// candidates it removes cost more than its doubled kernel time, at a few
-// nanoseconds each. Measured in 1 MiB of Go source (candidates lean /
+// 23 (ASCII fingerprints). Once the lean candidates prove denser than one
+// per teddyDense offsets on average (beyond teddyDenseSlack offsets'
+// worth), the search turns to the full test, which passes about half as
+// many: about when the candidates it removes cost more than its doubled
+// kernel time, at a few nanoseconds each. Measured in 1 MiB of Go source (candidates lean /
 // full / full with 3 bytes): 16 rare identifiers 3,348 / 1,717 / 9,351
 // (Tes, Ben, con and dec are common prefixes), 64 of them 52,616 / 27,509
 // / 64,711, 5 and 16 absent random words 8 / 0 / 106 and 257 / 2 / 592.
