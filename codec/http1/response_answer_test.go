@@ -217,6 +217,9 @@ func TestResponseWriterHTTP10(t *testing.T) {
 			w.Write([]byte("abc"))
 			require.NoError(t, w.End(nil))
 		}, "keep-alive", false, ""},
+		{"1.0 HEAD WriteHeaderOnly chunked", reqHead10K, func(w *ResponseWriter) {
+			require.NoError(t, w.WriteHeaderOnly(&ResponseHeader{ContentLength: -1}))
+		}, "keep-alive", false, ""},
 		{"1.1 close", reqClose, func(w *ResponseWriter) {
 			require.NoError(t, w.Respond(&respPlaintext, respHello))
 		}, "close", true, "Hello, World!"},

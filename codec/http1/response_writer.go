@@ -239,11 +239,12 @@ func (w *ResponseWriter) head(method string, h *ResponseHeader, cl int64, bodyle
 		case w.http10:
 			hd |= hdKeepAlive
 		}
-		if w.http10 && cl < 0 && !bodyless && !interim && h.Status != 204 && h.Status != 304 {
-			// No chunks for HTTP/1.0: the close ends the body. (For
-			// HEAD nothing follows, and the connection stays open.)
+		if w.http10 && cl < 0 && !interim && h.Status != 204 && h.Status != 304 {
+			// No Transfer-Encoding to HTTP/1.0 (RFC 9112 §6.1): the
+			// close ends the body. (For HEAD, or a head-only response,
+			// nothing follows, and the connection stays open.)
 			hd |= hdNoLength
-			if !w.headReq {
+			if !w.headReq && !bodyless {
 				hd = hd&^hdKeepAlive | hdClose
 			}
 		}
