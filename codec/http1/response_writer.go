@@ -128,8 +128,9 @@ func (w *ResponseWriter) Answered() bool { return w.bound && w.final && w.state 
 // MustClose reports whether the connection must close after the
 // responses written since Begin: one said "Connection: close" (its
 // ResponseHeader.Close, or a request that did not let the connection stay
-// open), or its body ends with the connection (a body of unknown length to
-// an HTTP/1.0 client).
+// open), its body ends with the connection (a body of unknown length to
+// an HTTP/1.0 client), or End found its body short of its Content-Length
+// (the client waits for the rest: only the close tells it there is none).
 func (w *ResponseWriter) MustClose() bool { return w.closes }
 
 // seq returns the number the buffer appended to next has: buffers are
@@ -459,6 +460,7 @@ func (w *ResponseWriter) End(trailers []Header) error {
 		}
 		w.state = stIdle
 		if w.remain != 0 && !w.headReq {
+			w.closes = true // the client waits for the rest: only the close ends it
 			return respErr(ErrResponseBody, "End", -1)
 		}
 	default:

@@ -247,3 +247,27 @@ func TestHandlerPanicKeepsEarlier(t *testing.T) {
 	require.Empty(t, string(rest), "after the answer before the panic")
 	require.Eventually(t, func() bool { return panics.Load() > before }, 5e9, 1e6, "the panic reaches OnPanic")
 }
+
+// TestShortBodyEnded: a handler that ends a body short of its
+// Content-Length itself (End's error ignored) has the connection closed
+// after what it wrote — the client waits for the rest, and would read the
+// next response as part of it.
+func TestShortBodyEnded(t *testing.T) {
+	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
+		if string(req.Path) == "/short" {
+			h := plainHeader
+			h.ContentLength = 10
+			w.WriteHeader(&h)
+			w.Write([]byte("12345"))
+			w.End(nil) // ErrResponseBody, ignored
+			return
+		}
+		plaintext(w, req)
+	})
+	c := dial(t, addr)
+	_, err := io.WriteString(c, "GET /short HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/2 HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	all, err := io.ReadAll(c)
+	require.NoError(t, err)
+	require.True(t, strings.HasSuffix(string(all), "\r\n\r\n12345"), "read %q, want the 5 bytes, then the close", all)
+}
