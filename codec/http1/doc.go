@@ -36,6 +36,7 @@
 // refused rather than skipped; the request-target may hold only the
 // characters RFC 3986 allows (so not '"', '<', '>', '\', '^', '`', '{',
 // '|', '}', nor '#'); an absolute-form target's authority is not compared
-// with Host; an Expect: 100-continue in HTTP/1.0 is ignored (RFC 9110
-// §10.1.1).
+// with the Host field, it replaces it in Request.Host (RFC 9112 §3.2.2),
+// as a CONNECT's target does; an Expect: 100-continue in HTTP/1.0 is
+// ignored (RFC 9110 §10.1.1).
 package http1

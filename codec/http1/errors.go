@@ -109,4 +109,5 @@ var (
 	ErrResponseContentLength = violation(500, "RFC 9110 §8.6", "content length below -1")
 	ErrResponseBody          = violation(500, "RFC 9112 §6.3", "body longer or shorter than its Content-Length, or sent in a response that has none")
 	ErrResponseState         = violation(500, "RFC 9112 §6", "response written out of order: body or end without a header, or a header before the previous response ended")
+	ErrResponseAnswered      = violation(500, "RFC 9110 §15", "a second final response to one request (or a write after it)")
 )

@@ -779,7 +779,37 @@ func finishHead(c *config, req *Request, hs *headState, end int) error {
 		req.KeepAlive = hs.keep && !hs.close
 	}
 	req.Upgrade = hs.upgrade && hs.upField
+	if a := targetHost(req.Method, req.Target); a != nil {
+		req.Host = a
+	}
 	return nil
+}
+
+// targetHost returns the host a request-target of a valid form names
+// itself, which takes the place of the Host field's (RFC 9112 §3.2.2):
+// for CONNECT the whole target (authority-form), for an absolute-form
+// target with an authority ("scheme://authority…") that authority; nil
+// for origin-form, asterisk-form and an absolute-form target without an
+// authority ("urn:x"). The authority has no userinfo (targetForm refuses
+// it) and is a valid host[:port].
+func targetHost(m Method, t []byte) []byte {
+	if m == MethodConnect {
+		return t
+	}
+	if len(t) == 0 || t[0] == '/' || t[0] == '*' {
+		return nil
+	}
+	c := bytes.IndexByte(t, ':')
+	if c < 0 || len(t) < c+3 || t[c+1] != '/' || t[c+2] != '/' {
+		return nil
+	}
+	a := t[c+3:]
+	for i, b := range a {
+		if b == '/' || b == '?' {
+			return a[:i:i]
+		}
+	}
+	return a[:len(a):len(a)]
 }
 
 // Header returns the value of the first header field named name, compared

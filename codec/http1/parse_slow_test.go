@@ -176,6 +176,15 @@ func slowParse(c config, in []byte) (r slowReq, n int, kind error) {
 		r.keepAlive = has("keep-alive") && !has("close")
 	}
 	r.upgrade = has("upgrade") && upgradeField
+	// The target's own host wins over the Host field (RFC 9112 §3.2.2).
+	if r.method == MethodConnect {
+		t := r.target
+		r.host = &t
+	} else if _, rest, _ := strings.Cut(r.target, ":"); r.target[0] != '/' && strings.HasPrefix(rest, "//") {
+		a, _, _ := strings.Cut(rest[2:], "/")
+		a, _, _ = strings.Cut(a, "?")
+		r.host = &a
+	}
 
 	if !r.chunked {
 		if int64(len(p)-pos) < r.cl {

@@ -68,13 +68,18 @@ type Request struct {
 	// Headers holds the header fields in the order received.
 	Headers []Header
 
-	// What servers need, found while parsing (no second pass).
-	Host          []byte // the Host field's value; nil when absent (HTTP/1.0)
-	ContentLength int64  // the body's length before decoding; -1 when chunked
-	Chunked       bool   // Transfer-Encoding: chunked
-	KeepAlive     bool   // the connection stays open after the response (version and Connection)
-	Upgrade       bool   // Connection: upgrade with an Upgrade field
-	Expect100     bool   // Expect: 100-continue
+	// What servers need, found while parsing (no second pass). Host is
+	// the host the request is for (RFC 9112 §3.2.2): the authority of an
+	// absolute-form target ("GET http://a/ …" gives "a", whatever the
+	// Host field says), the target of a CONNECT, else the Host field's
+	// value; nil when there is none (HTTP/1.0 without Host). The Host
+	// field itself stays in Headers.
+	Host          []byte
+	ContentLength int64 // the body's length before decoding; -1 when chunked
+	Chunked       bool  // Transfer-Encoding: chunked
+	KeepAlive     bool  // the connection stays open after the response (version and Connection)
+	Upgrade       bool  // Connection: upgrade with an Upgrade field
+	Expect100     bool  // Expect: 100-continue
 
 	// Body is the whole body, de-chunked; empty when there is none.
 	Body []byte

@@ -24,7 +24,9 @@ type ResponseHeader struct {
 	// ContentLength is the length of the body in bytes, written as
 	// Content-Length; -1 means a chunked body, written as
 	// "Transfer-Encoding: chunked" (only for HTTP/1.1 clients: an
-	// HTTP/1.0 client cannot read chunks). For a HEAD request it is the
+	// HTTP/1.0 client cannot read chunks, and a ResponseWriter answering
+	// an HTTP/1.0 request sends the body unchunked, ended by the
+	// connection's close). For a HEAD request it is the
 	// length the GET would have, and no body follows. Responses with
 	// status 1xx, 204 or 304 have no body and get neither field (RFC
 	// 9110 §8.6, RFC 9112 §6.1), whatever ContentLength holds.
@@ -242,12 +244,20 @@ func checkList(v []byte, trailer bool) *Violation {
 // formatted with strconv.AppendInt. It allocates only when dst must grow
 // or when it fails (the error).
 func AppendResponseHeader(dst []byte, h *ResponseHeader, date []byte) ([]byte, error) {
-	return appendHead(dst, h, h.ContentLength, date, false)
+	return appendHead(dst, h, h.ContentLength, date, false, 0)
 }
 
+// Framing a ResponseWriter decides from the request, for appendHead.
+const (
+	hdClose     uint8 = 1 << iota // "Connection: close", whatever h.Close says
+	hdKeepAlive                   // "Connection: keep-alive" (to an HTTP/1.0 client)
+	hdNoLength                    // neither Content-Length nor Transfer-Encoding: the close ends the body
+)
+
 // appendHead is AppendResponseHeader with the content length given apart
-// from h, and the date's check skipped when trusted (DateCache's).
-func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bool) ([]byte, error) {
+// from h, the date's check skipped when trusted (DateCache's), and the
+// framing flags hd (hdClose, hdKeepAlive, hdNoLength) of final responses.
+func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bool, hd uint8) ([]byte, error) {
 	status := h.Status
 	if status == 0 {
 		status = 200
@@ -290,7 +300,7 @@ func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bo
 			dst = append(dst, '\r', '\n')
 		}
 		switch {
-		case status == 204 || status == 304:
+		case status == 204 || status == 304 || hd&hdNoLength != 0:
 		case cl < 0:
 			dst = append(dst, "Transfer-Encoding: chunked\r\n"...)
 		default:
@@ -298,8 +308,10 @@ func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bo
 			dst = strconv.AppendInt(dst, cl, 10)
 			dst = append(dst, '\r', '\n')
 		}
-		if h.Close {
+		if h.Close || hd&hdClose != 0 {
 			dst = append(dst, "Connection: close\r\n"...)
+		} else if hd&hdKeepAlive != 0 {
+			dst = append(dst, "Connection: keep-alive\r\n"...)
 		}
 	}
 	for i := range h.Headers {

@@ -327,6 +327,24 @@ func TestResponseWriterNoAllocs(t *testing.T) {
 		}
 		release()
 	})
+	// Answering requests (Begin): GET, HEAD, HTTP/1.0 keep-alive, and a
+	// handler that panicked half-way (AbortResponse).
+	var get, head, keep10 Request
+	ParseRequest(&get, []byte("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
+	ParseRequest(&head, []byte("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"))
+	ParseRequest(&keep10, []byte("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"))
+	check("answered", func() {
+		for _, req := range []*Request{&get, &head, &keep10} {
+			w.Begin(req)
+			if err := w.Respond(&respPlaintext, respHello); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Begin(&get)
+		w.Respond(&respPlaintext, respHello)
+		w.AbortResponse()
+		release()
+	})
 	body := buf.Get(4096)
 	body.Write(bytes.Repeat([]byte("x"), 4096))
 	defer body.Release()

@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"runtime/debug"
 	"time"
 
 	"github.com/netkit/netkit/buf"
@@ -79,6 +80,8 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 		if err == http1.ErrContinue {
 			// The client waits for this before it sends the body; the
 			// next Decode returns ErrShort until the body is complete.
+			// (Only HTTP/1.1 requests get here.)
+			w.Begin(nil)
 			w.WriteHeader(&continueHeader)
 			continue
 		}
@@ -86,7 +89,7 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			c.refuse(w, err)
 			break
 		}
-		c.handle(w)
+		c.handle(x, w)
 		if w.Len() >= takeAt {
 			take(x, w)
 			if !x.Conn().Writable() {
@@ -123,24 +126,18 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 }
 
 // handle runs the Handler on the request just parsed and checks the
-// response it wrote.
-func (c *conn) handle(w *http1.ResponseWriter) {
-	before := w.Len()
+// response it wrote: exactly one final response per request, framed for
+// the request (the writer's Begin).
+func (c *conn) handle(x *eventloop.Context, w *http1.ResponseWriter) {
+	w.Begin(&c.req)
 	done := false
 	defer func() {
 		if !done {
-			// The Handler panicked: drop what it wrote; the panic goes
-			// on and closes the connection.
-			w.Abort()
-			c.req.Release()
+			c.recovered(x, w, recover())
 		}
 	}()
 	c.s.h(w, &c.req)
 	done = true
-	if !c.req.KeepAlive {
-		c.closing = true
-	}
-	c.req.Release()
 	switch {
 	case w.Open():
 		// A streamed response the Handler did not end: ended here when
@@ -149,8 +146,35 @@ func (c *conn) handle(w *http1.ResponseWriter) {
 		if w.End(nil) != nil {
 			c.closing = true
 		}
-	case w.Len() == before:
-		w.Respond(&noResponse, noResponseBody)
+	case !w.Answered():
+		// No final response (nothing, a 1xx, or one the writer refused).
+		h := noResponse
+		h.Close = !c.req.KeepAlive
+		w.Respond(&h, noResponseBody)
+	}
+	if !c.req.KeepAlive || w.MustClose() {
+		c.closing = true
+	}
+	c.req.Release()
+}
+
+// recovered, called by handle's deferred function with what recover
+// returned, stops a Handler's panic v: what the Handler wrote is dropped,
+// the responses to the requests before it (in the writer, and queued) go
+// out, and the connection closes after them. The panic goes on to the
+// group's Config.OnPanic, from a task of the loop and as a *HandlerPanic,
+// which holds the Handler's stack: rethrown here, the loop would close the
+// connection at once, dropping those responses.
+func (c *conn) recovered(x *eventloop.Context, w *http1.ResponseWriter, v any) {
+	if v == nil {
+		return // runtime.Goexit: not a panic
+	}
+	p := &HandlerPanic{Value: v, Stack: debug.Stack()}
+	w.AbortResponse()
+	c.req.Release()
+	c.closing = true
+	if x.Conn().Loop().Execute(func() { panic(p) }) != nil {
+		panic(p) // the loop is closing: report it the only way left
 	}
 }
 
@@ -177,6 +201,7 @@ func (c *conn) close(x *eventloop.Context) {
 func (c *conn) refuse(w *http1.ResponseWriter, err error) {
 	c.req.Release()
 	c.closing, c.refused = true, true
+	w.Begin(nil) // the request is not known
 	h := http1.ResponseHeader{
 		Status:      http1.StatusOf(err),
 		Close:       true,

@@ -16,16 +16,27 @@
 //     closes the connection: after a syntax error its framing is lost;
 //   - "Expect: 100-continue", with "100 Continue" as soon as the head has
 //     arrived, and the Handler once the body has;
-//   - a Handler that wrote no response, with 500 (the connection stays
-//     open); a Handler that left a streamed response open, by ending it
-//     — or, when its body is short of its Content-Length, by closing the
-//     connection after what it wrote.
+//   - a Handler that wrote no final response (nothing, or only 1xx), with
+//     500 (the connection stays open); a Handler that left a streamed
+//     response open, by ending it — or, when its body is short of its
+//     Content-Length, by closing the connection after what it wrote.
+//
+// Every request gets exactly one final response, framed for it (see
+// Handler and http1.ResponseWriter.Begin): a second one is refused, the
+// answer to HEAD carries no body bytes, and an HTTP/1.0 client gets no
+// chunks. So whatever a Handler writes, a pipelining client reads each
+// response in its place.
 //
 // A connection stays open after a response when the request allowed it
 // (http1.Request.KeepAlive: HTTP/1.1 without "Connection: close", or
-// HTTP/1.0 with "Connection: keep-alive"). A Handler closes it after its
-// response by clearing req.KeepAlive (and should set the response's
-// Close, so that the client knows).
+// HTTP/1.0 with "Connection: keep-alive", answered with "Connection:
+// keep-alive") and the response did not say "Connection: close". The
+// response to a request that closes the connection says
+// "Connection: close" by itself. A Handler closes the connection after
+// its response by clearing req.KeepAlive before it writes the response,
+// or by setting the response's Close. (Cleared after the response,
+// req.KeepAlive still closes the connection, but the response did not
+// tell the client.)
 //
 // Every response's Date field comes from the loop's http1.DateCache,
 // updated by a once-per-second timer on each loop: no clock read per

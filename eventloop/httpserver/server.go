@@ -3,6 +3,7 @@ package httpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -24,12 +25,43 @@ import (
 // w is the connection's writer: use it only during the call, and not from
 // other goroutines; the responses written go out when the Handler has
 // answered every request of the read. A Handler that clears req.KeepAlive
-// has the connection closed after its response.
+// has the connection closed after its response (which says "Connection:
+// close" when it was cleared before the response was written).
+//
+// The server calls w.Begin(req) before the Handler, so that w holds the
+// response to req's rules: exactly one final response (a second is
+// refused with http1.ErrResponseAnswered, writing nothing; 1xx responses
+// may precede it); no body bytes in the answer to HEAD, whatever the
+// Handler writes; no chunked body to an HTTP/1.0 client (a body of
+// unknown length is ended by closing the connection instead); and the
+// Connection field the request calls for ("close" when the connection
+// will close, "keep-alive" to an HTTP/1.0 client when it stays open).
 //
 // The Handler runs on the loop: it must not block. A panic in it closes
-// its connection only (what it had written is dropped) and goes to the
-// group's Config.OnPanic.
+// its connection only: what it had written is dropped, the responses to
+// the requests before it are sent, then the connection closes; the panic
+// goes to the group's Config.OnPanic as a *HandlerPanic.
 type Handler func(w *http1.ResponseWriter, req *http1.Request)
+
+// A HandlerPanic is the value a Handler's panic reaches the group's
+// Config.OnPanic as: what the Handler panicked with, and the stack of its
+// goroutine at the panic (the stack OnPanic is given is the loop task's
+// that reports it, after the connection's earlier responses were sent).
+type HandlerPanic struct {
+	Value any    // the value the Handler panicked with
+	Stack []byte // the Handler's stack, from runtime/debug.Stack
+}
+
+// Error returns "httpserver: handler panicked: " and the value.
+func (p *HandlerPanic) Error() string {
+	return fmt.Sprintf("httpserver: handler panicked: %v", p.Value)
+}
+
+// Unwrap returns the value when it is an error, else nil.
+func (p *HandlerPanic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
+}
 
 // An Option configures Listen.
 type Option func(*options)

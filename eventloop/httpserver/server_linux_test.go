@@ -262,7 +262,8 @@ func TestClientReset(t *testing.T) {
 }
 
 // TestHandlerPanic checks that a panicking handler closes its connection
-// only.
+// only, after the answers to the requests before it; nothing it wrote is
+// sent.
 func TestHandlerPanic(t *testing.T) {
 	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
 		if string(req.Path) == "/panic" {
@@ -276,8 +277,11 @@ func TestHandlerPanic(t *testing.T) {
 	c := dial(t, addr)
 	io.WriteString(c, "GET /echo/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /panic HTTP/1.1\r\nHost: x\r\n\r\n")
 	br := bufio.NewReader(c)
+	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "/echo/1" {
+		t.Fatalf("the answer before the panic: %d %q", resp.StatusCode, body)
+	}
 	if b, err := io.ReadAll(br); len(b) != 0 {
-		t.Fatalf("the panicking connection got %q (%v), want nothing", b, err)
+		t.Fatalf("the panicking connection got %q (%v) after the answer before the panic, want nothing", b, err)
 	}
 	io.WriteString(other, "GET /echo/2 HTTP/1.1\r\nHost: x\r\n\r\n")
 	if resp, body := readResponse(t, obr); resp.StatusCode != 200 || body != "/echo/2" {

@@ -1,0 +1,64 @@
+package http1
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/buf"
+)
+
+// TestTargetHost checks which host a request names (RFC 9112 §3.2.2): the
+// authority of an absolute-form target, whatever the Host field says; the
+// target itself for CONNECT (authority-form); else the Host field. Parse
+// and Decode, whole and byte by byte, agree.
+func TestTargetHost(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		host string // "-" for none
+	}{
+		{"GET http://a/ HTTP/1.1\r\nHost: b\r\n\r\n", "a"},
+		{"GET http://a:8080/x?y HTTP/1.1\r\nHost: b\r\n\r\n", "a:8080"},
+		{"GET http://a?q=1 HTTP/1.1\r\nHost: b\r\n\r\n", "a"},
+		{"GET HTTP://[::1]:80 HTTP/1.1\r\nHost: b\r\n\r\n", "[::1]:80"},
+		{"GET http://a/ HTTP/1.0\r\n\r\n", "a"},
+		{"GET urn:x HTTP/1.1\r\nHost: b\r\n\r\n", "b"}, // no authority
+		{"GET http:/p HTTP/1.1\r\nHost: b\r\n\r\n", "b"},
+		{"CONNECT a.example:443 HTTP/1.1\r\nHost: b\r\n\r\n", "a.example:443"},
+		{"CONNECT [::1]:443 HTTP/1.0\r\n\r\n", "[::1]:443"},
+		{"GET / HTTP/1.1\r\nHost: b\r\n\r\n", "b"},
+		{"GET / HTTP/1.0\r\n\r\n", "-"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			check := func(how string, req *Request) {
+				if tc.host == "-" {
+					require.Nil(t, req.Host, how)
+					return
+				}
+				require.Equal(t, tc.host, string(req.Host), how)
+			}
+			var req Request
+			n, err := ParseRequest(&req, []byte(tc.in))
+			require.NoError(t, err)
+			require.Equal(t, len(tc.in), n)
+			check("Parse", &req)
+			for _, step := range []int{len(tc.in), 1} {
+				d := NewDecoder()
+				in := buf.NewComposite()
+				var derr error
+				for i := 0; i < len(tc.in); i += step {
+					b := buf.Get(step)
+					b.Write([]byte(tc.in[i:min(i+step, len(tc.in))]))
+					in.Append(b)
+					if derr = d.Decode(in, &req); derr != ErrShort {
+						break
+					}
+				}
+				require.NoError(t, derr)
+				check("Decode", &req)
+				req.Release()
+				in.Release()
+			}
+		})
+	}
+}
