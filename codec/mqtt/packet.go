@@ -413,10 +413,11 @@ func (e *Encoder) Append(dst []byte, p *Packet) ([]byte, error) {
 		return e.AppendSuback(dst, p.Type, &p.Suback)
 	case TypeUnsubscribe:
 		return e.AppendUnsubscribe(dst, &p.Unsubscribe)
-	case TypePingreq:
-		return AppendPingreq(dst), nil
-	case TypePingresp:
-		return AppendPingresp(dst), nil
+	case TypePingreq, TypePingresp:
+		if _, err := e.version(); err != nil {
+			return dst, err
+		}
+		return e.head(dst, byte(p.Type)<<4, 0)
 	case TypeDisconnect:
 		return e.AppendDisconnect(dst, &p.Disconnect)
 	case TypeAuth:
