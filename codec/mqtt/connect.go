@@ -9,7 +9,9 @@ type Connect struct {
 	CleanStart   bool // Clean Session in MQTT 3.1.1
 	KeepAlive    uint16
 	Props        Properties // MQTT 5.0
-	// ClientID may be empty, asking the server to assign one.
+	// ClientID may be empty, asking the server to assign one; in MQTT
+	// 3.1.1 only with CleanStart set [MQTT-3.1.3-7] (ErrEmptyClientID,
+	// which a server answers with return code 2).
 	ClientID []byte
 
 	WillFlag    bool
@@ -65,7 +67,11 @@ func (r *reader) connect(c *Connect, lim *limits) {
 	} else {
 		c.Props.reset()
 	}
+	at = r.i
 	c.ClientID = r.str()
+	if r.err == nil && len(c.ClientID) == 0 && c.Version != V5 && !c.CleanStart {
+		r.failAt(ErrEmptyClientID, at)
+	}
 	c.WillTopic, c.WillPayload = nil, nil
 	if c.WillFlag {
 		if v5 {
@@ -115,6 +121,10 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		return dst, ErrWillRetainNoWill
 	case v == V311 && c.HasPassword && !c.HasUsername:
 		return dst, ErrPasswordNoUser
+	case v != V5 && len(c.ClientID) == 0 && !c.CleanStart:
+		return dst, ErrEmptyClientID
+	case c.Props.Present.Has(PropAuthData) && !c.Props.Present.Has(PropAuthMethod):
+		return dst, ErrAuthDataNoMethod
 	case !c.HasUsername && len(c.Username) > 0:
 		return dst, fieldErr("user name", ErrFieldNoFlag)
 	case !c.HasPassword && len(c.Password) > 0:

@@ -116,12 +116,16 @@ func (d *Decoder) limits() limits {
 
 // Decode decodes the packet at the front of p, a connection's bytes, into
 // pk with the default limits. v is the connection's protocol version; a
-// CONNECT carries its own and may be decoded with v == 0. It returns the
+// CONNECT carries its own, and v does not matter for it: Decode keeps no
+// state, so it cannot tell a second CONNECT (a [Decoder] does). It returns the
 // packet's length, or ErrShort (and 0) when p ends inside the packet, or a
 // *SyntaxError. pk's fields alias p. Decode allocates nothing in steady
 // state (slices of pk grow to their high-water mark once).
 func Decode(p []byte, v Version, pk *Packet) (n int, err error) {
 	pk.Release()
+	if len(p) > 0 && Type(p[0]>>4) == TypeConnect {
+		v = 0 // Decode knows no connection: no CONNECT is a second one
+	}
 	return decode(p, v, pk, &defaultLimits)
 }
 

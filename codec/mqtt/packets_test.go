@@ -47,7 +47,7 @@ func samples(v Version) []Packet {
 	p.Connect = Connect{Version: v, CleanStart: true, KeepAlive: 30, ClientID: []byte("client-1"), Props: connProps}
 	out = append(out, p)
 	p = pk(TypeConnect)
-	p.Connect = Connect{Version: v, KeepAlive: 0, ClientID: []byte{}, WillFlag: true, WillQoS: 2, WillRetain: true,
+	p.Connect = Connect{Version: v, CleanStart: v != V5, KeepAlive: 0, ClientID: []byte{}, WillFlag: true, WillQoS: 2, WillRetain: true,
 		WillProps: willProps, WillTopic: []byte("last/will"), WillPayload: []byte("bye"),
 		HasUsername: true, Username: []byte("user"), HasPassword: true, Password: []byte{0, 0xff}}
 	out = append(out, p)
@@ -129,7 +129,6 @@ func samples(v Version) []Packet {
 		p.Disconnect.Props.Present.Add(PropSessionExpiry)
 		p.Disconnect.Props.Present.Add(PropReasonString)
 		out = append(out, p)
-		out = append(out, pk(TypeAuth))
 		p = pk(TypeAuth)
 		p.Auth = Auth{Reason: ContinueAuthentication, Props: Properties{AuthMethod: []byte("SCRAM-SHA-1"), AuthData: []byte("abc")}}
 		p.Auth.Props.Present.Add(PropAuthMethod)

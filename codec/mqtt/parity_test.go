@@ -123,6 +123,18 @@ var parity = []struct {
 		"90 03 0001 87", V311, ErrBadReasonCode},
 	{"share name +", V5, Packet{Type: TypeUnsubscribe, Unsubscribe: Unsubscribe{PacketID: 1, Filters: [][]byte{[]byte("$share/+/x")}}},
 		"a2 0f 0001 00 000a 2473686172652f2b2f78", V5, ErrShareName},
+	{"AUTH without authentication method", V5, Packet{Type: TypeAuth, Auth: Auth{Reason: ContinueAuthentication}},
+		"f0 02 18 00", V5, ErrAuthNoMethod},
+	{"AUTH with data but no method", V5, Packet{Type: TypeAuth, Auth: Auth{Reason: ContinueAuthentication,
+		Props: propsWith(Properties{AuthData: []byte("a")}, PropAuthData)}},
+		"f0 06 18 04 16 0001 61", V5, ErrAuthNoMethod},
+	{"empty AUTH", V5, Packet{Type: TypeAuth},
+		"f0 00", V5, ErrAuthNoMethod},
+	{"CONNECT authentication data without method", V5, Packet{Type: TypeConnect, Connect: Connect{Version: V5, CleanStart: true,
+		Props: propsWith(Properties{AuthData: []byte("a")}, PropAuthData)}},
+		"10 11 0004 4d515454 05 02 003c 04 16 0001 61 0000", 0, ErrAuthDataNoMethod},
+	{"3.1.1 empty client id without clean session", V311, Packet{Type: TypeConnect, Connect: Connect{Version: V311}},
+		"10 0c 0004 4d515454 04 00 003c 0000", 0, ErrEmptyClientID},
 }
 
 // TestEncodeRefusesWhatDecodeRefuses: for every value the decoder refuses

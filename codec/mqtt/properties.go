@@ -212,6 +212,7 @@ func (r *reader) props(ps *Properties, k int, lim *limits) {
 	}
 	end := r.i + n
 	full := r.p
+	dataAt := 0
 	r.p = r.p[:end] // a property running past its length is malformed
 	for r.i < end {
 		at := r.i
@@ -230,9 +231,15 @@ func (r *reader) props(ps *Properties, k int, lim *limits) {
 			break
 		}
 		ps.Present.Add(id)
+		if id == PropAuthData {
+			dataAt = at
+		}
 		r.prop(ps, id, at, lim)
 	}
 	r.p = full
+	if dataAt != 0 && k == int(TypeConnect) && r.err == nil && !ps.Present.Has(PropAuthMethod) {
+		r.failAt(ErrAuthDataNoMethod, dataAt)
+	}
 	if r.err == nil {
 		r.i = end
 	}
