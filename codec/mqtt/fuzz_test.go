@@ -39,7 +39,7 @@ func active(p *Packet) any {
 // decoded packets) and encodes to the same bytes; and a Decoder over a
 // composite split at an arbitrary point agrees with Decode on the slice.
 func FuzzDecode(f *testing.F) {
-	for _, v := range []Version{V311, V5} {
+	for _, v := range []Version{V31, V311, V5} {
 		for _, p := range samples(v) {
 			b, err := p.Append(nil)
 			if err != nil {

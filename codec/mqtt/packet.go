@@ -66,9 +66,10 @@ const (
 
 type limits struct {
 	packet, filters, userProps, subIDs int
+	noV31                              bool // refuse MQTT 3.1 CONNECTs
 }
 
-var defaultLimits = limits{DefaultMaxPacketSize, DefaultMaxFilters, DefaultMaxUserProperties, DefaultMaxSubscriptionIDs}
+var defaultLimits = limits{DefaultMaxPacketSize, DefaultMaxFilters, DefaultMaxUserProperties, DefaultMaxSubscriptionIDs, false}
 
 func or(v, def, max int) int {
 	if v <= 0 {
@@ -103,6 +104,9 @@ type Decoder struct {
 	// MaxSubscriptionIDs bounds subscription identifiers per PUBLISH
 	// (default DefaultMaxSubscriptionIDs).
 	MaxSubscriptionIDs int
+	// RefuseV31 refuses MQTT 3.1 ("MQIsdp", level 3) CONNECTs with
+	// ErrVersion (return code 1). By default they are accepted.
+	RefuseV31 bool
 }
 
 func (d *Decoder) limits() limits {
@@ -111,6 +115,7 @@ func (d *Decoder) limits() limits {
 		filters:   or(d.MaxFilters, DefaultMaxFilters, MaxPacketSize),
 		userProps: or(d.MaxUserProperties, DefaultMaxUserProperties, MaxPacketSize),
 		subIDs:    or(d.MaxSubscriptionIDs, DefaultMaxSubscriptionIDs, MaxPacketSize),
+		noV31:     d.RefuseV31,
 	}
 }
 
@@ -260,7 +265,7 @@ func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 		}
 	case v == 0:
 		return &SyntaxError{Offset: 0, Kind: ErrNoVersion}
-	case v != V311 && v != V5:
+	case v != V31 && v != V311 && v != V5:
 		return &SyntaxError{Offset: 0, Kind: ErrVersion}
 	case t == TypeAuth && v != V5:
 		return &SyntaxError{Offset: 0, Kind: ErrUnknownType}
@@ -349,7 +354,7 @@ func (e *Encoder) version() (Version, error) {
 	if e.Version == 0 {
 		return 0, ErrNoVersion
 	}
-	if e.Version != V311 && e.Version != V5 {
+	if e.Version != V31 && e.Version != V311 && e.Version != V5 {
 		return 0, ErrVersion
 	}
 	return e.Version, nil

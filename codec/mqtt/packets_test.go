@@ -46,8 +46,12 @@ func samples(v Version) []Packet {
 	p := pk(TypeConnect)
 	p.Connect = Connect{Version: v, CleanStart: true, KeepAlive: 30, ClientID: []byte("client-1"), Props: connProps}
 	out = append(out, p)
+	willID := []byte{} // MQTT 3.1 has no empty client identifier
+	if v == V31 {
+		willID = []byte("c31")
+	}
 	p = pk(TypeConnect)
-	p.Connect = Connect{Version: v, CleanStart: v != V5, KeepAlive: 0, ClientID: []byte{}, WillFlag: true, WillQoS: 2, WillRetain: true,
+	p.Connect = Connect{Version: v, CleanStart: v != V5, KeepAlive: 0, ClientID: willID, WillFlag: true, WillQoS: 2, WillRetain: true,
 		WillProps: willProps, WillTopic: []byte("last/will"), WillPayload: []byte("bye"),
 		HasUsername: true, Username: []byte("user"), HasPassword: true, Password: []byte{0, 0xff}}
 	out = append(out, p)
@@ -155,7 +159,7 @@ func mustEncode(t *testing.T, p *Packet) []byte {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, v := range []Version{V311, V5} {
+	for _, v := range []Version{V31, V311, V5} {
 		for _, p := range samples(v) {
 			b := mustEncode(t, &p)
 			var d Packet
