@@ -34,11 +34,14 @@
 // Packet holds a reference to the bytes (a view of the read, or a pooled
 // copy when the packet straddles reads), so the composite may be released
 // while the packet is in use; the fields stay valid until the Packet is
-// decoded into again or [Packet.Release] is called. [Packet.Clone] detaches
-// a packet for a caller that keeps it longer. Decoding allocates nothing in
-// steady state: the Packet's slices (subscriptions, filters, reason codes,
-// user properties, subscription identifiers) keep their arrays from one
-// packet to the next.
+// decoded into again or [Packet.Release] is called. [Packet.Clone] (or
+// [Publish.Clone], for a retained message) detaches a packet for a caller
+// that keeps it longer, allocating in proportion to the packet. Decoding
+// allocates nothing in steady state: the Packet points at one value per
+// packet type it has held (pk.Publish for a PUBLISH …), allocated the
+// first time, and their slices (subscriptions, filters, reason codes, user
+// properties, subscription identifiers) keep their arrays from one packet
+// to the next.
 //
 // # Validation and limits
 //

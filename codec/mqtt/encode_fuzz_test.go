@@ -175,7 +175,8 @@ func (g *gen) packet() (Packet, Version) {
 	p := Packet{Type: Type(g.u8() % 16), Version: v}
 	switch p.Type {
 	case TypeConnect:
-		c := &p.Connect
+		c := new(Connect)
+		p.Connect = c
 		c.Version = versions[g.u8()%8]
 		if g.u8()%4 == 0 {
 			c.ProtocolName = g.str()
@@ -198,36 +199,36 @@ func (g *gen) packet() (Packet, Version) {
 			c.Password = g.str()
 		}
 	case TypeConnack:
-		p.Connack = Connack{SessionPresent: g.bool(), Reason: g.reason(), Props: g.props(int(TypeConnack))}
+		p.Connack = &Connack{SessionPresent: g.bool(), Reason: g.reason(), Props: g.props(int(TypeConnack))}
 	case TypePublish:
-		p.Publish = Publish{Dup: g.bool(), QoS: g.u8() % 4, Retain: g.bool(), Topic: g.str()}
+		p.Publish = &Publish{Dup: g.bool(), QoS: g.u8() % 4, Retain: g.bool(), Topic: g.str()}
 		if p.Publish.QoS > 0 || g.u8()%8 == 0 {
 			p.Publish.PacketID = g.u16()
 		}
 		p.Publish.Props = g.props(int(TypePublish))
 		p.Publish.Payload = g.str()
 	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
-		p.Ack = Ack{PacketID: g.u16(), Reason: g.reason(), Props: g.props(int(p.Type))}
+		p.Ack = &Ack{PacketID: g.u16(), Reason: g.reason(), Props: g.props(int(p.Type))}
 	case TypeSubscribe:
-		p.Subscribe = Subscribe{PacketID: g.u16(), Props: g.props(int(TypeSubscribe))}
+		p.Subscribe = &Subscribe{PacketID: g.u16(), Props: g.props(int(TypeSubscribe))}
 		for range g.u8() % 4 {
 			p.Subscribe.Subscriptions = append(p.Subscribe.Subscriptions, Subscription{Filter: g.str(), QoS: g.u8() % 4,
 				NoLocal: g.bool(), RetainAsPublished: g.bool(), RetainHandling: g.u8() % 4})
 		}
 	case TypeSuback, TypeUnsuback:
-		p.Suback = Suback{PacketID: g.u16(), Props: g.props(int(p.Type))}
+		p.Suback = &Suback{PacketID: g.u16(), Props: g.props(int(p.Type))}
 		for range g.u8() % 4 {
 			p.Suback.Reasons = append(p.Suback.Reasons, g.reason())
 		}
 	case TypeUnsubscribe:
-		p.Unsubscribe = Unsubscribe{PacketID: g.u16(), Props: g.props(int(TypeUnsubscribe))}
+		p.Unsubscribe = &Unsubscribe{PacketID: g.u16(), Props: g.props(int(TypeUnsubscribe))}
 		for range g.u8() % 4 {
 			p.Unsubscribe.Filters = append(p.Unsubscribe.Filters, g.str())
 		}
 	case TypeDisconnect:
-		p.Disconnect = Disconnect{Reason: g.reason(), Props: g.props(int(TypeDisconnect))}
+		p.Disconnect = &Disconnect{Reason: g.reason(), Props: g.props(int(TypeDisconnect))}
 	case TypeAuth:
-		p.Auth = Auth{Reason: g.reason(), Props: g.props(int(TypeAuth))}
+		p.Auth = &Auth{Reason: g.reason(), Props: g.props(int(TypeAuth))}
 	}
 	return p, v
 }
@@ -323,7 +324,7 @@ func normProps(ps *Properties, v Version) Properties {
 func norm(p *Packet, v Version) any {
 	switch p.Type {
 	case TypeConnect:
-		c := p.Connect
+		c := *orZero(p.Connect)
 		v = c.Version
 		c.ProtocolName = nil
 		c.Props = normProps(&c.Props, v)
@@ -337,48 +338,48 @@ func norm(p *Packet, v Version) any {
 		c.Username, c.Password = nilIfEmpty(c.Username), nilIfEmpty(c.Password)
 		return c
 	case TypeConnack:
-		c := p.Connack
+		c := *orZero(p.Connack)
 		c.Props = normProps(&c.Props, v)
 		return c
 	case TypePublish:
-		c := p.Publish
+		c := *orZero(p.Publish)
 		c.Topic, c.Payload = nilIfEmpty(c.Topic), nilIfEmpty(c.Payload)
 		c.Props = normProps(&c.Props, v)
 		return c
 	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
-		c := p.Ack
+		c := *orZero(p.Ack)
 		c.Props = normProps(&c.Props, v)
 		return c
 	case TypeSubscribe:
-		c := p.Subscribe
+		c := *orZero(p.Subscribe)
 		c.Props = normProps(&c.Props, v)
 		c.Subscriptions = nil
-		for _, s := range p.Subscribe.Subscriptions {
+		for _, s := range orZero(p.Subscribe).Subscriptions {
 			s.Filter = nilIfEmpty(s.Filter)
 			c.Subscriptions = append(c.Subscriptions, s)
 		}
 		return c
 	case TypeSuback, TypeUnsuback:
-		c := p.Suback
+		c := *orZero(p.Suback)
 		c.Props = normProps(&c.Props, v)
 		if len(c.Reasons) == 0 {
 			c.Reasons = nil
 		}
 		return c
 	case TypeUnsubscribe:
-		c := p.Unsubscribe
+		c := *orZero(p.Unsubscribe)
 		c.Props = normProps(&c.Props, v)
 		c.Filters = nil
-		for _, f := range p.Unsubscribe.Filters {
+		for _, f := range orZero(p.Unsubscribe).Filters {
 			c.Filters = append(c.Filters, nilIfEmpty(f))
 		}
 		return c
 	case TypeDisconnect:
-		c := p.Disconnect
+		c := *orZero(p.Disconnect)
 		c.Props = normProps(&c.Props, v)
 		return c
 	case TypeAuth:
-		c := p.Auth
+		c := *orZero(p.Auth)
 		c.Props = normProps(&c.Props, v)
 		return c
 	}

@@ -8,9 +8,17 @@ import (
 
 // A Packet is one control packet, a reusable value that decoding fills in
 // place. Type says which packet it is and which one of the fields below
-// holds it; the others are left as they were (with whatever they held) and
-// mean nothing. Slices keep their arrays from one packet to the next, so
-// decoding into the same Packet allocates nothing in steady state.
+// points at it; the others are left as they were and mean nothing.
+// Decoding allocates the value a field points at the first time a packet
+// of its type arrives and decodes into that value from then on; its slices
+// keep their arrays from one packet to the next, so decoding into the same
+// Packet allocates nothing in steady state. (A Packet is small: only the
+// values of the types it has held exist.) The value is overwritten by the
+// next packet of its type: keep a copy ([Publish.Clone], [Packet.Clone]),
+// not the pointer.
+//
+// To encode, set Type and the field it selects; a nil field encodes as
+// the zero value of its type.
 //
 // Every []byte of a decoded packet aliases the input: the caller's slice
 // for [Decode] and [Decoder.DecodeBytes], or bytes the Packet holds a
@@ -21,15 +29,15 @@ type Packet struct {
 	Type    Type
 	Version Version // the protocol version the packet was decoded or is encoded with
 
-	Connect     Connect
-	Connack     Connack
-	Publish     Publish
-	Ack         Ack // PUBACK, PUBREC, PUBREL and PUBCOMP
-	Subscribe   Subscribe
-	Suback      Suback // SUBACK and UNSUBACK
-	Unsubscribe Unsubscribe
-	Disconnect  Disconnect
-	Auth        Auth
+	Connect     *Connect
+	Connack     *Connack
+	Publish     *Publish
+	Ack         *Ack // PUBACK, PUBREC, PUBREL and PUBCOMP
+	Subscribe   *Subscribe
+	Suback      *Suback // SUBACK and UNSUBACK
+	Unsubscribe *Unsubscribe
+	Disconnect  *Disconnect
+	Auth        *Auth
 
 	held *buf.Buffer // the bytes a Decoder lent, or nil
 }
@@ -275,24 +283,24 @@ func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 	pk.Version = v
 	switch t {
 	case TypeConnect:
-		r.connect(&pk.Connect, lim)
+		r.connect(body(&pk.Connect), lim)
 		pk.Version = pk.Connect.Version
 	case TypeConnack:
-		r.connack(&pk.Connack, v, lim)
+		r.connack(body(&pk.Connack), v, lim)
 	case TypePublish:
-		r.publish(&pk.Publish, v, lim)
+		r.publish(body(&pk.Publish), v, lim)
 	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
-		r.ack(&pk.Ack, t, v, lim)
+		r.ack(body(&pk.Ack), t, v, lim)
 	case TypeSubscribe:
-		r.subscribe(&pk.Subscribe, v, lim)
+		r.subscribe(body(&pk.Subscribe), v, lim)
 	case TypeSuback, TypeUnsuback:
-		r.suback(&pk.Suback, t, v, lim)
+		r.suback(body(&pk.Suback), t, v, lim)
 	case TypeUnsubscribe:
-		r.unsubscribe(&pk.Unsubscribe, v, lim)
+		r.unsubscribe(body(&pk.Unsubscribe), v, lim)
 	case TypeDisconnect:
-		r.disconnect(&pk.Disconnect, v, lim)
+		r.disconnect(body(&pk.Disconnect), v, lim)
 	case TypeAuth:
-		r.auth(&pk.Auth, lim)
+		r.auth(body(&pk.Auth), lim)
 	}
 	if r.err == nil && r.i != len(p) {
 		r.fail(ErrMalformed)
@@ -301,6 +309,22 @@ func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 		return &SyntaxError{Offset: r.at, Kind: r.err}
 	}
 	return nil
+}
+
+// body returns *f, allocating it the first time.
+func body[T any](f **T) *T {
+	if *f == nil {
+		*f = new(T)
+	}
+	return *f
+}
+
+// orZero returns v, or a zero value for nil.
+func orZero[T any](v *T) *T {
+	if v == nil {
+		return new(T)
+	}
+	return v
 }
 
 // An Encoder appends packets for one connection: its protocol version and
@@ -398,7 +422,7 @@ func propWire(n int, v Version) int {
 
 // Append appends p, as p.Type and p.Version say, to dst. PINGREQ and
 // PINGRESP have no fields; the other types take the field of the same
-// name.
+// name (nil: its zero value).
 func (p *Packet) Append(dst []byte) ([]byte, error) {
 	e := Encoder{Version: p.Version}
 	return e.Append(dst, p)
@@ -409,28 +433,28 @@ func (p *Packet) Append(dst []byte) ([]byte, error) {
 func (e *Encoder) Append(dst []byte, p *Packet) ([]byte, error) {
 	switch p.Type {
 	case TypeConnect:
-		return e.AppendConnect(dst, &p.Connect)
+		return e.AppendConnect(dst, orZero(p.Connect))
 	case TypeConnack:
-		return e.AppendConnack(dst, &p.Connack)
+		return e.AppendConnack(dst, orZero(p.Connack))
 	case TypePublish:
-		return e.AppendPublish(dst, &p.Publish)
+		return e.AppendPublish(dst, orZero(p.Publish))
 	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
-		return e.AppendAck(dst, p.Type, &p.Ack)
+		return e.AppendAck(dst, p.Type, orZero(p.Ack))
 	case TypeSubscribe:
-		return e.AppendSubscribe(dst, &p.Subscribe)
+		return e.AppendSubscribe(dst, orZero(p.Subscribe))
 	case TypeSuback, TypeUnsuback:
-		return e.AppendSuback(dst, p.Type, &p.Suback)
+		return e.AppendSuback(dst, p.Type, orZero(p.Suback))
 	case TypeUnsubscribe:
-		return e.AppendUnsubscribe(dst, &p.Unsubscribe)
+		return e.AppendUnsubscribe(dst, orZero(p.Unsubscribe))
 	case TypePingreq, TypePingresp:
 		if _, err := e.version(); err != nil {
 			return dst, err
 		}
 		return e.head(dst, byte(p.Type)<<4, 0)
 	case TypeDisconnect:
-		return e.AppendDisconnect(dst, &p.Disconnect)
+		return e.AppendDisconnect(dst, orZero(p.Disconnect))
 	case TypeAuth:
-		return e.AppendAuth(dst, &p.Auth)
+		return e.AppendAuth(dst, orZero(p.Auth))
 	}
 	return dst, ErrUnknownType
 }

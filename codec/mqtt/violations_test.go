@@ -127,7 +127,8 @@ func TestLimits(t *testing.T) {
 		set   func(d *Decoder, n int)
 	}{
 		{"filters", func(n int) *Packet {
-			p := &Packet{Type: TypeSubscribe, Version: V5}
+			p := new(Packet)
+			*p = newPacket(TypeSubscribe, V5)
 			p.Subscribe.PacketID = 1
 			for range n {
 				p.Subscribe.Subscriptions = append(p.Subscribe.Subscriptions, Subscription{Filter: []byte("a/b")})
@@ -135,7 +136,8 @@ func TestLimits(t *testing.T) {
 			return p
 		}, func(d *Decoder, n int) { d.MaxFilters = n }},
 		{"user properties", func(n int) *Packet {
-			p := &Packet{Type: TypePublish, Version: V5}
+			p := new(Packet)
+			*p = newPacket(TypePublish, V5)
 			p.Publish.Topic = []byte("t")
 			for range n {
 				p.Publish.Props.User = append(p.Publish.Props.User, UserProperty{[]byte("k"), []byte("v")})
@@ -143,7 +145,8 @@ func TestLimits(t *testing.T) {
 			return p
 		}, func(d *Decoder, n int) { d.MaxUserProperties = n }},
 		{"subscription ids", func(n int) *Packet {
-			p := &Packet{Type: TypePublish, Version: V5}
+			p := new(Packet)
+			*p = newPacket(TypePublish, V5)
 			p.Publish.Topic = []byte("t")
 			for i := range n {
 				p.Publish.Props.SubscriptionIDs = append(p.Publish.Props.SubscriptionIDs, uint32(i+1))
