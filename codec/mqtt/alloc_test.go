@@ -26,7 +26,7 @@ func TestDecodeAllocs(t *testing.T) {
 				ps = append(ps, p)
 			}
 		}
-		sub := Packet{Type: TypeSubscribe, Version: v}
+		sub := newPacket(TypeSubscribe, v)
 		sub.Subscribe.PacketID = 9
 		for i := range 16 {
 			sub.Subscribe.Subscriptions = append(sub.Subscribe.Subscriptions, Subscription{Filter: fmt.Appendf(nil, "site/%d/+/temp", i), QoS: byte(i % 3)})

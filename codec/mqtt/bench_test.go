@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
@@ -85,4 +86,20 @@ func BenchmarkDecoderComposite(b *testing.B) {
 		}
 	}
 	pk.Release()
+}
+
+// BenchmarkClone clones decoded packets (clonePackets): a retained 5-byte
+// PUBLISH, a 5.0 PUBLISH with properties, a 5.0 SUBSCRIBE, a CONNECT.
+func BenchmarkClone(b *testing.B) {
+	names, ps := clonePackets(b)
+	for i, p := range ps {
+		b.Run(strings.ReplaceAll(names[i], " ", "_"), func(b *testing.B) {
+			b.ReportAllocs()
+			var sink *Packet
+			for b.Loop() {
+				sink = p.Clone()
+			}
+			_ = sink
+		})
+	}
 }

@@ -3,13 +3,16 @@ package mqtt
 // A Connect is a CONNECT packet, the first packet a client sends. Its
 // Version decides how the rest of the connection is encoded.
 type Connect struct {
-	// ProtocolName is "MQTT"; an encoder writes "MQTT" when it is empty.
+	// ProtocolName is "MQTT" ("MQIsdp" in MQTT 3.1); an encoder writes
+	// the version's name when it is empty.
 	ProtocolName []byte
 	Version      Version
 	CleanStart   bool // Clean Session in MQTT 3.1.1
 	KeepAlive    uint16
 	Props        Properties // MQTT 5.0
-	// ClientID may be empty, asking the server to assign one.
+	// ClientID may be empty, asking the server to assign one; in MQTT
+	// 3.1.1 only with CleanStart set [MQTT-3.1.3-7], and never in MQTT
+	// 3.1 (ErrEmptyClientID, which a server answers with return code 2).
 	ClientID []byte
 
 	WillFlag    bool
@@ -25,17 +28,29 @@ type Connect struct {
 	Password    []byte
 }
 
-var protocolName = []byte("MQTT")
+var (
+	protocolName   = []byte("MQTT")
+	protocolName31 = []byte("MQIsdp")
+)
+
+// levelOK reports whether protocol name and level go together: "MQTT" with
+// 4 or 5, "MQIsdp" with 3 (unless MQTT 3.1 is refused).
+func levelOK(name []byte, v Version, noV31 bool) bool {
+	if string(name) == "MQIsdp" {
+		return v == V31 && !noV31
+	}
+	return v == V311 || v == V5
+}
 
 func (r *reader) connect(c *Connect, lim *limits) {
 	at := r.i
 	c.ProtocolName = r.bin()
-	if r.err == nil && string(c.ProtocolName) != "MQTT" {
+	if r.err == nil && string(c.ProtocolName) != "MQTT" && string(c.ProtocolName) != "MQIsdp" {
 		r.failAt(ErrProtocolName, at)
 	}
 	at = r.i
 	c.Version = Version(r.u8())
-	if r.err == nil && c.Version != V311 && c.Version != V5 {
+	if r.err == nil && !levelOK(c.ProtocolName, c.Version, lim.noV31) {
 		r.failAt(ErrVersion, at)
 	}
 	at = r.i
@@ -55,7 +70,7 @@ func (r *reader) connect(c *Connect, lim *limits) {
 		r.failAt(ErrWillRetainNoWill, at)
 	case c.WillQoS == 3:
 		r.failAt(ErrWillQoS, at)
-	case c.Version == V311 && c.HasPassword && !c.HasUsername:
+	case c.Version != V5 && c.HasPassword && !c.HasUsername:
 		r.failAt(ErrPasswordNoUser, at)
 	}
 	c.KeepAlive = r.u16()
@@ -65,7 +80,11 @@ func (r *reader) connect(c *Connect, lim *limits) {
 	} else {
 		c.Props.reset()
 	}
+	at = r.i
 	c.ClientID = r.str()
+	if r.err == nil && len(c.ClientID) == 0 && (c.Version == V311 && !c.CleanStart || c.Version == V31) {
+		r.failAt(ErrEmptyClientID, at)
+	}
 	c.WillTopic, c.WillPayload = nil, nil
 	if c.WillFlag {
 		if v5 {
@@ -97,14 +116,17 @@ func (r *reader) connect(c *Connect, lim *limits) {
 // consulted; set it from c.Version for the rest of the connection).
 func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 	v := c.Version
-	if v != V311 && v != V5 {
-		return dst, ErrVersion
-	}
 	name := c.ProtocolName
-	if len(name) == 0 {
+	switch {
+	case len(name) == 0 && v == V31:
+		name = protocolName31
+	case len(name) == 0:
 		name = protocolName
-	} else if string(name) != "MQTT" {
+	case string(name) != "MQTT" && string(name) != "MQIsdp":
 		return dst, ErrProtocolName
+	}
+	if !levelOK(name, v, false) {
+		return dst, ErrVersion
 	}
 	switch {
 	case c.WillQoS > 2:
@@ -113,8 +135,12 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		return dst, ErrWillQoSNoWill
 	case !c.WillFlag && c.WillRetain:
 		return dst, ErrWillRetainNoWill
-	case v == V311 && c.HasPassword && !c.HasUsername:
+	case v != V5 && c.HasPassword && !c.HasUsername:
 		return dst, ErrPasswordNoUser
+	case len(c.ClientID) == 0 && (v == V311 && !c.CleanStart || v == V31):
+		return dst, ErrEmptyClientID
+	case c.Props.Present.Has(PropAuthData) && !c.Props.Present.Has(PropAuthMethod):
+		return dst, ErrAuthDataNoMethod
 	case !c.HasUsername && len(c.Username) > 0:
 		return dst, fieldErr("user name", ErrFieldNoFlag)
 	case !c.HasPassword && len(c.Password) > 0:

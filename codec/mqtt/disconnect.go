@@ -81,22 +81,31 @@ func (e *Encoder) appendReasonProps(dst []byte, t Type, rc ReasonCode, ps *Prope
 }
 
 // An Auth is an AUTH packet (MQTT 5.0 only): a step of an extended
-// authentication exchange.
+// authentication exchange. Its properties always hold the Authentication
+// Method (§3.15.2.2.2), so an AUTH is never the empty short form.
 type Auth struct {
 	Reason ReasonCode
 	Props  Properties
 }
 
 func (r *reader) auth(a *Auth, lim *limits) {
+	at := r.i
 	a.Reason = Success
 	if r.i == len(r.p) {
 		a.Props.reset()
-		return
+	} else {
+		r.reasonProps(&a.Reason, &a.Props, &authCodes, int(TypeAuth), lim)
 	}
-	r.reasonProps(&a.Reason, &a.Props, &authCodes, int(TypeAuth), lim)
+	if r.err == nil && !a.Props.Present.Has(PropAuthMethod) {
+		r.failAt(ErrAuthNoMethod, at)
+	}
 }
 
-// AppendAuth appends an AUTH to dst (MQTT 5.0 only), in its shortest form.
+// AppendAuth appends an AUTH to dst (MQTT 5.0 only). Its properties must
+// hold the Authentication Method (§3.15.2.2.2): ErrAuthNoMethod.
 func (e *Encoder) AppendAuth(dst []byte, a *Auth) ([]byte, error) {
+	if e.Version == V5 && !a.Props.Present.Has(PropAuthMethod) {
+		return dst, ErrAuthNoMethod
+	}
 	return e.appendReasonProps(dst, TypeAuth, a.Reason, &a.Props, &authCodes)
 }

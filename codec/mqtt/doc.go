@@ -1,7 +1,9 @@
 // Package mqtt encodes and decodes the control packets of MQTT 3.1.1 and
 // MQTT 5.0: every packet type, every MQTT 5.0 property (repeated user
 // properties and several subscription identifiers included) and the reason
-// codes. It does no I/O and uses no unsafe.
+// codes. MQTT 3.1 ("MQIsdp", level 3), which brokers still accept, is
+// decoded and encoded too, with the 3.1.1 forms and rules, unless a
+// [Decoder] sets RefuseV31. It does no I/O and uses no unsafe.
 //
 // # Decoding
 //
@@ -20,7 +22,8 @@
 //			break // wait for the next read
 //		}
 //		if err != nil {
-//			… // send DISCONNECT with mqtt.ReasonOf(err) (MQTT 5.0), close
+//			… // send DISCONNECT with mqtt.ReasonOf(err) (MQTT 5.0), or
+//			… // CONNACK with mqtt.ReturnCodeOf(err) to a 3.1.1 CONNECT; close
 //		}
 //		handle(&pk)
 //	}
@@ -31,11 +34,14 @@
 // Packet holds a reference to the bytes (a view of the read, or a pooled
 // copy when the packet straddles reads), so the composite may be released
 // while the packet is in use; the fields stay valid until the Packet is
-// decoded into again or [Packet.Release] is called. [Packet.Clone] detaches
-// a packet for a caller that keeps it longer. Decoding allocates nothing in
-// steady state: the Packet's slices (subscriptions, filters, reason codes,
-// user properties, subscription identifiers) keep their arrays from one
-// packet to the next.
+// decoded into again or [Packet.Release] is called. [Packet.Clone] (or
+// [Publish.Clone], for a retained message) detaches a packet for a caller
+// that keeps it longer, allocating in proportion to the packet. Decoding
+// allocates nothing in steady state: the Packet points at one value per
+// packet type it has held (pk.Publish for a PUBLISH …), allocated the
+// first time, and their slices (subscriptions, filters, reason codes, user
+// properties, subscription identifiers) keep their arrays from one packet
+// to the next.
 //
 // # Validation and limits
 //
@@ -45,14 +51,18 @@
 // reason code a broker answers with (in a CONNACK or a DISCONNECT;
 // [ReasonOf] extracts it from any error) and the normative statement it
 // breaks, which its message quotes: "mqtt: U+0000 in a string
-// [MQTT-1.5.4-2] at offset 9". The rules checked: reserved packet types
+// [MQTT-1.5.4-2] at offset 9". [ReturnCodeOf] maps a refused CONNECT to the
+// return code of an MQTT 3.1.1 CONNACK (or says there is none, and the
+// connection is closed without one). The rules checked: reserved packet types
 // and flag bits; Variable Byte Integers longer than 4 bytes or not in
 // their shortest form; fields running past the remaining length, or bytes
 // after the last field; ill-formed UTF-8 (surrogates included) and U+0000
 // in strings; wildcards in topic names (PUBLISH, will, response topic);
 // misplaced wildcards and bad share names in topic filters; QoS 3; DUP on
 // QoS 0; packet identifier 0 where one is required; protocol name and
-// level; CONNECT and CONNACK flag rules; subscription options; reason
+// level (and that they go together); CONNECT and CONNACK flag rules; an
+// empty 3.1.1 client identifier without clean session; authentication data
+// without a method, and an AUTH without one; subscription options; reason
 // codes the packet type does not allow; unknown properties, properties
 // the packet type does not allow, duplicates of properties that may appear
 // once, and property values out of range.
@@ -66,8 +76,9 @@
 // are capped too ([Decoder] fields), so a packet cannot make the Packet's
 // slices grow beyond them.
 //
-// What is left to the caller, because it needs the connection's state:
-// packet-identifier reuse, topic-alias ranges, Receive Maximum, which
+// [Decode] keeps no state, so it decodes any CONNECT; a [Decoder] refuses a
+// second one. What is left to the caller, because it needs the connection's
+// state: packet-identifier reuse, topic-alias ranges, Receive Maximum, which
 // direction may send which property (a client must not send a
 // subscription identifier on PUBLISH), and the payload format indicator
 // (a receiver may check the payload's UTF-8 itself).
@@ -76,11 +87,12 @@
 //
 // An [Encoder] holds a connection's protocol version and the peer's
 // maximum packet size; its AppendX methods (and [Packet.Append]) append one
-// packet to a []byte. They check what they write — string lengths (a
-// string over 65,535 bytes is an error, never truncated), topic names and
-// filters, QoS, packet identifiers, the properties a packet may carry and
-// the packet's size against the peer's maximum — and return dst unchanged
-// with an error rather than write a packet the peer must reject. They
+// packet to a []byte. They check what they write — every rule the decoder
+// checks on one packet, with the same [*Violation] (string lengths too: a
+// string over 65,535 bytes is an error, never truncated; and the packet's
+// size against the peer's maximum) — and return dst unchanged with an
+// error rather than write a packet the peer must reject; FuzzEncode
+// holds them to it. They
 // allocate only when dst must grow. MQTT 5.0 acknowledgements, DISCONNECT
 // and AUTH are written in their shortest form.
 package mqtt

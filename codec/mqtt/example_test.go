@@ -42,7 +42,7 @@ func Example() {
 			case mqtt.TypeConnect:
 				fmt.Printf("CONNECT %s, MQTT %v\n", pk.Connect.ClientID, pk.Connect.Version)
 			case mqtt.TypePublish:
-				p := &pk.Publish
+				p := pk.Publish
 				fmt.Printf("PUBLISH %s %s qos=%d unit=%s\n", p.Topic, p.Payload, p.QoS, p.Props.User[0].Value)
 			}
 		}

@@ -176,7 +176,7 @@ func (c *testClient) expectClosed() []*mqtt.Packet {
 func (c *testClient) connect(id string, edit func(*mqtt.Connect)) *mqtt.Connack {
 	c.t.Helper()
 	p := &mqtt.Packet{Type: mqtt.TypeConnect}
-	p.Connect = mqtt.Connect{
+	p.Connect = &mqtt.Connect{
 		ProtocolName: []byte("MQTT"),
 		Version:      c.enc.Version,
 		CleanStart:   true,
@@ -184,14 +184,14 @@ func (c *testClient) connect(id string, edit func(*mqtt.Connect)) *mqtt.Connack 
 		ClientID:     []byte(id),
 	}
 	if edit != nil {
-		edit(&p.Connect)
+		edit(p.Connect)
 	}
 	c.send(p)
 	ack := c.expect(mqtt.TypeConnack)
 	if ack.Connack.Reason != 0 {
 		c.t.Fatalf("%s: CONNACK refuses the connection: %s", c.name, describe(ack))
 	}
-	return &ack.Clone().Connack
+	return ack.Clone().Connack
 }
 
 // publish sends a PUBLISH and completes its acknowledgement flow as the
@@ -206,13 +206,13 @@ func (c *testClient) publish(pub mqtt.Publish) {
 // (a v5 broker says NoMatchingSubscribers, 0x10, when nobody subscribed).
 func (c *testClient) publishWant(pub mqtt.Publish, want mqtt.ReasonCode) {
 	c.t.Helper()
-	c.send(&mqtt.Packet{Type: mqtt.TypePublish, Publish: pub})
+	c.send(&mqtt.Packet{Type: mqtt.TypePublish, Publish: &pub})
 	switch pub.QoS {
 	case 1:
 		c.expectAck(mqtt.TypePuback, pub.PacketID, want)
 	case 2:
 		c.expectAck(mqtt.TypePubrec, pub.PacketID, want)
-		c.send(&mqtt.Packet{Type: mqtt.TypePubrel, Ack: mqtt.Ack{PacketID: pub.PacketID}})
+		c.send(&mqtt.Packet{Type: mqtt.TypePubrel, Ack: &mqtt.Ack{PacketID: pub.PacketID}})
 		c.expectAck(mqtt.TypePubcomp, pub.PacketID, mqtt.Success)
 	}
 }
@@ -235,7 +235,7 @@ func (c *testClient) expectAck(t mqtt.Type, id uint16, want mqtt.ReasonCode) {
 // QoS 2.
 func (c *testClient) subscribe(id uint16, filter string, subID uint32) {
 	c.t.Helper()
-	p := &mqtt.Packet{Type: mqtt.TypeSubscribe}
+	p := &mqtt.Packet{Type: mqtt.TypeSubscribe, Subscribe: new(mqtt.Subscribe)}
 	p.Subscribe.PacketID = id
 	p.Subscribe.Subscriptions = []mqtt.Subscription{{Filter: []byte(filter), QoS: 2}}
 	if subID != 0 {
@@ -263,14 +263,14 @@ func (c *testClient) receive(n int) []*mqtt.Publish {
 			if len(got) == n {
 				c.t.Fatalf("%s: an unexpected delivery %s", c.name, describe(p))
 			}
-			pub := p.Clone().Publish
-			got = append(got, &pub)
+			pub := p.Publish.Clone()
+			got = append(got, pub)
 			switch pub.QoS {
 			case 1:
-				c.send(&mqtt.Packet{Type: mqtt.TypePuback, Ack: mqtt.Ack{PacketID: pub.PacketID}})
+				c.send(&mqtt.Packet{Type: mqtt.TypePuback, Ack: &mqtt.Ack{PacketID: pub.PacketID}})
 			case 2:
 				pending[pub.PacketID] = true
-				c.send(&mqtt.Packet{Type: mqtt.TypePubrec, Ack: mqtt.Ack{PacketID: pub.PacketID}})
+				c.send(&mqtt.Packet{Type: mqtt.TypePubrec, Ack: &mqtt.Ack{PacketID: pub.PacketID}})
 			}
 		case mqtt.TypePubrel:
 			id := p.Ack.PacketID
@@ -278,7 +278,7 @@ func (c *testClient) receive(n int) []*mqtt.Publish {
 				c.t.Fatalf("%s: %s for no PUBREC of ours", c.name, describe(p))
 			}
 			delete(pending, id)
-			c.send(&mqtt.Packet{Type: mqtt.TypePubcomp, Ack: mqtt.Ack{PacketID: id}})
+			c.send(&mqtt.Packet{Type: mqtt.TypePubcomp, Ack: &mqtt.Ack{PacketID: id}})
 		default:
 			c.t.Fatalf("%s: got %s, want a delivery", c.name, describe(p))
 		}
@@ -297,11 +297,22 @@ func (c *testClient) ping() {
 // describe renders a packet compactly for the trace: its type and the
 // fields the interop tests check.
 func describe(p *mqtt.Packet) string {
+	q := *p // a nil field encodes as its zero value: describe it so
+	orNew(&q.Connect)
+	orNew(&q.Connack)
+	orNew(&q.Publish)
+	orNew(&q.Ack)
+	orNew(&q.Subscribe)
+	orNew(&q.Suback)
+	orNew(&q.Unsubscribe)
+	orNew(&q.Disconnect)
+	orNew(&q.Auth)
+	p = &q
 	var b strings.Builder
 	b.WriteString(p.Type.String())
 	switch p.Type {
 	case mqtt.TypeConnect:
-		c := &p.Connect
+		c := p.Connect
 		fmt.Fprintf(&b, " %v id=%q clean=%t keepalive=%d", c.Version, c.ClientID, c.CleanStart, c.KeepAlive)
 		if c.WillFlag {
 			fmt.Fprintf(&b, " will(q%d %q %q%s)", c.WillQoS, c.WillTopic, c.WillPayload, props(&c.WillProps))
@@ -310,7 +321,7 @@ func describe(p *mqtt.Packet) string {
 	case mqtt.TypeConnack:
 		fmt.Fprintf(&b, " reason=0x%02x session=%t%s", byte(p.Connack.Reason), p.Connack.SessionPresent, props(&p.Connack.Props))
 	case mqtt.TypePublish:
-		q := &p.Publish
+		q := p.Publish
 		fmt.Fprintf(&b, " q%d", q.QoS)
 		if q.QoS > 0 {
 			fmt.Fprintf(&b, " id=%d", q.PacketID)
@@ -342,6 +353,13 @@ func describe(p *mqtt.Packet) string {
 		fmt.Fprintf(&b, " reason=0x%02x%s", byte(p.Auth.Reason), props(&p.Auth.Props))
 	}
 	return b.String()
+}
+
+// orNew points *f at a zero value when it is nil.
+func orNew[T any](f **T) {
+	if *f == nil {
+		*f = new(T)
+	}
 }
 
 // short quotes p, or its first 24 bytes and its length when it is longer.

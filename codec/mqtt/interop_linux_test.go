@@ -265,7 +265,7 @@ func TestInteropUnsubscribe(t *testing.T) {
 		sub := dial(t, b, "sub", v)
 		sub.connect("netkit-sub", nil)
 		sub.subscribe(1, "interop/unsub", 0)
-		sub.send(&mqtt.Packet{Type: mqtt.TypeUnsubscribe, Unsubscribe: mqtt.Unsubscribe{
+		sub.send(&mqtt.Packet{Type: mqtt.TypeUnsubscribe, Unsubscribe: &mqtt.Unsubscribe{
 			PacketID: 2, Filters: [][]byte{[]byte("interop/unsub")},
 		}})
 		ack := sub.expect(mqtt.TypeUnsuback)
@@ -310,7 +310,7 @@ func TestInteropWillAndDisconnect(t *testing.T) {
 			}
 		})
 		c.ping()
-		d := &mqtt.Packet{Type: mqtt.TypeDisconnect}
+		d := &mqtt.Packet{Type: mqtt.TypeDisconnect, Disconnect: new(mqtt.Disconnect)}
 		if v == mqtt.V5 {
 			d.Disconnect.Reason = 0x04
 		}
@@ -409,7 +409,7 @@ func TestInteropMosquittoClients(t *testing.T) {
 		!slices.Equal(d.Props.SubscriptionIDs, []uint32{7}) {
 		t.Errorf("received %s from mosquitto_pub, want topic interop/from-mosquitto, its payload, q1, "+
 			"user properties k1=v1 k2=v2, content type text/plain, subscription id 7",
-			describe(&mqtt.Packet{Type: mqtt.TypePublish, Version: mqtt.V5, Publish: *d}))
+			describe(&mqtt.Packet{Type: mqtt.TypePublish, Version: mqtt.V5, Publish: d}))
 	}
 
 	pub := dial(t, b, "pub", mqtt.V311)

@@ -8,9 +8,17 @@ import (
 
 // A Packet is one control packet, a reusable value that decoding fills in
 // place. Type says which packet it is and which one of the fields below
-// holds it; the others are left as they were (with whatever they held) and
-// mean nothing. Slices keep their arrays from one packet to the next, so
-// decoding into the same Packet allocates nothing in steady state.
+// points at it; the others are left as they were and mean nothing.
+// Decoding allocates the value a field points at the first time a packet
+// of its type arrives and decodes into that value from then on; its slices
+// keep their arrays from one packet to the next, so decoding into the same
+// Packet allocates nothing in steady state. (A Packet is small: only the
+// values of the types it has held exist.) The value is overwritten by the
+// next packet of its type: keep a copy ([Publish.Clone], [Packet.Clone]),
+// not the pointer.
+//
+// To encode, set Type and the field it selects; a nil field encodes as
+// the zero value of its type.
 //
 // Every []byte of a decoded packet aliases the input: the caller's slice
 // for [Decode] and [Decoder.DecodeBytes], or bytes the Packet holds a
@@ -21,15 +29,15 @@ type Packet struct {
 	Type    Type
 	Version Version // the protocol version the packet was decoded or is encoded with
 
-	Connect     Connect
-	Connack     Connack
-	Publish     Publish
-	Ack         Ack // PUBACK, PUBREC, PUBREL and PUBCOMP
-	Subscribe   Subscribe
-	Suback      Suback // SUBACK and UNSUBACK
-	Unsubscribe Unsubscribe
-	Disconnect  Disconnect
-	Auth        Auth
+	Connect     *Connect
+	Connack     *Connack
+	Publish     *Publish
+	Ack         *Ack // PUBACK, PUBREC, PUBREL and PUBCOMP
+	Subscribe   *Subscribe
+	Suback      *Suback // SUBACK and UNSUBACK
+	Unsubscribe *Unsubscribe
+	Disconnect  *Disconnect
+	Auth        *Auth
 
 	held *buf.Buffer // the bytes a Decoder lent, or nil
 }
@@ -66,9 +74,10 @@ const (
 
 type limits struct {
 	packet, filters, userProps, subIDs int
+	noV31                              bool // refuse MQTT 3.1 CONNECTs
 }
 
-var defaultLimits = limits{DefaultMaxPacketSize, DefaultMaxFilters, DefaultMaxUserProperties, DefaultMaxSubscriptionIDs}
+var defaultLimits = limits{DefaultMaxPacketSize, DefaultMaxFilters, DefaultMaxUserProperties, DefaultMaxSubscriptionIDs, false}
 
 func or(v, def, max int) int {
 	if v <= 0 {
@@ -103,6 +112,9 @@ type Decoder struct {
 	// MaxSubscriptionIDs bounds subscription identifiers per PUBLISH
 	// (default DefaultMaxSubscriptionIDs).
 	MaxSubscriptionIDs int
+	// RefuseV31 refuses MQTT 3.1 ("MQIsdp", level 3) CONNECTs with
+	// ErrVersion (return code 1). By default they are accepted.
+	RefuseV31 bool
 }
 
 func (d *Decoder) limits() limits {
@@ -111,17 +123,22 @@ func (d *Decoder) limits() limits {
 		filters:   or(d.MaxFilters, DefaultMaxFilters, MaxPacketSize),
 		userProps: or(d.MaxUserProperties, DefaultMaxUserProperties, MaxPacketSize),
 		subIDs:    or(d.MaxSubscriptionIDs, DefaultMaxSubscriptionIDs, MaxPacketSize),
+		noV31:     d.RefuseV31,
 	}
 }
 
 // Decode decodes the packet at the front of p, a connection's bytes, into
 // pk with the default limits. v is the connection's protocol version; a
-// CONNECT carries its own and may be decoded with v == 0. It returns the
+// CONNECT carries its own, and v does not matter for it: Decode keeps no
+// state, so it cannot tell a second CONNECT (a [Decoder] does). It returns the
 // packet's length, or ErrShort (and 0) when p ends inside the packet, or a
 // *SyntaxError. pk's fields alias p. Decode allocates nothing in steady
 // state (slices of pk grow to their high-water mark once).
 func Decode(p []byte, v Version, pk *Packet) (n int, err error) {
 	pk.Release()
+	if len(p) > 0 && Type(p[0]>>4) == TypeConnect {
+		v = 0 // Decode knows no connection: no CONNECT is a second one
+	}
 	return decode(p, v, pk, &defaultLimits)
 }
 
@@ -256,7 +273,7 @@ func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 		}
 	case v == 0:
 		return &SyntaxError{Offset: 0, Kind: ErrNoVersion}
-	case v != V311 && v != V5:
+	case v != V31 && v != V311 && v != V5:
 		return &SyntaxError{Offset: 0, Kind: ErrVersion}
 	case t == TypeAuth && v != V5:
 		return &SyntaxError{Offset: 0, Kind: ErrUnknownType}
@@ -266,24 +283,24 @@ func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 	pk.Version = v
 	switch t {
 	case TypeConnect:
-		r.connect(&pk.Connect, lim)
+		r.connect(body(&pk.Connect), lim)
 		pk.Version = pk.Connect.Version
 	case TypeConnack:
-		r.connack(&pk.Connack, v, lim)
+		r.connack(body(&pk.Connack), v, lim)
 	case TypePublish:
-		r.publish(&pk.Publish, v, lim)
+		r.publish(body(&pk.Publish), v, lim)
 	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
-		r.ack(&pk.Ack, t, v, lim)
+		r.ack(body(&pk.Ack), t, v, lim)
 	case TypeSubscribe:
-		r.subscribe(&pk.Subscribe, v, lim)
+		r.subscribe(body(&pk.Subscribe), v, lim)
 	case TypeSuback, TypeUnsuback:
-		r.suback(&pk.Suback, t, v, lim)
+		r.suback(body(&pk.Suback), t, v, lim)
 	case TypeUnsubscribe:
-		r.unsubscribe(&pk.Unsubscribe, v, lim)
+		r.unsubscribe(body(&pk.Unsubscribe), v, lim)
 	case TypeDisconnect:
-		r.disconnect(&pk.Disconnect, v, lim)
+		r.disconnect(body(&pk.Disconnect), v, lim)
 	case TypeAuth:
-		r.auth(&pk.Auth, lim)
+		r.auth(body(&pk.Auth), lim)
 	}
 	if r.err == nil && r.i != len(p) {
 		r.fail(ErrMalformed)
@@ -292,6 +309,22 @@ func decodeFrame(p []byte, hl int, v Version, pk *Packet, lim *limits) error {
 		return &SyntaxError{Offset: r.at, Kind: r.err}
 	}
 	return nil
+}
+
+// body returns *f, allocating it the first time.
+func body[T any](f **T) *T {
+	if *f == nil {
+		*f = new(T)
+	}
+	return *f
+}
+
+// orZero returns v, or a zero value for nil.
+func orZero[T any](v *T) *T {
+	if v == nil {
+		return new(T)
+	}
+	return v
 }
 
 // An Encoder appends packets for one connection: its protocol version and
@@ -345,7 +378,7 @@ func (e *Encoder) version() (Version, error) {
 	if e.Version == 0 {
 		return 0, ErrNoVersion
 	}
-	if e.Version != V311 && e.Version != V5 {
+	if e.Version != V31 && e.Version != V311 && e.Version != V5 {
 		return 0, ErrVersion
 	}
 	return e.Version, nil
@@ -389,7 +422,7 @@ func propWire(n int, v Version) int {
 
 // Append appends p, as p.Type and p.Version say, to dst. PINGREQ and
 // PINGRESP have no fields; the other types take the field of the same
-// name.
+// name (nil: its zero value).
 func (p *Packet) Append(dst []byte) ([]byte, error) {
 	e := Encoder{Version: p.Version}
 	return e.Append(dst, p)
@@ -400,27 +433,28 @@ func (p *Packet) Append(dst []byte) ([]byte, error) {
 func (e *Encoder) Append(dst []byte, p *Packet) ([]byte, error) {
 	switch p.Type {
 	case TypeConnect:
-		return e.AppendConnect(dst, &p.Connect)
+		return e.AppendConnect(dst, orZero(p.Connect))
 	case TypeConnack:
-		return e.AppendConnack(dst, &p.Connack)
+		return e.AppendConnack(dst, orZero(p.Connack))
 	case TypePublish:
-		return e.AppendPublish(dst, &p.Publish)
+		return e.AppendPublish(dst, orZero(p.Publish))
 	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
-		return e.AppendAck(dst, p.Type, &p.Ack)
+		return e.AppendAck(dst, p.Type, orZero(p.Ack))
 	case TypeSubscribe:
-		return e.AppendSubscribe(dst, &p.Subscribe)
+		return e.AppendSubscribe(dst, orZero(p.Subscribe))
 	case TypeSuback, TypeUnsuback:
-		return e.AppendSuback(dst, p.Type, &p.Suback)
+		return e.AppendSuback(dst, p.Type, orZero(p.Suback))
 	case TypeUnsubscribe:
-		return e.AppendUnsubscribe(dst, &p.Unsubscribe)
-	case TypePingreq:
-		return AppendPingreq(dst), nil
-	case TypePingresp:
-		return AppendPingresp(dst), nil
+		return e.AppendUnsubscribe(dst, orZero(p.Unsubscribe))
+	case TypePingreq, TypePingresp:
+		if _, err := e.version(); err != nil {
+			return dst, err
+		}
+		return e.head(dst, byte(p.Type)<<4, 0)
 	case TypeDisconnect:
-		return e.AppendDisconnect(dst, &p.Disconnect)
+		return e.AppendDisconnect(dst, orZero(p.Disconnect))
 	case TypeAuth:
-		return e.AppendAuth(dst, &p.Auth)
+		return e.AppendAuth(dst, orZero(p.Auth))
 	}
 	return dst, ErrUnknownType
 }

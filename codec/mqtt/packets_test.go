@@ -41,29 +41,33 @@ func samples(v Version) []Packet {
 			connackProps.Present.Add(id)
 		}
 	}
-	pk := func(t Type) Packet { return Packet{Type: t, Version: v} }
+	pk := func(t Type) Packet { return newPacket(t, v) }
 	var out []Packet
 	p := pk(TypeConnect)
-	p.Connect = Connect{Version: v, CleanStart: true, KeepAlive: 30, ClientID: []byte("client-1"), Props: connProps}
+	p.Connect = &Connect{Version: v, CleanStart: true, KeepAlive: 30, ClientID: []byte("client-1"), Props: connProps}
 	out = append(out, p)
+	willID := []byte{} // MQTT 3.1 has no empty client identifier
+	if v == V31 {
+		willID = []byte("c31")
+	}
 	p = pk(TypeConnect)
-	p.Connect = Connect{Version: v, KeepAlive: 0, ClientID: []byte{}, WillFlag: true, WillQoS: 2, WillRetain: true,
+	p.Connect = &Connect{Version: v, CleanStart: v != V5, KeepAlive: 0, ClientID: willID, WillFlag: true, WillQoS: 2, WillRetain: true,
 		WillProps: willProps, WillTopic: []byte("last/will"), WillPayload: []byte("bye"),
 		HasUsername: true, Username: []byte("user"), HasPassword: true, Password: []byte{0, 0xff}}
 	out = append(out, p)
 	p = pk(TypeConnack)
-	p.Connack = Connack{SessionPresent: true, Props: connackProps}
+	p.Connack = &Connack{SessionPresent: true, Props: connackProps}
 	out = append(out, p)
 	p = pk(TypeConnack)
 	if v == V5 {
-		p.Connack = Connack{Reason: NotAuthorized}
+		p.Connack = &Connack{Reason: NotAuthorized}
 	} else {
-		p.Connack = Connack{Reason: 5}
+		p.Connack = &Connack{Reason: 5}
 	}
 	out = append(out, p)
 	for q := byte(0); q < 3; q++ {
 		p = pk(TypePublish)
-		p.Publish = Publish{QoS: q, Retain: q == 1, Dup: q == 2, Topic: []byte("a/b/c/d/e/f/sensor/1"), Payload: bytes.Repeat([]byte{'x'}, 64)}
+		p.Publish = &Publish{QoS: q, Retain: q == 1, Dup: q == 2, Topic: []byte("a/b/c/d/e/f/sensor/1"), Payload: bytes.Repeat([]byte{'x'}, 64)}
 		if q > 0 {
 			p.Publish.PacketID = uint16(q) * 1000
 		}
@@ -73,18 +77,18 @@ func samples(v Version) []Packet {
 		out = append(out, p)
 	}
 	p = pk(TypePublish)
-	p.Publish = Publish{Topic: []byte("empty/payload")}
+	p.Publish = &Publish{Topic: []byte("empty/payload")}
 	out = append(out, p)
 	for t := TypePuback; t <= TypePubcomp; t++ {
 		p = pk(t)
-		p.Ack = Ack{PacketID: 1}
+		p.Ack = &Ack{PacketID: 1}
 		out = append(out, p)
 		if v == V5 {
 			p = pk(t)
-			p.Ack = Ack{PacketID: 65535, Reason: ackCodesList(t)[1], Props: ackProps}
+			p.Ack = &Ack{PacketID: 65535, Reason: ackCodesList(t)[1], Props: ackProps}
 			out = append(out, p)
 			p = pk(t)
-			p.Ack = Ack{PacketID: 2, Reason: ackCodesList(t)[1]}
+			p.Ack = &Ack{PacketID: 2, Reason: ackCodesList(t)[1]}
 			out = append(out, p)
 		}
 	}
@@ -99,20 +103,20 @@ func samples(v Version) []Packet {
 	p.Subscribe.Subscriptions = subs
 	out = append(out, p)
 	p = pk(TypeSuback)
-	p.Suback = Suback{PacketID: 10, Reasons: []ReasonCode{0, 1, 2, 0x80}}
+	p.Suback = &Suback{PacketID: 10, Reasons: []ReasonCode{0, 1, 2, 0x80}}
 	if v == V5 {
 		p.Suback.Reasons = append(p.Suback.Reasons, 0x8F, 0xA2)
 		p.Suback.Props = ackProps
 	}
 	out = append(out, p)
 	p = pk(TypeUnsubscribe)
-	p.Unsubscribe = Unsubscribe{PacketID: 11, Filters: [][]byte{[]byte("a/+/c"), []byte("#")}}
+	p.Unsubscribe = &Unsubscribe{PacketID: 11, Filters: [][]byte{[]byte("a/+/c"), []byte("#")}}
 	if v == V5 {
 		p.Unsubscribe.Props.User = user
 	}
 	out = append(out, p)
 	p = pk(TypeUnsuback)
-	p.Suback = Suback{PacketID: 11}
+	p.Suback = &Suback{PacketID: 11}
 	if v == V5 {
 		p.Suback.Reasons = []ReasonCode{0, 0x11}
 		p.Suback.Props = ackProps
@@ -121,22 +125,48 @@ func samples(v Version) []Packet {
 	out = append(out, pk(TypePingreq), pk(TypePingresp), pk(TypeDisconnect))
 	if v == V5 {
 		p = pk(TypeDisconnect)
-		p.Disconnect = Disconnect{Reason: DisconnectWithWill}
+		p.Disconnect = &Disconnect{Reason: DisconnectWithWill}
 		out = append(out, p)
 		p = pk(TypeDisconnect)
-		p.Disconnect = Disconnect{Reason: ServerMoved, Props: Properties{ServerReference: []byte("elsewhere"), SessionExpiry: 0, ReasonString: []byte("moved")}}
+		p.Disconnect = &Disconnect{Reason: ServerMoved, Props: Properties{ServerReference: []byte("elsewhere"), SessionExpiry: 0, ReasonString: []byte("moved")}}
 		p.Disconnect.Props.Present.Add(PropServerReference)
 		p.Disconnect.Props.Present.Add(PropSessionExpiry)
 		p.Disconnect.Props.Present.Add(PropReasonString)
 		out = append(out, p)
-		out = append(out, pk(TypeAuth))
 		p = pk(TypeAuth)
-		p.Auth = Auth{Reason: ContinueAuthentication, Props: Properties{AuthMethod: []byte("SCRAM-SHA-1"), AuthData: []byte("abc")}}
+		p.Auth = &Auth{Reason: ContinueAuthentication, Props: Properties{AuthMethod: []byte("SCRAM-SHA-1"), AuthData: []byte("abc")}}
 		p.Auth.Props.Present.Add(PropAuthMethod)
 		p.Auth.Props.Present.Add(PropAuthData)
 		out = append(out, p)
 	}
 	return out
+}
+
+// newPacket returns a Packet of type t whose field for t points at a zero
+// value.
+func newPacket(t Type, v Version) Packet {
+	p := Packet{Type: t, Version: v}
+	switch t {
+	case TypeConnect:
+		p.Connect = new(Connect)
+	case TypeConnack:
+		p.Connack = new(Connack)
+	case TypePublish:
+		p.Publish = new(Publish)
+	case TypePuback, TypePubrec, TypePubrel, TypePubcomp:
+		p.Ack = new(Ack)
+	case TypeSubscribe:
+		p.Subscribe = new(Subscribe)
+	case TypeSuback, TypeUnsuback:
+		p.Suback = new(Suback)
+	case TypeUnsubscribe:
+		p.Unsubscribe = new(Unsubscribe)
+	case TypeDisconnect:
+		p.Disconnect = new(Disconnect)
+	case TypeAuth:
+		p.Auth = new(Auth)
+	}
+	return p
 }
 
 func ackCodesList(t Type) []ReasonCode {
@@ -156,7 +186,7 @@ func mustEncode(t *testing.T, p *Packet) []byte {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, v := range []Version{V311, V5} {
+	for _, v := range []Version{V31, V311, V5} {
 		for _, p := range samples(v) {
 			b := mustEncode(t, &p)
 			var d Packet

@@ -212,6 +212,7 @@ func (r *reader) props(ps *Properties, k int, lim *limits) {
 	}
 	end := r.i + n
 	full := r.p
+	dataAt := 0
 	r.p = r.p[:end] // a property running past its length is malformed
 	for r.i < end {
 		at := r.i
@@ -230,9 +231,15 @@ func (r *reader) props(ps *Properties, k int, lim *limits) {
 			break
 		}
 		ps.Present.Add(id)
+		if id == PropAuthData {
+			dataAt = at
+		}
 		r.prop(ps, id, at, lim)
 	}
 	r.p = full
+	if dataAt != 0 && k == int(TypeConnect) && r.err == nil && !ps.Present.Has(PropAuthMethod) {
+		r.failAt(ErrAuthDataNoMethod, dataAt)
+	}
 	if r.err == nil {
 		r.i = end
 	}
@@ -357,9 +364,15 @@ func (ps *Properties) size(k int) (int, error) {
 		case pU32:
 			n += 5
 		case pVar:
+			if len(ps.SubscriptionIDs) > 1 && k != int(TypePublish) {
+				return 0, fieldErr(id.String(), ErrDuplicateProperty)
+			}
 			for _, v := range ps.SubscriptionIDs {
-				if v == 0 || v > MaxVarInt {
-					return 0, fmt.Errorf("%w: %d", ErrSubscriptionIDZero, v)
+				switch {
+				case v == 0:
+					return 0, fieldErr(id.String(), ErrSubscriptionIDZero)
+				case v > MaxVarInt:
+					return 0, fmt.Errorf("%w: %v %d over %d", ErrPropertyValue, id, v, MaxVarInt)
 				}
 				n += 1 + varIntLen(int(v))
 			}
@@ -380,8 +393,45 @@ func (ps *Properties) size(k int) (int, error) {
 				n += 5 + len(u.Key) + len(u.Value)
 			}
 		}
+		if err := ps.valueErr(id); err != nil {
+			return 0, fieldErr(id.String(), err)
+		}
 	}
 	return n, nil
+}
+
+// valueErr checks the value of single-valued property id as the decoder
+// does (prop): the violation a receiver would report, or nil.
+func (ps *Properties) valueErr(id PropID) *Violation {
+	switch id {
+	case PropPayloadFormat, PropRequestProblemInfo, PropRequestResponseInfo, PropMaximumQoS,
+		PropRetainAvailable, PropWildcardSubAvailable, PropSubIDAvailable, PropSharedSubAvailable:
+		if ps.byteField(id) > 1 {
+			return ErrPropertyValue
+		}
+	case PropReceiveMaximum:
+		if ps.ReceiveMaximum == 0 {
+			return ErrPropertyValue
+		}
+	case PropMaximumPacketSize:
+		if ps.MaximumPacketSize == 0 {
+			return ErrPropertyValue
+		}
+	case PropTopicAlias:
+		if ps.TopicAlias == 0 {
+			return ErrTopicAliasZero
+		}
+	case PropResponseTopic:
+		switch err := checkTopic(ps.ResponseTopic); {
+		case err == ErrTopicWildcard:
+			return ErrResponseTopic
+		case err != nil:
+			return err
+		case len(ps.ResponseTopic) == 0:
+			return ErrTopicEmpty
+		}
+	}
+	return nil
 }
 
 // set returns the properties ps holds: its Present bits, with the repeated

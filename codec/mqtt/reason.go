@@ -92,6 +92,54 @@ func (r ReasonCode) String() string {
 	return name + " (0x" + strconv.FormatUint(uint64(r)|0x100, 16)[1:] + ")"
 }
 
+// The return codes of an MQTT 3.1.1 (and 3.1) CONNACK, which its Reason
+// field holds.
+const (
+	Accepted                     ReasonCode = 0
+	RefusedProtocolVersion       ReasonCode = 1
+	RefusedIdentifierRejected    ReasonCode = 2
+	RefusedServerUnavailable     ReasonCode = 3
+	RefusedBadUsernameOrPassword ReasonCode = 4
+	RefusedNotAuthorized         ReasonCode = 5
+)
+
+// ReturnCode returns the MQTT 3.1.1 (and 3.1) CONNACK return code that
+// says what the MQTT 5.0 reason code r says, for a server refusing a
+// 3.1.1 client: Accepted for Success, RefusedProtocolVersion for
+// UnsupportedProtocolVersion, RefusedIdentifierRejected for
+// ClientIDNotValid, RefusedServerUnavailable for the server's own
+// conditions (unavailable, busy, shutting down, moved, rate or quota
+// exceeded), RefusedBadUsernameOrPassword, and RefusedNotAuthorized for
+// NotAuthorized, Banned and BadAuthenticationMethod.
+//
+// ok is false when no return code applies: a malformed CONNECT or a
+// protocol error, for which 3.1.1 has the server close the connection
+// without a CONNACK ([MQTT-3.1.4-1], [MQTT-3.2.2-6]).
+func ReturnCode(r ReasonCode) (code ReasonCode, ok bool) {
+	switch r {
+	case Success:
+		return Accepted, true
+	case UnsupportedProtocolVersion:
+		return RefusedProtocolVersion, true
+	case ClientIDNotValid:
+		return RefusedIdentifierRejected, true
+	case ServerUnavailable, ServerBusy, ServerShuttingDown, UseAnotherServer, ServerMoved,
+		ConnectionRateExceeded, QuotaExceeded:
+		return RefusedServerUnavailable, true
+	case BadUsernameOrPassword:
+		return RefusedBadUsernameOrPassword, true
+	case NotAuthorized, Banned, BadAuthenticationMethod:
+		return RefusedNotAuthorized, true
+	}
+	return 0, false
+}
+
+// ReturnCodeOf returns the 3.1.1 CONNACK return code for the error
+// decoding a CONNECT returned: ReturnCode(ReasonOf(err)). A server
+// answers a 3.1.1 or 3.1 client (or one whose version it refuses) with a
+// CONNACK carrying code when ok, and closes the connection either way.
+func ReturnCodeOf(err error) (code ReasonCode, ok bool) { return ReturnCode(ReasonOf(err)) }
+
 // IsError reports whether r reports a failure (r >= 0x80).
 func (r ReasonCode) IsError() bool { return r >= 0x80 }
 

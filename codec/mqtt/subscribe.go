@@ -85,9 +85,6 @@ func (e *Encoder) AppendSubscribe(dst []byte, s *Subscribe) ([]byte, error) {
 	if len(s.Subscriptions) == 0 {
 		return dst, ErrNoSubscriptions
 	}
-	if len(s.Props.SubscriptionIDs) > 1 {
-		return dst, fieldErr("subscription identifier", ErrDuplicateProperty)
-	}
 	pn, err := propList(&s.Props, int(TypeSubscribe), v)
 	if err != nil {
 		return dst, err

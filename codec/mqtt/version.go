@@ -2,19 +2,28 @@ package mqtt
 
 import "strconv"
 
-// A Version is the protocol level byte a CONNECT carries: 4 for MQTT
-// 3.1.1, 5 for MQTT 5.0. MQTT 3.1 (level 3, "MQIsdp") is not supported.
+// A Version is the protocol level byte a CONNECT carries: 3 for MQTT 3.1,
+// 4 for MQTT 3.1.1, 5 for MQTT 5.0.
+//
+// MQTT 3.1 (protocol name "MQIsdp", level 3), which brokers such as
+// mosquitto still accept, is decoded and encoded by default with the rules
+// and packet forms of 3.1.1 (which only clarified it): everything said of
+// 3.1.1 holds for it, and its CONNECT must carry a client identifier. A
+// [Decoder] with RefuseV31 set refuses it (ErrVersion).
 type Version byte
 
 // The supported protocol versions.
 const (
+	V31  Version = 3 // MQTT 3.1 ("MQIsdp")
 	V311 Version = 4 // MQTT 3.1.1
 	V5   Version = 5 // MQTT 5.0
 )
 
-// String returns "3.1.1", "5.0" or the level in decimal.
+// String returns "3.1", "3.1.1", "5.0" or the level in decimal.
 func (v Version) String() string {
 	switch v {
+	case V31:
+		return "3.1"
 	case V311:
 		return "3.1.1"
 	case V5:

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/stretchr/testify/require"
 )
 
 // violations is the table of malformed packets: each input breaks one rule,
@@ -73,7 +76,11 @@ var violations = []struct {
 	{"will QoS 3", 0, "10 12 0004 4d515454 04 1e 003c 0000 0001 74 0001 61", ErrWillQoS, "MQTT-3.1.2-12", 9},
 	{"wildcard in will topic", 0, "10 12 0004 4d515454 04 06 003c 0000 0001 23 0001 61", ErrTopicWildcard, "MQTT-3.3.2-2", 16},
 	{"3.1.1 password without user name", 0, "10 0f 0004 4d515454 04 42 003c 0000 0001 61", ErrPasswordNoUser, "MQTT-3.1.2-22 (3.1.1)", 9},
-	{"second CONNECT", V311, "10 0c 0004 4d515454 04 02 003c 0000", ErrSecondConnect, "MQTT-3.1.0-2", 0},
+	{"3.1.1 empty client id without clean session", 0, "10 0c 0004 4d515454 04 00 003c 0000", ErrEmptyClientID, "MQTT-3.1.3-7 (3.1.1)", 12},
+	{"authentication data without method", 0, "10 11 0004 4d515454 05 02 003c 04 16 0001 61 0000", ErrAuthDataNoMethod, "§3.1.2.11.10", 13},
+	{"AUTH without anything", V5, "f0 00", ErrAuthNoMethod, "§3.15.2.2.2", 2},
+	{"AUTH without authentication method", V5, "f0 02 18 00", ErrAuthNoMethod, "§3.15.2.2.2", 2},
+	{"AUTH with data but no method", V5, "f0 06 18 04 16 0001 61", ErrAuthNoMethod, "§3.15.2.2.2", 2},
 	{"packet before CONNECT", 0, "c0 00", ErrNoVersion, "MQTT-3.1.0-1", 0},
 	{"CONNACK reserved flags", V311, "20 02 02 00", ErrConnackFlags, "MQTT-3.2.2-1", 2},
 	{"session present on refusal", V311, "20 02 01 05", ErrSessionPresent, "MQTT-3.2.2-6", 2},
@@ -120,7 +127,8 @@ func TestLimits(t *testing.T) {
 		set   func(d *Decoder, n int)
 	}{
 		{"filters", func(n int) *Packet {
-			p := &Packet{Type: TypeSubscribe, Version: V5}
+			p := new(Packet)
+			*p = newPacket(TypeSubscribe, V5)
 			p.Subscribe.PacketID = 1
 			for range n {
 				p.Subscribe.Subscriptions = append(p.Subscribe.Subscriptions, Subscription{Filter: []byte("a/b")})
@@ -128,7 +136,8 @@ func TestLimits(t *testing.T) {
 			return p
 		}, func(d *Decoder, n int) { d.MaxFilters = n }},
 		{"user properties", func(n int) *Packet {
-			p := &Packet{Type: TypePublish, Version: V5}
+			p := new(Packet)
+			*p = newPacket(TypePublish, V5)
 			p.Publish.Topic = []byte("t")
 			for range n {
 				p.Publish.Props.User = append(p.Publish.Props.User, UserProperty{[]byte("k"), []byte("v")})
@@ -136,7 +145,8 @@ func TestLimits(t *testing.T) {
 			return p
 		}, func(d *Decoder, n int) { d.MaxUserProperties = n }},
 		{"subscription ids", func(n int) *Packet {
-			p := &Packet{Type: TypePublish, Version: V5}
+			p := new(Packet)
+			*p = newPacket(TypePublish, V5)
 			p.Publish.Topic = []byte("t")
 			for i := range n {
 				p.Publish.Props.SubscriptionIDs = append(p.Publish.Props.SubscriptionIDs, uint32(i+1))
@@ -162,4 +172,36 @@ func TestLimits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSecondConnect: a Decoder, which knows the connection, reports a
+// second CONNECT; stateless Decode, which does not, decodes a CONNECT
+// whatever version it is given.
+func TestSecondConnect(t *testing.T) {
+	in := must(hexBytes("10 0c 0004 4d515454 04 02 003c 0000"))
+	for _, v := range []Version{0, V311, V5} {
+		var p Packet
+		n, err := Decode(in, v, &p)
+		require.NoError(t, err, "Decode with version %v", v)
+		require.Equal(t, len(in), n)
+		require.Equal(t, TypeConnect, p.Type)
+		require.Equal(t, V311, p.Version)
+	}
+	d := Decoder{}
+	var p Packet
+	_, err := d.DecodeBytes(in, &p)
+	require.NoError(t, err)
+	_, err = d.DecodeBytes(in, &p)
+	require.ErrorIs(t, err, ErrSecondConnect)
+	var se *SyntaxError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, 0, se.Offset)
+
+	c := buf.NewComposite()
+	defer c.Release()
+	r := buf.Get(len(in))
+	r.Write(in)
+	c.Append(r)
+	d = Decoder{Version: V5}
+	require.ErrorIs(t, d.Decode(c, &p), ErrSecondConnect)
 }

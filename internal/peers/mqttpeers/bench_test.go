@@ -177,7 +177,7 @@ func BenchmarkPublishEncode(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					var err error
-					if dst, err = e.AppendPublish(dst[:0], &pub); err != nil {
+					if dst, err = e.AppendPublish(dst[:0], pub); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -111,7 +111,6 @@ var cases = []packetCase{
 		str(PropReasonString, "shutting down"), str(PropServerReference, "other:1883"), user("a", "b")}}},
 	{"auth-5", Packet{Type: Auth, Version: V5, Reason: 0x18, Props: []Prop{str(PropAuthMethod, "SCRAM-SHA-256"),
 		str(PropAuthData, "\x00\x01\x02"), str(PropReasonString, "continue"), user("a", "b")}}},
-	{"auth-5-success", Packet{Type: Auth, Version: V5}},
 }
 
 // benchPublishProps are the three properties of the 5.0 PUBLISH of the

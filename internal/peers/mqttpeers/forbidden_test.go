@@ -181,6 +181,22 @@ var forbidden = []forbiddenCase{
 		want: mqtt.ErrUnknownType, reason: mqtt.MalformedPacket,
 		rule:  "AUTH on a 3.1.1 connection",
 		peers: map[string]string{"mochi": "rejects", "pahov3": "rejects"}},
+	{name: "auth-empty", v: V5, in: h("F0 00"),
+		want: mqtt.ErrAuthNoMethod, reason: mqtt.ProtocolError,
+		rule:  "AUTH without an Authentication Method (its empty form)",
+		peers: map[string]string{"mochi": "rejects", "paho": "accepts"}},
+	{name: "auth-no-method", v: V5, in: h("F0 06 18 04 16 0001 61"),
+		want: mqtt.ErrAuthNoMethod, reason: mqtt.ProtocolError,
+		rule:  "AUTH with Authentication Data but no Authentication Method",
+		peers: map[string]string{"mochi": "accepts", "paho": "accepts"}},
+	{name: "connect-auth-data-no-method", v: V5, in: h("10 11 0004 4D515454 05 02 003C 04 16 0001 61 0000"),
+		want: mqtt.ErrAuthDataNoMethod, reason: mqtt.ProtocolError,
+		rule:  "CONNECT with Authentication Data but no Authentication Method",
+		peers: map[string]string{"mochi": "accepts", "paho": "accepts"}},
+	{name: "connect-311-empty-id", v: V311, in: h("10 0C 0004 4D515454 04 00 003C 0000"),
+		want: mqtt.ErrEmptyClientID, reason: mqtt.ClientIDNotValid,
+		rule:  "3.1.1 CONNECT with an empty ClientId and CleanSession 0",
+		peers: map[string]string{"mochi": "accepts", "pahov3": "accepts"}},
 }
 
 var peers = []*Impl{Mochi, Paho, PahoV3}

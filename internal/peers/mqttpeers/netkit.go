@@ -23,7 +23,8 @@ func ToNetkit(p *Packet) *mqtt.Packet {
 	pk := &mqtt.Packet{Type: mqtt.Type(p.Type), Version: mqtt.Version(p.Version)}
 	switch p.Type {
 	case Connect:
-		c := &pk.Connect
+		pk.Connect = new(mqtt.Connect)
+		c := pk.Connect
 		c.ProtocolName, c.Version = []byte(p.ProtocolName), mqtt.Version(p.Version)
 		c.CleanStart, c.KeepAlive, c.ClientID = p.CleanStart, p.KeepAlive, []byte(p.ClientID)
 		c.Props = toNetkitProps(p.Props)
@@ -34,35 +35,38 @@ func ToNetkit(p *Packet) *mqtt.Packet {
 		c.HasUsername, c.Username = p.HasUsername, bytesOf(p.HasUsername, p.Username)
 		c.HasPassword, c.Password = p.HasPassword, bytesOf(p.HasPassword, p.Password)
 	case Connack:
-		pk.Connack = mqtt.Connack{SessionPresent: p.SessionPresent, Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
+		pk.Connack = &mqtt.Connack{SessionPresent: p.SessionPresent, Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
 	case Publish:
-		pk.Publish = mqtt.Publish{Dup: p.Dup, QoS: p.QoS, Retain: p.Retain, Topic: []byte(p.Topic), PacketID: p.PacketID,
+		pk.Publish = &mqtt.Publish{Dup: p.Dup, QoS: p.QoS, Retain: p.Retain, Topic: []byte(p.Topic), PacketID: p.PacketID,
 			Props: toNetkitProps(p.Props), Payload: []byte(p.Payload)}
 	case Puback, Pubrec, Pubrel, Pubcomp:
-		pk.Ack = mqtt.Ack{PacketID: p.PacketID, Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
+		pk.Ack = &mqtt.Ack{PacketID: p.PacketID, Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
 	case Subscribe:
-		s := &pk.Subscribe
+		pk.Subscribe = new(mqtt.Subscribe)
+		s := pk.Subscribe
 		s.PacketID, s.Props = p.PacketID, toNetkitProps(p.Props)
 		for _, sub := range p.Subs {
 			s.Subscriptions = append(s.Subscriptions, mqtt.Subscription{Filter: []byte(sub.Filter), QoS: sub.QoS,
 				NoLocal: sub.NoLocal, RetainAsPublished: sub.RetainAsPublished, RetainHandling: sub.RetainHandling})
 		}
 	case Suback, Unsuback:
-		s := &pk.Suback
+		pk.Suback = new(mqtt.Suback)
+		s := pk.Suback
 		s.PacketID, s.Props = p.PacketID, toNetkitProps(p.Props)
 		for _, r := range p.Reasons {
 			s.Reasons = append(s.Reasons, mqtt.ReasonCode(r))
 		}
 	case Unsubscribe:
-		u := &pk.Unsubscribe
+		pk.Unsubscribe = new(mqtt.Unsubscribe)
+		u := pk.Unsubscribe
 		u.PacketID, u.Props = p.PacketID, toNetkitProps(p.Props)
 		for _, f := range p.Filters {
 			u.Filters = append(u.Filters, []byte(f))
 		}
 	case Disconnect:
-		pk.Disconnect = mqtt.Disconnect{Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
+		pk.Disconnect = &mqtt.Disconnect{Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
 	case Auth:
-		pk.Auth = mqtt.Auth{Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
+		pk.Auth = &mqtt.Auth{Reason: mqtt.ReasonCode(p.Reason), Props: toNetkitProps(p.Props)}
 	}
 	return pk
 }
@@ -203,7 +207,7 @@ func FromNetkit(pk *mqtt.Packet) *Packet {
 	p := &Packet{Type: byte(pk.Type), Version: byte(pk.Version)}
 	switch p.Type {
 	case Connect:
-		c := &pk.Connect
+		c := pk.Connect
 		p.Version = byte(c.Version)
 		p.ProtocolName, p.CleanStart, p.KeepAlive, p.ClientID = string(c.ProtocolName), c.CleanStart, c.KeepAlive, string(c.ClientID)
 		p.Props = fromNetkitProps(&c.Props)
@@ -214,39 +218,39 @@ func FromNetkit(pk *mqtt.Packet) *Packet {
 		p.HasUsername, p.Username = c.HasUsername, string(c.Username)
 		p.HasPassword, p.Password = c.HasPassword, string(c.Password)
 	case Connack:
-		c := &pk.Connack
+		c := pk.Connack
 		p.SessionPresent, p.Reason, p.Props = c.SessionPresent, byte(c.Reason), fromNetkitProps(&c.Props)
 	case Publish:
-		u := &pk.Publish
+		u := pk.Publish
 		p.Dup, p.QoS, p.Retain, p.Topic, p.PacketID = u.Dup, u.QoS, u.Retain, string(u.Topic), u.PacketID
 		p.Props, p.Payload = fromNetkitProps(&u.Props), string(u.Payload)
 	case Puback, Pubrec, Pubrel, Pubcomp:
-		a := &pk.Ack
+		a := pk.Ack
 		p.PacketID, p.Reason, p.Props = a.PacketID, byte(a.Reason), fromNetkitProps(&a.Props)
 	case Subscribe:
-		s := &pk.Subscribe
+		s := pk.Subscribe
 		p.PacketID, p.Props = s.PacketID, fromNetkitProps(&s.Props)
 		for _, sub := range s.Subscriptions {
 			p.Subs = append(p.Subs, Sub{Filter: string(sub.Filter), QoS: sub.QoS, NoLocal: sub.NoLocal,
 				RetainAsPublished: sub.RetainAsPublished, RetainHandling: sub.RetainHandling})
 		}
 	case Suback, Unsuback:
-		s := &pk.Suback
+		s := pk.Suback
 		p.PacketID, p.Props = s.PacketID, fromNetkitProps(&s.Props)
 		for _, r := range s.Reasons {
 			p.Reasons = append(p.Reasons, byte(r))
 		}
 	case Unsubscribe:
-		u := &pk.Unsubscribe
+		u := pk.Unsubscribe
 		p.PacketID, p.Props = u.PacketID, fromNetkitProps(&u.Props)
 		for _, f := range u.Filters {
 			p.Filters = append(p.Filters, string(f))
 		}
 	case Disconnect:
-		d := &pk.Disconnect
+		d := pk.Disconnect
 		p.Reason, p.Props = byte(d.Reason), fromNetkitProps(&d.Props)
 	case Auth:
-		a := &pk.Auth
+		a := pk.Auth
 		p.Reason, p.Props = byte(a.Reason), fromNetkitProps(&a.Props)
 	}
 	return p
