@@ -44,6 +44,7 @@ const (
 	csPaused                  // PauseRead
 	csWaitOut                 // EPOLLOUT is armed: a write hit EAGAIN
 	csDraining                // Server.Shutdown: close once idle
+	csHup                     // the socket hung up while paused: bytes may be left for ResumeRead
 )
 
 // A Conn is a TCP or Unix stream connection on a loop: accepted by a
@@ -350,6 +351,10 @@ func (c *Conn) post(f func()) {
 // PauseRead stops reading from the socket (the peer's writes back up into
 // its send buffer: TCP flow control) until ResumeRead: the backpressure a
 // proxy applies to a fast sender while its other side is not writable.
+// Nothing the peer sent is lost meanwhile: if the socket hangs up while
+// paused (the peer's FIN after c's own CloseWrite, a Unix peer's close, a
+// reset), what is left in it is read after ResumeRead, and only then does
+// c close (reporting the reset, if any, after those bytes).
 func (c *Conn) PauseRead() {
 	if c.state&(csPaused|csClosed) == 0 {
 		c.state |= csPaused
@@ -360,7 +365,7 @@ func (c *Conn) PauseRead() {
 // ResumeRead undoes PauseRead.
 func (c *Conn) ResumeRead() {
 	if c.state&csPaused != 0 {
-		c.state &^= csPaused
+		c.state &^= csPaused | csHup
 		if c.state&csClosed == 0 {
 			c.setInterest()
 		}
@@ -515,6 +520,11 @@ func (c *Conn) setInterest() {
 	if c.state&csWaitOut != 0 {
 		ev |= Writable
 	}
+	if c.state&csHup != 0 && ev&Readable == 0 {
+		// The kernel reports a hang-up whatever the mask, on every round
+		// while it lasts: once is enough until reading resumes.
+		ev |= oneShot
+	}
 	if ev != c.interest {
 		c.interest = ev
 		if err := c.loop.modify(c.fd, ev); err != nil {
@@ -544,6 +554,14 @@ func (c *Conn) ready(ev uint32) {
 		c.writeOut()
 	}
 	if ev&(Hangup|Error) != 0 && c.state&csClosed == 0 && c.state&(csReadClosed|csPaused|csClosing) != 0 {
+		if c.state&(csReadClosed|csClosing) == 0 {
+			// Paused: what the peer sent before hanging up may still be in
+			// the socket. ResumeRead reads it, and the EOF or error after
+			// it; until then the hang-up is not reported again.
+			c.state |= csHup
+			c.setInterest()
+			return
+		}
 		// Nothing read the error: ask the socket for it.
 		err := sysSocketError(c.fd)
 		if err == nil {

@@ -14,6 +14,9 @@ import (
 // errAgain is the error of a read or write the socket cannot take now.
 const errAgain = unix.EAGAIN
 
+// oneShot disables a registration after its next event, until modified.
+const oneShot = unix.EPOLLONESHOT
+
 // loopConns is a loop's share of the connection machinery: its open
 // connections, a free list of emptied composites, and the iovec array of
 // its writes. Only the loop touches it.

@@ -9,6 +9,8 @@ import "github.com/netkit/netkit/buf"
 
 var errAgain = ErrUnsupported
 
+const oneShot = 1 << 30
+
 type loopConns struct{ list []*Conn }
 
 func (lc *loopConns) composite() *buf.Composite               { return buf.NewComposite() }
