@@ -130,7 +130,7 @@ func (l *Loop) run(started chan<- struct{}) {
 	runtime.LockOSThread()
 	// The thread stays locked: when run returns it exits with the
 	// goroutine, and nothing else ever ran on it.
-	l.owner = gid.Current()
+	l.owner.Store(gid.Current())
 	l.tid = unix.Gettid()
 	// The kernel lets a normal thread's timed waits end up to 50 µs late
 	// (timer slack) to batch wakeups; the loop's waits are its timers, so
@@ -164,7 +164,7 @@ func (l *Loop) run(started chan<- struct{}) {
 		l.dispatch(events)
 	}
 	l.closeConns()
-	l.owner = 0
+	l.owner.Store(0)
 	l.sched.clear()
 	l.timersAlive.Store(0)
 }
