@@ -55,7 +55,9 @@ const (
 //
 // Methods that change the connection (Write, Flush, Close, CloseWrite,
 // PauseRead, ResumeRead, Pipeline) run on the loop: in handlers, or through
-// Execute. AsyncWrite and Execute are for other goroutines; Writable,
+// Execute. Flush, Close, CloseWrite, PauseRead and ResumeRead called from
+// another goroutine queue themselves to the loop; Write there returns
+// ErrNotInLoop. AsyncWrite and Execute are for other goroutines; Writable,
 // Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
 //
 // An idle connection holds no buffer: the inbound and outbound composites
@@ -355,15 +357,28 @@ func (c *Conn) post(f func()) {
 // paused (the peer's FIN after c's own CloseWrite, a Unix peer's close, a
 // reset), what is left in it is read after ResumeRead, and only then does
 // c close (reporting the reset, if any, after those bytes).
+//
+// From another goroutine PauseRead queues itself to c's loop and returns:
+// reading stops when the loop runs it, before any task queued after it
+// (c.Execute of an empty function, awaited, tells when).
 func (c *Conn) PauseRead() {
+	if !c.loop.InLoop() {
+		c.post(c.PauseRead)
+		return
+	}
 	if c.state&(csPaused|csClosed) == 0 {
 		c.state |= csPaused
 		c.setInterest()
 	}
 }
 
-// ResumeRead undoes PauseRead.
+// ResumeRead undoes PauseRead. From another goroutine it queues itself to
+// c's loop, as PauseRead does, in order with PauseRead's.
 func (c *Conn) ResumeRead() {
+	if !c.loop.InLoop() {
+		c.post(c.ResumeRead)
+		return
+	}
 	if c.state&csPaused != 0 {
 		c.state &^= csPaused | csHup
 		if c.state&csClosed == 0 {

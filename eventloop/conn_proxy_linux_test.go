@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -265,5 +266,77 @@ func TestPausedHangupKeepsBytes(t *testing.T) {
 			require.Equal(t, sent, got)
 			require.Empty(t, sink.n.errors())
 		})
+	}
+}
+
+// TestPauseResumeOffLoop: PauseRead and ResumeRead called from another
+// goroutine, again and again while the connection reads a stream, take
+// effect on the loop (no data race on the connection's state: run with
+// -race), and every byte sent arrives in order.
+func TestPauseResumeOffLoop(t *testing.T) {
+	clean(t)
+	const total = 8 << 20
+	g := relGroup(t, 1, nil)
+	var (
+		n     atomic.Int64
+		bad   atomic.Value
+		conns = make(chan *eventloop.Conn, 1)
+	)
+	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
+		c.Pipeline().AddLast("sink", &offLoopReader{n: &n, check: newStream(5), bad: &bad, conns: conns})
+	}))
+	c := dialTCP(t, s.Addr().String())
+	sc := recvOrFail(t, conns, "the connection")
+	sent := make(chan error, 1)
+	go func() {
+		w := newStream(5)
+		p := make([]byte, 64<<10)
+		for w.off < total {
+			w.fill(p)
+			if _, err := c.Write(p); err != nil {
+				sent <- err
+				return
+			}
+		}
+		sent <- c.CloseWrite()
+	}()
+	for i := 0; n.Load() < total/2 && i < 100000; i++ {
+		sc.PauseRead()
+		if i%2 == 0 {
+			time.Sleep(50 * time.Microsecond)
+		}
+		sc.ResumeRead()
+	}
+	// Paused from here, the connection reads nothing more.
+	sc.PauseRead()
+	run(t, sc.Loop(), func() {}) // after the pause, in queue order
+	at := n.Load()
+	time.Sleep(50 * time.Millisecond)
+	require.Equal(t, at, n.Load(), "bytes read while paused")
+	sc.ResumeRead()
+	require.NoError(t, recvOrFail(t, sent, "the client to send everything"))
+	waitFor(t, "every byte", func() bool { return n.Load() == total })
+	require.Nil(t, bad.Load())
+}
+
+// offLoopReader checks and counts what it reads.
+type offLoopReader struct {
+	n     *atomic.Int64
+	check *stream
+	bad   *atomic.Value
+	conns chan *eventloop.Conn
+}
+
+func (o *offLoopReader) OnActive(x *eventloop.Context) { o.conns <- x.Conn() }
+
+func (o *offLoopReader) OnRead(x *eventloop.Context, msg any) {
+	in := msg.(*buf.Composite)
+	for in.Len() > 0 {
+		p := in.Span(0)
+		if err := o.check.check(p); err != nil && o.bad.Load() == nil {
+			o.bad.Store(err)
+		}
+		o.n.Add(int64(len(p)))
+		in.Discard(len(p))
 	}
 }
