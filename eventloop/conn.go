@@ -55,9 +55,7 @@ const (
 //
 // Methods that change the connection (Write, Flush, Close, CloseWrite,
 // PauseRead, ResumeRead, Pipeline) run on the loop: in handlers, or through
-// Execute. Flush, Close, CloseWrite, PauseRead and ResumeRead called from
-// another goroutine queue themselves to the loop; Write there returns
-// ErrNotInLoop. AsyncWrite and Execute are for other goroutines; Writable,
+// Execute. AsyncWrite and Execute are for other goroutines; Writable,
 // Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
 //
 // An idle connection holds no buffer: the inbound and outbound composites
