@@ -6,10 +6,12 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
@@ -216,9 +218,11 @@ func TestPausedHangupKeepsBytes(t *testing.T) {
 		name      string
 		network   string
 		shutWrite bool
+		reset     bool // the peer resets the connection after sending
 	}{
-		{"tcp-own-closewrite", "tcp", true},
-		{"unix-peer-close", "unix", false},
+		{"tcp-own-closewrite", "tcp", true, false},
+		{"unix-peer-close", "unix", false, false},
+		{"tcp-peer-reset", "tcp", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clean(t)
@@ -246,9 +250,22 @@ func TestPausedHangupKeepsBytes(t *testing.T) {
 			_, err = c.Write(sent)
 			require.NoError(t, err)
 			events := sc.Loop().Stats().Events
-			if tc.shutWrite {
+			switch {
+			case tc.shutWrite:
 				require.NoError(t, c.(*net.TCPConn).CloseWrite())
-			} else {
+			case tc.reset:
+				// Once the bytes are in the server's socket (the client's
+				// send queue is empty), reset: SO_LINGER 0, close.
+				raw, err := c.(*net.TCPConn).SyscallConn()
+				require.NoError(t, err)
+				waitFor(t, "the client's send queue to empty", func() bool {
+					outq := -1
+					raw.Control(func(fd uintptr) { outq, _ = unix.IoctlGetInt(int(fd), unix.SIOCOUTQ) })
+					return outq == 0
+				})
+				require.NoError(t, c.(*net.TCPConn).SetLinger(0))
+				require.NoError(t, c.Close())
+			default:
 				require.NoError(t, c.Close())
 			}
 			// A paused connection watches no event but EPOLLHUP and
@@ -264,7 +281,13 @@ func TestPausedHangupKeepsBytes(t *testing.T) {
 			sink.mu.Unlock()
 			require.Equal(t, len(sent), len(got), "bytes delivered")
 			require.Equal(t, sent, got)
-			require.Empty(t, sink.n.errors())
+			if tc.reset {
+				errs := sink.n.errors()
+				require.Len(t, errs, 1, "the reset, reported once after the bytes")
+				require.ErrorIs(t, errs[0], syscall.ECONNRESET)
+			} else {
+				require.Empty(t, sink.n.errors())
+			}
 		})
 	}
 }
