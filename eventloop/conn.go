@@ -506,9 +506,12 @@ func (c *Conn) drained() {
 	}
 }
 
-// idleNow reports whether c has no partial message in and nothing queued
-// out: Server.Shutdown closes such connections.
-func (c *Conn) idleNow() bool { return c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) }
+// idleNow reports whether c has no partial message in, nothing queued out,
+// and nothing unread in its socket (paused, or past a read event's budget):
+// Server.Shutdown closes such connections.
+func (c *Conn) idleNow() bool {
+	return c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) && sysUnread(c.fd) == 0
+}
 
 func (c *Conn) shutWrite() {
 	c.state |= csWriteClosed

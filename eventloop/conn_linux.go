@@ -98,6 +98,16 @@ func sysSocketError(fd int) error {
 	return nil
 }
 
+// sysUnread returns the bytes waiting to be read in the socket (SIOCINQ);
+// an error counts as none.
+func sysUnread(fd int) int {
+	n, err := unix.IoctlGetInt(fd, unix.SIOCINQ)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
 // registerConn adds c to the loop's epoll set and its list (on the loop).
 func (l *Loop) registerConn(c *Conn) error {
 	if err := l.register(c.fd, c.interest, c); err != nil {

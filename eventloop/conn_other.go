@@ -20,6 +20,7 @@ func sysRead(int, []byte) (int, error)                        { return 0, ErrUns
 func sysShutdownWrite(int) error                              { return ErrUnsupported }
 func sysClose(int)                                            {}
 func sysSocketError(int) error                                { return ErrUnsupported }
+func sysUnread(int) int                                       { return 0 }
 func (l *Loop) registerConn(*Conn) error                      { return ErrUnsupported }
 func (l *Loop) unregisterConn(*Conn)                          {}
 func (l *Loop) modify(int, uint32) error                      { return ErrUnsupported }

@@ -1,6 +1,7 @@
 package eventloop_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"io"
 	"net"
@@ -362,4 +363,44 @@ func (o *offLoopReader) OnRead(x *eventloop.Context, msg any) {
 		o.n.Add(int64(len(p)))
 		in.Discard(len(p))
 	}
+}
+
+// TestShutdownKeepsUnreadBytes: Server.Shutdown does not take a connection
+// for idle while the peer's bytes wait in its socket — here because it is
+// paused — it closes it once they are read (after ResumeRead) and handled.
+func TestShutdownKeepsUnreadBytes(t *testing.T) {
+	clean(t)
+	g := relGroup(t, 1, nil)
+	sink := &pausedSink{conns: make(chan *eventloop.Conn, 1), inactive: make(chan struct{})}
+	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
+		c.Pipeline().AddLast("sink", sink)
+	}))
+	c := dialTCP(t, s.Addr().String())
+	sc := recvOrFail(t, sink.conns, "the connection")
+	sent := make([]byte, 64<<10)
+	newStream(13).fill(sent)
+	_, err := c.Write(sent)
+	require.NoError(t, err)
+	raw, err := c.SyscallConn()
+	require.NoError(t, err)
+	waitFor(t, "the bytes to be in the server's socket", func() bool {
+		outq := -1
+		raw.Control(func(fd uintptr) { outq, _ = unix.IoctlGetInt(int(fd), unix.SIOCOUTQ) })
+		return outq == 0
+	})
+	shut := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		shut <- s.Shutdown(ctx)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	require.Zero(t, sink.n.inactive.Load(), "Shutdown closed a connection with unread bytes in its socket")
+	require.NoError(t, sc.Execute(sc.ResumeRead))
+	require.NoError(t, recvOrFail(t, shut, "Shutdown to return"))
+	sink.mu.Lock()
+	got := sink.got
+	sink.mu.Unlock()
+	require.Equal(t, sent, got)
+	require.Equal(t, int64(1), sink.n.inactive.Load())
 }
