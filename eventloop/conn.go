@@ -566,16 +566,16 @@ func (c *Conn) ready(ev uint32) {
 	if c.state&csClosed != 0 {
 		return
 	}
+	if ev&(Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing) == csPaused {
+		c.holdHangup()
+		return
+	}
 	if ev&(Writable|Hangup|Error) != 0 && c.state&csWaitOut != 0 {
 		c.writeOut()
 	}
 	if ev&(Hangup|Error) != 0 && c.state&csClosed == 0 && c.state&(csReadClosed|csPaused|csClosing) != 0 {
 		if c.state&(csReadClosed|csClosing) == 0 {
-			// Paused: what the peer sent before hanging up may still be in
-			// the socket. ResumeRead reads it, and the EOF or error after
-			// it; until then the hang-up is not reported again.
-			c.state |= csHup
-			c.setInterest()
+			c.holdHangup() // paused by a writability handler
 			return
 		}
 		// Nothing read the error: ask the socket for it.
@@ -585,6 +585,16 @@ func (c *Conn) ready(ev uint32) {
 		}
 		c.fail(err)
 	}
+}
+
+// holdHangup handles a hang-up (or socket error) while c is paused: what
+// the peer sent before it may still be in the socket, and ResumeRead reads
+// it, then the EOF or the error. Until then the hang-up is not reported
+// again (the registration turns one-shot), and no write is tried: after a
+// hang-up it could only fail, closing c with those bytes unread.
+func (c *Conn) holdHangup() {
+	c.state |= csHup
+	c.setInterest()
 }
 
 // endEvent finishes an event: a panic closes c alone; an inbound composite

@@ -174,6 +174,7 @@ func TestProxyDeliversEverything(t *testing.T) {
 // reports the connection and its end.
 type pausedSink struct {
 	shutWrite bool
+	fill      int // bytes written at once, more than the sockets hold
 	n         counter
 	conns     chan *eventloop.Conn
 	mu        sync.Mutex
@@ -184,6 +185,10 @@ type pausedSink struct {
 func (s *pausedSink) OnActive(x *eventloop.Context) {
 	s.n.OnActive(x)
 	x.Conn().PauseRead()
+	if s.fill > 0 {
+		x.Write(make([]byte, s.fill))
+		x.Flush()
+	}
 	if s.shutWrite {
 		x.Conn().CloseWrite()
 	}
@@ -220,15 +225,17 @@ func TestPausedHangupKeepsBytes(t *testing.T) {
 		network   string
 		shutWrite bool
 		reset     bool // the peer resets the connection after sending
+		fill      int  // the server writes this much, which the client never reads
 	}{
-		{"tcp-own-closewrite", "tcp", true, false},
-		{"unix-peer-close", "unix", false, false},
-		{"tcp-peer-reset", "tcp", false, true},
+		{"tcp-own-closewrite", "tcp", true, false, 0},
+		{"unix-peer-close", "unix", false, false, 0},
+		{"tcp-peer-reset", "tcp", false, true, 0},
+		{"tcp-peer-reset-while-writing", "tcp", false, true, 32 << 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clean(t)
 			g := relGroup(t, 1, nil)
-			sink := &pausedSink{shutWrite: tc.shutWrite, conns: make(chan *eventloop.Conn, 1), inactive: make(chan struct{})}
+			sink := &pausedSink{shutWrite: tc.shutWrite, fill: tc.fill, conns: make(chan *eventloop.Conn, 1), inactive: make(chan struct{})}
 			addr := "127.0.0.1:0"
 			if tc.network == "unix" {
 				addr = t.TempDir() + "/sink.sock"
