@@ -566,17 +566,15 @@ func (c *Conn) ready(ev uint32) {
 	if c.state&csClosed != 0 {
 		return
 	}
-	if ev&(Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing) == csPaused {
-		c.holdHangup()
+	if ev&(Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing) == csPaused && c.holdHangup() {
 		return
 	}
 	if ev&(Writable|Hangup|Error) != 0 && c.state&csWaitOut != 0 {
 		c.writeOut()
 	}
 	if ev&(Hangup|Error) != 0 && c.state&csClosed == 0 && c.state&(csReadClosed|csPaused|csClosing) != 0 {
-		if c.state&(csReadClosed|csClosing) == 0 {
-			c.holdHangup() // paused by a writability handler
-			return
+		if c.state&(csReadClosed|csClosing) == 0 && c.holdHangup() {
+			return // paused by a writability handler
 		}
 		// Nothing read the error: ask the socket for it.
 		err := sysSocketError(c.fd)
@@ -587,14 +585,20 @@ func (c *Conn) ready(ev uint32) {
 	}
 }
 
-// holdHangup handles a hang-up (or socket error) while c is paused: what
-// the peer sent before it may still be in the socket, and ResumeRead reads
-// it, then the EOF or the error. Until then the hang-up is not reported
-// again (the registration turns one-shot), and no write is tried: after a
-// hang-up it could only fail, closing c with those bytes unread.
-func (c *Conn) holdHangup() {
+// holdHangup handles a hang-up (or socket error) while c is paused, and
+// reports whether it kept c open: when what the peer sent before it is
+// still in the socket, ResumeRead reads it, then the EOF or the error.
+// Until then the hang-up is not reported again (the registration turns
+// one-shot), and no write is tried: after a hang-up it could only fail,
+// closing c with those bytes unread. With nothing unread there is nothing
+// to keep, and the hang-up is handled at once.
+func (c *Conn) holdHangup() bool {
+	if sysUnread(c.fd) == 0 {
+		return false
+	}
 	c.state |= csHup
 	c.setInterest()
+	return true
 }
 
 // endEvent finishes an event: a panic closes c alone; an inbound composite

@@ -411,3 +411,23 @@ func TestShutdownKeepsUnreadBytes(t *testing.T) {
 	require.Equal(t, sent, got)
 	require.Equal(t, int64(1), sink.n.inactive.Load())
 }
+
+// TestPausedHangupNothingLeft: a paused connection whose socket hangs up
+// with nothing left unread has nothing to keep: it closes at once, without
+// waiting for a ResumeRead that may never come, and a reset is reported.
+func TestPausedHangupNothingLeft(t *testing.T) {
+	clean(t)
+	g := relGroup(t, 1, nil)
+	sink := &pausedSink{conns: make(chan *eventloop.Conn, 1), inactive: make(chan struct{})}
+	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
+		c.Pipeline().AddLast("sink", sink)
+	}))
+	c := dialTCP(t, s.Addr().String())
+	recvOrFail(t, sink.conns, "the connection")
+	require.NoError(t, c.SetLinger(0))
+	require.NoError(t, c.Close())
+	recvOrFail(t, sink.inactive, "the paused connection to close")
+	errs := sink.n.errors()
+	require.Len(t, errs, 1)
+	require.ErrorIs(t, errs[0], syscall.ECONNRESET)
+}
