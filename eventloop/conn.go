@@ -44,6 +44,7 @@ const (
 	csPaused                  // PauseRead
 	csWaitOut                 // EPOLLOUT is armed: a write hit EAGAIN
 	csDraining                // Server.Shutdown: close once idle
+	csHup                     // the socket hung up while paused: bytes may be left for ResumeRead
 )
 
 // A Conn is a TCP or Unix stream connection on a loop: accepted by a
@@ -350,17 +351,34 @@ func (c *Conn) post(f func()) {
 // PauseRead stops reading from the socket (the peer's writes back up into
 // its send buffer: TCP flow control) until ResumeRead: the backpressure a
 // proxy applies to a fast sender while its other side is not writable.
+// Nothing the peer sent is lost meanwhile: if the socket hangs up while
+// paused (the peer's FIN after c's own CloseWrite, a Unix peer's close, a
+// reset), what is left in it is read after ResumeRead, and only then does
+// c close (reporting the reset, if any, after those bytes).
+//
+// From another goroutine PauseRead queues itself to c's loop and returns:
+// reading stops when the loop runs it, before any task queued after it
+// (c.Execute of an empty function, awaited, tells when).
 func (c *Conn) PauseRead() {
+	if !c.loop.InLoop() {
+		c.post(c.PauseRead)
+		return
+	}
 	if c.state&(csPaused|csClosed) == 0 {
 		c.state |= csPaused
 		c.setInterest()
 	}
 }
 
-// ResumeRead undoes PauseRead.
+// ResumeRead undoes PauseRead. From another goroutine it queues itself to
+// c's loop, as PauseRead does, in order with PauseRead's.
 func (c *Conn) ResumeRead() {
+	if !c.loop.InLoop() {
+		c.post(c.ResumeRead)
+		return
+	}
 	if c.state&csPaused != 0 {
-		c.state &^= csPaused
+		c.state &^= csPaused | csHup
 		if c.state&csClosed == 0 {
 			c.setInterest()
 		}
@@ -488,9 +506,12 @@ func (c *Conn) drained() {
 	}
 }
 
-// idleNow reports whether c has no partial message in and nothing queued
-// out: Server.Shutdown closes such connections.
-func (c *Conn) idleNow() bool { return c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) }
+// idleNow reports whether c has no partial message in, nothing queued out,
+// and nothing unread in its socket (paused, or past a read event's budget):
+// Server.Shutdown closes such connections.
+func (c *Conn) idleNow() bool {
+	return c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) && sysUnread(c.fd) == 0
+}
 
 func (c *Conn) shutWrite() {
 	c.state |= csWriteClosed
@@ -514,6 +535,11 @@ func (c *Conn) setInterest() {
 	}
 	if c.state&csWaitOut != 0 {
 		ev |= Writable
+	}
+	if c.state&csHup != 0 && ev&Readable == 0 {
+		// The kernel reports a hang-up whatever the mask, on every round
+		// while it lasts: once is enough until reading resumes.
+		ev |= oneShot
 	}
 	if ev != c.interest {
 		c.interest = ev
@@ -540,10 +566,16 @@ func (c *Conn) ready(ev uint32) {
 	if c.state&csClosed != 0 {
 		return
 	}
+	if ev&(Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing) == csPaused && c.holdHangup() {
+		return
+	}
 	if ev&(Writable|Hangup|Error) != 0 && c.state&csWaitOut != 0 {
 		c.writeOut()
 	}
 	if ev&(Hangup|Error) != 0 && c.state&csClosed == 0 && c.state&(csReadClosed|csPaused|csClosing) != 0 {
+		if c.state&(csReadClosed|csClosing) == 0 && c.holdHangup() {
+			return // paused by a writability handler
+		}
 		// Nothing read the error: ask the socket for it.
 		err := sysSocketError(c.fd)
 		if err == nil {
@@ -551,6 +583,22 @@ func (c *Conn) ready(ev uint32) {
 		}
 		c.fail(err)
 	}
+}
+
+// holdHangup handles a hang-up (or socket error) while c is paused, and
+// reports whether it kept c open: when what the peer sent before it is
+// still in the socket, ResumeRead reads it, then the EOF or the error.
+// Until then the hang-up is not reported again (the registration turns
+// one-shot), and no write is tried: after a hang-up it could only fail,
+// closing c with those bytes unread. With nothing unread there is nothing
+// to keep, and the hang-up is handled at once.
+func (c *Conn) holdHangup() bool {
+	if sysUnread(c.fd) == 0 {
+		return false
+	}
+	c.state |= csHup
+	c.setInterest()
+	return true
 }
 
 // endEvent finishes an event: a panic closes c alone; an inbound composite

@@ -14,6 +14,9 @@ import (
 // errAgain is the error of a read or write the socket cannot take now.
 const errAgain = unix.EAGAIN
 
+// oneShot disables a registration after its next event, until modified.
+const oneShot = unix.EPOLLONESHOT
+
 // loopConns is a loop's share of the connection machinery: its open
 // connections, a free list of emptied composites, and the iovec array of
 // its writes. Only the loop touches it.
@@ -93,6 +96,16 @@ func sysSocketError(fd int) error {
 		return os.NewSyscallError("socket", unix.Errno(v))
 	}
 	return nil
+}
+
+// sysUnread returns the bytes waiting to be read in the socket (SIOCINQ);
+// an error counts as none.
+func sysUnread(fd int) int {
+	n, err := unix.IoctlGetInt(fd, unix.SIOCINQ)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // registerConn adds c to the loop's epoll set and its list (on the loop).

@@ -9,6 +9,8 @@ import "github.com/netkit/netkit/buf"
 
 var errAgain = ErrUnsupported
 
+const oneShot = 1 << 30
+
 type loopConns struct{ list []*Conn }
 
 func (lc *loopConns) composite() *buf.Composite               { return buf.NewComposite() }
@@ -18,6 +20,7 @@ func sysRead(int, []byte) (int, error)                        { return 0, ErrUns
 func sysShutdownWrite(int) error                              { return ErrUnsupported }
 func sysClose(int)                                            {}
 func sysSocketError(int) error                                { return ErrUnsupported }
+func sysUnread(int) int                                       { return 0 }
 func (l *Loop) registerConn(*Conn) error                      { return ErrUnsupported }
 func (l *Loop) unregisterConn(*Conn)                          {}
 func (l *Loop) modify(int, uint32) error                      { return ErrUnsupported }

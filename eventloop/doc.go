@@ -27,7 +27,9 @@
 //     after the bytes read before it; WithIdleTimeout closes a connection
 //     that made no progress (slowloris); a handler's panic closes its own
 //     connection only. Server.Shutdown stops accepting, flushes, closes
-//     idle connections and waits for the rest.
+//     idle connections and waits for the rest. A connection paused by
+//     PauseRead whose socket hangs up keeps what is left in it for
+//     ResumeRead: no byte the peer sent is dropped.
 //   - An idle connection holds no buffer: it is one heap object of 288
 //     bytes (its first handler's context inside), about 330 bytes with the
 //     loop's tables.
@@ -53,6 +55,13 @@
 //     timer sleeps without timeout (no periodic wakeups).
 //   - A panic in a task, timer or callback is recovered and handed to
 //     Config.OnPanic; the loop goes on.
+//   - An event belongs to a registration, not to a descriptor number: the
+//     epoll data carries a generation beside the descriptor, so an event
+//     raised for a descriptor closed and reused within one batch is
+//     dropped.
+//   - Close and Shutdown (of a Group or a Server) called on a loop return
+//     at once, since the loop cannot wait for itself; Done tells when they
+//     have finished.
 //
 // TestLoop offers the same Executor API on a virtual clock for tests
 // (Netty's EmbeddedEventLoop). Loops run on Linux only; elsewhere the

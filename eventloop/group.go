@@ -27,10 +27,10 @@ const DefaultQuietPeriod = 100 * time.Millisecond
 
 // A Group is a set of loops.
 type Group struct {
-	loops  []*Loop
-	next   atomic.Uint64
-	mu     sync.Mutex // serializes Close
-	closed bool
+	loops     []*Loop
+	next      atomic.Uint64
+	closeOnce sync.Once
+	done      chan struct{} // closed once every loop has stopped and released its descriptors
 }
 
 // NewGroup starts cfg.Loops loops, each a goroutine locked to its OS
@@ -45,7 +45,7 @@ func NewGroup(cfg Config) (*Group, error) {
 	if quiet <= 0 {
 		quiet = DefaultQuietPeriod
 	}
-	g := &Group{}
+	g := &Group{done: make(chan struct{})}
 	base, baseNano := time.Now(), runtimeNano()
 	for i := range n {
 		l := &Loop{group: g, index: i, base: base, baseNano: baseNano, onPanic: cfg.OnPanic, quiet: int64(quiet), done: make(chan struct{})}
@@ -70,22 +70,33 @@ func (g *Group) Next() *Loop {
 // Loops returns the group's loops. The slice is the caller's.
 func (g *Group) Loops() []*Loop { return append([]*Loop(nil), g.loops...) }
 
+// Done returns a channel that is closed once every loop of g has stopped
+// and released its file descriptors: after Close, or once Shutdown has
+// finished. Close and Shutdown called on one of g's loops do not wait;
+// Done tells when they are done.
+func (g *Group) Done() <-chan struct{} { return g.done }
+
 // Close stops every loop at once: what is queued does not run, timers do
 // not fire. It waits for the loops' goroutines and releases their file
-// descriptors. Close after Close does nothing.
+// descriptors. Called on one of g's loops, Close does not wait (a loop
+// cannot wait for itself to stop): it returns nil at once, the loops stop
+// once the calling task or callback returns, and Done is closed when they
+// have. Close after Close does nothing but wait, as the first did.
 func (g *Group) Close() error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed {
-		return nil
-	}
-	g.closed = true
-	for _, l := range g.loops {
-		l.close()
-	}
-	for _, l := range g.loops {
-		<-l.done
-		l.sys.close()
+	g.closeOnce.Do(func() {
+		for _, l := range g.loops {
+			l.close()
+		}
+		go func() {
+			for _, l := range g.loops {
+				<-l.done
+				l.sys.close()
+			}
+			close(g.done)
+		}()
+	})
+	if !g.inLoop() {
+		<-g.done
 	}
 	return nil
 }
@@ -94,11 +105,24 @@ func (g *Group) Close() error {
 // goroutines (Execute returns ErrShutdown) and cancel their timers, run
 // what is queued and what those tasks queue, and stop once no task has run
 // for the quiet period. If ctx ends first, Shutdown closes the group and
-// returns ctx's error.
+// returns ctx's error. Called on one of g's loops, Shutdown does not wait
+// (a loop cannot wait for itself to stop): it begins the shutdown and
+// returns nil at once; the loops stop as above (the group is closed when
+// ctx ends, if first), and Done is closed when they have.
 func (g *Group) Shutdown(ctx context.Context) error {
 	for _, l := range g.loops {
 		l.beginShutdown()
 	}
+	if g.inLoop() {
+		go g.awaitShutdown(ctx)
+		return nil
+	}
+	return g.awaitShutdown(ctx)
+}
+
+// awaitShutdown waits for the loops to stop after Shutdown, or for ctx to
+// end, and closes the group.
+func (g *Group) awaitShutdown(ctx context.Context) error {
 	for _, l := range g.loops {
 		select {
 		case <-l.done:

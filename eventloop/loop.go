@@ -66,8 +66,8 @@ type Loop struct {
 	state    atomic.Int32
 	tasks    mpsc.Queue[task]
 	sched    sched
-	owner    uintptr // gid.Current() of the loop's goroutine while it runs
-	tid      int     // its OS thread (for tests that signal it)
+	owner    atomic.Uintptr // gid.Current() of the loop's goroutine while it runs
+	tid      int            // its OS thread (for tests that signal it)
 
 	onPanic func(v any, stack []byte)
 
@@ -93,7 +93,10 @@ func (l *Loop) nanotime() int64 { return runtimeNano() - l.baseNano }
 
 // InLoop reports whether the caller runs on l's goroutine. It costs about
 // a nanosecond on amd64 and arm64 (see internal/gid).
-func (l *Loop) InLoop() bool { return gid.Current() == l.owner && l.owner != 0 }
+func (l *Loop) InLoop() bool {
+	o := l.owner.Load() // atomic: Close asks while the loop may be leaving
+	return gid.Current() == o && o != 0
+}
 
 // Stats returns a snapshot of l's counters.
 func (l *Loop) Stats() Stats {

@@ -18,8 +18,19 @@ import (
 // file descriptors registered on it (touched only by the loop).
 type sysLoop struct {
 	epfd, evfd int
-	handlers   []fdHandler // by descriptor
+	handlers   []fdEntry // by descriptor
+	gen        uint32    // the generation of the latest registration
 	events     []unix.EpollEvent
+}
+
+// An fdEntry is a registered descriptor's callback and the generation of
+// its registration. The epoll data of each event carries both the
+// descriptor and the generation (in the Pad word), so an event raised for a
+// descriptor that was closed, and whose number a new registration took,
+// within one batch of events does not reach the new one.
+type fdEntry struct {
+	h   fdHandler
+	gen uint32
 }
 
 // pwait2 is whether epoll_pwait2 (Linux 5.11) works here: 1 yes, -1 no,
@@ -119,7 +130,7 @@ func (l *Loop) run(started chan<- struct{}) {
 	runtime.LockOSThread()
 	// The thread stays locked: when run returns it exits with the
 	// goroutine, and nothing else ever ran on it.
-	l.owner = gid.Current()
+	l.owner.Store(gid.Current())
 	l.tid = unix.Gettid()
 	// The kernel lets a normal thread's timed waits end up to 50 µs late
 	// (timer slack) to batch wakeups; the loop's waits are its timers, so
@@ -153,7 +164,7 @@ func (l *Loop) run(started chan<- struct{}) {
 		l.dispatch(events)
 	}
 	l.closeConns()
-	l.owner = 0
+	l.owner.Store(0)
 	l.sched.clear()
 	l.timersAlive.Store(0)
 }
@@ -167,10 +178,9 @@ func (l *Loop) dispatch(events []unix.EpollEvent) {
 			l.sys.drainWake()
 			continue
 		}
-		if fd := int(ev.Fd); fd < len(l.sys.handlers) && l.sys.handlers[fd] != nil {
-			h := l.sys.handlers[fd]
+		if fd := int(ev.Fd); fd < len(l.sys.handlers) && l.sys.handlers[fd].h != nil && l.sys.handlers[fd].gen == uint32(ev.Pad) {
 			ran++
-			l.callEvents(h, ev.Events)
+			l.callEvents(l.sys.handlers[fd].h, ev.Events)
 		}
 	}
 	if ran > 0 {
@@ -215,7 +225,10 @@ const (
 // data remains); edge triggering reports each change once, saving those
 // results, and obliges the callback to drain fd until EAGAIN. Called from
 // another goroutine, Register runs on the loop and waits for it. The loop
-// does not own fd: Unregister it before closing it.
+// does not own fd: Unregister it before closing it. Each registration is
+// its own generation: an event raised for an earlier registration of the
+// same descriptor number (closed and reused within one round of events)
+// never reaches onReady.
 func (l *Loop) Register(fd int, events uint32, onReady func(events uint32)) error {
 	if onReady == nil {
 		panic("eventloop: Register with a nil callback")
@@ -238,25 +251,30 @@ func (l *Loop) register(fd int, events uint32, onReady fdHandler) error {
 	if fd < 0 {
 		return errors.New("eventloop: negative file descriptor")
 	}
-	if fd < len(l.sys.handlers) && l.sys.handlers[fd] != nil {
+	if fd < len(l.sys.handlers) && l.sys.handlers[fd].h != nil {
 		return errors.New("eventloop: file descriptor already registered")
 	}
-	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+	gen := l.sys.gen + 1
+	if gen == 0 {
+		gen = 1 // 0 is the eventfd's
+	}
+	ev := unix.EpollEvent{Events: events, Fd: int32(fd), Pad: int32(gen)}
 	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	if fd >= len(l.sys.handlers) {
-		l.sys.handlers = append(l.sys.handlers, make([]fdHandler, fd+1-len(l.sys.handlers))...)
+		l.sys.handlers = append(l.sys.handlers, make([]fdEntry, fd+1-len(l.sys.handlers))...)
 	}
-	l.sys.handlers[fd] = onReady
+	l.sys.gen = gen
+	l.sys.handlers[fd] = fdEntry{onReady, gen}
 	return nil
 }
 
 func (l *Loop) modify(fd int, events uint32) error {
-	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd] == nil {
+	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd].h == nil {
 		return errors.New("eventloop: file descriptor not registered")
 	}
-	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+	ev := unix.EpollEvent{Events: events, Fd: int32(fd), Pad: int32(l.sys.handlers[fd].gen)}
 	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_MOD, fd, &ev); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
@@ -264,10 +282,10 @@ func (l *Loop) modify(fd int, events uint32) error {
 }
 
 func (l *Loop) unregister(fd int) error {
-	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd] == nil {
+	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd].h == nil {
 		return errors.New("eventloop: file descriptor not registered")
 	}
-	l.sys.handlers[fd] = nil
+	l.sys.handlers[fd] = fdEntry{}
 	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_DEL, fd, nil); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}

@@ -61,15 +61,28 @@ func (s *Server) stopAccepting() {
 	}
 }
 
+// Done returns a channel that is closed once s has stopped accepting (Close
+// or Shutdown) and its last connection has closed. Close and Shutdown
+// called on one of the group's loops do not wait; Done tells when they are
+// done.
+func (s *Server) Done() <-chan struct{} { return s.idle }
+
 // Close stops accepting and closes every connection at once, dropping
 // what they had queued (OnInactive fires for each). Called from outside the
-// group's loops it waits until they are closed.
+// group's loops it waits until they are closed. Called on one of the
+// loops, it does not wait (a loop waiting for another could deadlock with
+// it): new connections are refused at once, the listeners and connections
+// are closed from another goroutine, each on its loop, and Done is closed
+// when the last connection has closed.
 func (s *Server) Close() error {
+	if s.g.inLoop() {
+		s.stopping.Store(true)
+		go s.Close()
+		return nil
+	}
 	s.stopAccepting()
 	s.eachConn(func(c *Conn) { c.closeNow(ErrConnClosed) })
-	if !s.g.inLoop() {
-		<-s.idle
-	}
+	<-s.idle
 	return nil
 }
 
@@ -80,7 +93,18 @@ func (s *Server) Close() error {
 // closes the rest (as Close) and returns ctx's error. A connection's
 // pipeline sees no event for the shutdown: a protocol that announces it
 // (GOAWAY) does so before calling Shutdown.
+//
+// Called on one of the group's loops, Shutdown does not wait (the loop
+// would wait for its own connections): new connections are refused at
+// once, the rest runs on another goroutine (closing the remaining
+// connections when ctx ends), Shutdown returns nil, and Done is closed when
+// the last connection has closed.
 func (s *Server) Shutdown(ctx context.Context) error {
+	if s.g.inLoop() {
+		s.stopping.Store(true)
+		go s.Shutdown(ctx)
+		return nil
+	}
 	s.stopAccepting()
 	s.eachConn(func(c *Conn) { c.beginDrain() })
 	select {
