@@ -162,6 +162,11 @@ func (s *Server) Conns() int { return s.srv.Conns() }
 // once none is left. When ctx ends first it closes the rest, dropping
 // what they had queued, and returns ctx's error. The group's loops keep
 // running: they are the caller's.
+//
+// Called from a handler (or anything else on one of the group's loops),
+// Shutdown and Close do not wait — a loop waiting for its own connections
+// would deadlock — : they start the work, return nil at once, and Done is
+// closed when the last connection has gone.
 func (s *Server) Shutdown(ctx context.Context) error {
 	err := s.srv.Shutdown(ctx)
 	s.stopTimers()
@@ -175,6 +180,11 @@ func (s *Server) Close() error {
 	s.stopTimers()
 	return err
 }
+
+// Done is closed once the server has stopped accepting and its last
+// connection has closed, after Shutdown or Close (on a loop, the only way
+// to learn that they have finished).
+func (s *Server) Done() <-chan struct{} { return s.srv.Done() }
 
 func (s *Server) stopTimers() {
 	s.stopOnce.Do(func() {
