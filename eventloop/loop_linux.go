@@ -21,7 +21,19 @@ type sysLoop struct {
 	handlers   []fdEntry // by descriptor
 	gen        uint32    // the generation of the latest registration
 	events     []unix.EpollEvent
+
+	// wakers counts the goroutines between deciding to write the eventfd
+	// and writing it; closed is set before the descriptors are closed.
+	// close waits for wakers to drain, and a waker that sees closed does
+	// not write: an eventfd number the kernel hands out again (to a
+	// socket, a pipe, a file) never receives a stray 8-byte wakeup.
+	wakers atomic.Int32
+	closed atomic.Bool
 }
+
+// testHookWake, when set (by tests), runs in wake between announcing the
+// waker and writing the eventfd.
+var testHookWake func()
 
 // An fdEntry is a registered descriptor's callback and the generation of
 // its registration. The epoll data of each event carries both the
@@ -58,13 +70,30 @@ func (s *sysLoop) open() error {
 	return nil
 }
 
+// close releases the descriptors once no waker is about to write the
+// eventfd (a wakeup racing a Close from another goroutine).
 func (s *sysLoop) close() {
+	if s.closed.Swap(true) {
+		return
+	}
+	for s.wakers.Load() != 0 {
+		runtime.Gosched()
+	}
 	unix.Close(s.epfd)
 	unix.Close(s.evfd)
 }
 
-// wake writes the eventfd.
+// wake writes the eventfd, unless the loop's descriptors are closed (or
+// being closed).
 func (s *sysLoop) wake() {
+	s.wakers.Add(1)
+	defer s.wakers.Add(-1)
+	if testHookWake != nil {
+		testHookWake()
+	}
+	if s.closed.Load() {
+		return
+	}
 	one := uint64(1)
 	for {
 		_, err := unix.Write(s.evfd, (*[8]byte)(unsafe.Pointer(&one))[:])
