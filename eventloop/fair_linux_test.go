@@ -1,0 +1,100 @@
+package eventloop_test
+
+import (
+	"io"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/eventloop"
+)
+
+// Fairness of one loop among its tasks, timers and connections: a task
+// queue that never empties must not keep the loop from its timers and its
+// descriptors.
+
+// requireTimerAndEcho checks, while something floods l's task queue, that a
+// timer scheduled on l fires and that a connection served by l gets its echo,
+// each within a few seconds (seconds, not a speed: a loop held by its queue
+// never gets there at all).
+func requireTimerAndEcho(t *testing.T, g *eventloop.Group, l *eventloop.Loop) {
+	t.Helper()
+	srv := listen(t, g, "tcp", "127.0.0.1:0", echo{})
+	fired := make(chan struct{})
+	l.Schedule(5*time.Millisecond, func() { close(fired) })
+	select {
+	case <-fired:
+	case <-time.After(5 * time.Second):
+		require.FailNow(t, "a timer due in 5ms had not fired after 5s while the task queue was flooded")
+	}
+	c, err := net.Dial("tcp", srv.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(5*time.Second)))
+	msg := []byte("ping through a flooded loop")
+	_, err = c.Write(msg)
+	require.NoError(t, err)
+	back := make([]byte, len(msg))
+	_, err = io.ReadFull(c, back)
+	require.NoError(t, err, "no echo within 5s while the task queue was flooded")
+	require.Equal(t, msg, back)
+}
+
+// TestTaskRequeueDoesNotStarve: a task that Executes itself again forever
+// leaves the loop its timers and its I/O.
+func TestTaskRequeueDoesNotStarve(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	l := g.Next()
+	var stop atomic.Bool
+	var ran atomic.Int64
+	var again func()
+	again = func() {
+		ran.Add(1)
+		if !stop.Load() {
+			l.Execute(again)
+		}
+	}
+	require.NoError(t, l.Execute(again))
+	defer stop.Store(true)
+	requireTimerAndEcho(t, g, l)
+	require.Positive(t, ran.Load())
+}
+
+// TestExecuteFloodDoesNotStarve: a goroutine that Executes as fast as the
+// loop runs its tasks, keeping thousands queued at all times so that the
+// queue never empties, leaves the loop its timers and its I/O.
+func TestExecuteFloodDoesNotStarve(t *testing.T) {
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	l := g.Next()
+	var stop atomic.Bool
+	var pushed, ran atomic.Int64
+	task := func() {
+		// A task of a few microseconds: more than a Push costs, so the
+		// producer stays ahead.
+		for start := time.Now(); time.Since(start) < 2*time.Microsecond; {
+		}
+		ran.Add(1)
+	}
+	flooded := make(chan struct{})
+	go func() {
+		defer close(flooded)
+		for !stop.Load() {
+			if pushed.Load()-ran.Load() > 20000 {
+				time.Sleep(100 * time.Microsecond)
+				continue
+			}
+			for range 256 {
+				if l.Execute(task) != nil {
+					return
+				}
+				pushed.Add(1)
+			}
+		}
+	}()
+	defer func() { stop.Store(true); <-flooded }()
+	requireTimerAndEcho(t, g, l)
+	require.Positive(t, ran.Load())
+}
