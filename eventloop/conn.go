@@ -202,7 +202,10 @@ func (c *Conn) Write(msg any) error {
 
 // Flush writes what is queued, with writev, through the outbound
 // pipeline's flush handlers. What the socket does not take (EAGAIN) stays
-// queued and goes out when the socket drains, without further calls.
+// queued and goes out when the socket drains, without further calls; so
+// does what is left after 16 writev calls, the most one flush or write
+// event makes (a long queue to a fast reader yields to the loop's other
+// work between rounds).
 //
 // From another goroutine Flush queues itself to the loop (AsyncWrite writes
 // and flushes in one step).
@@ -441,9 +444,21 @@ func (c *Conn) flushNow() {
 	c.writeOut()
 }
 
-// writeOut writes until the queue is empty or the socket is full.
+// maxWritesPerEvent bounds the writev calls of one writeOut, so that a
+// connection with a long queue and a fast peer, whose socket never fills,
+// cannot hold its loop (Netty's writeSpinCount): the rest waits for the
+// next round of the loop, as after EAGAIN. EPOLLOUT is level-triggered, so
+// the loop comes back to it at once while the socket stays writable.
+const maxWritesPerEvent = 16
+
+// writeOut writes until the queue is empty, the socket is full, or the
+// round's budget (maxWritesPerEvent) is spent; what is left waits for
+// EPOLLOUT.
 func (c *Conn) writeOut() {
-	for c.Outbound() > 0 {
+	for range maxWritesPerEvent {
+		if c.Outbound() == 0 {
+			break
+		}
 		n, err := c.loop.conns.writev(c.fd, c.out)
 		if n > 0 {
 			c.out.Discard(n)

@@ -20,3 +20,6 @@ func CountWritevViews(f func(views int)) (restore func()) {
 	writevViews.Store(&f)
 	return func() { writevViews.Store(nil) }
 }
+
+// MaxWritesPerEvent is the writev calls of one write event.
+const MaxWritesPerEvent = maxWritesPerEvent

@@ -98,3 +98,43 @@ func TestExecuteFloodDoesNotStarve(t *testing.T) {
 	requireTimerAndEcho(t, g, l)
 	require.Positive(t, ran.Load())
 }
+
+// TestWriteBudgetPerRound: a connection with a long queue of small buffers
+// and a peer that reads as fast as it can (so that the socket may never
+// fill) makes a bounded number of writev calls per round of its loop, then
+// yields and resumes on a later round; every byte arrives in order. Without
+// the budget one flush wrote until the queue was empty, holding the loop
+// for the whole transfer.
+func TestWriteBudgetPerRound(t *testing.T) {
+	clean(t)
+	const n, size = 1 << 18, 64 // 16 MiB in 262144 components
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	l := g.Next()
+	var round, inRound, most atomic.Int64
+	defer eventloop.CountWritevViews(func(int) {
+		// Runs on the loop: a round is counted by the loop's wakeups.
+		if w := int64(l.Stats().Wakeups); w != round.Load() {
+			round.Store(w)
+			inRound.Store(0)
+		}
+		if k := inRound.Add(1); k > most.Load() {
+			most.Store(k)
+		}
+	})()
+	srv := listen(t, g, "tcp", "127.0.0.1:0", smallWriter{n: n, size: size})
+	c, err := net.Dial("tcp", srv.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(30*time.Second)))
+	got := make([]byte, n*size)
+	_, err = io.ReadFull(c, got)
+	require.NoError(t, err)
+	for i, b := range got {
+		if b != byte(i) {
+			require.Failf(t, "wrong byte", "byte %d is %d, want %d", i, b, byte(i))
+		}
+	}
+	t.Logf("at most %d writev calls in one round of the loop", most.Load())
+	// One event's budget, plus a flush from a task of the same round.
+	require.LessOrEqual(t, most.Load(), int64(2*eventloop.MaxWritesPerEvent))
+}
