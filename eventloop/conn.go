@@ -57,6 +57,14 @@ const (
 // Execute. AsyncWrite and Execute are for other goroutines; Writable,
 // Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
 //
+// One readiness event reads at most 16 times and a flush or write event
+// makes at most 16 writev calls (Netty's maxMessagesPerRead and
+// writeSpinCount): a connection with more to move yields to the loop's
+// other connections, tasks and timers and goes on in the loop's next
+// round. Connections are registered level-triggered, so the loop comes
+// back to a socket that is still readable or writable without a new edge:
+// no byte and no event is left behind.
+//
 // An idle connection holds no buffer: the inbound and outbound composites
 // go back to the loop when they empty.
 //
