@@ -211,7 +211,9 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl st
 		"-conns", strconv.Itoa(sc.Conns), "-inflight", strconv.Itoa(sc.Inflight), "-size", strconv.Itoa(sc.Size),
 		"-duration", rc.duration.String(), "-warmup", rc.warmup.String()}
 	if sc.Flood {
-		args = append(args, "-flood")
+		// The flood's niced threads may wait long for the CPU on a busy
+		// host: give its echo time to come back.
+		args = append(args, "-flood", "-grace", "10s")
 	}
 	ld, err := benchproc.Start(ctx, exe, 1, rc.pin, childVars, args...)
 	if err != nil {
