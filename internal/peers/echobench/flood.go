@@ -178,7 +178,10 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 				errs[2] = fmt.Errorf("flood+ping: ping %d echo mismatch", seq)
 				return
 			}
-			if !now.Before(start) && done.Before(end) {
+			// A ping counts if it overlaps the window: one that a server
+			// holds back past the window's end shows as the long wait it
+			// was, not as a missing sample.
+			if done.After(start) && now.Before(end) {
 				h.record(done.Sub(now))
 				pings++
 			}
