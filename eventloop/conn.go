@@ -57,7 +57,8 @@ const (
 // Execute. AsyncWrite and Execute are for other goroutines; Writable,
 // Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
 //
-// One readiness event reads at most 16 times and a flush or write event
+// One readiness event reads at most 16 times and 256 KiB (a read may take
+// it past by less than one receive buffer), and a flush or write event
 // makes at most 16 writev calls (Netty's maxMessagesPerRead and
 // writeSpinCount): a connection with more to move yields to the loop's
 // other connections, tasks and timers and goes on in the loop's next
@@ -607,6 +608,10 @@ func (c *Conn) rescue() {
 // maxMessagesPerRead).
 const maxReadsPerEvent = 16
 
+// maxReadBytesPerEvent bounds the bytes one readiness event reads, as
+// maxReadsPerEvent bounds the reads: 4 reads at the largest receive size.
+const maxReadBytesPerEvent = 256 << 10
+
 // readEvent reads what the socket has and fires it through the pipeline.
 func (c *Conn) readEvent(ev uint32) {
 	total, eof := 0, false
@@ -642,6 +647,11 @@ func (c *Conn) readEvent(ev uint32) {
 		// A read that did not fill the buffer emptied the socket, unless
 		// the peer closed or failed, when the rest must come out now.
 		if n < len(p) && ev&(PeerClosedWrite|Hangup|Error) == 0 {
+			break
+		}
+		// The budget is spent: the rest waits for the next round (the
+		// registration is level-triggered, so the loop comes back).
+		if total >= maxReadBytesPerEvent {
 			break
 		}
 	}

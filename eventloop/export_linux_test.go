@@ -23,3 +23,6 @@ func CountWritevViews(f func(views int)) (restore func()) {
 
 // MaxWritesPerEvent is the writev calls of one write event.
 const MaxWritesPerEvent = maxWritesPerEvent
+
+// MaxReadBytesPerEvent is the read budget of one read event.
+const MaxReadBytesPerEvent = maxReadBytesPerEvent

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
 
@@ -137,4 +138,42 @@ func TestWriteBudgetPerRound(t *testing.T) {
 	t.Logf("at most %d writev calls in one round of the loop", most.Load())
 	// One event's budget, plus a flush from a task of the same round.
 	require.LessOrEqual(t, most.Load(), int64(2*eventloop.MaxWritesPerEvent))
+}
+
+// readSizes consumes what it reads and records the most bytes one read
+// event handed to OnRead.
+type readSizes struct{ most, total *atomic.Int64 }
+
+func (r readSizes) OnRead(_ *eventloop.Context, msg any) {
+	c := msg.(*buf.Composite)
+	n := int64(c.Len())
+	if n > r.most.Load() {
+		r.most.Store(n)
+	}
+	r.total.Add(n)
+	c.Discard(c.Len())
+}
+
+// TestReadBudgetPerEvent: a peer writing 32 MiB as fast as it can gets at
+// most the read budget (and one read more) taken from its socket per
+// event, so that it cannot hold the loop from its other connections for
+// more than that; every byte is still read.
+func TestReadBudgetPerEvent(t *testing.T) {
+	clean(t)
+	const total = 32 << 20
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	var most, got atomic.Int64
+	srv := listen(t, g, "tcp", "127.0.0.1:0", readSizes{most: &most, total: &got})
+	c, err := net.Dial("tcp", srv.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(2*time.Minute)))
+	p := make([]byte, 1<<20)
+	for range total / len(p) {
+		_, err := c.Write(p)
+		require.NoError(t, err)
+	}
+	waitFor(t, "all bytes read", func() bool { return got.Load() == total })
+	t.Logf("at most %d bytes read in one event", most.Load())
+	require.LessOrEqual(t, most.Load(), int64(eventloop.MaxReadBytesPerEvent+64<<10))
 }
