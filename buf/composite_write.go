@@ -28,6 +28,20 @@ func (c *Composite) Buffers() [][]byte {
 	return c.buffers(len(c.comps))
 }
 
+// BuffersN returns the first views of Buffers, at most n of them (n ≥ 1),
+// in the same slice that Buffers reuses: for a gathered write that can
+// take only so many (writev takes IOV_MAX, iovec.Max here), BuffersN costs
+// O(n) where Buffers costs O(components), so that writing a long queue
+// call by call stays linear. The views' lifetime is Buffers'. It panics if
+// n < 1.
+func (c *Composite) BuffersN(n int) [][]byte {
+	c.check()
+	if n < 1 {
+		panic("buf: Composite.BuffersN with a count below 1")
+	}
+	return c.buffers(n)
+}
+
 // buffers returns the views of Buffers, at most k ≥ 1 of them: writev
 // takes iovec.Max per call, and building views of every component for
 // each call would make WriteTo quadratic in the number of components.

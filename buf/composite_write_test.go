@@ -554,6 +554,53 @@ func TestCompositeBuffers(t *testing.T) {
 	x.done(t)
 }
 
+// TestCompositeBuffersN: BuffersN gives the first n views of Buffers, from
+// the reader on, and all of them when n is larger.
+func TestCompositeBuffersN(t *testing.T) {
+	buftest.CheckLeaks(t)
+	rng := rand.New(rand.NewPCG(25, 26))
+	sizes := []int{3, 1, 4, 1, 5, 9, 2, 6}
+	x := cwCompose(t, rng, sizes)
+	all := len(x.data)
+	for _, n := range []int{1, 3, len(sizes), len(sizes) + 5} {
+		views := x.c.BuffersN(n)
+		want := min(n, len(sizes))
+		if len(views) != want {
+			t.Fatalf("BuffersN(%d): %d views, want %d", n, len(views), want)
+		}
+		got := 0
+		for k, v := range views {
+			if len(v) != sizes[k] {
+				t.Errorf("BuffersN(%d): view %d has %d bytes, want %d", n, k, len(v), sizes[k])
+			}
+			got += len(v)
+		}
+		cwEqual(t, "BuffersN views", bytes.Join(views, nil), x.data[:got])
+	}
+	if err := x.c.Skip(5); err != nil { // into the fourth component
+		t.Fatal(err)
+	}
+	views := x.c.BuffersN(2)
+	cwEqual(t, "BuffersN after Skip", bytes.Join(views, nil), x.data[5:5+len(views[0])+len(views[1])])
+	if len(views) != 2 || len(views[0]) != 3 || len(views[1]) != 1 {
+		t.Errorf("BuffersN(2) after Skip(5): %d views", len(views))
+	}
+	if x.c.Len() != all-5 {
+		t.Errorf("BuffersN consumed something: Len %d", x.c.Len())
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("BuffersN(0) did not panic")
+			}
+		}()
+		x.c.BuffersN(0)
+	}()
+	x.c.Skip(x.c.Len())
+	x.c.Discard(0)
+	x.done(t)
+}
+
 // TestCompositeBuffersWriteTo is the documented pattern: net.Buffers'
 // WriteTo, then Discard what was written.
 func TestCompositeBuffersWriteTo(t *testing.T) {

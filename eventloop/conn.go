@@ -58,6 +58,15 @@ const (
 // Execute. AsyncWrite and Execute are for other goroutines; Writable,
 // Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
 //
+// One readiness event reads at most 16 times and 256 KiB (a read may take
+// it past by less than one receive buffer), and a flush or write event
+// makes at most 16 writev calls (Netty's maxMessagesPerRead and
+// writeSpinCount): a connection with more to move yields to the loop's
+// other connections, tasks and timers and goes on in the loop's next
+// round. Connections are registered level-triggered, so the loop comes
+// back to a socket that is still readable or writable without a new edge:
+// no byte and no event is left behind.
+//
 // An idle connection holds no buffer: the inbound and outbound composites
 // go back to the loop when they empty.
 //
@@ -203,7 +212,10 @@ func (c *Conn) Write(msg any) error {
 
 // Flush writes what is queued, with writev, through the outbound
 // pipeline's flush handlers. What the socket does not take (EAGAIN) stays
-// queued and goes out when the socket drains, without further calls.
+// queued and goes out when the socket drains, without further calls; so
+// does what is left after 16 writev calls, the most one flush or write
+// event makes (a long queue to a fast reader yields to the loop's other
+// work between rounds).
 //
 // From another goroutine Flush queues itself to the loop (AsyncWrite writes
 // and flushes in one step).
@@ -459,9 +471,21 @@ func (c *Conn) flushNow() {
 	c.writeOut()
 }
 
-// writeOut writes until the queue is empty or the socket is full.
+// maxWritesPerEvent bounds the writev calls of one writeOut, so that a
+// connection with a long queue and a fast peer, whose socket never fills,
+// cannot hold its loop (Netty's writeSpinCount): the rest waits for the
+// next round of the loop, as after EAGAIN. EPOLLOUT is level-triggered, so
+// the loop comes back to it at once while the socket stays writable.
+const maxWritesPerEvent = 16
+
+// writeOut writes until the queue is empty, the socket is full, or the
+// round's budget (maxWritesPerEvent) is spent; what is left waits for
+// EPOLLOUT.
 func (c *Conn) writeOut() {
-	for c.Outbound() > 0 {
+	for range maxWritesPerEvent {
+		if c.Outbound() == 0 {
+			break
+		}
 		n, err := c.loop.conns.writev(c.fd, c.out)
 		if n > 0 {
 			c.out.Discard(n)
@@ -632,6 +656,10 @@ func (c *Conn) rescue() {
 // maxMessagesPerRead).
 const maxReadsPerEvent = 16
 
+// maxReadBytesPerEvent bounds the bytes one readiness event reads, as
+// maxReadsPerEvent bounds the reads: 4 reads at the largest receive size.
+const maxReadBytesPerEvent = 256 << 10
+
 // readEvent reads what the socket has and fires it through the pipeline.
 func (c *Conn) readEvent(ev uint32) {
 	total, eof := 0, false
@@ -667,6 +695,11 @@ func (c *Conn) readEvent(ev uint32) {
 		// A read that did not fill the buffer emptied the socket, unless
 		// the peer closed or failed, when the rest must come out now.
 		if n < len(p) && ev&(PeerClosedWrite|Hangup|Error) == 0 {
+			break
+		}
+		// The budget is spent: the rest waits for the next round (the
+		// registration is level-triggered, so the loop comes back).
+		if total >= maxReadBytesPerEvent {
 			break
 		}
 	}

@@ -4,6 +4,7 @@ package eventloop
 
 import (
 	"os"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -49,11 +50,22 @@ func (lc *loopConns) putComposite(c *buf.Composite) {
 	c.Release()
 }
 
-// writev writes c's readable bytes to fd: n bytes written, errAgain when
-// the socket is full, or the system call's error.
+// writevViews, when set (by tests), is told how many views of the
+// outbound queue each writev was given.
+var writevViews atomic.Pointer[func(views int)]
+
+// writev writes c's first readable bytes to fd, at most iovec.Max
+// components (IOV_MAX) of them: n bytes written, errAgain when the socket
+// is full, or the system call's error. Taking views of the first
+// components only keeps a flush of a long queue linear: views of the
+// whole queue per call made it quadratic.
 func (lc *loopConns) writev(fd int, c *buf.Composite) (int, error) {
 	for {
-		n, err := lc.iov.Writev(uintptr(fd), c.Buffers())
+		bufs := c.BuffersN(iovec.Max)
+		if f := writevViews.Load(); f != nil {
+			(*f)(len(bufs))
+		}
+		n, err := lc.iov.Writev(uintptr(fd), bufs)
 		if err == unix.EINTR {
 			continue
 		}

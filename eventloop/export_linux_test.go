@@ -13,3 +13,16 @@ func UseEpollWait() (restore func()) {
 	prev := pwait2.Swap(-1)
 	return func() { pwait2.Store(prev) }
 }
+
+// CountWritevViews calls f with the number of views of the outbound queue
+// handed to each writev, until the returned function removes it.
+func CountWritevViews(f func(views int)) (restore func()) {
+	writevViews.Store(&f)
+	return func() { writevViews.Store(nil) }
+}
+
+// MaxWritesPerEvent is the writev calls of one write event.
+const MaxWritesPerEvent = maxWritesPerEvent
+
+// MaxReadBytesPerEvent is the read budget of one read event.
+const MaxReadBytesPerEvent = maxReadBytesPerEvent

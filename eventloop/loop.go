@@ -57,6 +57,17 @@ type Stats struct {
 // burst brings, and none from the loop itself. After announcing a sleep the
 // loop checks its queue once more, so a task queued while it was going to
 // sleep is never stranded until the next timer.
+//
+// # Fairness
+//
+// One round of a loop runs the queued tasks, the timers that are due, and
+// the callbacks of the ready descriptors. Tasks run within a budget per
+// round (1024 of them, or 1 ms, whichever ends first; a task is never cut
+// short): what is left runs in the next round, after the timers and the
+// descriptors, so a task that queues itself again forever, or a goroutine
+// that queues faster than the loop runs, delays them by one round, not for
+// good. Connections read and write within a budget per event as well (see
+// Conn).
 type Loop struct {
 	group    *Group
 	index    int
@@ -213,37 +224,67 @@ func (l *Loop) cancelTimer(t *timer, gen uint32) bool {
 	return true
 }
 
-// runTasks runs the queued tasks, recovering panics, and returns how many
-// functions ran.
+// The task budget of one round of the loop, as Netty's
+// runAllTasks(timeout): at most maxTasksPerRound entries of the queue, and
+// no new one once taskRoundNanos have passed (the clock is read every
+// taskClockEvery entries, so that a cheap task costs no clock read). What is
+// left waits for the next round, after the timers that are due and the
+// descriptors that are ready: a task that queues itself again, or a
+// goroutine that queues tasks as fast as the loop runs them, cannot keep the
+// loop from its timers and connections.
+const (
+	maxTasksPerRound = 1024
+	taskRoundNanos   = int64(time.Millisecond)
+	taskClockEvery   = 8
+)
+
+// runTasks runs the queued tasks within the round's budget, recovering
+// panics, and returns how many functions ran.
 func (l *Loop) runTasks() uint64 {
-	var ran uint64
-	for !l.drain(&ran) {
+	if l.tasks.Empty() {
+		return 0
 	}
-	if ran > 0 {
-		l.tasksRun.Add(ran)
+	b := taskBudget{left: maxTasksPerRound, until: l.nanotime() + taskRoundNanos}
+	for !l.drain(&b) {
 	}
-	return ran
+	if b.ran > 0 {
+		l.tasksRun.Add(b.ran)
+	}
+	return b.ran
 }
 
-// drain runs tasks until the queue is empty (true) or one panics (false,
-// after reporting it), counting the functions run in *ran.
-func (l *Loop) drain(ran *uint64) (done bool) {
+// taskBudget is what is left of a round's task budget, and how many
+// functions ran.
+type taskBudget struct {
+	left  int   // queue entries the round may still take
+	until int64 // loop clock after which it takes no more
+	ran   uint64
+}
+
+// drain runs tasks until the queue is empty or the budget spent (true), or
+// one panics (false, after reporting it).
+func (l *Loop) drain(b *taskBudget) (done bool) {
 	defer l.rescue()
-	for {
+	for b.left > 0 {
 		tk, ok := l.tasks.Pop()
 		if !ok {
 			return true
 		}
+		b.left--
 		switch {
 		case tk.t == nil:
-			*ran++
+			b.ran++
 			tk.fn()
 		case tk.fn == nil:
 			l.sched.push(tk.t)
 		default:
 			l.sched.cancelOnLoop(tk.t)
 		}
+		if b.left%taskClockEvery == 0 && l.nanotime() >= b.until {
+			return true
+		}
 	}
+	return true
 }
 
 // runTimers fires the timers due at now.

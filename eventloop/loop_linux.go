@@ -184,8 +184,12 @@ func (l *Loop) run(started chan<- struct{}) {
 		}
 		l.wakeup.Store(deadline)
 		if !l.tasks.Empty() {
+			// Tasks are left (the round's budget ran out, or one came as
+			// the loop announced its sleep): look at the descriptors
+			// without waiting, so that a queue that never empties cannot
+			// starve them, and come back to the tasks.
 			l.wakeup.Store(awake)
-			continue
+			deadline = l.nanotime()
 		}
 		events := l.wait(deadline)
 		l.wakeup.Store(awake)

@@ -61,6 +61,7 @@ func cmdLoad(stdout, stderr io.Writer, args []string) error {
 	// Used by the runner: machine-readable lines on stdout.
 	report := fs.Bool("report", false, "")
 	idle := fs.Duration("idle", 0, "")
+	flood := fs.Bool("flood", false, "flood+ping: one connection floods, a second pings -size bytes at a time")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,7 +83,11 @@ func cmdLoad(stdout, stderr io.Writer, args []string) error {
 	if *report {
 		cfg.Mark = func(ev string) { fmt.Fprintln(stdout, "window", ev) }
 	}
-	res, err := Load(cfg)
+	load := Load
+	if *flood {
+		load = FloodPing
+	}
+	res, err := load(cfg)
 	if err != nil {
 		return err
 	}

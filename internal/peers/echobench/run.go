@@ -24,6 +24,9 @@ type Scenario struct {
 	Inflight int    `json:"inflight"`
 	Size     int    `json:"size"`
 	Idle     bool   `json:"idle,omitempty"` // RSS per idle connection, no throughput
+	// Flood: one connection floods, another pings (FloodPing); rt/s and the
+	// latencies are the ping's, MB/s the flood's.
+	Flood bool `json:"flood,omitempty"`
 }
 
 var scenarios = []Scenario{
@@ -32,6 +35,7 @@ var scenarios = []Scenario{
 	{Name: "1x64B", Conns: 1, Inflight: 1, Size: 64},
 	{Name: "16x4KiB-pipelined", Conns: 16, Inflight: 16, Size: 4096},
 	{Name: "idle10k", Conns: 10000, Inflight: 1, Size: 64, Idle: true},
+	{Name: "flood+ping", Conns: 2, Inflight: 1, Size: 64, Flood: true},
 }
 
 func (sc Scenario) name() string { return sc.Name }
@@ -206,6 +210,11 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl st
 	args := []string{"load", "-report", "-addr", addr,
 		"-conns", strconv.Itoa(sc.Conns), "-inflight", strconv.Itoa(sc.Inflight), "-size", strconv.Itoa(sc.Size),
 		"-duration", rc.duration.String(), "-warmup", rc.warmup.String()}
+	if sc.Flood {
+		// The flood's niced threads may wait long for the CPU on a busy
+		// host: give its echo time to come back.
+		args = append(args, "-flood", "-grace", "10s")
+	}
 	ld, err := benchproc.Start(ctx, exe, 1, rc.pin, childVars, args...)
 	if err != nil {
 		return m, err

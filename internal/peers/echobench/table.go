@@ -103,7 +103,11 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 		b.WriteString("; CPU is server CPU seconds per 1M round trips;\n" +
 			"srv%/gen% are the server's and the load generator's CPU use over the window (gen near 100% = generator-bound)")
 	}
-	b.WriteString(".\n\n")
+	b.WriteString(".\n")
+	if slices.IndexFunc(rc.scenarios, func(sc Scenario) bool { return sc.Flood }) >= 0 {
+		b.WriteString("flood+ping: rt/s, p50 and p99 are the ping connection's (one message at a time), MB/s the flood connection's echo, both on one server.\n")
+	}
+	b.WriteString("\n")
 	if len(thr) > 0 {
 		b.WriteString("| scenario | server | rt/s | MB/s | p50 µs | p99 µs | CPU s/1M | srv% | gen% | rt/s ÷ best | p99 ÷ best | CPU ÷ best | rt/s ÷ net | CPU ÷ net |\n")
 		b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
