@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,15 +19,16 @@ import (
 // own connection), the answer still goes out, and Done closes once the
 // connection has gone.
 func TestShutdownFromHandler(t *testing.T) {
-	var srv *httpserver.Server
+	var srvp atomic.Pointer[httpserver.Server]
 	returned := make(chan error, 1)
 	h := func(w *http1.ResponseWriter, req *http1.Request) {
 		if string(req.Path) == "/quit" {
-			returned <- srv.Shutdown(context.Background())
+			returned <- srvp.Load().Shutdown(context.Background())
 		}
 		plaintext(w, req)
 	}
 	srv, addr := start(t, h)
+	srvp.Store(srv)
 	c := dial(t, addr)
 	io.WriteString(c, "GET /quit HTTP/1.1\r\nHost: x\r\n\r\n")
 	resp, body := readResponse(t, bufio.NewReader(c))
