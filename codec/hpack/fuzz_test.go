@@ -124,3 +124,94 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValidationCache decodes a sequence of blocks with two validating
+// decoders: one that marks the dynamic entries it found clean and skips
+// their characters when they are indexed again, and one that marks none
+// and checks every field in full. They must agree on every field emitted
+// and every error; and every entry marked clean must be clean.
+//
+// Input: byte 0 picks the mode (bit 0: response), whether blocks are
+// trailers (bit 1) and the table size (bits 2-3); then blocks as for
+// FuzzDecode (a length byte and the bytes, or 0xff and b:
+// SetMaxTableSize(16*b)).
+func FuzzValidationCache(f *testing.F) {
+	req := cat(idx(2), idx(6), idx(4))
+	seq := func(cfg byte, blocks ...[]byte) []byte {
+		b := []byte{cfg}
+		for _, x := range blocks {
+			b = append(b, byte(len(x)))
+			b = append(b, x...)
+		}
+		return b
+	}
+	// The regression: E's name is overwritten by the entry that evicts it.
+	name := "Transfer-Encoding"
+	n := len(name)
+	f.Add(seq(0,
+		cat(upd(2*n+2*entryOverhead+11), req, litInc("a", strings.Repeat("a", n+3)), litInc(name, "chunked")),
+		cat(req, appendInt(nil, 0x40, 6, 62), rawStr(strings.Repeat("x", n+10))),
+		cat(req, idx(62))))
+	f.Add(seq(1, cat(idx(8), litInc("x-up", "a\r\nb")), cat(idx(8), idx(62), litInc("X", "y"), idx(62))))
+	f.Add(seq(2, cat(litInc("te", "trailers"), litInc(":path", "/")), cat(idx(62), idx(63))))
+	f.Add(append(seq(4, cat(req, litInc("k", "v"))), 0xff, 1, 2, 0x20, 0x82, 0x86, 0x84))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1 {
+			return
+		}
+		cfg := data[0]
+		data = data[1:]
+		mode := []Mode{Request, Response}[cfg&1]
+		kind := []Block{Headers, Trailers}[cfg>>1&1]
+		maxTable := []int{4096, 256, 100, 20000}[cfg>>2&3]
+		opts := []Option{WithValidation(mode), WithMaxTableSize(maxTable)}
+		cached, full := NewDecoder(opts...), NewDecoder(opts...)
+		full.markNone = true
+		decode := func(d *Decoder, block []byte) ([]slowField, error) {
+			var got []slowField
+			emit := func(name, value []byte, s bool) error {
+				got = append(got, slowField{string(name), string(value), s})
+				return nil
+			}
+			if kind == Trailers {
+				return got, d.DecodeTrailers(block, emit)
+			}
+			return got, d.Decode(block, emit)
+		}
+		for blk := 0; len(data) > 0; blk++ {
+			n := int(data[0])
+			data = data[1:]
+			if n == 0xff {
+				if len(data) == 0 {
+					return
+				}
+				cached.SetMaxTableSize(16 * int(data[0]))
+				full.SetMaxTableSize(16 * int(data[0]))
+				data = data[1:]
+				continue
+			}
+			n = min(n, len(data))
+			block := data[:n]
+			data = data[n:]
+			got, err := decode(cached, block)
+			want, wantErr := decode(full, block)
+			where := fmt.Sprintf("block %d % x", blk, block)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: with the marks: %v; checking every field: %v", where, err, wantErr)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: with the marks emitted\n%v\nchecking every field\n%v", where, got, want)
+			}
+			if err != nil && !IsStreamError(err) {
+				return
+			}
+			for i := 1; i <= cached.TableLen(); i++ {
+				e := cached.tab.at(i)
+				if e.clean && !clean(cached.tab.name(e), cached.tab.value(e)) {
+					name, value := cached.TableEntry(i)
+					t.Fatalf("%s: entry %d %q: %q marked clean", where, i, name, value)
+				}
+			}
+		}
+	})
+}
