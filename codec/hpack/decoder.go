@@ -50,7 +50,13 @@ type Option func(*config)
 
 // WithMaxTableSize sets the dynamic table size the decoder allows: the
 // SETTINGS_HEADER_TABLE_SIZE it advertises (default 4096). The table
-// starts at that size.
+// starts at the protocol's initial size, 4096, or at n if lower: a peer
+// encodes with 4096 until it has our SETTINGS (RFC 7541 §4.2, RFC 9113
+// §6.5.2), and grows the table to n with a size update. A lower n assumes
+// the peer has it before its first block, which then starts with a size
+// update to n or less; a peer that encodes for 4096 until then either
+// still decodes right (the smaller table holds its newest entries) or
+// fails with ErrIndexRange, never with wrong fields.
 func WithMaxTableSize(n int) Option {
 	return func(c *config) { c.maxTable = max(n, 0) }
 }
@@ -168,10 +174,10 @@ func NewResponseDecoder(opts ...Option) *Decoder {
 }
 
 // Reset returns d to its state when new: an empty dynamic table at the
-// configured size, no block in progress, no error. A connection that
+// initial size (see WithMaxTableSize), no block in progress, no error. A connection that
 // starts over (or a pool of decoders) calls it.
 func (d *Decoder) Reset() {
-	d.tab.reset(d.cfg.maxTable, d.ents0[:])
+	d.tab.reset(min(d.cfg.maxTable, DefaultMaxTableSize), d.ents0[:])
 	d.bound = d.cfg.maxTable
 	d.mustUpdate = false
 	d.broken = nil
@@ -183,10 +189,13 @@ func (d *Decoder) Reset() {
 }
 
 // SetMaxTableSize sets the bound on the dynamic table size: the
-// SETTINGS_HEADER_TABLE_SIZE the peer has acknowledged. A lower bound
-// shrinks the table now, and the peer's next block must begin with a size
-// update no larger (RFC 7541 §4.2); a higher one lets the peer grow the
-// table with a size update. Call it between blocks.
+// SETTINGS_HEADER_TABLE_SIZE in force. Call it between blocks: for a
+// higher value when our SETTINGS is sent (the peer may grow the table
+// with a size update as soon as it reads it), for a lower one when the
+// peer acknowledges it (until then the peer may use the old bound). A
+// lower bound shrinks the table now, and unless the peer has already
+// shrunk it that far, the peer's next block must begin with a size update
+// no larger (RFC 7541 §4.2).
 func (d *Decoder) SetMaxTableSize(n int) {
 	n = max(n, 0)
 	if n < d.tab.max {

@@ -151,6 +151,9 @@ func TestDecodeTableWraps(t *testing.T) {
 	}
 	// A large maximum with small entries keeps a small arena.
 	d := NewDecoder(WithMaxTableSize(1 << 20))
+	if _, err := collect(d, Headers, cat(upd(1<<20), idx(2))); err != nil || d.MaxTableSize() != 1<<20 {
+		t.Fatal(err, d.MaxTableSize())
+	}
 	for i := range 100 {
 		if _, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v")); err != nil {
 			t.Fatal(err)
@@ -163,6 +166,10 @@ func TestDecodeTableWraps(t *testing.T) {
 
 func testTableWraps(t *testing.T, max int) {
 	d := NewDecoder(WithMaxTableSize(max))
+	// The table starts at 4096 at most; the peer grows it to max.
+	if _, err := collect(d, Headers, cat(upd(max), idx(2))); err != nil {
+		t.Fatal(err)
+	}
 	var model [][2]string // newest first
 	size := func() int {
 		n := 0

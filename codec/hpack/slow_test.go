@@ -19,7 +19,8 @@ type slowDecoder struct {
 }
 
 func newSlowDecoder(maxTable, maxList, maxFields, maxString int) *slowDecoder {
-	return &slowDecoder{max: maxTable, bound: maxTable, maxList: maxList, maxFields: maxFields, maxString: maxString}
+	// The table starts at the protocol's initial size, or the bound if lower.
+	return &slowDecoder{max: min(maxTable, 4096), bound: maxTable, maxList: maxList, maxFields: maxFields, maxString: maxString}
 }
 
 type slowField struct {
