@@ -1,5 +1,7 @@
 package hpack
 
+import "math"
+
 // An EmitFunc receives one decoded field. name and value alias memory of
 // the decoder or of the block being decoded: they are valid only until the
 // function returns, so copy what you keep (a Go string conversion copies).
@@ -581,7 +583,7 @@ func (d *Decoder) stop(v *Violation, name []byte) {
 
 // readInt decodes an integer with an n-bit prefix at p[i] (RFC 7541
 // §5.1) and returns it with the offset after it; j < 0 means p ends inside
-// it. Values above 2^32-1, or spread over more than five continuation
+// it. Values above maxInt, or spread over more than five continuation
 // bytes, are ErrIntegerOverflow: no size, index or length can be that
 // large.
 func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
@@ -591,6 +593,8 @@ func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
 	if v < limit {
 		return v, i, nil
 	}
+	// Summed in 64 bits: an int of 32 would wrap before the check.
+	x := uint64(v)
 	for shift := uint(0); ; shift += 7 {
 		if i >= len(p) {
 			return 0, -1, nil
@@ -600,12 +604,17 @@ func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
 		}
 		b := p[i]
 		i++
-		v += int(b&0x7f) << shift
-		if v > 1<<32-1 {
+		x += uint64(b&0x7f) << shift
+		if x > maxInt {
 			return 0, i, ErrIntegerOverflow
 		}
 		if b&0x80 == 0 {
-			return v, i, nil
+			return int(x), i, nil
 		}
 	}
 }
+
+// maxInt is the largest integer a block may hold: 2^32-1, or less where an
+// int is 32 bits (math.MaxInt, 2^31-1), so that no decoded size, index or
+// length is negative.
+const maxInt = min(1<<32-1, math.MaxInt)
