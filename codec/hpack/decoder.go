@@ -176,8 +176,8 @@ func NewResponseDecoder(opts ...Option) *Decoder {
 }
 
 // Reset returns d to its state when new: an empty dynamic table at the
-// initial size (see WithMaxTableSize), no block in progress, no error. A connection that
-// starts over (or a pool of decoders) calls it.
+// initial size (see WithMaxTableSize), no block in progress, no error. A
+// connection that starts over (or a pool of decoders) calls it.
 func (d *Decoder) Reset() {
 	d.tab.reset(min(d.cfg.maxTable, DefaultMaxTableSize), d.ents0[:])
 	d.bound = d.cfg.maxTable
