@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,7 +63,7 @@ func TestLengthFieldNegativeLength(t *testing.T) {
 		{"2^63", frame.LengthField{Size: 8}, "\x80\x00\x00\x00\x00\x00\x00\x00" + next, []string{"err frame: bad length field @0", next}},
 		{"2^64-1", frame.LengthField{Size: 8}, "\xff\xff\xff\xff\xff\xff\xff\xff" + next, []string{"err frame: bad length field @0", next}},
 		{"2^64-1 fail fast", frame.LengthField{Size: 8, FailFast: true}, "\xff\xff\xff\xff\xff\xff\xff\xff" + next, []string{"err frame: bad length field @0", next}},
-		{"2^63 little-endian, offset", frame.LengthField{Size: 8, Offset: 2, LittleEndian: true, Adjustment: -1 << 62}, "hh\x00\x00\x00\x00\x00\x00\x00\x80", []string{"err frame: bad length field @0"}},
+		{"2^63 little-endian, offset", frame.LengthField{Size: 8, Offset: 2, LittleEndian: true, Adjustment: math.MinInt}, "hh\x00\x00\x00\x00\x00\x00\x00\x80", []string{"err frame: bad length field @0"}},
 		// 2^63-1 is a length, far too long: ErrTooLong, reported once the
 		// length is read with FailFast.
 		{"2^63-1 fail fast", frame.LengthField{Size: 8, FailFast: true}, "\x7f\xff\xff\xff\xff\xff\xff\xff" + next, []string{"err frame: frame too long @0"}},
