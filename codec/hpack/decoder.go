@@ -45,6 +45,10 @@ const (
 type config struct {
 	maxTable, maxList, maxFields, maxString int
 	mode                                    Mode
+	// markNone makes the decoder mark no dynamic entry as validated, so
+	// that every indexed field is checked again: the reference the tests
+	// hold the marks to.
+	markNone bool
 }
 
 // An Option changes a Decoder's limits or validation.
@@ -125,11 +129,6 @@ type Decoder struct {
 	faultName string
 	emitErr   error
 	v         validator
-
-	// markNone makes the decoder mark no dynamic entry as validated, so
-	// that every indexed field is checked again: the reference the tests
-	// hold the marks to.
-	markNone bool
 
 	partial []byte // an unfinished representation, across fragments
 	scratch []byte // Huffman-decoded strings
@@ -384,7 +383,7 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 			// The mark is taken before the insertion: an indexed name
 			// aliases the arena, and its entry may be evicted and its
 			// bytes overwritten by the entry that add writes.
-			ok := d.cfg.mode != NoValidation && !d.markNone && clean(name, value)
+			ok := d.cfg.mode != NoValidation && !d.cfg.markNone && clean(name, value)
 			added := d.tab.added
 			add(&d.tab, name, value)
 			if d.tab.added != added {

@@ -176,7 +176,7 @@ func FuzzValidationCache(f *testing.F) {
 		maxTable := []int{4096, 256, 100, 20000}[cfg>>2&3]
 		opts := []Option{WithValidation(mode), WithMaxTableSize(maxTable)}
 		cached, full := NewDecoder(opts...), NewDecoder(opts...)
-		full.markNone = true
+		full.cfg.markNone = true
 		decode := func(d *Decoder, block []byte) ([]slowField, error) {
 			var got []slowField
 			emit := func(name, value []byte, s bool) error {
