@@ -18,8 +18,8 @@ all: test
 
 ## test: vet, tests (plain, -race, -tags invariants), the safe twin of the
 ##       one unsafe package (-tags nounsafe), the pure-Go search
-##       (-tags purego), peers module, darwin and arm64 builds, the
-##       generated assembly's regeneration check;
+##       (-tags purego), peers module, darwin, arm64 and 386 (32-bit)
+##       builds, the generated assembly's regeneration check;
 ##       browser tests need Chromium, MQTT interoperability tests need
 ##       mosquitto and its clients (skipped, with a warning, without them)
 test:
@@ -35,6 +35,8 @@ test:
 	GOOS=darwin $(GO) build $(PKGS)
 	GOARCH=arm64 $(GO) vet ./search/...
 	GOARCH=arm64 $(GO) build $(PKGS)
+	GOARCH=386 $(GO) vet $(PKGS)
+	GOARCH=386 $(GO) build $(PKGS)
 	cd internal/asmgen && $(GO) vet ./...
 	@$(MAKE) --no-print-directory generate-check
 	@$(BROWSER_CHECK)

@@ -100,7 +100,7 @@ func BenchmarkScheduleCancel(b *testing.B) {
 			run(b, l, func() {
 				r := rand.New(rand.NewPCG(1, 2))
 				for range resident {
-					l.Schedule(time.Hour+time.Duration(r.IntN(int(time.Hour))), nop)
+					l.Schedule(time.Hour+time.Duration(r.Int64N(int64(time.Hour))), nop)
 				}
 			})
 			runtime.GC() // the setup's garbage is not the benchmark's
@@ -118,7 +118,7 @@ func BenchmarkScheduleCancel(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
 			ts := make([]*time.Timer, resident)
 			for i := range ts {
-				ts[i] = time.AfterFunc(time.Hour+time.Duration(r.IntN(int(time.Hour))), nop)
+				ts[i] = time.AfterFunc(time.Hour+time.Duration(r.Int64N(int64(time.Hour))), nop)
 			}
 			ds := deadlines(4096)
 			runtime.GC()
@@ -142,7 +142,7 @@ func deadlines(n int) []time.Duration {
 	r := rand.New(rand.NewPCG(3, 4))
 	ds := make([]time.Duration, n)
 	for i := range ds {
-		ds[i] = time.Hour + time.Duration(r.IntN(int(time.Hour)))
+		ds[i] = time.Hour + time.Duration(r.Int64N(int64(time.Hour)))
 	}
 	return ds
 }

@@ -100,11 +100,18 @@ var (
 	// has been (or is being) skipped; decoding continues after it.
 	ErrTooLong = errors.New("frame: frame too long")
 	// ErrBadLength reports a length field whose frame cannot exist: shorter
-	// than its own header once adjusted, or shorter than the bytes to
-	// strip. The header (or frame) has been skipped, but the stream is
-	// probably corrupt from here on.
+	// than its own header once adjusted, shorter than the bytes to strip,
+	// or an 8-byte value of 2^63 or more (negative as a signed length).
+	// The header (or frame) has been skipped, but the stream is probably
+	// corrupt from here on.
 	ErrBadLength = errors.New("frame: bad length field")
 )
+
+// ErrConfig is wrapped by the error a decoder returns when its
+// configuration cannot work (see [LengthField]): it consumes nothing and
+// returns the error on every call. It is not a *SyntaxError: the stream
+// is not at fault.
+var ErrConfig = errors.New("frame: invalid configuration")
 
 // A SyntaxError reports a dropped frame: what (Kind, one of the package's
 // sentinels) and where (Offset, the stream offset of the frame's first

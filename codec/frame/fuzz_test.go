@@ -1,6 +1,7 @@
 package frame_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -51,6 +52,8 @@ func FuzzLengthField(f *testing.F) {
 	f.Add([]byte("\x00\x00\x00\x03abc\x00\x00\x00\x00"), uint8(0), uint8(0), uint8(0x80), uint64(2))
 	f.Add([]byte("hh\x05\x00hello\xff\xff"), uint8(0x22), uint8(0x11), uint8(0x08), uint64(7))
 	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff\x01"), uint8(0x05), uint8(0), uint8(0x90), uint64(1))
+	f.Add([]byte("\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x09x"), uint8(0x14), uint8(0), uint8(0x80), uint64(4))
+	f.Add([]byte("\x7f\xff\xff\xff\xff\xff\xff\xff\x00"), uint8(0x17), uint8(0x07), uint8(0x80), uint64(5))
 	f.Fuzz(func(t *testing.T, data []byte, layout, adjust, limit uint8, seed uint64) {
 		d := frame.LengthField{
 			Offset:         int(layout & 3),
@@ -64,12 +67,18 @@ func FuzzLengthField(f *testing.F) {
 		if limit&0x80 != 0 {
 			d.MaxFrameLength = 0
 		}
-		size := d.Size
-		if size == 0 {
-			size = 4
+		if err := d.Validate(); err != nil {
+			// A refused configuration: the same error, nothing consumed.
+			in := buf.NewComposite()
+			defer in.Release()
+			in.Append(buf.Wrap(data))
+			if _, err2 := d.Decode(in); !errors.Is(err2, frame.ErrConfig) || err2.Error() != err.Error() || in.Len() != len(data) {
+				t.Fatalf("%+v: Decode %v with %d of %d bytes left, Validate %v", d, err2, in.Len(), len(data), err)
+			}
+			return
 		}
 		dec := d
-		got := feed(t, fuzzAlloc, &dec, data, fuzzChunks(seed, len(data)), max(capOr(d.MaxFrameLength), d.Offset+size), fuzzMode(seed))
+		got := feed(t, fuzzAlloc, &dec, data, fuzzChunks(seed, len(data)), capOr(d.MaxFrameLength), fuzzMode(seed))
 		sameEvents(t, "LengthField", got, modelLengthField(d, data))
 	})
 }

@@ -3,6 +3,7 @@ package frame
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/netkit/netkit/buf"
@@ -22,10 +23,16 @@ import (
 // 4, big-endian, at offset 0, nothing stripped, default cap.
 //
 // A field that makes the frame shorter than its own header, or shorter than
-// Strip, is a *SyntaxError of kind ErrBadLength: Decode skips the header
-// (or the frame), as Netty does, but the stream is probably corrupt. Size
-// must be 1, 2, 3, 4 or 8 and Offset, Strip non-negative; Decode panics
-// otherwise (a programming error, not an input error).
+// Strip, or an 8-byte field of 2^63 or more (negative as the signed length
+// Netty reads), is a *SyntaxError of kind ErrBadLength, reported at once:
+// Decode skips the header (or the frame), as Netty does, but the stream is
+// probably corrupt.
+//
+// Size must be 1, 2, 3, 4 or 8, Offset and Strip non-negative, and the
+// header (Offset + Size bytes) no longer than MaxFrameLength, or the length
+// field could not be read without holding more than the cap. Decode, Next
+// and AppendLengthField refuse any other configuration with an error
+// wrapping ErrConfig, consuming nothing; Validate reports it up front.
 type LengthField struct {
 	Offset       int  // bytes before the length field
 	Size         int  // bytes of the length field: 1, 2, 3, 4 or 8 (0 means 4)
@@ -53,14 +60,30 @@ func (d *LengthField) Reset() {
 	d.pos, d.discarding, d.remaining, d.start = 0, false, 0, 0
 }
 
-func (d *LengthField) size() int {
-	switch d.Size {
+// Validate reports whether d's configuration can decode a stream: nil, or
+// an error wrapping ErrConfig that says what is wrong (see LengthField).
+func (d *LengthField) Validate() error {
+	_, err := d.size()
+	return err
+}
+
+// size returns the length field's size, or the configuration's error.
+func (d *LengthField) size() (int, error) {
+	size := d.Size
+	switch size {
 	case 0:
-		return 4
+		size = 4
 	case 1, 2, 3, 4, 8:
-		return d.Size
+	default:
+		return 0, fmt.Errorf("%w: LengthField.Size %d is not 1, 2, 3, 4 or 8", ErrConfig, d.Size)
 	}
-	panic("frame: LengthField.Size must be 1, 2, 3, 4 or 8")
+	if d.Offset < 0 || d.Strip < 0 {
+		return 0, fmt.Errorf("%w: LengthField.Offset %d or Strip %d is negative", ErrConfig, d.Offset, d.Strip)
+	}
+	if c := capOr(d.MaxFrameLength); d.Offset > c-size {
+		return 0, fmt.Errorf("%w: LengthField.Offset %d + Size %d exceeds MaxFrameLength %d", ErrConfig, d.Offset, size, c)
+	}
+	return size, nil
 }
 
 // Decode returns the next frame of in (see Decoder and the package doc).
@@ -75,9 +98,9 @@ func (d *LengthField) Next(in *buf.Composite) ([]byte, error) {
 }
 
 func (d *LengthField) locate(in *buf.Composite) (pre, n, post int, err error) {
-	size := d.size()
-	if d.Offset < 0 || d.Strip < 0 || d.Offset > math.MaxInt32 {
-		panic("frame: LengthField.Offset and Strip must not be negative, nor Offset above 2^31-1")
+	size, err := d.size()
+	if err != nil {
+		return 0, 0, 0, err
 	}
 	end := d.Offset + size
 	for {
@@ -98,8 +121,8 @@ func (d *LengthField) locate(in *buf.Composite) (pre, n, post int, err error) {
 		if n < end {
 			return 0, 0, 0, ErrShort
 		}
-		length := d.frameLength(in, size)
-		if length < int64(end) {
+		length, ok := d.frameLength(in, size)
+		if !ok || length < int64(end) {
 			start := d.pos
 			d.drop(in, end)
 			return 0, 0, 0, syntaxError(start, ErrBadLength)
@@ -130,8 +153,9 @@ func (d *LengthField) locate(in *buf.Composite) (pre, n, post int, err error) {
 }
 
 // frameLength reads the length field and returns the frame length it
-// announces, saturated at math.MaxInt64 (any such frame is too long).
-func (d *LengthField) frameLength(in *buf.Composite, size int) int64 {
+// announces, saturated at math.MaxInt64 (any such frame is too long); ok
+// is false for a field of 2^63 or more, a negative length to Netty.
+func (d *LengthField) frameLength(in *buf.Composite, size int) (length int64, ok bool) {
 	o := d.Offset
 	var v uint64
 	switch size {
@@ -162,16 +186,20 @@ func (d *LengthField) frameLength(in *buf.Composite, size int) int64 {
 			v = in.GetUint64(o)
 		}
 	}
-	// v < 2^62 and |Adjustment|, Offset+Size < 2^62 (int on 64-bit) keep
-	// the sum in range; a larger v is too long whatever the adjustment.
-	if v >= 1<<62 {
-		return math.MaxInt64
+	if v >= 1<<63 {
+		return 0, false
 	}
-	l := int64(v) + int64(d.Offset+size)
+	// v, Offset+Size and the sum are not negative, so the sum overflows
+	// only upwards, and so does adding a positive Adjustment.
+	h := int64(d.Offset + size)
+	if int64(v) > math.MaxInt64-h {
+		return math.MaxInt64, true
+	}
+	l := int64(v) + h
 	if a := int64(d.Adjustment); a > 0 && l > math.MaxInt64-a {
-		return math.MaxInt64
+		return math.MaxInt64, true
 	}
-	return l + int64(d.Adjustment)
+	return l + int64(d.Adjustment), true
 }
 
 // drop discards n bytes that belong to no frame.
@@ -190,9 +218,13 @@ var ErrLengthOverflow = errors.New("frame: length does not fit the length field"
 // the decoder by sharing its configuration: write the Offset bytes that
 // precede the field (if any) first, then the field, then the n bytes. It
 // returns dst unchanged and ErrLengthOverflow when the value is negative or
-// does not fit the field.
+// does not fit the field, or an error wrapping ErrConfig when d's
+// configuration is refused (see LengthField).
 func AppendLengthField(dst []byte, d *LengthField, n int) ([]byte, error) {
-	size := d.size()
+	size, err := d.size()
+	if err != nil {
+		return dst, err
+	}
 	if a := int64(d.Adjustment); a < 0 && int64(n) > math.MaxInt64+a {
 		return dst, ErrLengthOverflow
 	}

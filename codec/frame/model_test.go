@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -99,13 +100,17 @@ func modelLengthField(d frame.LengthField, data []byte) []event {
 			}
 			v = v<<8 | uint64(b)
 		}
+		// The length in big integers, saturated at 2^63-1; a field of
+		// 2^63 or more is negative to Netty: a bad length.
+		l := new(big.Int).SetUint64(v)
+		l.Add(l, big.NewInt(int64(d.Adjustment)+int64(end)))
 		length := int64(math.MaxInt64)
-		if v < 1<<62 {
-			length = int64(v) + int64(d.Adjustment) + int64(end)
+		if l.IsInt64() {
+			length = l.Int64()
 		}
 		rest := int64(len(data) - pos)
 		switch {
-		case length < int64(end):
+		case v >= 1<<63 || length < int64(end):
 			out = append(out, errAt(frame.ErrBadLength, pos))
 			pos += end
 		case length > limit:

@@ -1,5 +1,7 @@
 package hpack
 
+import "math"
+
 // An EmitFunc receives one decoded field. name and value alias memory of
 // the decoder or of the block being decoded: they are valid only until the
 // function returns, so copy what you keep (a Go string conversion copies).
@@ -43,6 +45,10 @@ const (
 type config struct {
 	maxTable, maxList, maxFields, maxString int
 	mode                                    Mode
+	// markNone makes the decoder mark no dynamic entry as validated, so
+	// that every indexed field is checked again: the reference the tests
+	// hold the marks to.
+	markNone bool
 }
 
 // An Option changes a Decoder's limits or validation.
@@ -50,7 +56,13 @@ type Option func(*config)
 
 // WithMaxTableSize sets the dynamic table size the decoder allows: the
 // SETTINGS_HEADER_TABLE_SIZE it advertises (default 4096). The table
-// starts at that size.
+// starts at the protocol's initial size, 4096, or at n if lower: a peer
+// encodes with 4096 until it has our SETTINGS (RFC 7541 §4.2, RFC 9113
+// §6.5.2), and grows the table to n with a size update. A lower n assumes
+// the peer has it before its first block, which then starts with a size
+// update to n or less; a peer that encodes for 4096 until then either
+// still decodes right (the smaller table holds its newest entries) or
+// fails with ErrIndexRange, never with wrong fields.
 func WithMaxTableSize(n int) Option {
 	return func(c *config) { c.maxTable = max(n, 0) }
 }
@@ -163,10 +175,10 @@ func NewResponseDecoder(opts ...Option) *Decoder {
 }
 
 // Reset returns d to its state when new: an empty dynamic table at the
-// configured size, no block in progress, no error. A connection that
-// starts over (or a pool of decoders) calls it.
+// initial size (see WithMaxTableSize), no block in progress, no error. A
+// connection that starts over (or a pool of decoders) calls it.
 func (d *Decoder) Reset() {
-	d.tab.reset(d.cfg.maxTable, d.ents0[:])
+	d.tab.reset(min(d.cfg.maxTable, DefaultMaxTableSize), d.ents0[:])
 	d.bound = d.cfg.maxTable
 	d.mustUpdate = false
 	d.broken = nil
@@ -178,10 +190,13 @@ func (d *Decoder) Reset() {
 }
 
 // SetMaxTableSize sets the bound on the dynamic table size: the
-// SETTINGS_HEADER_TABLE_SIZE the peer has acknowledged. A lower bound
-// shrinks the table now, and the peer's next block must begin with a size
-// update no larger (RFC 7541 §4.2); a higher one lets the peer grow the
-// table with a size update. Call it between blocks.
+// SETTINGS_HEADER_TABLE_SIZE in force. Call it between blocks: for a
+// higher value when our SETTINGS is sent (the peer may grow the table
+// with a size update as soon as it reads it), for a lower one when the
+// peer acknowledges it (until then the peer may use the old bound). A
+// lower bound shrinks the table now, and unless the peer has already
+// shrunk it that far, the peer's next block must begin with a size update
+// no larger (RFC 7541 §4.2).
 func (d *Decoder) SetMaxTableSize(n int) {
 	n = max(n, 0)
 	if n < d.tab.max {
@@ -365,10 +380,14 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 				break
 			}
 			d.field(name, value, false, false, emit)
+			// The mark is taken before the insertion: an indexed name
+			// aliases the arena, and its entry may be evicted and its
+			// bytes overwritten by the entry that add writes.
+			ok := d.cfg.mode != NoValidation && !d.cfg.markNone && clean(name, value)
 			added := d.tab.added
 			add(&d.tab, name, value)
-			if d.cfg.mode != NoValidation && d.tab.added != added {
-				d.tab.at(1).clean = clean(name, value)
+			if d.tab.added != added {
+				d.tab.at(1).clean = ok
 			}
 		case b&0xe0 == 0x20: // dynamic table size update (§6.3)
 			var size int
@@ -563,7 +582,7 @@ func (d *Decoder) stop(v *Violation, name []byte) {
 
 // readInt decodes an integer with an n-bit prefix at p[i] (RFC 7541
 // §5.1) and returns it with the offset after it; j < 0 means p ends inside
-// it. Values above 2^32-1, or spread over more than five continuation
+// it. Values above maxInt, or spread over more than five continuation
 // bytes, are ErrIntegerOverflow: no size, index or length can be that
 // large.
 func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
@@ -573,6 +592,8 @@ func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
 	if v < limit {
 		return v, i, nil
 	}
+	// Summed in 64 bits: an int of 32 would wrap before the check.
+	x := uint64(v)
 	for shift := uint(0); ; shift += 7 {
 		if i >= len(p) {
 			return 0, -1, nil
@@ -582,12 +603,17 @@ func readInt(p []byte, i int, n uint8) (v, j int, bad *Violation) {
 		}
 		b := p[i]
 		i++
-		v += int(b&0x7f) << shift
-		if v > 1<<32-1 {
+		x += uint64(b&0x7f) << shift
+		if x > maxInt {
 			return 0, i, ErrIntegerOverflow
 		}
 		if b&0x80 == 0 {
-			return v, i, nil
+			return int(x), i, nil
 		}
 	}
 }
+
+// maxInt is the largest integer a block may hold: 2^32-1, or less where an
+// int is 32 bits (math.MaxInt, 2^31-1), so that no decoded size, index or
+// length is negative.
+const maxInt = min(1<<32-1, math.MaxInt)

@@ -3,9 +3,13 @@ package hpack
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The RFC 7541 rules a decoder enforces: each a connection error at the
@@ -151,6 +155,9 @@ func TestDecodeTableWraps(t *testing.T) {
 	}
 	// A large maximum with small entries keeps a small arena.
 	d := NewDecoder(WithMaxTableSize(1 << 20))
+	if _, err := collect(d, Headers, cat(upd(1<<20), idx(2))); err != nil || d.MaxTableSize() != 1<<20 {
+		t.Fatal(err, d.MaxTableSize())
+	}
 	for i := range 100 {
 		if _, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v")); err != nil {
 			t.Fatal(err)
@@ -163,6 +170,10 @@ func TestDecodeTableWraps(t *testing.T) {
 
 func testTableWraps(t *testing.T, max int) {
 	d := NewDecoder(WithMaxTableSize(max))
+	// The table starts at 4096 at most; the peer grows it to max.
+	if _, err := collect(d, Headers, cat(upd(max), idx(2))); err != nil {
+		t.Fatal(err)
+	}
 	var model [][2]string // newest first
 	size := func() int {
 		n := 0
@@ -346,4 +357,34 @@ func TestDecodeFragments(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantKind(t, d.Decode(idx(2), nil), ErrBlockUnfinished)
+}
+
+// Integers are summed in 64 bits and capped at 2^32-1, or at
+// math.MaxInt where an int is 32 bits (GOARCH=386): none wraps around to a
+// small or negative size, index or length. Before, on 386, the package did
+// not build (1<<32-1 overflows int), and a sum in int would have read
+// 2^32+5 as 5.
+func TestReadIntLimits(t *testing.T) {
+	// enc writes v with a 5-bit prefix (a size update's), as RFC 7541
+	// §5.1 does, in 64 bits.
+	enc := func(v uint64) []byte {
+		b := []byte{0x3f}
+		for v -= 31; v >= 0x80; v >>= 7 {
+			b = append(b, byte(v)|0x80)
+		}
+		return append(b, byte(v))
+	}
+	for _, v := range []uint64{31, 1<<31 - 1, 1 << 31, 1<<32 - 1, 1 << 32, 1<<32 + 5, 1<<32 + 1<<31, 1 << 34} {
+		t.Run(strconv.FormatUint(v, 10), func(t *testing.T) {
+			p := enc(v)
+			got, j, bad := readInt(p, 0, 5)
+			if v > 1<<32-1 || v > math.MaxInt {
+				require.Equal(t, ErrIntegerOverflow, bad)
+				return
+			}
+			require.Nil(t, bad)
+			require.Equal(t, len(p), j)
+			require.Equal(t, v, uint64(got))
+		})
+	}
 }

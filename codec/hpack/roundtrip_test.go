@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Round trips: header lists go through an Encoder and come back out of a
@@ -69,6 +71,9 @@ var (
 	rtTableSizes = []int{0, 1, 31, 32, 40, 64, 100, 256, 1000, 4096, 8192, 65536}
 	// rtEncoderLimits are the table limits an Encoder is built with.
 	rtEncoderLimits = []int{4096, 0, 64, 256, 1000, 16384}
+	// rtDecoderLimits are the table sizes a Decoder is built to allow
+	// (WithMaxTableSize): the SETTINGS_HEADER_TABLE_SIZE it advertises.
+	rtDecoderLimits = []int{4096, 8192, 65536, 1000, 100, 0}
 )
 
 // genString returns a name or value: from the vocabulary, a few letters
@@ -111,18 +116,35 @@ type rtConn struct {
 	dec  *Decoder
 	sent []Field
 	buf  []byte
+
+	// The decoder's SETTINGS_HEADER_TABLE_SIZE, and one SETTINGS frame in
+	// flight: the encoder reads it after toEnc more blocks, and the
+	// decoder has the acknowledgement toAck blocks after that.
+	setting      int
+	inflight     bool
+	toEnc, toAck int
 }
 
 func newRTConn(c choice) *rtConn {
 	limit := rtEncoderLimits[c.intn(len(rtEncoderLimits))]
-	return &rtConn{
+	setting := rtDecoderLimits[c.intn(len(rtDecoderLimits))]
+	rc := &rtConn{
 		enc: NewEncoder(WithEncoderTableLimit(limit)),
 		dec: NewDecoder(
+			WithMaxTableSize(setting),
 			WithMaxHeaderListSize(1<<30),
 			WithMaxFields(1<<20),
 			WithMaxStringLength(1<<20),
 		),
+		setting: setting,
 	}
+	// The decoder's first SETTINGS: a peer may encode its first blocks
+	// before reading one that raises the table size (its table starts at
+	// 4096, as the decoder's does), but must have read one that lowers it.
+	if setting < DefaultMaxTableSize || c.intn(2) == 0 {
+		rc.enc.SetMaxTableSize(setting)
+	}
+	return rc
 }
 
 // genList returns the next header list.
@@ -143,15 +165,48 @@ func (rc *rtConn) genList(c choice) []Field {
 	return fields
 }
 
-// changeTableSize gives both ends a new SETTINGS_HEADER_TABLE_SIZE, as an
-// HTTP/2 connection does when our SETTINGS frame is received (the peer's
-// Encoder) and acknowledged (our Decoder). Sometimes it changes twice before
-// the next block, which needs two size updates when the first is lower.
+// changeTableSize sends a new SETTINGS_HEADER_TABLE_SIZE as an HTTP/2
+// connection does: our Decoder takes a higher value when the frame is
+// sent, the peer's Encoder takes it when the frame arrives (0-2 blocks
+// later), and our Decoder a lower value when the acknowledgement arrives
+// (0-1 blocks after that). A frame still in flight arrives first.
+// Sometimes the setting changes twice before the next block, which needs
+// two size updates when the first is lower.
 func (rc *rtConn) changeTableSize(c choice) {
 	for range 1 + c.intn(2) {
+		rc.settle()
 		n := rtTableSizes[c.intn(len(rtTableSizes))]
-		rc.enc.SetMaxTableSize(n)
-		rc.dec.SetMaxTableSize(n)
+		if n > rc.setting {
+			rc.dec.SetMaxTableSize(n)
+		}
+		rc.setting = n
+		rc.inflight, rc.toEnc, rc.toAck = true, c.intn(3), c.intn(2)
+	}
+}
+
+// advance moves the SETTINGS frame in flight on by one block.
+func (rc *rtConn) advance() {
+	if !rc.inflight {
+		return
+	}
+	if rc.toEnc > 0 {
+		rc.toEnc--
+		return
+	}
+	rc.enc.SetMaxTableSize(rc.setting)
+	if rc.toAck > 0 {
+		rc.toAck--
+		return
+	}
+	rc.settle()
+}
+
+// settle delivers the SETTINGS frame in flight and its acknowledgement.
+func (rc *rtConn) settle() {
+	if rc.inflight {
+		rc.enc.SetMaxTableSize(rc.setting)
+		rc.dec.SetMaxTableSize(rc.setting)
+		rc.inflight = false
 	}
 }
 
@@ -212,6 +267,7 @@ func roundTrip(tb testing.TB, c choice, blocks int, more func() bool) {
 		if c.intn(6) == 0 {
 			rc.changeTableSize(c)
 		}
+		rc.advance()
 		rc.step(tb, rc.genList(c))
 	}
 }
@@ -366,4 +422,40 @@ func repeatField(fl Field, n int) []Field {
 		fs[i] = fl
 	}
 	return fs
+}
+
+// A decoder that allows a larger table than the default starts at the
+// protocol's initial size, 4096 (RFC 7541 §4.2, RFC 9113 §6.5.2), as the
+// peer's encoder does: the peer may grow it with a size update once it has
+// our SETTINGS. Before the fix the table started at the larger limit, kept
+// entries the encoder had evicted, and when the limit was later lowered to
+// 4096 it demanded a size update the encoder had no reason to send.
+func TestDecoderStartsAtInitialTableSize(t *testing.T) {
+	for _, limit := range []int{8192, 65536} {
+		t.Run(strconv.Itoa(limit), func(t *testing.T) {
+			dec := NewDecoder(WithMaxTableSize(limit))
+			require.Equal(t, DefaultMaxTableSize, dec.MaxTableSize())
+
+			// The peer has not seen our SETTINGS: its table is 4096.
+			rc := &rtConn{enc: NewEncoder(), dec: dec}
+			var fields []Field
+			for i := range 100 {
+				fields = append(fields, Field{Name: "x-k", Value: strings.Repeat("v", 40) + strconv.Itoa(i)})
+			}
+			rc.step(t, fields)
+			// Our SETTINGS lowers the limit to 4096 after all: the
+			// encoder's table is already that size and sends no update.
+			rc.enc.SetMaxTableSize(4096)
+			rc.dec.SetMaxTableSize(4096)
+			rc.step(t, fields[:3])
+
+			// A size update up to the advertised limit is allowed.
+			dec = NewDecoder(WithMaxTableSize(limit))
+			_, err := collect(dec, Headers, cat(upd(limit), idx(2)))
+			require.NoError(t, err)
+			require.Equal(t, limit, dec.MaxTableSize())
+			_, err = collect(NewDecoder(WithMaxTableSize(limit)), Headers, cat(upd(limit+1), idx(2)))
+			wantKind(t, err, ErrSizeUpdateLarge)
+		})
+	}
 }

@@ -1,6 +1,9 @@
 package hpack
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // slowDecoder is a reference model of Decoder without validation: the
 // dynamic table a slice of copied entries (newest first), integers and
@@ -19,7 +22,8 @@ type slowDecoder struct {
 }
 
 func newSlowDecoder(maxTable, maxList, maxFields, maxString int) *slowDecoder {
-	return &slowDecoder{max: maxTable, bound: maxTable, maxList: maxList, maxFields: maxFields, maxString: maxString}
+	// The table starts at the protocol's initial size, or the bound if lower.
+	return &slowDecoder{max: min(maxTable, 4096), bound: maxTable, maxList: maxList, maxFields: maxFields, maxString: maxString}
 }
 
 type slowField struct {
@@ -78,6 +82,7 @@ func (s *slowDecoder) decode(block []byte) (out []slowField, stream, conn *Viola
 		if v < limit {
 			return v, nil
 		}
+		x := int64(v)
 		for k := 0; ; k++ {
 			b, ok := next()
 			if !ok {
@@ -86,12 +91,13 @@ func (s *slowDecoder) decode(block []byte) (out []slowField, stream, conn *Viola
 			if k == 5 {
 				return 0, ErrIntegerOverflow
 			}
-			v += int(b&0x7f) << (7 * k)
-			if v > 1<<32-1 {
+			x += int64(b&0x7f) << (7 * k)
+			// 2^32-1 at most, and no more than an int holds (386).
+			if x > 1<<32-1 || x > math.MaxInt {
 				return 0, ErrIntegerOverflow
 			}
 			if b&0x80 == 0 {
-				return v, nil
+				return int(x), nil
 			}
 		}
 	}

@@ -2,9 +2,12 @@ package hpack
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Every RFC 9113 §8 rule a validating decoder enforces: the error is a
@@ -165,4 +168,53 @@ func TestValidationIndexedEntries(t *testing.T) {
 	}
 	_, err = collect(d, Headers, cat(req, idx(63)))
 	wantKind(t, err, ErrNameUppercase)
+}
+
+// A literal with incremental indexing whose name is a dynamic entry that
+// the insertion itself evicts: the new entry's bytes overwrite where the
+// name lay, and its "already validated" mark must describe the name and
+// value stored, not what the old bytes became. Before the fix the mark was
+// computed after the insertion from the stale name slice (here reading
+// the new value's "x…x"), so a forbidden name was stored as clean and a
+// later one-byte index emitted it through a validating decoder: header
+// injection for an HTTP/2 to HTTP/1 proxy.
+func TestValidationNameOfEvictedEntry(t *testing.T) {
+	req := cat(idx(2), idx(6), idx(4)) // GET http /
+	for _, c := range []struct {
+		name string
+		want *Violation
+	}{
+		{"Transfer-Encoding", ErrNameUppercase},
+		{"x-a\r\nTransfer-Encoding", ErrNameInvalid},
+		{"x-a:b", ErrNameInvalid},
+	} {
+		t.Run(fmt.Sprintf("%q", c.name), func(t *testing.T) {
+			n := len(c.name)
+			// Entry A at arena offset 0 holds n+4 bytes; E, named
+			// c.name, follows it; the table holds exactly both.
+			aValue := strings.Repeat("a", n+3)
+			sizeA, sizeE := n+4+entryOverhead, n+len("chunked")+entryOverhead
+			d := NewRequestDecoder()
+			_, err := collect(d, Headers, cat(upd(sizeA+sizeE), req, litInc("a", aValue), litInc(c.name, "chunked")))
+			wantKind(t, err, c.want)
+			require.Equal(t, 2, d.TableLen())
+
+			// A literal named by index 62 (E) with a value of n+10
+			// bytes: too large to keep A or E, small enough to be
+			// added, and long enough to cover E's old name bytes.
+			value := strings.Repeat("x", n+10)
+			_, err = collect(d, Headers, cat(req, append(appendInt(nil, 0x40, 6, 62), rawStr(value)...)))
+			wantKind(t, err, c.want)
+			require.Equal(t, 1, d.TableLen())
+			name, v := d.TableEntry(1)
+			require.Equal(t, c.name, string(name))
+			require.Equal(t, value, string(v))
+
+			// The stored entry, indexed in one byte (0xbe) after a
+			// valid request's pseudo-headers, is refused again.
+			got, err := collect(d, Headers, cat(req, idx(62)))
+			wantKind(t, err, c.want)
+			require.NotContains(t, got, c.name+": "+value)
+		})
+	}
 }
