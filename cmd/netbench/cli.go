@@ -125,7 +125,10 @@ errors, and when compare cannot gate: no benchmark measured in both
 revisions, or a -count at which no p-value can reach -alpha (unless
 -allow-low-count). Benchmarks measured in one revision only are listed on
 standard error and marked added or removed in the table. The cache lives in
-$NETBENCH_CACHE, or netbench under the user cache directory.
+$NETBENCH_CACHE, or netbench under the user cache directory. SIGINT, SIGTERM,
+SIGHUP and SIGPIPE (a closed output pipe) stop a command after it has
+stopped its benchmark and removed its worktrees and temporary binaries (exit
+status 2).
 
 The output of run starts with configuration lines (commit, go, gomaxprocs,
 kernel, governor, loadavg); each package adds goos, goarch, pkg and cpu. Under
@@ -159,18 +162,63 @@ func run(stdout, stderr io.Writer, args []string) error {
 	return usageError("unknown command %q", args[0])
 }
 
-// interruptible runs cmd with a context that SIGINT and SIGTERM cancel.
+// stopSignals stop a command the way ^C does: through its clean-ups
+// (worktrees, temporary test binaries, the running benchmark), never by
+// dying with them left behind. SIGHUP is a closed terminal; SIGPIPE is a
+// write to a pipe whose reader has gone (`netbench compare … | head -1`),
+// which, when not asked for, kills a Go program that writes to a broken
+// pipe on fd 1 or 2 on the spot.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE}
+
+// interruptible runs cmd with a context that the stopSignals cancel.
 // Cancelling kills the go, git and test-binary processes started with it,
 // and cmd returns through its deferred clean-ups (worktrees, temporary
-// binaries) before the signal's own failure is reported.
+// binaries) before the signal's own failure is reported. A signal ignored
+// when netbench started stays ignored, so that nohup and a background job
+// of a shell keep their meaning. After a broken pipe, SIGPIPE stays
+// ignored: the error message may be bound for the same closed pipe, and
+// writing it must fail quietly rather than kill netbench with an exit
+// status other than 2.
 func interruptible(cmd func(ctx context.Context) error) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	var sigs []os.Signal
+	for _, s := range stopSignals {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(&stoppedError{s})
+		case <-done:
+		}
+	}()
 	err := cmd(ctx)
+	close(done)
+	signal.Stop(ch)
+	var stopped *stoppedError
+	if errors.Is(err, syscall.EPIPE) || errors.As(context.Cause(ctx), &stopped) && stopped.sig == syscall.SIGPIPE {
+		signal.Ignore(syscall.SIGPIPE)
+	}
 	if err != nil && ctx.Err() != nil {
 		return fail(fmt.Errorf("stopped: %w", context.Cause(ctx)))
 	}
 	return err
+}
+
+// stoppedError is the cause of a context cancelled by one of stopSignals.
+type stoppedError struct{ sig os.Signal }
+
+func (e *stoppedError) Error() string {
+	if e.sig == syscall.SIGPIPE {
+		return "broken pipe signal received (the output's reader has gone)"
+	}
+	return e.sig.String() + " signal received"
 }
 
 // runFlags are the flags run and compare share, named as go test's.

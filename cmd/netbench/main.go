@@ -43,6 +43,12 @@
 // write errors, and for a comparison that cannot gate: nothing measured in
 // both revisions, or a -count too low for any p-value to reach -alpha
 // (unless -allow-low-count).
+//
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE (a write to a closed pipe, as in
+// netbench compare … | head -1) stop run, compare and profile through
+// their clean-ups: the running benchmark is stopped, worktrees and
+// temporary test binaries are removed, and the exit status is 2. A signal
+// ignored when netbench starts (nohup) stays ignored.
 package main
 
 import (
