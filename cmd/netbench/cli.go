@@ -59,7 +59,8 @@ Usage:
 Flags of run and compare (named as go test's):
   -bench regexp     benchmarks to run, split at "/" into one regexp per
                     level of the name as go test splits it (default ".")
-  -count n          runs of each benchmark (default 1; compare: 10)
+  -count n          runs of each benchmark (default 1; compare: 10; at most
+                    1000000)
   -benchtime d      time or iterations per benchmark, as go test (default 1s)
   -cpu list         GOMAXPROCS values, as go test
   -timeout d        limit for each test binary run (default 30m)
@@ -221,6 +222,11 @@ func (e *stoppedError) Error() string {
 	return e.sig.String() + " signal received"
 }
 
+// maxCount is the largest -count. A million runs of the shortest
+// benchmark take days; a larger count is a typo, refused before anything
+// is built rather than discovered by a run that never ends.
+const maxCount = 1_000_000
+
 // runFlags are the flags run and compare share, named as go test's.
 type runFlags struct {
 	opts benchrun.Options
@@ -242,6 +248,9 @@ func addRunFlags(fs *flag.FlagSet, f *runFlags, count int) {
 func (f *runFlags) check() error {
 	if f.opts.Count < 1 {
 		return usageError("-count must be at least 1")
+	}
+	if f.opts.Count > maxCount {
+		return usageError("-count must be at most %d, not %d", maxCount, f.opts.Count)
 	}
 	for _, err := range []error{benchrun.CheckBench(f.opts.Bench), benchrun.CheckCPU(f.opts.CPU), benchrun.CheckBenchtime(f.opts.Benchtime)} {
 		if err != nil {

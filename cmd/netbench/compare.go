@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -139,7 +140,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	once := opts
 	once.Count = 1
 	start := time.Now()
-	for _, order := range schedule(revs, opts.Count, *interleave, flip) {
+	for order := range schedule(revs, opts.Count, *interleave, flip) {
 		prog.logf("round %d/%d: %s then %s (elapsed %s)", order.round+1, opts.Count, order.revs[0].arg, order.revs[len(order.revs)-1].arg, time.Since(start).Round(time.Second))
 		for _, r := range order.revs {
 			for _, p := range r.pkgs {
@@ -260,28 +261,33 @@ type step struct {
 	revs  []*revision
 }
 
-// schedule returns the order of the runs. Interleaved, round i runs both
+// schedule yields the order of the runs, one step at a time (a -count of
+// a million allocates nothing up front). Interleaved, round i runs both
 // revisions, old-new and new-old alternating (ABBA) from flip. Otherwise
 // every round of the old revision comes first, then every round of the new
 // one, as running the two back to back by hand would.
-func schedule(revs []*revision, count int, interleave, flip bool) []step {
-	var steps []step
-	if !interleave {
-		for _, r := range revs {
-			for round := range count {
-				steps = append(steps, step{round, []*revision{r}})
+func schedule(revs []*revision, count int, interleave, flip bool) iter.Seq[step] {
+	return func(yield func(step) bool) {
+		if !interleave {
+			for _, r := range revs {
+				for round := range count {
+					if !yield(step{round, []*revision{r}}) {
+						return
+					}
+				}
+			}
+			return
+		}
+		for round := range count {
+			order := []*revision{revs[0], revs[1]}
+			if (round%2 == 1) != flip {
+				order[0], order[1] = order[1], order[0]
+			}
+			if !yield(step{round, order}) {
+				return
 			}
 		}
-		return steps
 	}
-	for round := range count {
-		order := []*revision{revs[0], revs[1]}
-		if (round%2 == 1) != flip {
-			order[0], order[1] = order[1], order[0]
-		}
-		steps = append(steps, step{round, order})
-	}
-	return steps
 }
 
 // label names a revision in the table: the commit's first 12 digits, after

@@ -106,19 +106,33 @@ func holm(rows []Judged, idx []int) {
 
 // SampleWarning returns a warning when n1 and n2 samples can never give a
 // p-value below alpha (the smallest two-sided Mann-Whitney p-value is
-// 2/C(n1+n2, n1)), or "".
+// 2/C(n1+n2, n1)), or "". It takes at most a few hundred steps, whatever
+// n1 and n2.
 func SampleWarning(n1, n2 int, alpha float64) string {
-	if n1 == 0 || n2 == 0 {
-		return ""
-	}
-	c := 1.0
-	for i := 1; i <= n1; i++ {
-		c = c * float64(n2+i) / float64(i)
-	}
-	if minP := 2 / c; minP >= alpha {
+	if minP := minPValue(n1, n2, alpha); minP >= alpha {
 		return fmt.Sprintf("with %d and %d samples no difference can reach p < %g (the smallest possible p is %.3f); use a larger -count", n1, n2, alpha, minP)
 	}
 	return ""
+}
+
+// minPValue returns the smallest two-sided Mann-Whitney p-value of n1 and
+// n2 samples, 2/C(n1+n2, n1), or a value below floor once it is known to
+// be below floor: C(n1+n2, i) grows with i, so the product stops after a
+// few hundred steps for any floor a float64 holds, not after n1. It
+// returns 0 when a side is empty.
+func minPValue(n1, n2 int, floor float64) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 0
+	}
+	n1, n2 = min(n1, n2), max(n1, n2) // C(n1+n2, n1) = C(n1+n2, n2)
+	c := 1.0
+	for i := 1; i <= n1; i++ {
+		c = c * float64(n2+i) / float64(i)
+		if 2/c < floor {
+			break
+		}
+	}
+	return 2 / c
 }
 
 // Coverage counts the rows measured in both revisions, and returns one row

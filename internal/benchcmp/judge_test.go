@@ -5,6 +5,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // stat is a side with n samples around center that are not all equal, so
@@ -458,5 +461,19 @@ func TestJudgeAllocsFromZero(t *testing.T) {
 	}
 	if j := judge([]int{0, 0, 1, 0, 0, 0}); j.Fails {
 		t.Errorf("0 -> one stray byte: %q fails %v (p %v), want no failure", j.Verdict, j.Fails, j.PAdj)
+	}
+}
+
+// TestSampleWarningHugeCount: SampleWarning looped once per sample, and
+// with -count 100000000000 spun for minutes; the binomial coefficient
+// passes any alpha after a few dozen steps.
+func TestSampleWarningHugeCount(t *testing.T) {
+	done := make(chan string, 1)
+	go func() { done <- SampleWarning(1<<40, 1<<40, 1e-300) }()
+	select {
+	case w := <-done:
+		assert.Empty(t, w)
+	case <-time.After(10 * time.Second):
+		t.Fatal("SampleWarning(2^40, 2^40) has not returned after 10s")
 	}
 }
