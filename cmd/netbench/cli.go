@@ -71,9 +71,13 @@ Flags of compare only:
   -threshold pct    smallest gated slowdown, "5" or "5%" (default 5)
   -alpha a          significance level (default 0.05)
   -allow-low-count  compare even when -count is too low for any p-value to
-                    reach -alpha (then only allocs/op and B/op can fail)
+                    reach -alpha, after -correct holm if given (then only
+                    allocs/op and B/op can fail)
   -gate units       units gated besides sec/op, comma-separated (e.g. B/s)
-  -correct holm     Holm correction of the gated p-values
+  -correct holm     Holm correction of the gated p-values: over m gated rows
+                    the smallest p-value is multiplied by m, so it needs a
+                    larger -count (8 rows: 6; 100 rows: 8); a count at which
+                    no row can reach -alpha is refused after the runs
   -format f         text (default), csv, json, markdown or html (one
                     self-contained page: tables, environment, sample charts)
   -seed n           seed of the interleaving order
@@ -123,8 +127,9 @@ Exit status: 0 on success; 1 when compare found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
 while constant on both sides, or significantly from 0); 2 on usage, git, build, benchmark or write
 errors, and when compare cannot gate: no benchmark measured in both
-revisions, or a -count at which no p-value can reach -alpha (unless
--allow-low-count). Benchmarks measured in one revision only are listed on
+revisions, or a -count at which no p-value can reach -alpha (under -correct
+holm, after the correction: found after the runs, and the report is written
+first), unless -allow-low-count. Benchmarks measured in one revision only are listed on
 standard error and marked added or removed in the table. The cache lives in
 $NETBENCH_CACHE, or netbench under the user cache directory. SIGINT, SIGTERM,
 SIGHUP and SIGPIPE (a closed output pipe) stop a command after it has

@@ -157,6 +157,13 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return fail(err)
 	}
 	judged := benchcmp.Judge(rows, gate)
+	// The up-front check knew the count, not how many rows Holm would
+	// correct over; a count too low for those is refused after the report
+	// is written, so that the runs are not lost.
+	lowCount := benchcmp.GateWarning(rows, gate)
+	if lowCount != "" && *allowLow {
+		fmt.Fprintln(stderr, "netbench: warning:", lowCount)
+	}
 	// flameLinks maps the Pkg+"\t"+Name of each row of a profiled
 	// benchmark to its differential flame graph, relative to the report's
 	// directory: the links of the HTML report.
@@ -205,6 +212,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	}
 	if compared == 0 {
 		return fail(fmt.Errorf("nothing was compared: no benchmark has results in both %s and %s", revs[0].arg, revs[1].arg))
+	}
+	if lowCount != "" && !*allowLow {
+		return usageError("this comparison cannot gate a slowdown: %s, or -allow-low-count to accept it (then only allocs/op and B/op can fail the gate)", lowCount)
 	}
 	var failed []string
 	for _, j := range judged {

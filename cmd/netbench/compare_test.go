@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // benchFile is a package whose benchmarks do work(n) iterations of a loop.
@@ -208,4 +212,71 @@ func TestCompareBrokenRevision(t *testing.T) {
 	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
 		t.Errorf("worktrees left behind:\n%s", list)
 	}
+}
+
+// sleepSubs is a package with one benchmark of eight sub-benchmarks, each
+// sleeping d per iteration.
+func sleepSubs(d time.Duration) string {
+	return `package slow
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func BenchmarkSleep(b *testing.B) {
+	for i := range 8 {
+		b.Run(fmt.Sprintf("i=%d", i), func(b *testing.B) {
+			for b.Loop() {
+				time.Sleep(` + strconv.FormatInt(int64(d), 10) + `)
+			}
+		})
+	}
+}
+`
+}
+
+// TestCompareHolmLowCount: with -count 5, each row's smallest possible
+// p-value is 2/C(10,5) ≈ 0.0079, below alpha 0.05, so the up-front check
+// let it pass; but under -correct holm over the eight gated rows the
+// smallest adjusted p-value is 8 × 0.0079 ≈ 0.063, and a 3x slowdown of
+// every benchmark passed the gate silently, with exit status 0. Such a
+// comparison cannot gate: it is refused with exit status 2 after the
+// report is written, or warned about under -allow-low-count.
+func TestCompareHolmLowCount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two revisions")
+	}
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, map[string]string{"slow/slow_test.go": sleepSubs(2 * time.Millisecond)})
+	writeFiles(t, dir, map[string]string{"slow/slow_test.go": sleepSubs(6 * time.Millisecond)})
+	args := []string{"compare", "-benchtime", "1x", "-cpu", "1", "-count", "5", "-format", "json", "HEAD", ".", "./slow"}
+
+	// Without the correction the 3x slowdowns fail the gate: the fixture
+	// measures what it should. (Not necessarily all eight: on a loaded
+	// host one sleep can overrun by more than 4ms.)
+	_, errOut, err := runIn(t, dir, args...)
+	wantStatus(t, err, exitRegression, "regression(s) beyond the gate")
+	require.NotContains(t, errOut, "warning")
+
+	out, errOut, err := runIn(t, dir, append([]string{args[0], "-correct", "holm"}, args[1:]...)...)
+	wantStatus(t, err, exitFailure, "-correct holm")
+	for _, want := range []string{"8 gated rows", "-count 6", "-allow-low-count"} {
+		assert.Contains(t, err.Error(), want)
+	}
+	var rows []verdictRow
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), "the report is written all the same:\n%s\n%s", out, errOut)
+	assert.Len(t, rows, 8*3) // sec/op, B/op, allocs/op
+
+	_, errOut, err = runIn(t, dir, append([]string{args[0], "-correct", "holm", "-allow-low-count"}, args[1:]...)...)
+	require.NoError(t, err, "-allow-low-count: only allocs/op and B/op gate, and they did not change")
+	assert.Contains(t, errOut, "warning: with -correct holm over 8 gated rows")
+
+	// At -count 6, as suggested, the smallest p-value, 2/C(12,6) ≈ 0.0022,
+	// times 8 is below alpha: no refusal, and the slowdowns fail the gate.
+	args[6] = "6"
+	_, errOut, err = runIn(t, dir, append([]string{args[0], "-correct", "holm"}, args[1:]...)...)
+	wantStatus(t, err, exitRegression, "regression(s) beyond the gate")
+	assert.NotContains(t, errOut, "warning")
 }
