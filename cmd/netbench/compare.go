@@ -16,6 +16,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/perf/benchunit"
 
 	"github.com/netkit/netkit/internal/benchcmp"
 	"github.com/netkit/netkit/internal/benchrun"
@@ -51,7 +54,8 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		profile    profileFlag
 	)
 	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
-	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+	help, err := parseFlags(fs, args, stdout)
+	if help || err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
@@ -73,8 +77,8 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	}
 	opts := f.opts
 	gate := benchcmp.Gate{Alpha: *alpha, Threshold: float64(threshold) / 100, Holm: *correct == "holm"}
-	if *gateUnits != "" {
-		gate.Units = strings.Split(*gateUnits, ",")
+	if gate.Units, err = parseGateUnits(*gateUnits); err != nil {
+		return err
 	}
 	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
 		if !*allowLow {
@@ -213,6 +217,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if compared == 0 {
 		return fail(fmt.Errorf("nothing was compared: no benchmark has results in both %s and %s", revs[0].arg, revs[1].arg))
 	}
+	if err := checkGateUnits(gate.Units, rows); err != nil {
+		return err
+	}
 	if lowCount != "" && !*allowLow {
 		return usageError("this comparison cannot gate a slowdown: %s, or -allow-low-count to accept it (then only allocs/op and B/op can fail the gate)", lowCount)
 	}
@@ -248,6 +255,53 @@ func environment(config []string, outs ...[]byte) []string {
 		}
 	}
 	return env
+}
+
+// parseGateUnits parses -gate: units separated by commas, with spaces
+// around each ignored, tidied as benchstat tidies the units of results
+// (ns/op is sec/op, MB/s is B/s), so that a unit written as go test prints
+// it matches the rows. An empty unit is a usage error.
+func parseGateUnits(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var units []string
+	for u := range strings.SplitSeq(s, ",") {
+		u = strings.TrimSpace(u)
+		if u == "" || strings.ContainsFunc(u, unicode.IsSpace) {
+			return nil, usageError("-gate %q: empty unit or unit with spaces (want units separated by commas, such as B/s,allocs/op)", s)
+		}
+		_, u = benchunit.Tidy(1, u)
+		if !slices.Contains(units, u) {
+			units = append(units, u)
+		}
+	}
+	return units, nil
+}
+
+// checkGateUnits returns a usage error when a -gate unit was measured by
+// no benchmark in either revision: it gated nothing, most likely through a
+// typo, and a comparison that passes by gating nothing must not pass. The
+// error lists the units that were measured.
+func checkGateUnits(units []string, rows []benchcmp.Row) error {
+	var measured, missing []string
+	for _, r := range rows {
+		if !slices.Contains(measured, r.Unit) {
+			measured = append(measured, r.Unit)
+		}
+	}
+	for _, u := range units {
+		if !slices.Contains(measured, u) {
+			missing = append(missing, strconv.Quote(u))
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return usageError("-gate unit %s was not measured by any benchmark (measured: %s)", missing[0], strings.Join(measured, ", "))
+	}
+	return usageError("-gate units %s were not measured by any benchmark (measured: %s)", strings.Join(missing, ", "), strings.Join(measured, ", "))
 }
 
 // percent is the value of -threshold: a percentage written "5" or "5%",

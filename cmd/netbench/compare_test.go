@@ -280,3 +280,40 @@ func TestCompareHolmLowCount(t *testing.T) {
 	wantStatus(t, err, exitRegression, "regression(s) beyond the gate")
 	assert.NotContains(t, errOut, "warning")
 }
+
+// TestCompareGateUnits: a -gate unit that no benchmark measured gated
+// nothing, silently: `-gate B/S` (for B/s) passed whatever the throughput
+// did. It is an error (exit status 2, after the report), naming the units
+// that were measured. Units are tidied as benchstat tidies them, so ns/op
+// is sec/op and MB/s is B/s; an empty unit is refused before anything runs.
+func TestCompareGateUnits(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, nil)
+	base := []string{"compare", "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "-cpu", "1"}
+	for _, tc := range []struct {
+		gate string
+		code int    // 0 for success
+		want string // in the error
+	}{
+		{"B/S", exitFailure, `-gate unit "B/S" was not measured`},
+		{"B/s,widgets/op", exitFailure, `-gate units "B/s", "widgets/op" were not measured`},
+		{"ns/op", 0, ""},
+		{"sec/op,allocs/op", 0, ""},
+		{"B/op, allocs/op", 0, ""},
+		{"B/op,", exitFailure, "empty unit"},
+		{",", exitFailure, "empty unit"},
+	} {
+		t.Run(tc.gate, func(t *testing.T) {
+			out, errOut, err := runIn(t, dir, append(base, "-gate", tc.gate, "HEAD", ".", "./sum")...)
+			if tc.code == 0 {
+				require.NoError(t, err, "stderr:\n%s", errOut)
+				return
+			}
+			wantStatus(t, err, tc.code, tc.want)
+			if strings.Contains(tc.want, "measured") {
+				assert.Contains(t, err.Error(), "sec/op, B/op, allocs/op")
+				assert.Contains(t, out, "Sum/n=10", "the report is written")
+			}
+		})
+	}
+}
