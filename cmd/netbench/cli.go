@@ -65,7 +65,9 @@ Flags of run and compare (named as go test's):
   -cpu list         GOMAXPROCS values, as go test
   -timeout d        limit for each test binary run (default 30m)
   -o file           write results (compare: the comparison) to file instead
-                    of standard output
+                    of standard output: to a temporary file in its directory,
+                    renamed over file at the end, so that a failed or
+                    interrupted run leaves the previous file as it was
 
 Flags of compare only:
   -threshold pct    smallest gated slowdown, "5" or "5%" (default 5)
@@ -271,18 +273,10 @@ func (f *runFlags) check() error {
 	return nil
 }
 
-// create opens the -o file, or returns stdout, so that an unwritable file is
-// reported before anything is built. finish closes the file and returns
-// the first error of closing it.
-func (f *runFlags) create(stdout io.Writer) (w io.Writer, finish func() error, err error) {
-	if f.out == "" {
-		return stdout, func() error { return nil }, nil
-	}
-	file, err := os.OpenFile(f.out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, nil, fail(err)
-	}
-	return file, file.Close, nil
+// create returns the output of -o (see output), or stdout, so that an
+// unwritable file is reported before anything is built.
+func (f *runFlags) create(stdout io.Writer) (*output, error) {
+	return createOutput(f.out, stdout)
 }
 
 // parseFlags parses args into fs. On -h or -help it prints the usage to
@@ -313,11 +307,11 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	opts := f.opts
 	opts.Packages = fs.Args()
-	out, finish, err := f.create(stdout)
+	out, err := f.create(stdout)
 	if err != nil {
 		return err
 	}
-	defer finish()
+	defer out.abort()
 
 	config, err := benchrun.Config(ctx, "")
 	if err != nil {
@@ -343,7 +337,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			return fail(err)
 		}
 	}
-	if err := finish(); err != nil {
+	if err := out.commit(); err != nil {
 		prog.stop()
 		return fail(fmt.Errorf("writing the results: %w", err))
 	}

@@ -87,11 +87,11 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		fmt.Fprintln(stderr, "netbench: warning:", w)
 	}
 	opts.Packages = fs.Args()[2:]
-	out, finish, err := f.create(stdout)
+	out, err := f.create(stdout)
 	if err != nil {
 		return err
 	}
-	defer finish()
+	defer out.abort()
 
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -198,7 +198,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		err = benchcmp.WriteHTML(out, benchcmp.Report{OldName: oldName, NewName: newName, Env: env, Gate: gate, Rows: judged, Flames: flameLinks})
 	}
 	if err == nil {
-		err = finish()
+		err = out.commit()
 	}
 	if err != nil {
 		return fail(fmt.Errorf("writing the comparison: %w", err))
