@@ -97,7 +97,9 @@ Flags of compare only:
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the
-                    first 12 digits of HEAD, "-dirty" when the tree has changes)
+                    first 12 digits of HEAD, "-dirty" when the tree has
+                    changes; netbench-profiles gets a .gitignore of "*", so
+                    that the profiles do not make the tree dirty)
   -mem=false        CPU profiles only
   -force            write into a non-empty -o directory, overwriting the files
                     of the same names

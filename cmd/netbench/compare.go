@@ -176,6 +176,11 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		dir, linkBase := profile.dir, "."
 		if dir == "" {
 			dir = compareProfileDir(f.out, revs)
+			if f.out == "" && slices.ContainsFunc(judged, profiled) {
+				if err := ignoreProfilesDir(); err != nil {
+					return fail(err)
+				}
+			}
 		}
 		if f.out != "" {
 			linkBase = filepath.Dir(f.out)

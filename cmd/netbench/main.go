@@ -26,8 +26,10 @@
 // differential flame graph per operation, which the HTML report links.
 //
 // profile writes a CPU and an allocation profile of every benchmark, each
-// run alone, under -o (default netbench-profiles/<commit>), with a flame
-// graph of each CPU profile and an index.
+// run alone, under -o (default netbench-profiles/<commit>, which a
+// .gitignore in netbench-profiles keeps out of git's view, so that the
+// profiles do not make the tree dirty), with a flame graph of each CPU
+// profile and an index.
 //
 // flame draws pprof profiles as one self-contained HTML flame graph, or
 // writes folded stacks (-format folded); with -diff, two profiles as a
