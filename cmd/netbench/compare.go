@@ -80,7 +80,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if gate.Units, err = parseGateUnits(*gateUnits); err != nil {
 		return err
 	}
+	warned := false
 	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
+		warned = true
 		if !*allowLow {
 			return usageError("%s, or -allow-low-count to compare anyway (then only allocs/op and B/op can fail the gate)", w)
 		}
@@ -165,7 +167,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	// correct over; a count too low for those is refused after the report
 	// is written, so that the runs are not lost.
 	lowCount := benchcmp.GateWarning(rows, gate)
-	if lowCount != "" && *allowLow {
+	if lowCount != "" && *allowLow && !warned {
 		fmt.Fprintln(stderr, "netbench: warning:", lowCount)
 	}
 	// flameLinks maps the Pkg+"\t"+Name of each row of a profiled

@@ -307,6 +307,9 @@ func TestCompareGateUnits(t *testing.T) {
 			out, errOut, err := runIn(t, dir, append(base, "-gate", tc.gate, "HEAD", ".", "./sum")...)
 			if tc.code == 0 {
 				require.NoError(t, err, "stderr:\n%s", errOut)
+				// -count 1 is warned about once, before the runs, not
+				// again after them.
+				assert.Equal(t, 1, strings.Count(errOut, "warning: with 1 and 1 samples"), "stderr:\n%s", errOut)
 				return
 			}
 			wantStatus(t, err, tc.code, tc.want)
