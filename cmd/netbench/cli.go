@@ -134,7 +134,7 @@ Exit status: 0 on success; 1 when compare found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
 while constant on both sides, or significantly from 0); 2 on usage, git, build, benchmark or write
 errors, and when compare cannot gate: no benchmark measured in both
-revisions, or a -count at which no p-value can reach -alpha (under -correct
+revisions, a -gate unit that no benchmark measured, or a -count at which no p-value can reach -alpha (under -correct
 holm, after the correction: found after the runs, and the report is written
 first), unless -allow-low-count. Benchmarks measured in one revision only are listed on
 standard error and marked added or removed in the table. The cache lives in

@@ -43,7 +43,8 @@
 // (significant at -alpha and larger than -threshold, or allocs/op or B/op
 // grown while constant on both sides, or significantly from 0); 2 on bad usage, git, build, run or
 // write errors, and for a comparison that cannot gate: nothing measured in
-// both revisions, or a -count too low for any p-value to reach -alpha,
+// both revisions, a -gate unit that no benchmark measured, or a -count too
+// low for any p-value to reach -alpha,
 // under -correct holm after the correction over the gated rows (unless
 // -allow-low-count).
 //
