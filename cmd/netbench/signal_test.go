@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -143,6 +144,12 @@ func TestCompareInterrupted(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
+			if signal.Ignored(sig) {
+				// Under nohup, or in a background job of a shell without
+				// job control; netbench inherits the disposition and
+				// keeps an ignored signal ignored, on purpose.
+				t.Skipf("%v is ignored in this process, so in netbench's too", sig)
+			}
 			cache := t.TempDir()
 			marker := filepath.Join(t.TempDir(), "pid")
 			dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(time.Hour)})
@@ -274,4 +281,58 @@ func TestComparePipeClosed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompareNohup: a SIGHUP ignored when netbench starts (nohup) stays
+// ignored; catching it to clean up must not turn nohup's hang-up into a
+// stop. SIGTERM then stops it through its clean-ups.
+func TestCompareNohup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cache := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "pid")
+	dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(time.Hour)})
+	cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + cache, "NETBENCH_TEST_MARKER=" + marker},
+		"compare", "-count", "6", "-benchtime", "1x", "HEAD", "HEAD", "./slow")
+	cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `trap "" HUP; exec "$0" "$@"`}, cmd.Args...)
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("compare ended before the benchmark ran: %v\n%s", err, out)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the benchmark did not start\n%s", out)
+		}
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
+	select {
+	case err := <-done:
+		t.Fatalf("compare under nohup ended after SIGHUP: %v\n%s", err, out)
+	case <-time.After(time.Second):
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("compare did not end after SIGTERM\n%s", out)
+	}
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, exitFailure, ee.ExitCode(), "output:\n%s", out)
+	assert.Contains(t, out.String(), "terminated signal received")
+	assert.Empty(t, leftovers(t, filepath.Join(cache, "wt")), "left in $NETBENCH_CACHE/wt")
 }
