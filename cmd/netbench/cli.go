@@ -59,20 +59,30 @@ Usage:
 Flags of run and compare (named as go test's):
   -bench regexp     benchmarks to run, split at "/" into one regexp per
                     level of the name as go test splits it (default ".")
-  -count n          runs of each benchmark (default 1; compare: 10)
+  -count n          runs of each benchmark (default 1; compare: 10; at most
+                    1000000)
   -benchtime d      time or iterations per benchmark, as go test (default 1s)
   -cpu list         GOMAXPROCS values, as go test
   -timeout d        limit for each test binary run (default 30m)
   -o file           write results (compare: the comparison) to file instead
-                    of standard output
+                    of standard output: to a temporary file in its directory,
+                    renamed over file at the end, so that a failed or
+                    interrupted run leaves the previous file as it was
 
 Flags of compare only:
   -threshold pct    smallest gated slowdown, "5" or "5%" (default 5)
   -alpha a          significance level (default 0.05)
   -allow-low-count  compare even when -count is too low for any p-value to
-                    reach -alpha (then only allocs/op and B/op can fail)
-  -gate units       units gated besides sec/op, comma-separated (e.g. B/s)
-  -correct holm     Holm correction of the gated p-values
+                    reach -alpha, after -correct holm if given (then only
+                    allocs/op and B/op can fail)
+  -gate units       units gated besides sec/op, comma-separated (e.g. B/s),
+                    as benchstat names them (ns/op is sec/op, MB/s is B/s);
+                    a unit that no benchmark measured is an error (exit
+                    status 2, after the report)
+  -correct holm     Holm correction of the gated p-values: over m gated rows
+                    the smallest p-value is multiplied by m, so it needs a
+                    larger -count (8 rows: 6; 100 rows: 8); a count at which
+                    no row can reach -alpha is refused after the runs
   -format f         text (default), csv, json, markdown or html (one
                     self-contained page: tables, environment, sample charts)
   -seed n           seed of the interleaving order
@@ -87,7 +97,9 @@ Flags of compare only:
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the
-                    first 12 digits of HEAD, "-dirty" when the tree has changes)
+                    first 12 digits of HEAD, "-dirty" when the tree has
+                    changes; netbench-profiles gets a .gitignore of "*", so
+                    that the profiles do not make the tree dirty)
   -mem=false        CPU profiles only
   -force            write into a non-empty -o directory, overwriting the files
                     of the same names
@@ -122,10 +134,14 @@ Exit status: 0 on success; 1 when compare found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
 while constant on both sides, or significantly from 0); 2 on usage, git, build, benchmark or write
 errors, and when compare cannot gate: no benchmark measured in both
-revisions, or a -count at which no p-value can reach -alpha (unless
--allow-low-count). Benchmarks measured in one revision only are listed on
+revisions, a -gate unit that no benchmark measured, or a -count at which no p-value can reach -alpha (under -correct
+holm, after the correction: found after the runs, and the report is written
+first), unless -allow-low-count. Benchmarks measured in one revision only are listed on
 standard error and marked added or removed in the table. The cache lives in
-$NETBENCH_CACHE, or netbench under the user cache directory.
+$NETBENCH_CACHE, or netbench under the user cache directory. SIGINT, SIGTERM,
+SIGHUP and SIGPIPE (a closed output pipe) stop a command after it has
+stopped its benchmark and removed its worktrees and temporary binaries (exit
+status 2).
 
 The output of run starts with configuration lines (commit, go, gomaxprocs,
 kernel, governor, loadavg); each package adds goos, goarch, pkg and cpu. Under
@@ -159,19 +175,69 @@ func run(stdout, stderr io.Writer, args []string) error {
 	return usageError("unknown command %q", args[0])
 }
 
-// interruptible runs cmd with a context that SIGINT and SIGTERM cancel.
+// stopSignals stop a command the way ^C does: through its clean-ups
+// (worktrees, temporary test binaries, the running benchmark), never by
+// dying with them left behind. SIGHUP is a closed terminal; SIGPIPE is a
+// write to a pipe whose reader has gone (`netbench compare … | head -1`),
+// which, when not asked for, kills a Go program that writes to a broken
+// pipe on fd 1 or 2 on the spot.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE}
+
+// interruptible runs cmd with a context that the stopSignals cancel.
 // Cancelling kills the go, git and test-binary processes started with it,
 // and cmd returns through its deferred clean-ups (worktrees, temporary
-// binaries) before the signal's own failure is reported.
+// binaries) before the signal's own failure is reported. A signal ignored
+// when netbench started stays ignored, so that nohup and a background job
+// of a shell keep their meaning. After a broken pipe, SIGPIPE stays
+// ignored: the error message may be bound for the same closed pipe, and
+// writing it must fail quietly rather than kill netbench with an exit
+// status other than 2.
 func interruptible(cmd func(ctx context.Context) error) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	var sigs []os.Signal
+	for _, s := range stopSignals {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(&stoppedError{s})
+		case <-done:
+		}
+	}()
 	err := cmd(ctx)
+	close(done)
+	signal.Stop(ch)
+	var stopped *stoppedError
+	if errors.Is(err, syscall.EPIPE) || errors.As(context.Cause(ctx), &stopped) && stopped.sig == syscall.SIGPIPE {
+		signal.Ignore(syscall.SIGPIPE)
+	}
 	if err != nil && ctx.Err() != nil {
 		return fail(fmt.Errorf("stopped: %w", context.Cause(ctx)))
 	}
 	return err
 }
+
+// stoppedError is the cause of a context cancelled by one of stopSignals.
+type stoppedError struct{ sig os.Signal }
+
+func (e *stoppedError) Error() string {
+	if e.sig == syscall.SIGPIPE {
+		return "broken pipe signal received (the output's reader has gone)"
+	}
+	return e.sig.String() + " signal received"
+}
+
+// maxCount is the largest -count. A million runs of the shortest
+// benchmark take days; a larger count is a typo, refused before anything
+// is built rather than discovered by a run that never ends.
+const maxCount = 1_000_000
 
 // runFlags are the flags run and compare share, named as go test's.
 type runFlags struct {
@@ -195,6 +261,9 @@ func (f *runFlags) check() error {
 	if f.opts.Count < 1 {
 		return usageError("-count must be at least 1")
 	}
+	if f.opts.Count > maxCount {
+		return usageError("-count must be at most %d, not %d", maxCount, f.opts.Count)
+	}
 	for _, err := range []error{benchrun.CheckBench(f.opts.Bench), benchrun.CheckCPU(f.opts.CPU), benchrun.CheckBenchtime(f.opts.Benchtime)} {
 		if err != nil {
 			return fail(err)
@@ -206,18 +275,10 @@ func (f *runFlags) check() error {
 	return nil
 }
 
-// create opens the -o file, or returns stdout, so that an unwritable file is
-// reported before anything is built. finish closes the file and returns
-// the first error of closing it.
-func (f *runFlags) create(stdout io.Writer) (w io.Writer, finish func() error, err error) {
-	if f.out == "" {
-		return stdout, func() error { return nil }, nil
-	}
-	file, err := os.OpenFile(f.out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, nil, fail(err)
-	}
-	return file, file.Close, nil
+// create returns the output of -o (see output), or stdout, so that an
+// unwritable file is reported before anything is built.
+func (f *runFlags) create(stdout io.Writer) (*output, error) {
+	return createOutput(f.out, stdout)
 }
 
 // parseFlags parses args into fs. On -h or -help it prints the usage to
@@ -248,11 +309,11 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	opts := f.opts
 	opts.Packages = fs.Args()
-	out, finish, err := f.create(stdout)
+	out, err := f.create(stdout)
 	if err != nil {
 		return err
 	}
-	defer finish()
+	defer out.abort()
 
 	config, err := benchrun.Config(ctx, "")
 	if err != nil {
@@ -278,7 +339,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			return fail(err)
 		}
 	}
-	if err := finish(); err != nil {
+	if err := out.commit(); err != nil {
 		prog.stop()
 		return fail(fmt.Errorf("writing the results: %w", err))
 	}

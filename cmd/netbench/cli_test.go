@@ -5,6 +5,7 @@ import (
 	"errors"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,8 +13,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/netkit/netkit/internal/benchrun"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // wantStatus fails t unless err carries exit status code and mentions want.
@@ -274,4 +278,39 @@ func TestDocListsCommands(t *testing.T) {
 			t.Errorf("usage lacks %q", want)
 		}
 	}
+}
+
+// TestHugeCount: `compare -count 100000000000` spun for minutes in the
+// sample-size warning (a loop over the count) before anything else,
+// deaf to ^C. A count no run could reach is refused at once, by run and
+// compare, before go or git is called.
+func TestHugeCount(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts")
+	}
+	bin := t.TempDir()
+	called := filepath.Join(t.TempDir(), "called")
+	for _, name := range []string{"go", "git"} {
+		script := "#!/bin/sh\necho " + name + " >> " + called + "\nexit 1\n"
+		require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755))
+	}
+	t.Setenv("PATH", bin)
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{
+		{"run", "-count", "100000000000"},
+		{"compare", "-count", "100000000000", "HEAD", "."},
+		{"compare", "-count", "100000000000", "-allow-low-count", "HEAD", "."},
+		{"compare", "-count", "1000001", "HEAD", "."},
+	} {
+		done := make(chan error, 1)
+		go func() { done <- run(io.Discard, io.Discard, args) }()
+		select {
+		case err := <-done:
+			wantStatus(t, err, exitFailure, "-count must be at most 1000000")
+		case <-time.After(10 * time.Second):
+			t.Fatalf("netbench %v: no answer after 10s", args)
+		}
+	}
+	_, err := os.ReadFile(called)
+	assert.ErrorIs(t, err, os.ErrNotExist, "go or git ran")
 }

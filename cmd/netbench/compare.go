@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/perf/benchunit"
 
 	"github.com/netkit/netkit/internal/benchcmp"
 	"github.com/netkit/netkit/internal/benchrun"
@@ -50,7 +54,8 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		profile    profileFlag
 	)
 	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
-	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+	help, err := parseFlags(fs, args, stdout)
+	if help || err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
@@ -72,21 +77,23 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	}
 	opts := f.opts
 	gate := benchcmp.Gate{Alpha: *alpha, Threshold: float64(threshold) / 100, Holm: *correct == "holm"}
-	if *gateUnits != "" {
-		gate.Units = strings.Split(*gateUnits, ",")
+	if gate.Units, err = parseGateUnits(*gateUnits); err != nil {
+		return err
 	}
+	warned := false
 	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
+		warned = true
 		if !*allowLow {
 			return usageError("%s, or -allow-low-count to compare anyway (then only allocs/op and B/op can fail the gate)", w)
 		}
 		fmt.Fprintln(stderr, "netbench: warning:", w)
 	}
 	opts.Packages = fs.Args()[2:]
-	out, finish, err := f.create(stdout)
+	out, err := f.create(stdout)
 	if err != nil {
 		return err
 	}
-	defer finish()
+	defer out.abort()
 
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -139,7 +146,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	once := opts
 	once.Count = 1
 	start := time.Now()
-	for _, order := range schedule(revs, opts.Count, *interleave, flip) {
+	for order := range schedule(revs, opts.Count, *interleave, flip) {
 		prog.logf("round %d/%d: %s then %s (elapsed %s)", order.round+1, opts.Count, order.revs[0].arg, order.revs[len(order.revs)-1].arg, time.Since(start).Round(time.Second))
 		for _, r := range order.revs {
 			for _, p := range r.pkgs {
@@ -156,6 +163,13 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return fail(err)
 	}
 	judged := benchcmp.Judge(rows, gate)
+	// The up-front check knew the count, not how many rows Holm would
+	// correct over; a count too low for those is refused after the report
+	// is written, so that the runs are not lost.
+	lowCount := benchcmp.GateWarning(rows, gate)
+	if lowCount != "" && *allowLow && !warned {
+		fmt.Fprintln(stderr, "netbench: warning:", lowCount)
+	}
 	// flameLinks maps the Pkg+"\t"+Name of each row of a profiled
 	// benchmark to its differential flame graph, relative to the report's
 	// directory: the links of the HTML report.
@@ -164,6 +178,11 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		dir, linkBase := profile.dir, "."
 		if dir == "" {
 			dir = compareProfileDir(f.out, revs)
+			if f.out == "" && slices.ContainsFunc(judged, profiled) {
+				if err := ignoreProfilesDir(); err != nil {
+					return fail(err)
+				}
+			}
 		}
 		if f.out != "" {
 			linkBase = filepath.Dir(f.out)
@@ -186,7 +205,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		err = benchcmp.WriteHTML(out, benchcmp.Report{OldName: oldName, NewName: newName, Env: env, Gate: gate, Rows: judged, Flames: flameLinks})
 	}
 	if err == nil {
-		err = finish()
+		err = out.commit()
 	}
 	if err != nil {
 		return fail(fmt.Errorf("writing the comparison: %w", err))
@@ -204,6 +223,12 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	}
 	if compared == 0 {
 		return fail(fmt.Errorf("nothing was compared: no benchmark has results in both %s and %s", revs[0].arg, revs[1].arg))
+	}
+	if err := checkGateUnits(gate.Units, rows); err != nil {
+		return err
+	}
+	if lowCount != "" && !*allowLow {
+		return usageError("this comparison cannot gate a slowdown: %s, or -allow-low-count to accept it (then only allocs/op and B/op can fail the gate)", lowCount)
 	}
 	var failed []string
 	for _, j := range judged {
@@ -239,6 +264,53 @@ func environment(config []string, outs ...[]byte) []string {
 	return env
 }
 
+// parseGateUnits parses -gate: units separated by commas, with spaces
+// around each ignored, tidied as benchstat tidies the units of results
+// (ns/op is sec/op, MB/s is B/s), so that a unit written as go test prints
+// it matches the rows. An empty unit is a usage error.
+func parseGateUnits(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var units []string
+	for u := range strings.SplitSeq(s, ",") {
+		u = strings.TrimSpace(u)
+		if u == "" || strings.ContainsFunc(u, unicode.IsSpace) {
+			return nil, usageError("-gate %q: empty unit or unit with spaces (want units separated by commas, such as B/s,allocs/op)", s)
+		}
+		_, u = benchunit.Tidy(1, u)
+		if !slices.Contains(units, u) {
+			units = append(units, u)
+		}
+	}
+	return units, nil
+}
+
+// checkGateUnits returns a usage error when a -gate unit was measured by
+// no benchmark in either revision: it gated nothing, most likely through a
+// typo, and a comparison that passes by gating nothing must not pass. The
+// error lists the units that were measured.
+func checkGateUnits(units []string, rows []benchcmp.Row) error {
+	var measured, missing []string
+	for _, r := range rows {
+		if !slices.Contains(measured, r.Unit) {
+			measured = append(measured, r.Unit)
+		}
+	}
+	for _, u := range units {
+		if !slices.Contains(measured, u) {
+			missing = append(missing, strconv.Quote(u))
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return usageError("-gate unit %s was not measured by any benchmark (measured: %s)", missing[0], strings.Join(measured, ", "))
+	}
+	return usageError("-gate units %s were not measured by any benchmark (measured: %s)", strings.Join(missing, ", "), strings.Join(measured, ", "))
+}
+
 // percent is the value of -threshold: a percentage written "5" or "5%",
 // finite and not negative.
 type percent float64
@@ -260,28 +332,33 @@ type step struct {
 	revs  []*revision
 }
 
-// schedule returns the order of the runs. Interleaved, round i runs both
+// schedule yields the order of the runs, one step at a time (a -count of
+// a million allocates nothing up front). Interleaved, round i runs both
 // revisions, old-new and new-old alternating (ABBA) from flip. Otherwise
 // every round of the old revision comes first, then every round of the new
 // one, as running the two back to back by hand would.
-func schedule(revs []*revision, count int, interleave, flip bool) []step {
-	var steps []step
-	if !interleave {
-		for _, r := range revs {
-			for round := range count {
-				steps = append(steps, step{round, []*revision{r}})
+func schedule(revs []*revision, count int, interleave, flip bool) iter.Seq[step] {
+	return func(yield func(step) bool) {
+		if !interleave {
+			for _, r := range revs {
+				for round := range count {
+					if !yield(step{round, []*revision{r}}) {
+						return
+					}
+				}
+			}
+			return
+		}
+		for round := range count {
+			order := []*revision{revs[0], revs[1]}
+			if (round%2 == 1) != flip {
+				order[0], order[1] = order[1], order[0]
+			}
+			if !yield(step{round, order}) {
+				return
 			}
 		}
-		return steps
 	}
-	for round := range count {
-		order := []*revision{revs[0], revs[1]}
-		if (round%2 == 1) != flip {
-			order[0], order[1] = order[1], order[0]
-		}
-		steps = append(steps, step{round, order})
-	}
-	return steps
 }
 
 // label names a revision in the table: the commit's first 12 digits, after

@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // benchFile is a package whose benchmarks do work(n) iterations of a loop.
@@ -207,5 +211,112 @@ func TestCompareBrokenRevision(t *testing.T) {
 	}
 	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
 		t.Errorf("worktrees left behind:\n%s", list)
+	}
+}
+
+// sleepSubs is a package with one benchmark of eight sub-benchmarks, each
+// sleeping d per iteration.
+func sleepSubs(d time.Duration) string {
+	return `package slow
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func BenchmarkSleep(b *testing.B) {
+	for i := range 8 {
+		b.Run(fmt.Sprintf("i=%d", i), func(b *testing.B) {
+			for b.Loop() {
+				time.Sleep(` + strconv.FormatInt(int64(d), 10) + `)
+			}
+		})
+	}
+}
+`
+}
+
+// TestCompareHolmLowCount: with -count 5, each row's smallest possible
+// p-value is 2/C(10,5) ≈ 0.0079, below alpha 0.05, so the up-front check
+// let it pass; but under -correct holm over the eight gated rows the
+// smallest adjusted p-value is 8 × 0.0079 ≈ 0.063, and a 3x slowdown of
+// every benchmark passed the gate silently, with exit status 0. Such a
+// comparison cannot gate: it is refused with exit status 2 after the
+// report is written, or warned about under -allow-low-count.
+func TestCompareHolmLowCount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two revisions")
+	}
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, map[string]string{"slow/slow_test.go": sleepSubs(2 * time.Millisecond)})
+	writeFiles(t, dir, map[string]string{"slow/slow_test.go": sleepSubs(6 * time.Millisecond)})
+	args := []string{"compare", "-benchtime", "1x", "-cpu", "1", "-count", "5", "-format", "json", "HEAD", ".", "./slow"}
+
+	// Without the correction the 3x slowdowns fail the gate: the fixture
+	// measures what it should. (Not necessarily all eight: on a loaded
+	// host one sleep can overrun by more than 4ms.)
+	_, errOut, err := runIn(t, dir, args...)
+	wantStatus(t, err, exitRegression, "regression(s) beyond the gate")
+	require.NotContains(t, errOut, "warning")
+
+	out, errOut, err := runIn(t, dir, append([]string{args[0], "-correct", "holm"}, args[1:]...)...)
+	wantStatus(t, err, exitFailure, "-correct holm")
+	for _, want := range []string{"8 gated rows", "-count 6", "-allow-low-count"} {
+		assert.Contains(t, err.Error(), want)
+	}
+	var rows []verdictRow
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), "the report is written all the same:\n%s\n%s", out, errOut)
+	assert.Len(t, rows, 8*3) // sec/op, B/op, allocs/op
+
+	_, errOut, err = runIn(t, dir, append([]string{args[0], "-correct", "holm", "-allow-low-count"}, args[1:]...)...)
+	require.NoError(t, err, "-allow-low-count: only allocs/op and B/op gate, and they did not change")
+	assert.Contains(t, errOut, "warning: with -correct holm over 8 gated rows")
+
+	// At -count 6, as suggested, the smallest p-value, 2/C(12,6) ≈ 0.0022,
+	// times 8 is below alpha: no refusal, and the slowdowns fail the gate.
+	args[6] = "6"
+	_, errOut, err = runIn(t, dir, append([]string{args[0], "-correct", "holm"}, args[1:]...)...)
+	wantStatus(t, err, exitRegression, "regression(s) beyond the gate")
+	assert.NotContains(t, errOut, "warning")
+}
+
+// TestCompareGateUnits: a -gate unit that no benchmark measured gated
+// nothing, silently: `-gate B/S` (for B/s) passed whatever the throughput
+// did. It is an error (exit status 2, after the report), naming the units
+// that were measured. Units are tidied as benchstat tidies them, so ns/op
+// is sec/op and MB/s is B/s; an empty unit is refused before anything runs.
+func TestCompareGateUnits(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, nil)
+	base := []string{"compare", "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "-cpu", "1"}
+	for _, tc := range []struct {
+		gate string
+		code int    // 0 for success
+		want string // in the error
+	}{
+		{"B/S", exitFailure, `-gate unit "B/S" was not measured`},
+		{"B/s,widgets/op", exitFailure, `-gate units "B/s", "widgets/op" were not measured`},
+		{"ns/op", 0, ""},
+		{"sec/op,allocs/op", 0, ""},
+		{"B/op, allocs/op", 0, ""},
+		{"B/op,", exitFailure, "empty unit"},
+		{",", exitFailure, "empty unit"},
+	} {
+		t.Run(tc.gate, func(t *testing.T) {
+			out, errOut, err := runIn(t, dir, append(base, "-gate", tc.gate, "HEAD", ".", "./sum")...)
+			if tc.code == 0 {
+				require.NoError(t, err, "stderr:\n%s", errOut)
+				// -count 1 is warned about once, before the runs, not
+				// again after them.
+				assert.Equal(t, 1, strings.Count(errOut, "warning: with 1 and 1 samples"), "stderr:\n%s", errOut)
+				return
+			}
+			wantStatus(t, err, tc.code, tc.want)
+			if strings.Contains(tc.want, "measured") {
+				assert.Contains(t, err.Error(), "sec/op, B/op, allocs/op")
+				assert.Contains(t, out, "Sum/n=10", "the report is written")
+			}
+		})
 	}
 }

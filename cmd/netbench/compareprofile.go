@@ -62,12 +62,13 @@ func profiled(j benchcmp.Judged) bool {
 
 // compareProfileDir returns the default directory of compare -profile:
 // beside the -o file (report.html gives report-profiles), or
-// netbench-profiles/compare-<old>-<new> under the current directory.
+// netbench-profiles/compare-<old>-<new> under the current directory, which
+// git ignores (ignoreProfilesDir).
 func compareProfileDir(out string, revs []*revision) string {
 	if out != "" {
 		return strings.TrimSuffix(out, filepath.Ext(out)) + "-profiles"
 	}
-	return filepath.Join("netbench-profiles", "compare-"+shortCommit(revs[0])+"-"+shortCommit(revs[1]))
+	return filepath.Join(profilesDir, "compare-"+shortCommit(revs[0])+"-"+shortCommit(revs[1]))
 }
 
 // shortCommit names a revision in a file name: the first 12 digits of its

@@ -85,6 +85,19 @@ func TestCompareProfile(t *testing.T) {
 	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
 		t.Errorf("worktrees left behind:\n%s", list)
 	}
+
+	// Without -o, the profiles go to netbench-profiles/compare-<old>-<new>
+	// under the current directory, which git ignores: profiling leaves the
+	// tree clean.
+	_, errOut, err = runIn(t, dir, append(gate, "-threshold", "50", "-profile", oldCommit, "HEAD", "./sum")...)
+	wantStatus(t, err, exitRegression, "Slower")
+	def := filepath.Join(dir, "netbench-profiles", "compare-"+oldCommit[:12]+"-"+gitRun(t, dir, "rev-parse", "HEAD")[:12])
+	if got := pprofFiles(t, def); len(got) == 0 {
+		t.Errorf("no profiles in %s\nstderr:\n%s", def, errOut)
+	}
+	if st := gitRun(t, dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git status after compare -profile:\n%s", st)
+	}
 }
 
 func TestProfileFlag(t *testing.T) {

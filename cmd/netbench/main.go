@@ -26,8 +26,10 @@
 // differential flame graph per operation, which the HTML report links.
 //
 // profile writes a CPU and an allocation profile of every benchmark, each
-// run alone, under -o (default netbench-profiles/<commit>), with a flame
-// graph of each CPU profile and an index.
+// run alone, under -o (default netbench-profiles/<commit>, which a
+// .gitignore in netbench-profiles keeps out of git's view, so that the
+// profiles do not make the tree dirty), with a flame graph of each CPU
+// profile and an index.
 //
 // flame draws pprof profiles as one self-contained HTML flame graph, or
 // writes folded stacks (-format folded); with -diff, two profiles as a
@@ -41,8 +43,16 @@
 // (significant at -alpha and larger than -threshold, or allocs/op or B/op
 // grown while constant on both sides, or significantly from 0); 2 on bad usage, git, build, run or
 // write errors, and for a comparison that cannot gate: nothing measured in
-// both revisions, or a -count too low for any p-value to reach -alpha
-// (unless -allow-low-count).
+// both revisions, a -gate unit that no benchmark measured, or a -count too
+// low for any p-value to reach -alpha,
+// under -correct holm after the correction over the gated rows (unless
+// -allow-low-count).
+//
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE (a write to a closed pipe, as in
+// netbench compare … | head -1) stop run, compare and profile through
+// their clean-ups: the running benchmark is stopped, worktrees and
+// temporary test binaries are removed, and the exit status is 2. A signal
+// ignored when netbench starts (nohup) stays ignored.
 package main
 
 import (

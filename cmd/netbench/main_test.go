@@ -8,7 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // writeFiles writes files (path → content) under dir.
@@ -311,4 +315,71 @@ func TestRunSubBenchmarkPattern(t *testing.T) {
 	if len(names) != 1 || names[0] != "BenchmarkSum/n=10" {
 		t.Errorf("-bench Sum/n=10$ ran %q, want [BenchmarkSum/n=10]:\n%s", names, out)
 	}
+}
+
+// TestOutputFileKeptOnFailure: -o was opened with O_TRUNC before anything
+// was built, so a compare or run that failed (a benchmark that fails, a
+// build error, ^C) left an empty file where the previous report was. The
+// output is now written to a temporary file beside it and renamed over it
+// at the end: a failure leaves the previous file as it was and no
+// temporary file; a success replaces it, through a symbolic link if -o is
+// one, with the mode a new file gets.
+func TestOutputFileKeptOnFailure(t *testing.T) {
+	t.Setenv("NETBENCH_CACHE", t.TempDir())
+	dir, _ := newModule(t, nil)
+	gitRun(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
+	writeFiles(t, dir, map[string]string{"sum/fail_test.go": "package sum\n\nimport \"testing\"\n\nfunc BenchmarkSumBroken(b *testing.B) { b.Fatal(\"broken on purpose\") }\n"})
+	outDir := t.TempDir()
+	const previous = "the previous report\n"
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"compare", []string{"compare", "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "HEAD~1", ".", "./sum"}},
+		{"run", []string{"run", "-bench", "Sum", "-benchtime", "1x", "./sum"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(outDir, tc.name+".txt")
+			require.NoError(t, os.WriteFile(file, []byte(previous), 0o644))
+			args := append([]string{tc.args[0], "-o", file}, tc.args[1:]...)
+			_, errOut, err := runIn(t, dir, args...)
+			wantStatus(t, err, exitFailure, "broken on purpose")
+			b, rerr := os.ReadFile(file)
+			require.NoError(t, rerr)
+			assert.Equal(t, previous, string(b), "-o after a failed %s (stderr:\n%s)", tc.name, errOut)
+		})
+	}
+	ents, err := os.ReadDir(outDir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"compare.txt", "run.txt"}, names, "temporary files left beside -o")
+
+	// Success replaces the file; through a symbolic link, the file it
+	// names.
+	require.NoError(t, os.Remove(filepath.Join(dir, "sum/fail_test.go")))
+	target := filepath.Join(outDir, "compare.txt")
+	link := filepath.Join(outDir, "link.txt")
+	require.NoError(t, os.Symlink("compare.txt", link))
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	for _, out := range []string{target, link} {
+		_, errOut, err := runIn(t, dir, "compare", "-o", out, "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "HEAD~1", ".", "./sum")
+		require.NoError(t, err, "stderr:\n%s", errOut)
+		b, err := os.ReadFile(target)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), "Sum/n=10")
+		fi, err := os.Lstat(out)
+		require.NoError(t, err)
+		if out == link {
+			assert.Equal(t, os.ModeSymlink, fi.Mode().Type(), "-o replaced the symbolic link")
+		} else {
+			assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
+		}
+	}
+	ents, err = os.ReadDir(outDir)
+	require.NoError(t, err)
+	assert.Len(t, ents, 3, "compare.txt, run.txt, link.txt")
 }

@@ -81,6 +81,11 @@ func profileCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return usageError("no benchmark of %v printed a result under -bench %q (all skipped?)", packagesOrDefault(opts.Packages), opts.Bench)
 	}
 
+	if f.out == "" {
+		if err := ignoreProfilesDir(); err != nil {
+			return fail(err)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fail(err)
 	}
@@ -123,9 +128,34 @@ func inDir(dir, rel string) string {
 	return filepath.Join(dir, filepath.FromSlash(rel))
 }
 
+// profilesDir is the directory, under the current one, of the default
+// output of profile and of compare -profile.
+const profilesDir = "netbench-profiles"
+
+// ignoreProfilesDir creates profilesDir with a .gitignore of "*" in it,
+// unless it has a .gitignore already, as go's and pytest's caches do: the
+// profiles are not part of the work tree they measure, and untracked they
+// would make it dirty, so that the next run's commit ended in "-dirty" and
+// the next profile of the same commit went to another directory.
+func ignoreProfilesDir() error {
+	if err := os.MkdirAll(profilesDir, 0o755); err != nil {
+		return err
+	}
+	name := filepath.Join(profilesDir, ".gitignore")
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString("# Written by netbench: profiles are not part of the work tree they measure.\n*\n")
+	return errors.Join(err, f.Close())
+}
+
 // defaultProfileDir returns netbench-profiles/<commit> under the current
 // directory: the first 12 digits of HEAD, with "-dirty" when the work
-// tree has changes.
+// tree has changes. The directory is ignored by git (ignoreProfilesDir).
 func defaultProfileDir(ctx context.Context) (string, error) {
 	config, err := benchrun.Config(ctx, "")
 	if err != nil {
@@ -138,7 +168,7 @@ func defaultProfileDir(ctx context.Context) (string, error) {
 			if dirty {
 				name += "-dirty"
 			}
-			return filepath.Join("netbench-profiles", name), nil
+			return filepath.Join(profilesDir, name), nil
 		}
 	}
 	return "", errors.New("no commit line in the configuration")

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // hotBench is a test file of package pkg whose benchmarks spend their time
@@ -200,7 +202,11 @@ func TestProfile(t *testing.T) {
 
 // TestProfileDefaultDir: without -o, profiles go to
 // netbench-profiles/<first 12 digits of HEAD>, "-dirty" when the tree has
-// changes; -mem=false writes CPU profiles only.
+// changes; -mem=false writes CPU profiles only. The directory is ignored
+// by git (a .gitignore of "*" in netbench-profiles, as go's and pytest's
+// caches do), so profiling leaves the tree clean: the profiles once made
+// the next run's commit "-dirty", and a second profile of the same commit
+// went to <commit>-dirty.
 func TestProfileDefaultDir(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and profiles a module")
@@ -216,10 +222,25 @@ func TestProfileDefaultDir(t *testing.T) {
 	if len(entries) != 1 || strings.TrimSuffix(entries[0].Benchmark, "-"+lastField(entries[0].Benchmark)) != "BenchmarkB" || entries[0].Alloc != "" {
 		t.Errorf("index %+v, want BenchmarkB (at this GOMAXPROCS) with a CPU profile only", entries)
 	}
-	// The profiles just written make the tree dirty.
-	if _, errOut, err = runIn(t, dir, "profile", "-benchtime", "1x", "./beta"); err != nil {
-		t.Fatalf("profile: %v\n%s", err, errOut)
-	}
+	assert.Empty(t, gitRun(t, dir, "status", "--porcelain", "--untracked-files=all"), "git status after profile")
+	runOut, errOut, err := runIn(t, dir, "run", "-benchtime", "1x", "./beta")
+	require.NoError(t, err, "run: %s", errOut)
+	assert.Contains(t, runOut, "commit: "+commit+"\n", "run after profile")
+
+	// A second profile of the commit names the same directory: refused
+	// without -force, written into with it.
+	_, _, err = runIn(t, dir, "profile", "-benchtime", "1x", "./beta")
+	wantStatus(t, err, exitFailure, filepath.Join("netbench-profiles", commit[:12])+" is not empty")
+	_, errOut, err = runIn(t, dir, "profile", "-benchtime", "1x", "-force", "./beta")
+	require.NoError(t, err, "profile -force: %s", errOut)
+	assert.NotEmpty(t, readIndex(t, out)[0].Alloc, "the second profile wrote into %s", out)
+	assert.Equal(t, []string{".gitignore", commit[:12]}, leftovers(t, filepath.Join(dir, "netbench-profiles")))
+	assert.Empty(t, gitRun(t, dir, "status", "--porcelain", "--untracked-files=all"), "git status after two profiles")
+
+	// A tree with changes is still dirty, and says so.
+	writeFiles(t, dir, map[string]string{"beta/new.go": "package beta\n"})
+	_, errOut, err = runIn(t, dir, "profile", "-benchtime", "1x", "-mem=false", "./beta")
+	require.NoError(t, err, "profile: %s", errOut)
 	readIndex(t, filepath.Join(dir, "netbench-profiles", commit[:12]+"-dirty"))
 }
 

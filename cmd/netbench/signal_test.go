@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestNetbenchProcess is not a test: netbenchCommand runs the test binary
@@ -129,16 +133,23 @@ func TestCompareConcurrentSameCommit(t *testing.T) {
 	}
 }
 
-// TestCompareInterrupted: SIGINT in the middle of a run stops the running
-// benchmark, removes the worktrees and exits 2, leaving `git worktree list`
-// as it was and nothing under $NETBENCH_CACHE/wt. Without the signal
-// handling the process died at once and left its worktrees behind.
+// TestCompareInterrupted: SIGINT, SIGTERM or SIGHUP (a closed terminal) in
+// the middle of a run stops the running benchmark, removes the worktrees
+// and exits 2, leaving `git worktree list` as it was and nothing under
+// $NETBENCH_CACHE/wt. Without the signal handling the process died at once
+// and left its worktrees behind (SIGHUP did until issue 26).
 func TestCompareInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs revisions")
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
+			if signal.Ignored(sig) {
+				// Under nohup, or in a background job of a shell without
+				// job control; netbench inherits the disposition and
+				// keeps an ignored signal ignored, on purpose.
+				t.Skipf("%v is ignored in this process, so in netbench's too", sig)
+			}
 			cache := t.TempDir()
 			marker := filepath.Join(t.TempDir(), "pid")
 			dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(time.Hour)})
@@ -199,4 +210,129 @@ func TestCompareInterrupted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestComparePipeClosed: `netbench compare … | head -1` closes the pipe on
+// standard output while compare still has to write to it. Go kills a
+// process that writes to a broken pipe on fd 1 or 2 with SIGPIPE unless it
+// asks for the signal, and then no deferred clean-up runs: the worktree of
+// HEAD stayed registered, its directory under $NETBENCH_CACHE/wt and the
+// work tree's test binaries in $TMPDIR/netbench-wt-* stayed behind.
+//
+// "stdout" closes only standard output, which compare writes once, at the
+// end; "stdout and stderr" is `2>&1 | head -1`, whose first progress line
+// already hits the closed pipe, in the middle of the compare.
+func TestComparePipeClosed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	for _, both := range []bool{false, true} {
+		name := "stdout"
+		if both {
+			name = "stdout and stderr"
+		}
+		t.Run(name, func(t *testing.T) {
+			cache, tmp := t.TempDir(), t.TempDir()
+			marker := filepath.Join(t.TempDir(), "pid")
+			sleep := time.Millisecond
+			if both {
+				sleep = time.Hour // only the closed pipe can end this compare
+			}
+			dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(sleep)})
+			before := gitRun(t, dir, "worktree", "list")
+			cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + cache, "NETBENCH_TEST_MARKER=" + marker, "TMPDIR=" + tmp},
+				"compare", "-count", "6", "-benchtime", "1x", "-threshold", "1000", "HEAD", ".", "./slow")
+			r, w, err := os.Pipe()
+			require.NoError(t, err)
+			require.NoError(t, r.Close()) // head -1 has gone
+			cmd.Stdout = w
+			if both {
+				cmd.Stderr = w
+			}
+			require.NoError(t, cmd.Start())
+			w.Close()
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(2 * time.Minute):
+				cmd.Process.Kill()
+				t.Fatalf("compare did not end with its output pipe closed\n%s", out)
+			}
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee, "output:\n%s", out)
+			ws := ee.Sys().(syscall.WaitStatus)
+			assert.False(t, ws.Signaled(), "compare was killed by %v, not left through its clean-ups\n%s", ws.Signal(), out)
+			assert.Equal(t, exitFailure, ee.ExitCode(), "output:\n%s", out)
+			if !both {
+				assert.Contains(t, out.String(), "broken pipe")
+			}
+			if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
+				pid, _ := strconv.Atoi(string(b))
+				assert.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "the benchmark process %d still exists", pid)
+			}
+			assert.Equal(t, before, gitRun(t, dir, "worktree", "list"), "git worktree list after the pipe closed")
+			assert.Empty(t, leftovers(t, filepath.Join(cache, "wt")), "left in $NETBENCH_CACHE/wt")
+			for _, name := range leftovers(t, tmp) {
+				assert.False(t, strings.HasPrefix(name, "netbench-"), "left in $TMPDIR: %s", name)
+			}
+			for _, name := range leftovers(t, filepath.Join(cache, "bin")) {
+				assert.False(t, strings.HasPrefix(name, "."), "temporary build directory left in the cache: %s", name)
+			}
+		})
+	}
+}
+
+// TestCompareNohup: a SIGHUP ignored when netbench starts (nohup) stays
+// ignored; catching it to clean up must not turn nohup's hang-up into a
+// stop. SIGTERM then stops it through its clean-ups.
+func TestCompareNohup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cache := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "pid")
+	dir, _ := newModule(t, map[string]string{"slow/slow_test.go": slowBench(time.Hour)})
+	cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + cache, "NETBENCH_TEST_MARKER=" + marker},
+		"compare", "-count", "6", "-benchtime", "1x", "HEAD", "HEAD", "./slow")
+	cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `trap "" HUP; exec "$0" "$@"`}, cmd.Args...)
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("compare ended before the benchmark ran: %v\n%s", err, out)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the benchmark did not start\n%s", out)
+		}
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
+	select {
+	case err := <-done:
+		t.Fatalf("compare under nohup ended after SIGHUP: %v\n%s", err, out)
+	case <-time.After(time.Second):
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("compare did not end after SIGTERM\n%s", out)
+	}
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, exitFailure, ee.ExitCode(), "output:\n%s", out)
+	assert.Contains(t, out.String(), "terminated signal received")
+	assert.Empty(t, leftovers(t, filepath.Join(cache, "wt")), "left in $NETBENCH_CACHE/wt")
 }

@@ -46,7 +46,7 @@ func Judge(rows []Row, g Gate) []Judged {
 	var gated []int
 	for i, r := range rows {
 		out[i] = Judged{Row: r, PAdj: r.P}
-		if r.Old.N > 0 && r.New.N > 0 && (r.Unit == "sec/op" || slices.Contains(g.Units, r.Unit)) {
+		if g.gates(r) {
 			gated = append(gated, i)
 		}
 	}
@@ -92,6 +92,12 @@ func Judge(rows []Row, g Gate) []Judged {
 	return out
 }
 
+// gates reports whether r is a gated row: measured in both revisions, in
+// sec/op or one of g.Units.
+func (g Gate) gates(r Row) bool {
+	return r.Old.N > 0 && r.New.N > 0 && (r.Unit == "sec/op" || slices.Contains(g.Units, r.Unit))
+}
+
 // holm replaces the p-values of the rows at idx by Holm-adjusted ones.
 func holm(rows []Judged, idx []int) {
 	sorted := slices.Clone(idx)
@@ -106,19 +112,78 @@ func holm(rows []Judged, idx []int) {
 
 // SampleWarning returns a warning when n1 and n2 samples can never give a
 // p-value below alpha (the smallest two-sided Mann-Whitney p-value is
-// 2/C(n1+n2, n1)), or "".
+// 2/C(n1+n2, n1)), or "". It takes at most a few hundred steps, whatever
+// n1 and n2.
 func SampleWarning(n1, n2 int, alpha float64) string {
-	if n1 == 0 || n2 == 0 {
-		return ""
-	}
-	c := 1.0
-	for i := 1; i <= n1; i++ {
-		c = c * float64(n2+i) / float64(i)
-	}
-	if minP := 2 / c; minP >= alpha {
+	if minP := minPValue(n1, n2, alpha); minP >= alpha {
 		return fmt.Sprintf("with %d and %d samples no difference can reach p < %g (the smallest possible p is %.3f); use a larger -count", n1, n2, alpha, minP)
 	}
 	return ""
+}
+
+// minPValue returns the smallest two-sided Mann-Whitney p-value of n1 and
+// n2 samples, 2/C(n1+n2, n1), or a value below floor once it is known to
+// be below floor: C(n1+n2, i) grows with i, so the product stops after a
+// few hundred steps for any floor a float64 holds, not after n1. It
+// returns 0 when a side is empty.
+func minPValue(n1, n2 int, floor float64) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 0
+	}
+	n1, n2 = min(n1, n2), max(n1, n2) // C(n1+n2, n1) = C(n1+n2, n2)
+	c := 1.0
+	for i := 1; i <= n1; i++ {
+		c = c * float64(n2+i) / float64(i)
+		if 2/c < floor {
+			break
+		}
+	}
+	return 2 / c
+}
+
+// GateWarning returns a warning when no gated row of rows (sec/op and
+// g.Units, measured in both revisions) can reach significance at g.Alpha
+// whatever it measured, or "": the smallest Mann-Whitney p-value of each
+// row's sample counts (see SampleWarning) is not below g.Alpha, or, under
+// g.Holm over m gated rows, not below g.Alpha/m, since Holm multiplies the
+// smallest p-value by m. Such a comparison cannot fail on a slowdown,
+// however large; only allocs/op and B/op can fail it. The warning names
+// the smallest -count (samples per side) at which a row could reach
+// significance.
+func GateWarning(rows []Row, g Gate) string {
+	m := 0
+	best, n1, n2 := math.Inf(1), 0, 0
+	for _, r := range rows {
+		if g.gates(r) {
+			m++
+		}
+	}
+	if m == 0 {
+		return ""
+	}
+	if !g.Holm {
+		m = 1
+	}
+	floor := g.Alpha / float64(m)
+	for _, r := range rows {
+		if !g.gates(r) {
+			continue
+		}
+		if p := minPValue(r.Old.N, r.New.N, floor); p < best {
+			best, n1, n2 = p, r.Old.N, r.New.N
+		}
+	}
+	if best < floor {
+		return ""
+	}
+	need := 2
+	for need < 1<<20 && minPValue(need, need, floor) >= floor {
+		need++
+	}
+	if !g.Holm {
+		return fmt.Sprintf("with %d and %d samples no difference can reach p < %g (the smallest possible p is %.3f); use -count %d or more", n1, n2, g.Alpha, best, need)
+	}
+	return fmt.Sprintf("with -correct holm over %d gated rows no difference can reach p < %g: the smallest possible p of %d and %d samples is %.4f, and %d times that is %.3f; use -count %d or more", m, g.Alpha, n1, n2, best, m, float64(m)*best, need)
 }
 
 // Coverage counts the rows measured in both revisions, and returns one row

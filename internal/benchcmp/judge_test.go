@@ -5,6 +5,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // stat is a side with n samples around center that are not all equal, so
@@ -459,4 +462,85 @@ func TestJudgeAllocsFromZero(t *testing.T) {
 	if j := judge([]int{0, 0, 1, 0, 0, 0}); j.Fails {
 		t.Errorf("0 -> one stray byte: %q fails %v (p %v), want no failure", j.Verdict, j.Fails, j.PAdj)
 	}
+}
+
+// TestSampleWarningHugeCount: SampleWarning looped once per sample, and
+// with -count 100000000000 spun for minutes; the binomial coefficient
+// passes any alpha after a few dozen steps.
+func TestSampleWarningHugeCount(t *testing.T) {
+	done := make(chan string, 1)
+	go func() { done <- SampleWarning(1<<40, 1<<40, 1e-300) }()
+	select {
+	case w := <-done:
+		assert.Empty(t, w)
+	case <-time.After(10 * time.Second):
+		t.Fatal("SampleWarning(2^40, 2^40) has not returned after 10s")
+	}
+}
+
+// TestGateWarning: under Holm over m gated rows the smallest adjusted
+// p-value is m times the smallest raw one, so a count that passes
+// SampleWarning can still leave every row unable to reach alpha. Each row
+// here is a 3x change measured as clearly as n samples allow (P is the
+// smallest possible), so Judge fails a row exactly when no warning is
+// given.
+func TestGateWarning(t *testing.T) {
+	best := func(name, unit string, n int) Row {
+		return row(name, unit, stat(n, 100), stat(n, 300), 2/binomial(2*n, n))
+	}
+	secs := func(n, m int) []Row {
+		var rows []Row
+		for i := range m {
+			rows = append(rows, best(fmt.Sprint("A", i), "sec/op", n))
+		}
+		return rows
+	}
+	holm := Gate{Alpha: 0.05, Threshold: 0.05, Holm: true}
+	tests := []struct {
+		name string
+		rows []Row
+		gate Gate
+		want []string // in the warning; none for no warning
+	}{
+		{"holm, 8 rows of 5", secs(5, 8), holm, []string{"-correct holm over 8 gated rows", "0.063", "-count 6"}}, // 8 × 2/252; 8 × 2/924 ≈ 0.017
+		{"holm, 7 rows of 5", secs(5, 7), holm, []string{"over 7 gated rows", "0.056", "-count 6"}},
+		{"holm, 6 rows of 5", secs(5, 6), holm, nil}, // 6 × 2/252 ≈ 0.048
+		{"holm, 8 rows of 7", secs(7, 8), holm, nil},
+		{"no holm, 8 rows of 5", secs(5, 8), Gate{Alpha: 0.05}, nil},
+		{"no holm, 3 samples", secs(3, 1), Gate{Alpha: 0.05}, []string{"with 3 and 3 samples", "0.100", "-count 4"}},
+		{"holm, 1000 rows of 8", secs(8, 1000), holm, []string{"over 1000 gated rows", "-count 9"}}, // 2000/C(16,8) ≈ 0.16, 2000/C(18,9) ≈ 0.041
+		// Rows that are not gated do not count; one-sided rows neither.
+		{"holm, B/op and B/s not gated", append(secs(5, 6), best("B", "B/op", 5), best("C", "B/s", 5)), holm, nil},
+		{"holm, B/s gated", append(secs(5, 6), best("B", "B/op", 5), best("C", "B/s", 5)), Gate{Alpha: 0.05, Holm: true, Units: []string{"B/s"}}, []string{"over 7 gated rows"}},
+		{"holm, one-sided rows", append(secs(5, 6), row("B", "sec/op", Side{}, stat(5, 2), 0), row("C", "sec/op", stat(5, 1), Side{}, 0)), holm, nil},
+		// The best row decides: one with enough samples can still fail.
+		{"holm, one row of 10", append(secs(5, 7), best("B", "sec/op", 10)), holm, nil},
+		{"no rows", nil, holm, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := GateWarning(tt.rows, tt.gate)
+			failed := false
+			for _, j := range Judge(tt.rows, tt.gate) {
+				failed = failed || j.Fails
+			}
+			if tt.want == nil {
+				assert.Empty(t, w)
+				assert.Equal(t, len(tt.rows) > 0, failed, "no warning, so a row fails")
+				return
+			}
+			for _, want := range tt.want {
+				assert.Contains(t, w, want)
+			}
+			assert.False(t, failed, "warned that no row can fail, yet one did")
+		})
+	}
+}
+
+func binomial(n, k int) float64 {
+	c := 1.0
+	for i := 1; i <= k; i++ {
+		c = c * float64(n-k+i) / float64(i)
+	}
+	return c
 }

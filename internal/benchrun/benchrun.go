@@ -219,7 +219,9 @@ const maxKeep = 64 << 10
 // has run, and frames its own lines with a ^V marker, so what a benchmark
 // prints can neither split a result line nor pass for one (see scanner).
 // The binary's standard error goes to the same pipe, as go test -json has
-// it; a RunError carries the end of both.
+// it; a RunError carries the end of both. The first error writing to w
+// stops the binary (its results would go nowhere) and is returned,
+// wrapped, instead of a RunError.
 func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult func(name string)) error {
 	count := max(opts.Count, 1)
 	args := []string{"-test.run", "^$", "-test.bench", benchOrAll(opts.Bench), "-test.benchmem", "-test.count", strconv.Itoa(count), "-test.v=test2json"}
@@ -239,6 +241,9 @@ func (p Package) Run(ctx context.Context, opts Options, w io.Writer, onResult fu
 // and copies the configuration and result lines it prints to w, as Run
 // describes.
 func (p Package) exec(ctx context.Context, args []string, w io.Writer, onResult func(name string)) error {
+	// A failed write stops the binary: its results would go nowhere.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	cmd := exec.CommandContext(ctx, p.Binary, args...)
 	cmd.Dir = p.Dir
 	var log tailBuffer
@@ -265,7 +270,9 @@ func (p Package) exec(ctx context.Context, args []string, w io.Writer, onResult 
 		for _, seg := range splitMarker(line) {
 			for _, out := range sc.line(seg) {
 				if werr == nil {
-					_, werr = io.WriteString(w, out+"\n")
+					if _, werr = io.WriteString(w, out+"\n"); werr != nil {
+						stop()
+					}
 				}
 				if onResult != nil && isResult(out) {
 					onResult(topLevel(out))
@@ -277,14 +284,14 @@ func (p Package) exec(ctx context.Context, args []string, w io.Writer, onResult 
 		}
 	}
 	err = cmd.Wait()
+	if werr != nil {
+		return fmt.Errorf("benchrun: writing the results of %s: %w", p.ImportPath, werr)
+	}
 	if err == nil && sc.failed {
 		err = errors.New("a benchmark failed")
 	}
 	if err != nil {
 		return &RunError{ImportPath: p.ImportPath, Err: err, Output: log.String()}
-	}
-	if werr != nil {
-		return fmt.Errorf("benchrun: writing the results of %s: %w", p.ImportPath, werr)
 	}
 	return nil
 }

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestIsResult(t *testing.T) {
@@ -255,6 +258,16 @@ func BenchmarkHelperProcess(b *testing.B) {
 		}
 	case "fail":
 		b.Fatal("broken")
+	case "hang":
+		// A result, then a sub-benchmark that would run for an hour.
+		b.Run("size=64", func(b *testing.B) {
+			for range b.N {
+			}
+		})
+		b.Run("hang", func(b *testing.B) {
+			time.Sleep(time.Hour)
+		})
+		return
 	case "longline":
 		b.Run("long", func(b *testing.B) {
 			fmt.Println(strings.Repeat("x", 1<<20+100))
@@ -414,4 +427,30 @@ func TestRunLongLine(t *testing.T) {
 		t.Errorf("the long line went to the results (%d bytes written)", len(out))
 	}
 	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/long", "BenchmarkHelperProcess/size=64")
+}
+
+// failWriter fails every write, as standard output does once its reader
+// has gone.
+type failWriter struct{}
+
+var errGone = errors.New("the reader has gone")
+
+func (failWriter) Write([]byte) (int, error) { return 0, errGone }
+
+// TestRunWriteError: when the results cannot be written (netbench run |
+// head -1 with SIGPIPE ignored), Run went on reading the binary to its
+// end, running every benchmark for nobody, before it reported the write
+// error. It stops the binary at the first failed write.
+func TestRunWriteError(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv(helperEnv, "hang")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := Package{ImportPath: "example.com/helper", Dir: t.TempDir(), Binary: exe}
+	err = p.Run(ctx, Options{Bench: "^BenchmarkHelperProcess$", Benchtime: "1x", CPU: "1"}, failWriter{}, nil)
+	require.NoError(t, ctx.Err(), "Run ran the hour-long benchmark after the write failed (until the test's deadline): %v", err)
+	assert.ErrorIs(t, err, errGone)
+	var re *RunError
+	assert.False(t, errors.As(err, &re), "a write error, not a failed run: %v", err)
 }
