@@ -466,15 +466,16 @@ func TestJudgeAllocsFromZero(t *testing.T) {
 
 // TestSampleWarningHugeCount: SampleWarning looped once per sample, and
 // with -count 100000000000 spun for minutes; the binomial coefficient
-// passes any alpha after a few dozen steps.
+// passes any alpha after a few dozen steps. (math.MaxInt is 2^31-1 on
+// 32-bit systems, 2^63-1 on 64-bit ones: huge either way.)
 func TestSampleWarningHugeCount(t *testing.T) {
 	done := make(chan string, 1)
-	go func() { done <- SampleWarning(1<<40, 1<<40, 1e-300) }()
+	go func() { done <- SampleWarning(math.MaxInt, math.MaxInt, 1e-300) }()
 	select {
 	case w := <-done:
 		assert.Empty(t, w)
 	case <-time.After(10 * time.Second):
-		t.Fatal("SampleWarning(2^40, 2^40) has not returned after 10s")
+		t.Fatal("SampleWarning(MaxInt, MaxInt) has not returned after 10s")
 	}
 }
 
