@@ -37,6 +37,7 @@
 // characters RFC 3986 allows (so not '"', '<', '>', '\', '^', '`', '{',
 // '|', '}', nor '#'); an absolute-form target's authority is not compared
 // with the Host field, it replaces it in Request.Host (RFC 9112 §3.2.2),
-// as a CONNECT's target does; an Expect: 100-continue in HTTP/1.0 is
+// as a CONNECT's target does, and its path after the authority is
+// Request.Path ("/x" for "http://a/x", as for the origin-form "/x"); an Expect: 100-continue in HTTP/1.0 is
 // ignored (RFC 9110 §10.1.1).
 package http1

@@ -243,6 +243,14 @@ func requestLine(req *Request, line []byte) error {
 			return serr(t0+k, ErrTarget)
 		}
 	}
+	// An absolute-form target names its path after the authority
+	// ("http://a/x?q" has the path "/x"): Path is that, as the origin-form
+	// target of the same request would give, so that a router does not
+	// depend on the form the client chose (RFC 9112 §3.2.2); Target keeps
+	// the whole.
+	if k := absolutePath(req.Path); k > 0 {
+		req.Path = req.Path[k:]
+	}
 	v := line[j+1:]
 	if len(v) != 8 || string(v[:5]) != "HTTP/" || v[6] != '.' || !isDigit(v[5]) || !isDigit(v[7]) {
 		return serr(j+1, ErrVersion)
@@ -326,6 +334,26 @@ func ipv4(s []byte) bool {
 		s = s[d:]
 	}
 	return len(s) == 0
+}
+
+// absolutePath returns where the path of an absolute-form target with an
+// authority ("scheme://authority/path") starts in p, the target up to its
+// '?': the index of the '/' after the authority, or len(p) when there is
+// no path ("http://a"). It returns 0 for every other form (origin-form,
+// asterisk-form, authority-form, and an absolute-form target without an
+// authority such as "urn:x"), whose Path is p itself.
+func absolutePath(p []byte) int {
+	if len(p) == 0 || p[0] == '/' || p[0] == '*' {
+		return 0
+	}
+	c := bytes.IndexByte(p, ':')
+	if c < 0 || len(p) < c+3 || p[c+1] != '/' || p[c+2] != '/' {
+		return 0
+	}
+	if i := bytes.IndexByte(p[c+3:], '/'); i >= 0 {
+		return c + 3 + i
+	}
+	return len(p)
 }
 
 // hierarchical reports whether the target t, of a valid form, has a path

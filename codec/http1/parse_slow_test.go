@@ -348,6 +348,13 @@ func slowRequestLine(r *slowReq, line string) error {
 		r.path = a
 		r.query = &b
 	}
+	// The path of "scheme://authority/path" starts at the authority's end.
+	if scheme, rest, ok := strings.Cut(r.path, "://"); ok && r.method != MethodConnect && scheme != "" && !strings.ContainsAny(scheme, "/*") {
+		r.path = ""
+		if k := strings.Index(rest, "/"); k >= 0 {
+			r.path = rest[k:]
+		}
+	}
 	v := rest[j+1:]
 	if len(v) != 8 || !strings.HasPrefix(v, "HTTP/") || v[6] != '.' ||
 		!strings.Contains("0123456789", v[5:6]) || !strings.Contains("0123456789", v[7:8]) {

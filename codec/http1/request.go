@@ -61,7 +61,7 @@ type Request struct {
 	Method    Method
 	RawMethod []byte // the method token as sent, for every method
 	Target    []byte // the request-target as sent (RFC 9112 §3.2)
-	Path      []byte // Target up to the first '?'
+	Path      []byte // Target up to the first '?'; of an absolute-form target ("http://a/x"), the path after the authority ("/x", empty for "http://a")
 	Query     []byte // Target after the first '?', without it; nil when there is none
 	Minor     int    // the minor version: 1 for HTTP/1.1, 0 for HTTP/1.0
 

@@ -62,3 +62,45 @@ func TestTargetHost(t *testing.T) {
 		})
 	}
 }
+
+// TestAbsoluteFormPath: the Path of an absolute-form target is its path
+// after the authority, as the origin-form request would have it, so that a
+// router sees "/x" whichever form the client sent; Target keeps the whole
+// and Query is the same in both forms.
+func TestAbsoluteFormPath(t *testing.T) {
+	for _, tc := range []struct {
+		target, path, query string // query "-" for none
+	}{
+		{"http://a/x", "/x", "-"},
+		{"http://a:8080/x/y?q=1", "/x/y", "q=1"},
+		{"HTTPS://[::1]:443/%41", "/%41", "-"},
+		{"http://a", "", "-"},
+		{"http://a?q", "", "q"},
+		{"http://a/", "/", "-"},
+		{"urn:x", "urn:x", "-"},     // no authority: left whole
+		{"http:/p", "http:/p", "-"}, // no authority either
+		{"/x?y", "/x", "y"},
+		{"*", "*", "-"},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			m := "GET "
+			if tc.target == "*" {
+				m = "OPTIONS "
+			}
+			in := m + tc.target + " HTTP/1.1\r\nHost: b\r\n\r\n"
+			var req Request
+			_, err := ParseRequest(&req, []byte(in))
+			require.NoError(t, err)
+			require.Equal(t, tc.target, string(req.Target))
+			require.Equal(t, tc.path, string(req.Path))
+			if tc.query == "-" {
+				require.Nil(t, req.Query)
+			} else {
+				require.Equal(t, tc.query, string(req.Query))
+			}
+			slow, _, serr := slowParse(defaultConfig(), []byte(in))
+			require.NoError(t, serr)
+			require.Equal(t, tc.path, slow.path, "the slow reference")
+		})
+	}
+}

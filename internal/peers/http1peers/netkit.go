@@ -14,7 +14,8 @@ import (
 // chunked body is de-chunked in place.
 //
 // It also checks what Parsed cannot hold: that Method agrees with
-// RawMethod, Path and Query with Target, and that the consumed length is
+// RawMethod, Path and Query with Target (Path being the path after the
+// authority for an absolute-form target), and that the consumed length is
 // within p; a disagreement is returned as an error that is no
 // *http1.SyntaxError, which the tests report.
 func NetkitParse(p []byte, opts ...http1.Option) (*Parsed, error) {
@@ -37,6 +38,14 @@ func NetkitParse(p []byte, opts ...http1.Option) (*Parsed, error) {
 		return nil, fmt.Errorf("netkit's Method %d (%q) and RawMethod %q differ", req.Method, m, req.RawMethod)
 	}
 	path, query, hasQuery := strings.Cut(string(req.Target), "?")
+	if scheme, rest, ok := strings.Cut(path, "://"); ok && req.Method != http1.MethodConnect && scheme != "" && !strings.ContainsAny(scheme, "/*") {
+		// An absolute-form target's Path is its path after the authority.
+		_, p, _ := strings.Cut(rest, "/")
+		path = ""
+		if strings.Contains(rest, "/") {
+			path = "/" + p
+		}
+	}
 	if string(req.Path) != path || string(req.Query) != query || (req.Query != nil) != hasQuery {
 		return nil, fmt.Errorf("netkit's Path %q and Query %q (nil: %v) do not split Target %q", req.Path, req.Query, req.Query == nil, req.Target)
 	}
