@@ -123,18 +123,7 @@ func TestWriteBudgetPerRound(t *testing.T) {
 		}
 	})()
 	srv := listen(t, g, "tcp", "127.0.0.1:0", smallWriter{n: n, size: size})
-	c, err := net.Dial("tcp", srv.Addr().String())
-	require.NoError(t, err)
-	defer c.Close()
-	require.NoError(t, c.SetDeadline(time.Now().Add(2*time.Minute)))
-	got := make([]byte, n*size)
-	_, err = io.ReadFull(c, got)
-	require.NoError(t, err)
-	for i, b := range got {
-		if b != byte(i) {
-			require.Failf(t, "wrong byte", "byte %d is %d, want %d", i, b, byte(i))
-		}
-	}
+	readSmallWriter(t, srv, n*size, 2*time.Minute)
 	t.Logf("at most %d writev calls in one round of the loop", most.Load())
 	// One event's budget, plus a flush from a task of the same round.
 	require.LessOrEqual(t, most.Load(), int64(2*eventloop.MaxWritesPerEvent))

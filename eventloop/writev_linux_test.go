@@ -49,18 +49,7 @@ func TestWritevViewsBounded(t *testing.T) {
 	})()
 	g := newGroup(t, eventloop.Config{Loops: 1})
 	srv := listen(t, g, "tcp", "127.0.0.1:0", smallWriter{n: n, size: size})
-	c, err := net.Dial("tcp", srv.Addr().String())
-	require.NoError(t, err)
-	defer c.Close()
-	require.NoError(t, c.SetDeadline(time.Now().Add(20*time.Second)))
-	got := make([]byte, n*size)
-	_, err = io.ReadFull(c, got)
-	require.NoError(t, err)
-	for i, b := range got {
-		if b != byte(i) {
-			require.Failf(t, "wrong byte", "byte %d is %d, want %d", i, b, byte(i))
-		}
-	}
+	readSmallWriter(t, srv, n*size, 20*time.Second)
 	t.Logf("%d writev calls, %d views in all, at most %d in one", calls.Load(), views.Load(), most.Load())
 	require.LessOrEqual(t, most.Load(), int64(iovec.Max), "views handed to one writev")
 	// Each call takes a bounded slice of the queue: the views built over
@@ -118,5 +107,24 @@ func BenchmarkWriteSmallBuffers(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(mib), "ns/MiB")
 		})
+	}
+}
+
+// readSmallWriter dials srv, a smallWriter's server, reads its total
+// bytes within d and checks that byte i is byte(i): every component
+// arrived, in order.
+func readSmallWriter(t *testing.T, srv *eventloop.Server, total int, d time.Duration) {
+	t.Helper()
+	c, err := net.Dial("tcp", srv.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(d)))
+	got := make([]byte, total)
+	_, err = io.ReadFull(c, got)
+	require.NoError(t, err)
+	for i, b := range got {
+		if b != byte(i) {
+			require.Failf(t, "wrong byte", "byte %d is %d, want %d", i, b, byte(i))
+		}
 	}
 }
