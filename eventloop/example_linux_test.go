@@ -31,3 +31,22 @@ func ExampleLoop() {
 	// timer; canceling the idle timer: true
 	// shutdown: <nil>
 }
+
+// Close (and Shutdown) called on one of the group's own loops — from a
+// handler that received a "stop" command, say — cannot wait for that loop
+// to stop: it returns at once, and Done says when the loops have stopped.
+func ExampleGroup_Done() {
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g.Next().Execute(func() {
+		fmt.Println("close on a loop:", g.Close()) // returns at once
+	})
+	<-g.Done()
+	fmt.Println("stopped; Execute now:", g.Next().Execute(func() {}))
+	// Output:
+	// close on a loop: <nil>
+	// stopped; Execute now: eventloop: loop is closed
+}
