@@ -372,17 +372,24 @@ func (o *offLoopReader) OnRead(x *eventloop.Context, msg any) {
 	}
 }
 
-// TestShutdownKeepsUnreadBytes: Server.Shutdown does not take a connection
-// for idle while the peer's bytes wait in its socket — here because it is
-// paused — it closes it once they are read (after ResumeRead) and handled.
-func TestShutdownKeepsUnreadBytes(t *testing.T) {
-	clean(t)
+// startPausedSink starts a one-loop server whose connections pause reading
+// as they open (pausedSink), and dials it.
+func startPausedSink(t *testing.T) (*eventloop.Server, *pausedSink, *net.TCPConn) {
+	t.Helper()
 	g := relGroup(t, 1, nil)
 	sink := &pausedSink{conns: make(chan *eventloop.Conn, 1), inactive: make(chan struct{})}
 	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
 		c.Pipeline().AddLast("sink", sink)
 	}))
-	c := dialTCP(t, s.Addr().String())
+	return s, sink, dialTCP(t, s.Addr().String())
+}
+
+// TestShutdownKeepsUnreadBytes: Server.Shutdown does not take a connection
+// for idle while the peer's bytes wait in its socket — here because it is
+// paused — it closes it once they are read (after ResumeRead) and handled.
+func TestShutdownKeepsUnreadBytes(t *testing.T) {
+	clean(t)
+	s, sink, c := startPausedSink(t)
 	sc := recvOrFail(t, sink.conns, "the connection")
 	sent := make([]byte, 64<<10)
 	newStream(13).fill(sent)
@@ -417,12 +424,7 @@ func TestShutdownKeepsUnreadBytes(t *testing.T) {
 // waiting for a ResumeRead that may never come, and a reset is reported.
 func TestPausedHangupNothingLeft(t *testing.T) {
 	clean(t)
-	g := relGroup(t, 1, nil)
-	sink := &pausedSink{conns: make(chan *eventloop.Conn, 1), inactive: make(chan struct{})}
-	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
-		c.Pipeline().AddLast("sink", sink)
-	}))
-	c := dialTCP(t, s.Addr().String())
+	_, sink, c := startPausedSink(t)
 	recvOrFail(t, sink.conns, "the connection")
 	require.NoError(t, c.SetLinger(0))
 	require.NoError(t, c.Close())
