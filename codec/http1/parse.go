@@ -482,6 +482,19 @@ func authority(rest []byte) error {
 // hostPort checks host [":" port] (RFC 3986 §3.2.2, §3.2.3): a non-empty
 // reg-name or IPv4 address, or an IPv6 literal in brackets, then a port of
 // digits, which needPort requires (and requires not empty).
+// hostEscape reports whether p, which starts with '%', starts with an
+// escape a host may hold: "%25" (a '%') or a byte of 0x80 or more (a part
+// of a UTF-8 name). An escaped ASCII byte ("%00", "%2F", "%41") is
+// refused, as net/url refuses it in a host: it would hide a NUL, a
+// delimiter or a letter from whoever compares hosts.
+func hostEscape(p []byte) bool {
+	if len(p) < 3 || unhex(p[2]) < 0 {
+		return false
+	}
+	hi := unhex(p[1])
+	return hi >= 8 || hi == 2 && p[2] == '5'
+}
+
 func hostPort(a []byte, needPort bool) error {
 	if len(a) > 0 && a[0] == '[' {
 		e := bytes.IndexByte(a, ']')
@@ -505,8 +518,11 @@ func hostPort(a []byte, needPort bool) error {
 		if len(host) == 0 {
 			return ErrTarget
 		}
-		for _, b := range host {
+		for k, b := range host {
 			if chars[b]&cHost == 0 || b == ':' || b == '[' || b == ']' || b == '@' {
+				return ErrTarget
+			}
+			if b == '%' && !hostEscape(host[k:]) {
 				return ErrTarget
 			}
 		}

@@ -515,6 +515,15 @@ func slowAuthority(rest string) bool {
 		if host == "" || strings.Trim(host, slowAlnum+"-._~!$&'()*+,;=%") != "" {
 			return false
 		}
+		// Escapes in a host: "%25", or a byte of 0x80 or more.
+		for _, part := range strings.Split(host, "%")[1:] {
+			if len(part) < 2 || !isHexString(part[:2]) {
+				return false
+			}
+			if v, _ := strconv.ParseUint(part[:2], 16, 8); v < 0x80 && v != 0x25 {
+				return false
+			}
+		}
 		if found {
 			port = ":" + p
 		}

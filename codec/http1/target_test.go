@@ -104,3 +104,34 @@ func TestAbsoluteFormPath(t *testing.T) {
 		})
 	}
 }
+
+// TestHostEscapes: a host may hold "%25" and escapes of bytes 0x80 and up
+// (parts of a UTF-8 name), not an escaped ASCII byte ("%00", "%2F"),
+// which net/url refuses too; the same in an absolute-form target and a
+// CONNECT's.
+func TestHostEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{"GET http://caf%C3%A9.example/ HTTP/1.1\r\nHost: b\r\n\r\n", true},
+		{"GET http://a%25b/ HTTP/1.1\r\nHost: b\r\n\r\n", true},
+		{"GET http://%000 HTTP/1.0\r\n\r\n", false},
+		{"GET http://a%2Fb/ HTTP/1.1\r\nHost: b\r\n\r\n", false},
+		{"GET http://a%41/ HTTP/1.1\r\nHost: b\r\n\r\n", false},
+		{"GET http://a%8/ HTTP/1.1\r\nHost: b\r\n\r\n", false},
+		{"CONNECT a%00b:443 HTTP/1.1\r\nHost: b\r\n\r\n", false},
+		{"CONNECT caf%C3%A9:443 HTTP/1.1\r\nHost: b\r\n\r\n", true},
+	} {
+		var req Request
+		_, err := ParseRequest(&req, []byte(tc.in))
+		_, _, serr := slowParse(defaultConfig(), []byte(tc.in))
+		if tc.ok {
+			require.NoError(t, err, tc.in)
+			require.NoError(t, serr, "slow reference: %q", tc.in)
+		} else {
+			require.ErrorIs(t, err, ErrTarget, tc.in)
+			require.ErrorIs(t, serr, ErrTarget, "slow reference: %q", tc.in)
+		}
+	}
+}
