@@ -132,7 +132,7 @@ Flags of flame:
 
 Exit status: 0 on success; 1 when compare found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
-while constant on both sides, or significantly from 0); 2 on usage, git, build, benchmark or write
+while constant on both sides in runs of 100 iterations or more, or significantly from 0); 2 on usage, git, build, benchmark or write
 errors, and when compare cannot gate: no benchmark measured in both
 revisions, a -gate unit that no benchmark measured, or a -count at which no p-value can reach -alpha (under -correct
 holm, after the correction: found after the runs, and the report is written

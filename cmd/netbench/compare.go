@@ -233,7 +233,11 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	var failed []string
 	for _, j := range judged {
 		if j.Fails {
-			failed = append(failed, fmt.Sprintf("%s %s %+.1f%%", j.Name, j.Unit, 100*j.Delta))
+			change := fmt.Sprintf("%+.1f%%", 100*j.Delta)
+			if math.IsNaN(j.Delta) || math.IsInf(j.Delta, 0) {
+				change = fmt.Sprintf("%g -> %g", j.Old.Center, j.New.Center)
+			}
+			failed = append(failed, fmt.Sprintf("%s %s %s", j.Name, j.Unit, change))
 		}
 	}
 	if len(failed) > 0 {

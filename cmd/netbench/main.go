@@ -41,7 +41,7 @@
 //
 // Exit status: 0 on success; 1 when compare found a gated regression
 // (significant at -alpha and larger than -threshold, or allocs/op or B/op
-// grown while constant on both sides, or significantly from 0); 2 on bad usage, git, build, run or
+// grown while constant on both sides in runs of 100 iterations or more, or significantly from 0); 2 on bad usage, git, build, run or
 // write errors, and for a comparison that cannot gate: nothing measured in
 // both revisions, a -gate unit that no benchmark measured, or a -count too
 // low for any p-value to reach -alpha,

@@ -26,6 +26,11 @@ type Side struct {
 	Center float64 // median
 	Lo, Hi float64 // confidence interval of the median
 	Values []float64
+	// MinIters is the fewest iterations (b.N) of the side's runs; 0 when
+	// unknown. A per-op allocation count of a run of few iterations holds
+	// the runtime's and other goroutines' allocations in the timed region
+	// undivided: one 16-byte allocation is 16 B/op in a -benchtime 1x run.
+	MinIters int
 }
 
 // A Row compares one benchmark in one unit. A benchmark present on one side
@@ -66,8 +71,8 @@ type key struct{ pkg, name, unit string }
 // benchmark name and unit, in the order they first appear. Packages are
 // kept apart because netbench writes the runs of every package into one
 // stream and two packages may have benchmarks of the same name.
-func samples(r io.Reader, file string, order *[]key) (map[key][]float64, error) {
-	m := map[key][]float64{}
+func samples(r io.Reader, file string, order *[]key) (map[key][]float64, map[key]int, error) {
+	m, iters := map[key][]float64{}, map[key]int{}
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
@@ -79,12 +84,15 @@ func samples(r io.Reader, file string, order *[]key) (map[key][]float64, error) 
 					*order = appendNew(*order, k)
 				}
 				m[k] = append(m[k], v.Value)
+				if n, ok := iters[k]; !ok || rec.Iters < n {
+					iters[k] = rec.Iters
+				}
 			}
 		case *benchfmt.SyntaxError:
-			return nil, rec
+			return nil, nil, rec
 		}
 	}
-	return m, br.Err()
+	return m, iters, br.Err()
 }
 
 func appendNew(order []key, k key) []key {
@@ -100,11 +108,11 @@ func appendNew(order []key, k key) []key {
 // every benchmark and unit that appears on either side, old's order first.
 func Compare(old, new io.Reader, confidence float64) ([]Row, error) {
 	var order []key
-	om, err := samples(old, "old", &order)
+	om, oi, err := samples(old, "old", &order)
 	if err != nil {
 		return nil, fmt.Errorf("benchcmp: old results: %w", err)
 	}
-	nm, err := samples(new, "new", &order)
+	nm, ni, err := samples(new, "new", &order)
 	if err != nil {
 		return nil, fmt.Errorf("benchcmp: new results: %w", err)
 	}
@@ -116,10 +124,12 @@ func Compare(old, new io.Reader, confidence float64) ([]Row, error) {
 		if v := om[k]; len(v) > 0 {
 			os = benchmath.NewSample(v, &thresholds)
 			row.Old = summarize(os, confidence, &row)
+			row.Old.MinIters = oi[k]
 		}
 		if v := nm[k]; len(v) > 0 {
 			ns = benchmath.NewSample(v, &thresholds)
 			row.New = summarize(ns, confidence, &row)
+			row.New.MinIters = ni[k]
 		}
 		if os != nil && ns != nil {
 			c := benchmath.AssumeNothing.Compare(os, ns)

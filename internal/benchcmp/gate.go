@@ -35,12 +35,21 @@ type Judged struct {
 // exactUnits regress on any increase when both sides are constant.
 var exactUnits = []string{"allocs/op", "B/op"}
 
+// ExactMinIters is the fewest iterations a run needs for its allocs/op and
+// B/op to be exact. In a run of fewer, an allocation of the runtime or of
+// another goroutine inside the timed region is not divided away (a
+// -benchtime 1x run reports it whole), so such rows are judged as sec/op
+// is, by significance, never by the exact rule.
+const ExactMinIters = 100
+
 // Judge gives every row its verdict. Rows of gated units (sec/op and
 // g.Units) fail when significantly worse by more than g.Threshold; allocs/op
 // and B/op fail on any increase when both sides are constant, however few
 // the samples, and on a significant increase from zero on every old run: a
 // new allocation on an allocation-free path, which the runtime's own
 // occasional allocations (one more byte per op in one run) must not hide.
+// The exact rule holds only for runs of ExactMinIters iterations or more
+// (or of unknown count) on both sides.
 func Judge(rows []Row, g Gate) []Judged {
 	out := make([]Judged, len(rows))
 	var gated []int
@@ -67,7 +76,7 @@ func Judge(rows []Row, g Gate) []Judged {
 		if j.HigherIsBetter() {
 			worse = j.New.Center < j.Old.Center
 		}
-		if slices.Contains(exactUnits, j.Unit) && j.Constant() {
+		if slices.Contains(exactUnits, j.Unit) && j.Constant() && exactIters(j.Old) && exactIters(j.New) {
 			if j.New.Center == j.Old.Center {
 				j.Verdict = Unchanged
 			} else if worse {
@@ -91,6 +100,10 @@ func Judge(rows []Row, g Gate) []Judged {
 	}
 	return out
 }
+
+// exactIters reports whether s's runs had enough iterations for an exact
+// per-op allocation count.
+func exactIters(s Side) bool { return s.MinIters == 0 || s.MinIters >= ExactMinIters }
 
 // gates reports whether r is a gated row: measured in both revisions, in
 // sec/op or one of g.Units.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // stat is a side with n samples around center that are not all equal, so
@@ -401,6 +402,51 @@ func TestJudgeAllocsOneSample(t *testing.T) {
 		w := want[j.Unit]
 		if j.Verdict != w.verdict || j.Fails != w.fails {
 			t.Errorf("%s: %q fails %v, want %q fails %v (P %v)", j.Unit, j.Verdict, j.Fails, w.verdict, w.fails, j.P)
+		}
+	}
+}
+
+// TestJudgeAllocsFewIters: CI's TestOutputFileKeptOnFailure failed on
+// "Sum/n=10-2 B/op +NaN%": a -benchtime 1x run of an allocation-free
+// benchmark reported the one allocation some goroutine made in its timed
+// region as B/op, and the exact rule failed the 0 -> 16 change. Runs of
+// fewer than ExactMinIters iterations are judged by significance; runs of
+// more keep the exact rule, and the failure names the change, not NaN.
+func TestJudgeAllocsFewIters(t *testing.T) {
+	judge := func(iters int) Judged {
+		t.Helper()
+		old := fmt.Sprintf("BenchmarkA-2 %d 100 ns/op 0 B/op 0 allocs/op\n", iters)
+		new := fmt.Sprintf("BenchmarkA-2 %d 100 ns/op 16 B/op 0 allocs/op\n", iters)
+		rows, err := Compare(strings.NewReader(old), strings.NewReader(new), DefaultConfidence)
+		require.NoError(t, err)
+		for _, j := range Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05}) {
+			if j.Unit == "B/op" {
+				assert.Equal(t, iters, j.Old.MinIters)
+				assert.Equal(t, iters, j.New.MinIters)
+				return j
+			}
+		}
+		t.Fatal("no B/op row")
+		return Judged{}
+	}
+	for _, iters := range []int{1, 2, ExactMinIters - 1} {
+		j := judge(iters)
+		assert.False(t, j.Fails, "%d iterations: 0 -> 16 B/op, one run a side, is not evidence", iters)
+		assert.Equal(t, Unchanged, j.Verdict, "%d iterations", iters)
+	}
+	for _, iters := range []int{ExactMinIters, 1000} {
+		j := judge(iters)
+		assert.True(t, j.Fails, "%d iterations: 0 -> 16 B/op is a new allocation", iters)
+		assert.Equal(t, Worse, j.Verdict, "%d iterations", iters)
+	}
+	// The smallest iteration count of a side decides.
+	rows, err := Compare(strings.NewReader("BenchmarkA-2 1000 1 ns/op 0 B/op\nBenchmarkA-2 1 1 ns/op 0 B/op\n"),
+		strings.NewReader("BenchmarkA-2 1000 1 ns/op 16 B/op\nBenchmarkA-2 1000 1 ns/op 16 B/op\n"), DefaultConfidence)
+	require.NoError(t, err)
+	for _, j := range Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05}) {
+		if j.Unit == "B/op" {
+			assert.Equal(t, 1, j.Old.MinIters)
+			assert.False(t, j.Fails, "an old run of 1 iteration")
 		}
 	}
 }
