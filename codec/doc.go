@@ -1,37 +1,48 @@
-// Package codec holds netkit's protocol codecs, one subpackage per format.
-// This package has no code; it states once the conventions every codec
-// follows, so that frame, query, httpdate, mqtt, hpack and http1 read and
-// fail the same way.
+// Package codec states the contract every netkit codec follows and holds
+// the types the codecs share: ErrShort, StreamDecoder, Rule, SyntaxError
+// and FieldError. The codecs are its subpackages; a newcomer who has
+// learned one knows the shape of all.
 //
-// # Conventions
+// # The contract
 //
 //   - No I/O. A codec never reads from or writes to a connection, never
 //     starts a goroutine and never logs. It works on memory it is handed.
-//   - Decoders read from []byte, and from *buf.Composite when a message can
-//     straddle reads. They report how much input they consumed. When the
-//     input ends before the message does they return the package's ErrShort
-//     and consume nothing, so the caller appends more bytes and calls again.
-//     (One exception, for bounded memory: a frame decoder discarding a
-//     too-long frame drops its bytes as they arrive; see codec/frame.)
+//   - Streams: Decode(in *buf.Composite, dst *T) error takes one message
+//     off the front of in (see StreamDecoder). When in ends before the
+//     message does it returns ErrShort and consumes nothing, so the caller
+//     appends more bytes and calls again. (One exception, for bounded
+//     memory: a frame decoder discarding a too-long frame drops its bytes
+//     as they arrive; see codec/frame.)
+//   - Slices: DecodeBytes(p []byte, dst *T) (n int, err error) decodes the
+//     message at the front of p and says how many bytes it used.
+//   - Encoders append: AppendX(dst []byte, …) ([]byte, error), returning
+//     dst unchanged on error (AppendX(dst, …) []byte when no value can be
+//     refused). They allocate only when dst must grow. What an encoder
+//     writes, its decoder accepts.
+//   - Limits are exported Max* fields of the decoder or encoder, where 0
+//     means the documented default; every default is safe, and no input
+//     makes a decoder use memory beyond its limits. The zero value of a
+//     decoder or encoder is ready to use; a single New function exists
+//     only where state must be built (a search automaton, a table).
 //   - Decoders never panic, whatever the input. Every decoder has a fuzz
-//     target beside a slow reference model that checks this.
-//   - Malformed input is a typed error that says what is wrong and where: a
-//     *SyntaxError carrying the byte offset and a Kind, one of the package's
-//     exported sentinels. The type is defined once here (codec.SyntaxError)
-//     and each codec names it as its own with a type alias. Sentinels are prefixed
-//     with the package name ("httpdate: bad month"), and both errors.Is on the
-//     sentinel and errors.As on the typed error work.
-//   - Every limit (frame length, parameter count, …) has a safe default and
-//     an option to change it; no input can make a decoder use memory beyond
-//     its limits.
+//     target beside a slow reference model or a peer that checks this.
+//   - Errors. ErrShort is the one "more input" sentinel (a package may
+//     name it as its own: var ErrShort = codec.ErrShort). Malformed input
+//     is a *SyntaxError carrying the byte offset and a Kind, one of the
+//     codec's exported sentinels; each codec names the type as its own with
+//     a type alias. A sentinel that is a rule of a specification is the
+//     codec's Violation type, which embeds Rule{Ref, Msg} and adds what the
+//     protocol answers with (an HTTP status, an MQTT reason code, an
+//     HTTP/2 stream flag). A value refused for one field is a *FieldError.
+//     Sentinels are prefixed with the package name ("httpdate: bad month"),
+//     and errors.Is on the sentinel and errors.As on the typed error work.
 //   - Fields that alias the input say in their documentation how long they
 //     stay valid (usually: until the input is modified or released).
-//   - Encoders append to the caller's slice: AppendX(dst []byte, …) []byte,
-//     or AppendX(dst []byte, …) ([]byte, error) when the value can be
-//     invalid. They allocate only when dst must grow.
+//     Borrowed views are the default; ownership (*buf.Buffer) only on
+//     request.
 //   - Hot paths allocate nothing in steady state; tests assert it with
 //     testing.AllocsPerRun, and benchmarks compare against the standard
-//     library (or the loop people write by hand) as sibling sub-benchmarks.
+//     library (or a peer) as sibling sub-benchmarks.
 //
 // # Subpackages
 //
