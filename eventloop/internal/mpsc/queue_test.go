@@ -46,7 +46,7 @@ func TestSingleGoroutineModel(t *testing.T) {
 				v, ok := q.Pop()
 				require.Equal(t, len(model) > 0, ok, "seed %d: Pop ok=%v with %d queued", seed, ok, len(model))
 				if ok {
-					require.Equal(t, model[0], v, "seed %d: Pop = %d, want %d", seed, v, model[0])
+					require.Equal(t, model[0], v, "seed %d: Pop", seed)
 					model = model[1:]
 				}
 			case op < 9:
@@ -56,17 +56,17 @@ func TestSingleGoroutineModel(t *testing.T) {
 					want = max
 				}
 				got := q.Drain(max, func(v int) {
-					require.Equal(t, model[0], v, "seed %d: Drain gave %d, want %d", seed, v, model[0])
+					require.Equal(t, model[0], v, "seed %d: Drain", seed)
 					model = model[1:]
 				})
-				require.Equal(t, want, got, "seed %d: Drain(%d) = %d, want %d", seed, max, got, want)
+				require.Equal(t, want, got, "seed %d: Drain(%d)", seed, max)
 			default:
 				e := q.Empty()
 				require.Equal(t, len(model) == 0, e, "seed %d: Empty = %v with %d queued", seed, e, len(model))
 			}
 		}
 		q.Drain(0, func(v int) {
-			require.Equal(t, model[0], v, "seed %d: final Drain gave %d, want %d", seed, v, model[0])
+			require.Equal(t, model[0], v, "seed %d: final Drain", seed)
 			model = model[1:]
 		})
 		require.Empty(t, model, "seed %d: left in the model after the final Drain", seed)
@@ -98,7 +98,7 @@ func TestConcurrentFIFO(t *testing.T) {
 			total := producers * perProducer
 			got := 0
 			check := func(it item) {
-				require.Equal(t, want[it.p], it.seq, "producer %d: got seq %d, want %d", it.p, it.seq, want[it.p])
+				require.Equal(t, want[it.p], it.seq, "producer %d: sequence number", it.p)
 				want[it.p]++
 				got++
 			}
@@ -301,10 +301,10 @@ func TestStaleClaim(t *testing.T) {
 	}
 	next := 0
 	q.Drain(0, func(v int) {
-		require.Equal(t, next, v, "got %d, want %d", v, next)
+		require.Equal(t, next, v)
 		next++
 	})
-	require.Equal(t, 2*chunkSize, next, "drained %d, want %d", next, 2*chunkSize)
+	require.Equal(t, 2*chunkSize, next, "drained")
 	require.NotSame(t, stale, q.tail.Load(), "the first chunk is still the tail")
 	i := stale.state.Add(1) - 1
 	require.NotZero(t, i&closed, "claim on a recycled chunk = %#x, want the closed bit", i)
@@ -313,7 +313,7 @@ func TestStaleClaim(t *testing.T) {
 	}
 	next = 0
 	q.Drain(0, func(v int) {
-		require.Equal(t, next, v, "after the stale claim: got %d, want %d", v, next)
+		require.Equal(t, next, v, "after the stale claim")
 		next++
 	})
 	require.Equal(t, 3*chunkSize, next, "after the stale claim: items drained")
