@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -356,7 +355,7 @@ func TestCompareSyntaxError(t *testing.T) {
 			require.Error(t, err, "Compare = %+v, nil; want a syntax error", rows)
 			assert.Nil(t, rows, "rows %+v with error %v, want none", rows, err)
 			var se *benchfmt.SyntaxError
-			require.True(t, errors.As(err, &se), "error %v (%T), want a *benchfmt.SyntaxError", err, err)
+			require.ErrorAs(t, err, &se, "error %v (%T), want a *benchfmt.SyntaxError", err, err)
 			assert.Equal(t, tt.file, se.FileName, "syntax error: file")
 			assert.Equal(t, tt.line, se.Line, "syntax error: line")
 			assert.Contains(t, se.Msg, tt.msg, "syntax error: message")

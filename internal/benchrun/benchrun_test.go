@@ -378,7 +378,7 @@ func TestRunStderr(t *testing.T) {
 func TestRunFail(t *testing.T) {
 	out, _, err := runHelper(t, "fail", Options{})
 	var re *RunError
-	require.True(t, errors.As(err, &re), "Run = %v (%T), want a *RunError", err, err)
+	require.ErrorAs(t, err, &re, "Run = %v (%T), want a *RunError", err, err)
 	assert.False(t, re.ImportPath != "example.com/helper" || re.Err == nil || !strings.Contains(re.Output, "broken") || !strings.Contains(re.Output, "--- FAIL: BenchmarkHelperProcess"), "RunError %+v, want the import path, an exit error and the output with the failure", re)
 	assert.NotContains(t, out, "FAIL", "the failure went to the results:\n%s", out)
 	assert.NotContains(t, out, "broken", "the failure went to the results:\n%s", out)
