@@ -86,7 +86,7 @@ func golden(t *testing.T, name string, got []byte) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "%v (run go test -update to create it)", err)
+	require.NoError(t, err, "run go test -update to create it")
 	assert.Equal(t, want, got, "output differs from %s (run go test -update to rewrite it)", path)
 }
 
