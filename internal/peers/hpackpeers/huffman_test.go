@@ -13,7 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// huffmanUserAgent is the 97-byte user-agent of issue 15's benchmarks.
+// huffmanUserAgent is the 97-byte user-agent of BenchRequest, the
+// benchmarks' request.
 const huffmanUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
 
 // checkHuffmanEncode checks that netkit encodes s as x/net does, byte for
