@@ -16,21 +16,20 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: test
 
-## test: vet, tests (plain, -race, -tags invariants), the safe twin of the
-##       one unsafe package (-tags nounsafe), the pure-Go search
-##       (-tags purego), peers module, darwin, arm64 and 386 (32-bit)
-##       builds, the generated assembly's regeneration check;
-##       browser tests need Chromium, MQTT interoperability tests need
-##       mosquitto and its clients (skipped, with a warning, without them)
+## test: vet, tests (plain, -race, -tags invariants), the whole module on
+##       the pure-Go twins of internal/rt and search (-tags nounsafe,purego:
+##       no unsafe, no go:linkname, no assembly), peers module, darwin,
+##       arm64 and 386 (32-bit) builds, the generated assembly's
+##       regeneration check; browser tests need Chromium, MQTT
+##       interoperability tests need mosquitto and its clients (skipped,
+##       with a warning, without them)
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race $(PKGS)
 	$(GO) test -count=1 -tags invariants $(PKGS)
-	$(GO) vet -tags nounsafe ./buf/... ./internal/weakref/...
-	$(GO) test -count=1 -tags nounsafe ./buf/... ./internal/weakref/...
-	$(GO) vet -tags purego ./search/... ./buf/...
-	$(GO) test -count=1 -tags purego ./search/... ./buf/...
+	$(GO) vet -tags nounsafe,purego $(PKGS)
+	$(GO) test -count=1 -tags nounsafe,purego $(PKGS)
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
 	GOARCH=arm64 $(GO) vet ./search/...

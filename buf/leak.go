@@ -11,7 +11,7 @@ import (
 	"weak"
 
 	"github.com/netkit/netkit/buf/internal/leakcheck"
-	"github.com/netkit/netkit/internal/fpstack"
+	"github.com/netkit/netkit/internal/rt/fpstack"
 )
 
 // A LeakLevel says which buffers are tracked for leak reports. Every leak is

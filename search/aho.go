@@ -34,14 +34,11 @@ import (
 // bytes (depth and output chain head); each pattern adds a 12-byte output.
 // Without shared prefixes a pattern of n bytes thus costs
 // n·(4·numClasses+8)+12 bytes; a prefix shared with an earlier pattern
-// costs nothing. Measured (BenchmarkSetBuild): 10,000 random words of 5–10
-// lowercase letters (27 classes, 5.3 states per pattern) take 628 bytes
-// per pattern, 6.3 MB in all; 4,949 Go identifiers (64 classes, 5.0
-// states per pattern) take 1,322 bytes per pattern; 10,000 random patterns
-// of 5–10 bytes over all 256 values (256 classes, 6.5 states per pattern)
-// take 6,706 bytes per pattern, 67 MB in all: about 1 KiB per pattern
-// byte. NewAhoCorasick panics if the table would need more than 2³²
-// entries, or if a pattern is empty.
+// costs nothing. BenchmarkSetBuild reports the bytes per pattern of
+// typical sets (B/pattern): the number of classes dominates, so patterns
+// over all 256 byte values cost several times what lowercase words do.
+// NewAhoCorasick panics if the table would need more than 2³² entries, or
+// if a pattern is empty.
 //
 // An AhoCorasick is immutable once built and safe for concurrent use.
 // Its Find, All and Matcher behave as those of Set, without the prefilter.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 var sinkIndex int
@@ -134,9 +135,7 @@ func BenchmarkIndex(b *testing.B) {
 								sinkIndex = bytes.Index(h, nd.b)
 							}
 						}
-						if sinkIndex != -1 {
-							b.Fatalf("needle found at %d", sinkIndex)
-						}
+						require.Equal(b, -1, sinkIndex, "needle found at %d", sinkIndex)
 					})
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 // buildBenchPatterns is the number of patterns BenchmarkSetBuild builds.
@@ -54,9 +55,7 @@ func BenchmarkSetBuild(b *testing.B) {
 		b.Skip(err)
 	}
 	inputs, err := buildBenchInputs()
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	for _, in := range inputs {
 		total := 0
 		for _, p := range in.pats {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/race"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // acCheckLayout checks the invariants of the automaton's tables that the
@@ -15,26 +17,28 @@ import (
 func acCheckLayout(t *testing.T, a *AhoCorasick) {
 	t.Helper()
 	n := len(a.depth)
-	if len(a.trans) != n*int(a.stride) || len(a.head) != n || len(a.outs) != a.n {
-		t.Fatalf("%d transitions, %d heads, %d outputs for %d states of %d classes and %d patterns",
-			len(a.trans), len(a.head), len(a.outs), n, a.stride, a.n)
-	}
-	if want := n*(4*int(a.stride)+8) + 12*a.n; a.memSize() != want {
-		t.Fatalf("memSize() = %d; want %d", a.memSize(), want)
-	}
+	require.Len(t, a.trans, n*int(a.stride), "transitions of %d states of %d classes", n, a.stride)
+	require.Len(t, a.head, n, "heads of %d states", n)
+	require.Len(t, a.outs, a.n, "outputs of %d patterns", a.n)
+	require.Equal(t, n*(4*int(a.stride)+8)+12*a.n, a.memSize(), "memSize()")
+	// The tables have millions of entries: the loops collect what is wrong
+	// and assert once, as testify's message arguments would cost more than
+	// the check itself.
+	var notStates, badHeads []int
 	for i, s := range a.trans {
 		if s%a.stride != 0 || int(s) >= len(a.trans) {
-			t.Fatalf("transition %d = %d: not a state of stride %d", i, s, a.stride)
+			notStates = append(notStates, i)
 		}
 	}
-	if a.depth[0] != 0 || a.head[0] != 0 {
-		t.Fatalf("root has depth %d, head %d", a.depth[0], a.head[0])
-	}
+	require.Empty(t, notStates, "transitions that are not states of stride %d", a.stride)
+	require.Zero(t, a.depth[0], "root's depth")
+	require.Zero(t, a.head[0], "root's head")
 	for id, h := range a.head {
 		if match := uint32(id)*a.stride >= a.minMatch; match != (h != 0) {
-			t.Fatalf("state %d (minMatch %d) has head %d", id, a.minMatch/a.stride, h)
+			badHeads = append(badHeads, id)
 		}
 	}
+	require.Empty(t, badHeads, "states whose head says otherwise than minMatch %d", a.minMatch/a.stride)
 }
 
 // TestAhoCorasickManyPatterns builds 10,000 distinct lower-case words and
@@ -66,13 +70,14 @@ func TestAhoCorasickManyPatterns(t *testing.T) {
 	for _, i := range rng.Perm(len(pats))[:samples] {
 		p := pats[i]
 		want := Match{Start: 1, End: int64(1 + len(p)), Pattern: i}
-		if m, ok := a.Find([]byte("." + string(p) + ".")); !ok || m != want {
-			t.Errorf("Find(%q) = %v, %v; want %v", p, m, ok, want)
-		}
+		m, ok := a.Find([]byte("." + string(p) + "."))
+		assert.True(t, ok, "Find(%q) found nothing", p)
+		assert.Equal(t, want, m, "Find(%q)", p)
 		h = append(append(h, '.'), p...)
 	}
-	if got, want := slices.Collect(over.All(h)), setOverlappingSlow(h, pats, false); !slices.Equal(got, want) {
-		t.Errorf("overlapping All: %d matches, want %d", len(got), len(want))
+	got, want := slices.Collect(over.All(h)), setOverlappingSlow(h, pats, false)
+	if assert.Len(t, got, len(want), "overlapping All: matches") {
+		assert.Equal(t, want, got, "overlapping All")
 	}
 }
 
@@ -113,9 +118,7 @@ func TestAhoCorasickByteAlphabet(t *testing.T) {
 		p := pats[rng.IntN(len(pats))]
 		copy(h[rng.IntN(len(h)-len(p)+1):], p)
 	}
-	if a := NewAhoCorasick(pats); a.stride != 256 {
-		t.Fatalf("%d classes; want 256", a.stride)
-	}
+	require.Equal(t, uint32(256), NewAhoCorasick(pats).stride, "classes")
 	for kind := range overlapping + 1 {
 		for _, fold := range []bool{false, true} {
 			acCheckLayout(t, NewAhoCorasick(pats, setOptions(kind, fold)...))

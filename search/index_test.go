@@ -3,11 +3,12 @@ package search
 import (
 	"bytes"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // single is one single-needle searcher under test.
@@ -28,12 +29,10 @@ func singles(tb testing.TB, needle []byte) []single {
 	}
 	b, err := NewBitap(needle)
 	if len(needle) <= 64 {
-		if err != nil {
-			tb.Fatalf("NewBitap(len %d): %v", len(needle), err)
-		}
+		require.NoError(tb, err, "NewBitap(len %d)", len(needle))
 		s = append(s, single{"bitap", b.Index, b.Matcher})
-	} else if err != ErrTooLong {
-		tb.Fatalf("NewBitap(len %d) error = %v, want ErrTooLong", len(needle), err)
+	} else {
+		require.ErrorIs(tb, err, ErrTooLong, "NewBitap(len %d)", len(needle))
 	}
 	return s
 }
@@ -66,22 +65,20 @@ func feedAll(m Matcher, h []byte, next func() int) []Match {
 func check(t *testing.T, h, needle []byte, rng *rand.Rand) {
 	t.Helper()
 	want := indexSlow(h, needle)
-	if b := bytes.Index(h, needle); b != want {
-		t.Fatalf("indexSlow = %d, bytes.Index = %d", want, b)
-	}
+	b := bytes.Index(h, needle)
+	require.Equal(t, want, b, "indexSlow = %d, bytes.Index = %d", want, b)
 	wantAll := allSlow(h, needle)
 	for _, s := range singles(t, needle) {
-		if got := s.index(h); got != want {
-			t.Errorf("%s.Index(len %d, needle %.40q…) = %d, want %d", s.name, len(h), needle, got, want)
-		}
+		got := s.index(h)
+		assert.Equal(t, want, got, "%s.Index(len %d, needle %.40q…)", s.name, len(h), needle)
 		m := s.matcher()
 		for _, maxChunk := range []int{1, 3, 64, len(h) + 1} {
 			m.Reset()
 			got := feedAll(m, h, func() int { return rng.IntN(maxChunk + 1) })
-			if !slices.Equal(got, wantAll) {
-				t.Errorf("%s matcher (chunks ≤ %d, needle %.40q…): %d matches %v, want %d %v",
-					s.name, maxChunk, needle, len(got), trim(got), len(wantAll), trim(wantAll))
+			if !assert.Equal(t, len(wantAll), len(got), "%s matcher (chunks ≤ %d, needle %.40q…): matches", s.name, maxChunk, needle) {
+				continue
 			}
+			assert.Equal(t, wantAll, got, "%s matcher (chunks ≤ %d, needle %.40q…)", s.name, maxChunk, needle)
 		}
 	}
 }
@@ -205,8 +202,10 @@ func TestIndexExhaustive(t *testing.T) {
 		for _, h := range hays {
 			want := indexSlow(h, n)
 			for _, x := range s {
+				// Compared with == first: this runs for every pair of
+				// words, and testify boxes its message arguments.
 				if got := x.index(h); got != want {
-					t.Fatalf("%s.Index(%q, %q) = %d, want %d", x.name, h, n, got, want)
+					require.Equal(t, want, got, "%s.Index(%q, %q)", x.name, h, n)
 				}
 			}
 		}
@@ -214,71 +213,59 @@ func TestIndexExhaustive(t *testing.T) {
 }
 
 func TestBitapTooLong(t *testing.T) {
-	if _, err := NewBitap(make([]byte, 65)); err != ErrTooLong {
-		t.Fatalf("NewBitap(65 bytes) error = %v, want ErrTooLong", err)
-	}
-	if _, err := NewBitap(make([]byte, 64)); err != nil {
-		t.Fatalf("NewBitap(64 bytes) error = %v", err)
-	}
+	_, err := NewBitap(make([]byte, 65))
+	require.ErrorIs(t, err, ErrTooLong, "NewBitap(65 bytes)")
+	_, err = NewBitap(make([]byte, 64))
+	require.NoError(t, err, "NewBitap(64 bytes)")
 }
 
-// TestMatcherNoRetain checks that a drained matcher reports nothing more and
+// TestMatcherReset checks that a drained matcher reports nothing more and
 // that Reset starts again at offset 0.
 func TestMatcherReset(t *testing.T) {
 	for _, s := range singles(t, []byte("abab")) {
 		m := s.matcher()
 		m.Feed([]byte("xxab"))
-		if _, ok := m.Next(); ok {
-			t.Fatalf("%s: match in xxab", s.name)
-		}
+		_, ok := m.Next()
+		require.False(t, ok, "%s: match in xxab", s.name)
 		m.Reset()
 		m.Feed([]byte("ab"))
-		if _, ok := m.Next(); ok {
-			t.Fatalf("%s: Reset kept state", s.name)
-		}
+		_, ok = m.Next()
+		require.False(t, ok, "%s: Reset kept state", s.name)
 		m.Feed([]byte("abab"))
 		var got []Match
 		for match, ok := m.Next(); ok; match, ok = m.Next() {
 			got = append(got, match)
 		}
 		want := []Match{{Start: 0, End: 4}, {Start: 2, End: 6}}
-		if !slices.Equal(got, want) {
-			t.Fatalf("%s: got %v, want %v", s.name, got, want)
-		}
-		if _, ok := m.Next(); ok {
-			t.Fatalf("%s: Next after false reported a match", s.name)
-		}
+		require.Equal(t, want, got, "%s", s.name)
+		_, ok = m.Next()
+		require.False(t, ok, "%s: Next after false reported a match", s.name)
 	}
 }
 
 func TestIndexNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not reliable under the race detector")
-	}
+	testenv.SkipRace(t, "the detector allocates, so allocation counts mean nothing")
 	rng := rand.New(rand.NewPCG(7, 8))
 	h := nettyInputs(rng)["RANDOM_2KB"]
 	needle := bytes.Clone(h[1000:1020])
 	for _, s := range singles(t, needle) {
-		if a := testing.AllocsPerRun(100, func() { sinkInt = s.index(h) }); a != 0 {
-			t.Errorf("%s.Index: %v allocs, want 0", s.name, a)
-		}
+		a := testing.AllocsPerRun(100, func() { sinkInt = s.index(h) })
+		assert.Zero(t, a, "%s.Index: allocs", s.name)
 		m := s.matcher()
-		if a := testing.AllocsPerRun(100, func() {
+		a = testing.AllocsPerRun(100, func() {
 			for i := 0; i < len(h); i += 100 {
 				m.Feed(h[i:min(i+100, len(h))])
 				for match, ok := m.Next(); ok; match, ok = m.Next() {
 					sinkInt = int(match.End)
 				}
 			}
-		}); a != 0 {
-			t.Errorf("%s Feed+Next: %v allocs, want 0", s.name, a)
-		}
+		})
+		assert.Zero(t, a, "%s Feed+Next: allocs", s.name)
 	}
 	wn, wh, _ := worstCase()
 	p := NewPattern(wn)
-	if a := testing.AllocsPerRun(100, func() { sinkInt = p.Index(wh) }); a != 0 {
-		t.Errorf("Pattern.Index worst case: %v allocs, want 0", a)
-	}
+	a := testing.AllocsPerRun(100, func() { sinkInt = p.Index(wh) })
+	assert.Zero(t, a, "Pattern.Index worst case: allocs")
 	// The one-shot Index prepares its Two-Way fallback on the stack: dense
 	// candidates for a 16-byte needle over "ab" force that fallback.
 	ab, abNeedle := make([]byte, 4096), make([]byte, 16)
@@ -288,9 +275,8 @@ func TestIndexNoAllocs(t *testing.T) {
 	for i := range abNeedle {
 		abNeedle[i] = "ab"[rng.IntN(2)]
 	}
-	if a := testing.AllocsPerRun(100, func() { sinkInt = Index(ab, abNeedle) }); a != 0 {
-		t.Errorf("Index on dense candidates: %v allocs, want 0", a)
-	}
+	a = testing.AllocsPerRun(100, func() { sinkInt = Index(ab, abNeedle) })
+	assert.Zero(t, a, "Index on dense candidates: allocs")
 }
 
 var sinkInt int
@@ -333,9 +319,8 @@ func FuzzIndex(f *testing.F) {
 		h, n = shape(mode, off, h, n)
 		want := indexSlow(h, n)
 		for _, s := range singles(t, n) {
-			if got := s.index(h); got != want {
-				t.Fatalf("%s.Index(%q, %q) = %d, want %d", s.name, h, n, got, want)
-			}
+			got := s.index(h)
+			require.Equal(t, want, got, "%s.Index(%q, %q)", s.name, h, n)
 		}
 	})
 }
@@ -361,9 +346,7 @@ func FuzzMatcher(f *testing.F) {
 				return int(cuts[(i-1)%len(cuts)]) % 40
 			}
 			got := feedAll(s.matcher(), h, next)
-			if !slices.Equal(got, want) {
-				t.Fatalf("%s matcher(%q, %q, cuts %v): %v, want %v", s.name, h, n, cuts, got, want)
-			}
+			require.Equal(t, want, got, "%s matcher(%q, %q, cuts %v)", s.name, h, n, cuts)
 		}
 	})
 }
@@ -374,8 +357,6 @@ func TestLen(t *testing.T) {
 	for name, got := range map[string]int{
 		"kmp": NewKMP(n).Len(), "bitap": b.Len(), "twoway": NewTwoWay(n).Len(), "pattern": NewPattern(n).Len(),
 	} {
-		if got != len(n) {
-			t.Errorf("%s.Len() = %d, want %d", name, got, len(n))
-		}
+		assert.Equal(t, len(n), got, "%s.Len()", name)
 	}
 }

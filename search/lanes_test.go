@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestLanesBlock checks the interleaved lanes against the single pass they
@@ -40,12 +42,9 @@ func TestLanesBlock(t *testing.T) {
 		}
 		gotS, gotE := a.block(h, i, n, s)
 		wantS, wantE := a.step(h, i, i+lanes*n, s)
-		if gotE != wantE || gotE >= 0 && gotS != wantS {
-			t.Fatalf("trial %d: block(h, %d, %d, %d) = %d, %d; step = %d, %d\npatterns %q\nhaystack %q", trial, i, n, s, gotS, gotE, wantS, wantE, pats, h)
-		}
-		if gotE < 0 && gotS != wantS {
-			t.Fatalf("trial %d: block ends in state %d; step in %d", trial, gotS, wantS)
-		}
+		require.Equal(t, wantE, gotE, "trial %d: end of block(h, %d, %d, %d) and of step\npatterns %q\nhaystack %q", trial, i, n, s, pats, h)
+		// The state where the match ends, or, with none, where the block ends.
+		require.Equal(t, wantS, gotS, "trial %d: state of block(h, %d, %d, %d) (end %d) and of step\npatterns %q\nhaystack %q", trial, i, n, s, gotE, pats, h)
 	}
 }
 
@@ -90,13 +89,9 @@ func TestSetLongHaystacks(t *testing.T) {
 					got = append(got, match)
 				}
 			}
-			if len(got) != len(want) {
-				t.Fatalf("trial %d chunk %d: %d matches; want %d", trial, chunk, len(got), len(want))
-			}
+			require.Len(t, got, len(want), "trial %d chunk %d: matches", trial, chunk)
 			for k := range got {
-				if got[k] != want[k] {
-					t.Fatalf("trial %d chunk %d: match %d = %v; want %v", trial, chunk, k, got[k], want[k])
-				}
+				require.Equal(t, want[k], got[k], "trial %d chunk %d: match %d", trial, chunk, k)
 			}
 		}
 	}
@@ -136,12 +131,8 @@ func FuzzSetAllLong(f *testing.F) {
 		got := slices.Collect(a.All(h))
 		var scan []Match
 		a.allScan(h, nil, func(m Match) bool { scan = append(scan, m); return true })
-		if !slices.Equal(got, scan) {
-			t.Fatalf("%s: All(%q) with %q =\n%v; scans find\n%v", setKindName(kind, fold), h, pats, got, scan)
-		}
-		if want := setAllSlow(h, pats, kind, fold); !slices.Equal(got, want) {
-			t.Fatalf("%s: All(%q) with %q =\n%v; want\n%v", setKindName(kind, fold), h, pats, got, want)
-		}
+		require.Equal(t, scan, got, "%s: All(%q) with %q, against the scans", setKindName(kind, fold), h, pats)
+		require.Equal(t, setAllSlow(h, pats, kind, fold), got, "%s: All(%q) with %q", setKindName(kind, fold), h, pats)
 	})
 }
 
@@ -154,9 +145,7 @@ func TestSetAllBreak(t *testing.T) {
 	for kind := range overlapping + 1 {
 		a := NewAhoCorasick(pats, setOptions(kind, false)...)
 		want := slices.Collect(a.All(h))
-		if len(want) < 100 {
-			t.Fatalf("%s: %d matches; want many", setKindName(kind, false), len(want))
-		}
+		require.GreaterOrEqual(t, len(want), 100, "%s: matches; want many", setKindName(kind, false))
 		for k := range 100 {
 			var got []Match
 			for m := range a.All(h) {
@@ -165,9 +154,7 @@ func TestSetAllBreak(t *testing.T) {
 					break
 				}
 			}
-			if !slices.Equal(got, want[:k+1]) {
-				t.Fatalf("%s: first %d matches %v; want %v", setKindName(kind, false), k+1, got, want[:k+1])
-			}
+			require.Equal(t, want[:k+1], got, "%s: first %d matches", setKindName(kind, false), k+1)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 var sinkStreamEnd int64
@@ -33,9 +34,10 @@ func BenchmarkStream(b *testing.B) {
 				b.SetBytes(int64(len(h)))
 				b.ReportAllocs()
 				m := p.Matcher()
+				count := 0
 				for b.Loop() {
 					m.Reset()
-					count := 0
+					count = 0
 					for i := 0; i < len(h); i += chunk {
 						m.Feed(h[i:min(i+chunk, len(h))])
 						for match, ok := m.Next(); ok; match, ok = m.Next() {
@@ -43,16 +45,15 @@ func BenchmarkStream(b *testing.B) {
 							count++
 						}
 					}
-					if count != want {
-						b.Fatalf("%d matches, want %d", count, want)
-					}
 				}
+				require.Equal(b, want, count, "matches")
 			})
 			b.Run(name+"/impl=index", func(b *testing.B) {
 				b.SetBytes(int64(len(h)))
 				b.ReportAllocs()
+				count := 0
 				for b.Loop() {
-					count := 0
+					count = 0
 					for s := 0; ; {
 						j := p.Index(h[s:])
 						if j < 0 {
@@ -62,10 +63,8 @@ func BenchmarkStream(b *testing.B) {
 						count++
 						s += j + 1
 					}
-					if count != want {
-						b.Fatalf("%d matches, want %d", count, want)
-					}
 				}
+				require.Equal(b, want, count, "matches")
 			})
 		}
 	}

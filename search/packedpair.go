@@ -9,7 +9,7 @@ import (
 
 // Work charged per candidate of the packed-pair prefilter (in haystack
 // bytes the fallback would scan in the same time): finding the candidate in
-// the mask and calling bytes.Equal, a few nanoseconds. A candidate that
+// the mask and calling bytes.Equal. A candidate that
 // fails also pays a quarter of the needle's length, since bytes.Equal
 // compares several bytes a cycle while the fallbacks scan about one.
 const pairCandidateCost = 8

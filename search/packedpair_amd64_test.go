@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"syscall"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // guarded returns a slice of n bytes that ends where an inaccessible page
@@ -85,22 +87,16 @@ func TestPackedPairKernels(t *testing.T) {
 				}
 				off, mask := k.f(&a[0], &b[0], &c[0], m, 'a', 'b', b3)
 				if first < 0 {
-					if mask != 0 {
-						t.Fatalf("%s m=%d: mask %#x at %d, want none", k.name, m, mask, off)
-					}
+					require.Equal(t, uint64(0), mask, "%s m=%d: mask %#x at %d, want none", k.name, m, mask, off)
 					continue
 				}
-				if mask == 0 || off+bits.TrailingZeros64(mask) != first {
-					t.Fatalf("%s m=%d: (%d, %#x), first candidate at %d", k.name, m, off, mask, first)
-				}
+				require.NotEqual(t, uint64(0), mask, "%s m=%d: (%d, %#x), first candidate at %d", k.name, m, off, mask, first)
+				require.Equal(t, first, off+bits.TrailingZeros64(mask), "%s m=%d: (%d, %#x), first candidate at %d", k.name, m, off, mask, first)
 				hi := off + 63 - bits.LeadingZeros64(mask)
-				if hi >= m {
-					t.Fatalf("%s m=%d: (%d, %#x) goes past m", k.name, m, off, mask)
-				}
+				require.Less(t, hi, m, "%s m=%d: (%d, %#x) goes past m", k.name, m, off, mask)
 				for i := first; i <= hi; i++ {
-					if bit := mask>>(i-off)&1 == 1; bit != cand(i) {
-						t.Fatalf("%s m=%d: (%d, %#x): bit for %d is %v, candidate %v", k.name, m, off, mask, i, bit, cand(i))
-					}
+					bit := mask>>(i-off)&1 == 1
+					require.Equal(t, cand(i), bit, "%s m=%d: (%d, %#x): bit for %d is %v, candidate %v", k.name, m, off, mask, i, bit, cand(i))
 				}
 			}
 		}
@@ -121,13 +117,9 @@ func TestPatternGuarded(t *testing.T) {
 				}
 				needle := randomText(rng, n, "ab")
 				needle[rng.IntN(n)] = 'c'
-				if got := NewPattern(needle).Index(h); got != -1 {
-					t.Fatalf("Pattern(%q).Index(%q) = %d, want -1", needle, h, got)
-				}
+				require.Equal(t, -1, NewPattern(needle).Index(h), "Pattern(%q).Index(%q)", needle, h)
 				copy(h[hl-n:], needle)
-				if got, want := NewPattern(needle).Index(h), indexSlow(h, needle); got != want {
-					t.Fatalf("Pattern(%q).Index(%q) = %d, want %d", needle, h, got, want)
-				}
+				require.Equal(t, indexSlow(h, needle), NewPattern(needle).Index(h), "Pattern(%q).Index(%q)", needle, h)
 			}
 		}
 	})

@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestPatternLevels checks Pattern.Index and the one-shot Index at every
@@ -54,12 +56,9 @@ func TestPatternLevels(t *testing.T) {
 func checkLevel(t *testing.T, h, needle []byte) {
 	t.Helper()
 	want := bytes.Index(h, needle)
-	if got := NewPattern(needle).Index(h); got != want {
-		t.Fatalf("Pattern(%q).Index(%q) = %d, want %d", needle, h, got, want)
-	}
-	if got := Index(h, needle); got != want {
-		t.Fatalf("Index(%q, %q) = %d, want %d", h, needle, got, want)
-	}
+	got := NewPattern(needle).Index(h)
+	require.Equal(t, want, got, "Pattern(%q).Index(%q)", needle, h)
+	require.Equal(t, want, Index(h, needle), "Index(%q, %q)", h, needle)
 }
 
 func randomText(rng *rand.Rand, n int, alphabet string) []byte {
@@ -93,9 +92,7 @@ func TestPatternLevelsFallback(t *testing.T) {
 // TestPatternLevelsNoAllocs checks that Pattern.Index and Index allocate
 // nothing at any level, the fallbacks included.
 func TestPatternLevelsNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not reliable under the race detector")
-	}
+	testenv.SkipRace(t, "the detector allocates, so allocation counts mean nothing")
 	forEachSIMD(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(35, 36))
 		letters := randomText(rng, 4096, "etaoinshrdlu")
@@ -110,12 +107,10 @@ func TestPatternLevelsNoAllocs(t *testing.T) {
 			{wh, wn},
 		} {
 			p := NewPattern(tc.n)
-			if a := testing.AllocsPerRun(100, func() { sinkInt = p.Index(tc.h) }); a != 0 {
-				t.Errorf("case %d: Pattern.Index: %v allocs, want 0", i, a)
-			}
-			if a := testing.AllocsPerRun(100, func() { sinkInt = Index(tc.h, tc.n) }); a != 0 {
-				t.Errorf("case %d: Index: %v allocs, want 0", i, a)
-			}
+			a := testing.AllocsPerRun(100, func() { sinkInt = p.Index(tc.h) })
+			assert.Zero(t, a, "case %d: Pattern.Index: allocs", i)
+			a = testing.AllocsPerRun(100, func() { sinkInt = Index(tc.h, tc.n) })
+			assert.Zero(t, a, "case %d: Index: allocs", i)
 		}
 	})
 }
@@ -139,21 +134,16 @@ func FuzzPatternLevels(f *testing.F) {
 		}
 		want := bytes.Index(h, n)
 		if len(h) <= 1024 {
-			if slow := indexSlow(h, n); slow != want {
-				t.Fatalf("bytes.Index(%q, %q) = %d, indexSlow = %d", h, n, want, slow)
-			}
+			require.Equal(t, want, indexSlow(h, n), "indexSlow(%q, %q) against bytes.Index", h, n)
 		}
 		p := NewPattern(n)
 		old := simd
 		defer func() { simd = old }()
 		for _, l := range simdLevels() {
 			simd = l
-			if got := p.Index(h); got != want {
-				t.Fatalf("%v: Pattern(%q).Index(%q) = %d, want %d", l, n, h, got, want)
-			}
-			if got := Index(h, n); got != want {
-				t.Fatalf("%v: Index(%q, %q) = %d, want %d", l, h, n, got, want)
-			}
+			got := p.Index(h)
+			require.Equal(t, want, got, "%v: Pattern(%q).Index(%q)", l, n, h)
+			require.Equal(t, want, Index(h, n), "%v: Index(%q, %q)", l, h, n)
 		}
 	})
 }

@@ -41,11 +41,11 @@ type Pattern struct {
 
 // Work charged to the prefilter, in haystack bytes the fallback would scan
 // in the same time: per candidate found by bytes.IndexByte (the call and
-// the pair check, about 5 ns here, while Two-Way scans 3 bytes a
-// nanosecond), and per byte of the needle compared when the pair check
-// passes. Needles of at most bruteNeedle and shortNeedle bytes pay more
-// per candidate, since bytes.Index's brute force, their fallback, is
-// faster still.
+// the pair check, which cost what Two-Way spends on a dozen or more
+// bytes), and per byte of the needle compared when the pair check passes.
+// Needles of at most bruteNeedle and shortNeedle bytes pay more per
+// candidate, since bytes.Index's brute force, their fallback, is faster
+// still.
 const (
 	candidateCost      = 16
 	bruteCandidateCost = 32

@@ -42,13 +42,11 @@ const (
 
 // Work charged to the prefilter per match, in chunk bytes the KMP fallback
 // scans in the same time: matchWork for the Pattern.Index call that found
-// it, and one per matchWorkDiv needle bytes it verified with bytes.Equal.
-// (Measured on the development machine: an Index call that finds its match
-// at once costs about 12 ns, bytes.Equal about 0.01 ns a byte, and KMP
-// about 1.7 ns a byte where the needle's prefixes keep matching.) The
-// prefilter hands over to KMP once its charges exceed the bytes passed over
-// plus streamSlack, so matches closer than about matchWork bytes apart are
-// left to KMP. The time stays linear: each charge pays for an Index call
+// it, and one per matchWorkDiv needle bytes it verified with bytes.Equal
+// (roughly the ratios of their costs to KMP's per byte where the needle's
+// prefixes keep matching). The prefilter hands over to KMP once its
+// charges exceed the bytes passed over plus streamSlack, so matches closer
+// than about matchWork bytes apart are left to KMP. The time stays linear: each charge pays for an Index call
 // that costs O(the bytes it passed over + len(needle)) plus a constant.
 const (
 	matchWork    = 8

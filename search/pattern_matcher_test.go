@@ -3,11 +3,12 @@ package search
 import (
 	"bytes"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // drainMatcher returns every match Next reports for the chunk fed last.
@@ -55,9 +56,7 @@ func TestPatternMatcherTable(t *testing.T) {
 					m.Feed([]byte(c))
 					got = append(got, drainMatcher(m)...)
 				}
-				if !slices.Equal(got, want) {
-					t.Fatalf("got %v, want %v", got, want)
-				}
+				require.Equal(t, want, got)
 				m.Reset()
 			}
 		})
@@ -85,39 +84,32 @@ func TestPatternMatcherReuse(t *testing.T) {
 				buf[i] = 'x'
 			}
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("needle %.20q: %d matches %v, want %d %v", needle, len(got), trim(got), len(want), trim(want))
-		}
+		assert.Equal(t, want, got, "needle %.20q", needle)
 	}
 }
 
 func TestPatternMatcherResetMidStream(t *testing.T) {
 	m := NewPattern([]byte("abab")).Matcher()
 	m.Feed([]byte("xxababab"))
-	if got, ok := m.Next(); !ok || got != (Match{Start: 2, End: 6}) {
-		t.Fatalf("first match = %v, %v; want {2 6}", got, ok)
-	}
+	got, ok := m.Next()
+	require.True(t, ok, "no first match")
+	require.Equal(t, Match{Start: 2, End: 6}, got, "first match")
 	// Reset with a match pending and a prefix "ab" matched at the end.
 	m.Reset()
 	m.Feed([]byte("ab"))
-	if got, ok := m.Next(); ok {
-		t.Fatalf("after Reset: match %v from the old stream", got)
-	}
+	got, ok = m.Next()
+	require.False(t, ok, "after Reset: match %v from the old stream", got)
 	m.Feed([]byte("abab"))
 	want := []Match{{Start: 0, End: 4}, {Start: 2, End: 6}}
-	if got := drainMatcher(m); !slices.Equal(got, want) {
-		t.Fatalf("after Reset: got %v, want %v", got, want)
-	}
+	require.Equal(t, want, drainMatcher(m), "after Reset")
 	// Reset before any Feed, and Next without Feed.
 	m = NewPattern(nil).Matcher()
-	if got, ok := m.Next(); ok {
-		t.Fatalf("empty needle, no Feed: match %v", got)
-	}
+	got, ok = m.Next()
+	require.False(t, ok, "empty needle, no Feed: match %v", got)
 	m = NewPattern([]byte("a")).Matcher()
 	m.Reset()
-	if got, ok := m.Next(); ok {
-		t.Fatalf("no Feed: match %v", got)
-	}
+	got, ok = m.Next()
+	require.False(t, ok, "no Feed: match %v", got)
 }
 
 // TestPatternMatcherUndrained checks that a chunk counts whole even when
@@ -140,9 +132,7 @@ func TestPatternMatcherUndrained(t *testing.T) {
 			m.Next()
 		}
 		m.Feed([]byte(tc.c1))
-		if got := drainMatcher(m); !slices.Equal(got, []Match{tc.want}) {
-			t.Errorf("needle %q, %q after %d Next, then %q: got %v, want [%v]", tc.needle, tc.c0, tc.nexts, tc.c1, got, tc.want)
-		}
+		assert.Equal(t, []Match{tc.want}, drainMatcher(m), "needle %q, %q after %d Next, then %q", tc.needle, tc.c0, tc.nexts, tc.c1)
 	}
 }
 
@@ -175,12 +165,8 @@ func TestPatternMatcherDense(t *testing.T) {
 				got = append(got, match)
 				fellBack = fellBack || m.(*patternMatcher).phase == phaseKMP
 			}
-			if want := allSlow(tc.h, []byte(tc.needle)); !slices.Equal(got, want) {
-				t.Fatalf("%d matches %v, want %d %v", len(got), trim(got), len(want), trim(want))
-			}
-			if fellBack != tc.fallback {
-				t.Errorf("handed over to KMP: %v, want %v", fellBack, tc.fallback)
-			}
+			require.Equal(t, allSlow(tc.h, []byte(tc.needle)), got)
+			assert.Equal(t, tc.fallback, fellBack, "handed over to KMP")
 		})
 	}
 }
@@ -213,17 +199,12 @@ func TestPatternMatcherRandom(t *testing.T) {
 		want := allSlow(h, needle)
 		m := NewPattern(needle).Matcher()
 		got := feedAll(m, h, func() int { return rng.IntN(size + 1) })
-		if !slices.Equal(got, want) {
-			t.Fatalf("needle %.40q, chunks ≤ %d: %d matches %v, want %d %v",
-				needle, size, len(got), trim(got), len(want), trim(want))
-		}
+		require.Equal(t, want, got, "needle %.40q, chunks ≤ %d", needle, size)
 	}
 }
 
 func TestPatternMatcherNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not reliable under the race detector")
-	}
+	testenv.SkipRace(t, "the detector allocates, so allocation counts mean nothing")
 	dense := bytes.Repeat([]byte("a"), 1<<14)
 	sparse := bytes.Repeat([]byte("abcdefgh"), 1<<11)
 	for _, tc := range []struct {
@@ -246,9 +227,7 @@ func TestPatternMatcherNoAllocs(t *testing.T) {
 					}
 				}
 			})
-			if a != 0 {
-				t.Errorf("needle %.10q, chunks of %d: %v allocs per stream, want 0", tc.needle, size, a)
-			}
+			assert.Zero(t, a, "needle %.10q, chunks of %d: allocs per stream", tc.needle, size)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestPatternFallbacks drives Pattern.Index into each of its fallbacks —
@@ -33,11 +35,8 @@ func TestPatternFallbacks(t *testing.T) {
 				copy(h[len(h)-n-rng.IntN(100):], needle)
 			}
 		}
-		if got, want := NewPattern(needle).Index(h), bytes.Index(h, needle); got != want {
-			t.Fatalf("trial %d: Index(%q) = %d; bytes.Index = %d (haystack %d bytes)", trial, needle, got, want, len(h))
-		}
-		if got, want := Index(h, needle), bytes.Index(h, needle); got != want {
-			t.Fatalf("trial %d: one-shot Index(%q) = %d; bytes.Index = %d (haystack %d bytes)", trial, needle, got, want, len(h))
-		}
+		want := bytes.Index(h, needle)
+		require.Equal(t, want, NewPattern(needle).Index(h), "trial %d: Pattern(%q).Index (haystack %d bytes)", trial, needle, len(h))
+		require.Equal(t, want, Index(h, needle), "trial %d: one-shot Index(%q) (haystack %d bytes)", trial, needle, len(h))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 // setBenchRegexp compiles the leftmost-first equivalent of a Set, the
@@ -63,13 +64,13 @@ func setBenchPrefilter(b *testing.B, text []byte, first string, pats [][]byte) {
 func benchFindAbsent(b *testing.B, text []byte, find func([]byte) (Match, bool)) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	var m Match
+	var ok bool
 	for b.Loop() {
-		m, ok := find(text)
-		if ok {
-			b.Fatalf("unexpected match %v", m)
-		}
+		m, ok = find(text)
 		sinkSetMatch = m
 	}
+	require.False(b, ok, "unexpected match %v", m)
 }
 
 // setBenchRegexpMax is the largest set compared with regexp, which needs
@@ -96,11 +97,11 @@ func BenchmarkSetFind(b *testing.B) {
 			re := setBenchRegexp(pats)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
+			var loc []int
 			for b.Loop() {
-				if loc := re.FindIndex(text); loc != nil {
-					b.Fatalf("unexpected match %v", loc)
-				}
+				loc = re.FindIndex(text)
 			}
+			require.Nil(b, loc, "unexpected match")
 		})
 	}
 }
@@ -132,13 +133,15 @@ func BenchmarkSetFindShort(b *testing.B) {
 				b.Run(fmt.Sprintf("patterns=%d/size=%d/impl=%s", n, size, impl.name), func(b *testing.B) {
 					b.SetBytes(int64(len(pieces) * size))
 					b.ReportAllocs()
+					found := 0
 					for b.Loop() {
 						for _, p := range pieces {
-							if m, ok := impl.find(p); ok {
-								b.Fatalf("unexpected match %v", m)
+							if _, ok := impl.find(p); ok {
+								found++
 							}
 						}
 					}
+					require.Zero(b, found, "matches where none may be")
 				})
 			}
 		}
@@ -155,9 +158,7 @@ func BenchmarkSetAll(b *testing.B) {
 	}
 	for _, n := range []int{5, 16, 100, 1000} {
 		pats, err := corpus.RareWords(text, n, rand.New(rand.NewPCG(uint64(n), 2)))
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		// The match count is checked against regexp for the smaller sets.
 		want := 0
 		if n <= setBenchRegexpMax {
@@ -171,16 +172,15 @@ func BenchmarkSetAll(b *testing.B) {
 			s := NewSet(pats)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
+			count := 0
 			for b.Loop() {
-				count := 0
+				count = 0
 				for m := range s.All(text) {
 					sinkSetMatch = m
 					count++
 				}
-				if count != want {
-					b.Fatalf("%d matches; regexp finds %d", count, want)
-				}
 			}
+			require.Equal(b, want, count, "matches; regexp finds %d", want)
 		})
 		if n > setBenchRegexpMax {
 			continue
@@ -189,11 +189,11 @@ func BenchmarkSetAll(b *testing.B) {
 			re := setBenchRegexp(pats)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
+			got := 0
 			for b.Loop() {
-				if got := len(re.FindAllIndex(text, -1)); got != want {
-					b.Fatalf("%d matches; want %d", got, want)
-				}
+				got = len(re.FindAllIndex(text, -1))
 			}
+			require.Equal(b, want, got, "matches")
 		})
 	}
 }
@@ -210,9 +210,7 @@ func BenchmarkSetStream(b *testing.B) {
 	const chunk = 64 << 10
 	for _, n := range []int{16, 100} {
 		pats, err := corpus.RareWords(text, n, rand.New(rand.NewPCG(uint64(n), 2)))
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		s := NewSet(pats, Overlapping())
 		want := 0
 		for range s.All(text) {
@@ -222,9 +220,10 @@ func BenchmarkSetStream(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			m := s.Matcher()
+			count := 0
 			for b.Loop() {
 				m.Reset()
-				count := 0
+				count = 0
 				for i := 0; i < len(text); i += chunk {
 					m.Feed(text[i:min(i+chunk, len(text))])
 					for match, ok := m.Next(); ok; match, ok = m.Next() {
@@ -232,24 +231,21 @@ func BenchmarkSetStream(b *testing.B) {
 						count++
 					}
 				}
-				if count != want {
-					b.Fatalf("%d matches; want %d", count, want)
-				}
 			}
+			require.Equal(b, want, count, "matches")
 		})
 		b.Run(fmt.Sprintf("patterns=%d/chunk=65536/impl=all", n), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
+			count := 0
 			for b.Loop() {
-				count := 0
+				count = 0
 				for m := range s.All(text) {
 					sinkSetMatch = m
 					count++
 				}
-				if count != want {
-					b.Fatalf("%d matches; want %d", count, want)
-				}
 			}
+			require.Equal(b, want, count, "matches")
 		})
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func setOptions(kind matchKind, fold bool) []SetOption {
@@ -71,25 +73,28 @@ func setCheck(t *testing.T, pats [][]byte, h []byte, kind matchKind, fold bool, 
 		{"Set", s.Find, func(h []byte) []Match { return slices.Collect(s.All(h)) }, s.Matcher},
 		{"AhoCorasick", a.Find, func(h []byte) []Match { return slices.Collect(a.All(h)) }, a.Matcher},
 	} {
-		if m, ok := impl.find(h); m != wantM || ok != wantOK {
-			t.Fatalf("%s %s: Find(%q) with %q = %v, %v; want %v, %v", impl.name, name, h, pats, m, ok, wantM, wantOK)
+		// Compared with == first: the random and fuzz tests call this
+		// hundreds of thousands of times, and testify compares by
+		// reflection and boxes its message arguments on every call.
+		if m, ok := impl.find(h); ok != wantOK || m != wantM {
+			require.Equal(t, wantOK, ok, "%s %s: Find(%q) with %q found", impl.name, name, h, pats)
+			require.Equal(t, wantM, m, "%s %s: Find(%q) with %q", impl.name, name, h, pats)
 		}
-		if got := impl.all(h); !slices.Equal(got, wantAll) {
-			t.Fatalf("%s %s: All(%q) with %q =\n%v; want\n%v", impl.name, name, h, pats, got, wantAll)
+		if all := impl.all(h); !slices.Equal(all, wantAll) {
+			require.Equal(t, wantAll, all, "%s %s: All(%q) with %q", impl.name, name, h, pats)
 		}
 		if rng != nil {
 			m := impl.matcher()
 			for range 2 {
-				if got := setFeedRandom(m, h, rng); !slices.Equal(got, wantOver) {
-					t.Fatalf("%s %s: Matcher(%q) with %q =\n%v; want\n%v", impl.name, name, h, pats, got, wantOver)
+				if over := setFeedRandom(m, h, rng); !slices.Equal(over, wantOver) {
+					require.Equal(t, wantOver, over, "%s %s: Matcher(%q) with %q", impl.name, name, h, pats)
 				}
 				m.Reset()
 			}
 		}
 	}
-	if s.Len() != len(pats) || a.Len() != len(pats) {
-		t.Fatalf("Len = %d, %d; want %d", s.Len(), a.Len(), len(pats))
-	}
+	require.Equal(t, len(pats), s.Len(), "Set.Len")
+	require.Equal(t, len(pats), a.Len(), "AhoCorasick.Len")
 }
 
 func TestSetTable(t *testing.T) {
@@ -120,12 +125,10 @@ func TestSetTable(t *testing.T) {
 	} {
 		s := NewSet(toBytes(tt.pats), tt.opts...)
 		got := slices.Collect(s.All([]byte(tt.h)))
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("NewSet(%q).All(%q) = %v; want %v", tt.pats, tt.h, got, tt.want)
-		}
+		assert.Equal(t, tt.want, got, "NewSet(%q).All(%q)", tt.pats, tt.h)
 		m, ok := s.Find([]byte(tt.h))
-		if ok != (len(tt.want) > 0) || ok && m != tt.want[0] {
-			t.Errorf("NewSet(%q).Find(%q) = %v, %v", tt.pats, tt.h, m, ok)
+		if assert.Equal(t, len(tt.want) > 0, ok, "NewSet(%q).Find(%q) found", tt.pats, tt.h) && ok {
+			assert.Equal(t, tt.want[0], m, "NewSet(%q).Find(%q)", tt.pats, tt.h)
 		}
 	}
 }
@@ -137,22 +140,20 @@ func TestSetEmptyPattern(t *testing.T) {
 	} {
 		func() {
 			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "empty") {
-					t.Errorf("recover() = %v; want a panic about an empty pattern", r)
-				}
+				r := recover()
+				assert.Contains(t, fmt.Sprint(r), "empty", "recover() = %v; want a panic about an empty pattern", r)
 			}()
 			build()
 		}()
 	}
 	s := NewSet(nil)
-	if _, ok := s.Find([]byte("abc")); ok || s.Len() != 0 {
-		t.Errorf("empty set matched")
-	}
+	_, ok := s.Find([]byte("abc"))
+	assert.False(t, ok, "empty set matched")
+	assert.Zero(t, s.Len(), "empty set's Len")
 	m := s.Matcher()
 	m.Feed([]byte("abc"))
-	if _, ok := m.Next(); ok {
-		t.Errorf("empty set Matcher matched")
-	}
+	_, ok = m.Next()
+	assert.False(t, ok, "empty set Matcher matched")
 }
 
 // setRandomInput builds random patterns of 1 to maxLen bytes and a
@@ -218,12 +219,12 @@ func TestSetPrefilter(t *testing.T) {
 			}
 		}
 	}
-	if p := newPrefilter(toBytes([]string{"ab", "Ab"}), true); p == nil || p.n != 2 {
-		t.Errorf("prefilter of ab, Ab folded = %v; want 2 bytes", p)
+	p := newPrefilter(toBytes([]string{"ab", "Ab"}), true)
+	if assert.NotNil(t, p, "prefilter of ab, Ab folded") {
+		assert.Equal(t, 2, p.n, "bytes of the prefilter of ab, Ab folded")
 	}
-	if p := newPrefilter(toBytes([]string{"ab", "cd"}), true); p != nil {
-		t.Errorf("prefilter of ab, cd folded = %v; want none (4 bytes)", p)
-	}
+	p = newPrefilter(toBytes([]string{"ab", "cd"}), true)
+	assert.Nil(t, p, "prefilter of ab, cd folded; want none (4 bytes)")
 }
 
 // setFuzzInput decodes a fuzz input: data[0] picks the match kind, case
@@ -291,9 +292,9 @@ func FuzzSetFind(f *testing.F) {
 		want, wantOK := setFindSlow(h, pats, kind, fold)
 		opts := setOptions(kind, fold)
 		for _, find := range []func([]byte) (Match, bool){NewSet(pats, opts...).Find, NewAhoCorasick(pats, opts...).Find} {
-			if got, ok := find(h); got != want || ok != wantOK {
-				t.Fatalf("%s: Find(%q) with %q = %v, %v; want %v, %v", setKindName(kind, fold), h, pats, got, ok, want, wantOK)
-			}
+			got, ok := find(h)
+			require.Equal(t, wantOK, ok, "%s: Find(%q) with %q found", setKindName(kind, fold), h, pats)
+			require.Equal(t, want, got, "%s: Find(%q) with %q", setKindName(kind, fold), h, pats)
 		}
 	})
 }
@@ -308,9 +309,7 @@ func FuzzSetAll(f *testing.F) {
 		want := setAllSlow(h, pats, kind, fold)
 		opts := setOptions(kind, fold)
 		for _, all := range []func([]byte) iter.Seq[Match]{NewSet(pats, opts...).All, NewAhoCorasick(pats, opts...).All} {
-			if got := slices.Collect(all(h)); !slices.Equal(got, want) {
-				t.Fatalf("%s: All(%q) with %q =\n%v; want\n%v", setKindName(kind, fold), h, pats, got, want)
-			}
+			require.Equal(t, want, slices.Collect(all(h)), "%s: All(%q) with %q", setKindName(kind, fold), h, pats)
 		}
 	})
 }
@@ -330,9 +329,7 @@ func FuzzSetMatcher(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, 0))
 		opts := setOptions(kind, fold)
 		for _, m := range []Matcher{NewSet(pats, opts...).Matcher(), NewAhoCorasick(pats, opts...).Matcher()} {
-			if got := setFeedRandom(m, h, rng); !slices.Equal(got, want) {
-				t.Fatalf("%s: Matcher(%q) with %q =\n%v; want\n%v", setKindName(kind, fold), h, pats, got, want)
-			}
+			require.Equal(t, want, setFeedRandom(m, h, rng), "%s: Matcher(%q) with %q", setKindName(kind, fold), h, pats)
 		}
 	})
 }
@@ -340,9 +337,7 @@ func FuzzSetMatcher(f *testing.F) {
 // TestSetNoAllocs checks that Find, a complete All loop and Feed+Next
 // allocate nothing, at every simd level.
 func TestSetNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
+	testenv.SkipRace(t, "the detector allocates, so allocation counts mean nothing")
 	forEachSIMD(t, func(t *testing.T) {
 		h := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog ", 50))
 		for _, pats := range [][]string{{"fox", "dog"}, {"the", "quick", "lazy", "over", "jumps"}} {
@@ -350,19 +345,17 @@ func TestSetNoAllocs(t *testing.T) {
 				for _, fold := range []bool{false, true} {
 					s := NewSet(toBytes(pats), setOptions(kind, fold)...)
 					name := setKindName(kind, fold)
-					if n := testing.AllocsPerRun(100, func() { s.Find(h) }); n != 0 {
-						t.Errorf("%s: Find allocates %v times", name, n)
-					}
+					n := testing.AllocsPerRun(100, func() { s.Find(h) })
+					assert.Zero(t, n, "%s: Find allocates", name)
 					count := 0
-					if n := testing.AllocsPerRun(100, func() {
+					n = testing.AllocsPerRun(100, func() {
 						for m := range s.All(h) {
 							count += int(m.End)
 						}
-					}); n != 0 {
-						t.Errorf("%s: All loop allocates %v times", name, n)
-					}
+					})
+					assert.Zero(t, n, "%s: All loop allocates", name)
 					m := s.Matcher()
-					if n := testing.AllocsPerRun(100, func() {
+					n = testing.AllocsPerRun(100, func() {
 						m.Reset()
 						for i := 0; i < len(h); i += 7 {
 							m.Feed(h[i:min(i+7, len(h))])
@@ -370,9 +363,8 @@ func TestSetNoAllocs(t *testing.T) {
 								count++
 							}
 						}
-					}); n != 0 {
-						t.Errorf("%s: Feed+Next allocates %v times", name, n)
-					}
+					})
+					assert.Zero(t, n, "%s: Feed+Next allocates", name)
 					sinkInt += count
 				}
 			}

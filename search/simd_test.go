@@ -1,6 +1,10 @@
 package search
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // simdLevels returns every level this process can run, widest first, down
 // to pure Go.
@@ -38,7 +42,5 @@ func withSIMD(t testing.TB, l simdLevel) {
 
 func TestSIMDDetected(t *testing.T) {
 	t.Logf("search kernels: %v (levels tested: %v)", detected, simdLevels())
-	if kernelsBuilt != (detected != simdNone) {
-		t.Fatalf("kernels built: %v, but the level detected is %v", kernelsBuilt, detected)
-	}
+	require.Equal(t, kernelsBuilt, detected != simdNone, "kernels built: %v, but the level detected is %v", kernelsBuilt, detected)
 }

@@ -249,9 +249,9 @@ func (t *teddy) fill(h []byte, i int, m *pfState) bool {
 
 // teddyBatchMin is the fewest offsets fill hands to a batch kernel: below
 // it, the block kernels' one call over a haystack without candidates costs
-// less than a batch and a block call for its tail (callgrind, Find of 5
-// absent words in 300 bytes: 818 instructions, 959 with a batch from 256
-// offsets on; in 1000 bytes, 1,366 with batches, 1,489 without).
+// less than a batch and a block call for its tail (as callgrind counts
+// the instructions of Find of absent words in haystacks of a few hundred
+// bytes).
 const teddyBatchMin = 512
 
 // verify reports whether a pattern may begin at a candidate p where h[p:]
@@ -275,10 +275,9 @@ func (t *teddy) verify(x uint64) bool {
 // per teddyDense offsets on average (beyond teddyDenseSlack offsets'
 // worth), the search turns to the full test, which passes about half as
 // many: about when the candidates it removes cost more than its doubled
-// kernel time, at a few nanoseconds each. Measured in 1 MiB of Go source (candidates lean /
-// full / full with 3 bytes): 16 rare identifiers 3,348 / 1,717 / 9,351
-// (Tes, Ben, con and dec are common prefixes), 64 of them 52,616 / 27,509
-// / 64,711, 5 and 16 absent random words 8 / 0 / 106 and 257 / 2 / 592.
+// kernel time. On Go source, rare identifiers (whose common prefixes, such
+// as Tes, Ben, con and dec, make candidates dense) turn to the full test;
+// absent random words, whose lean candidates stay rare, stay lean.
 const (
 	teddyDense      = 128
 	teddyDenseSlack = 4096

@@ -5,6 +5,8 @@ package search
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestTeddyNoSSSE3 checks that at the SSE2 level a CPU without SSSE3 (no
@@ -16,9 +18,7 @@ func TestTeddyNoSSSE3(t *testing.T) {
 	t.Cleanup(func() { hasSSSE3 = old })
 	pats := toBytes([]string{"abc", "bca", "ca"})
 	s := NewSet(pats)
-	if s.prefilter() != s.pf {
-		t.Fatalf("without SSSE3, the Set uses Teddy")
-	}
+	require.Same(t, s.pf, s.prefilter(), "without SSSE3, the Set uses Teddy")
 	rng := rand.New(rand.NewPCG(9, 10))
 	_, h := teddyRandom(rng, "abc", 1, 1, 500)
 	for kind := range overlapping + 1 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkSetTeddyMax searches 1 MiB of Go source with sets of 64
@@ -24,9 +25,7 @@ func BenchmarkSetTeddyMax(b *testing.B) {
 		benchFindAbsent(b, text, NewSet(absent).Find)
 	})
 	rare, err := corpus.RareWords(text, n, rand.New(rand.NewPCG(n, 2)))
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.Run(fmt.Sprintf("patterns=%d/op=all", n), func(b *testing.B) {
 		s := NewSet(rare)
 		b.SetBytes(int64(len(text)))

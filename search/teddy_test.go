@@ -7,7 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // teddyCandidateSlow reports whether offset p of h is a candidate of t: by
@@ -65,56 +67,58 @@ func TestTeddyNext(t *testing.T) {
 				for p+td.m <= len(h) && !teddyCandidateSlow(td, h, p) {
 					p++
 				}
-				if want != p {
-					t.Fatalf("nextGo(h, %d) = %d; the first candidate is %d", i, want, p)
-				}
+				require.Equal(t, want, p, "nextGo(h, %d) = %d; the first candidate is %d", i, want, p)
 				base, mask, end := td.block(h, i)
 				if mask == 0 {
-					if p+td.m <= len(h) {
-						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) has no candidate; the first is %d", td.m, len(pats), len(h), i, p)
-					}
+					require.Greater(t, p+td.m, len(h), "m=%d, %d patterns, len %d: block(h, %d) has no candidate; the first is %d", td.m, len(pats), len(h), i, p)
 				} else {
-					if got := base + bits.TrailingZeros64(mask); got != p {
-						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: first candidate %d; want %d", td.m, len(pats), len(h), i, base, mask, got, p)
-					}
-					if end > base+64 || end > len(h)-td.m+1 || end < base+64-bits.LeadingZeros64(mask) {
-						t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x, %d: bad end", td.m, len(pats), len(h), i, base, mask, end)
-					}
+					require.Equal(t, p, base+bits.TrailingZeros64(mask), "m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: first candidate", td.m, len(pats), len(h), i, base, mask)
+					require.LessOrEqual(t, end, base+64, "m=%d, %d patterns, len %d: block(h, %d) = %d, %#x, %d: end past the block", td.m, len(pats), len(h), i, base, mask, end)
+					require.LessOrEqual(t, end, len(h)-td.m+1, "m=%d, %d patterns, len %d: block(h, %d) = %d, %#x, %d: end past the offsets", td.m, len(pats), len(h), i, base, mask, end)
+					require.GreaterOrEqual(t, end, base+64-bits.LeadingZeros64(mask), "m=%d, %d patterns, len %d: block(h, %d) = %d, %#x, %d: end before the last candidate", td.m, len(pats), len(h), i, base, mask, end)
+					var wrong []int // offsets whose bit is not the slow test's answer
 					for j := p; j < end; j++ {
 						if got := mask>>(j-base)&1 == 1; got != teddyCandidateSlow(td, h, j) {
-							t.Fatalf("m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: bit of %d is %v", td.m, len(pats), len(h), i, base, mask, j, got)
+							wrong = append(wrong, j)
 						}
 					}
+					require.Empty(t, wrong, "m=%d, %d patterns, len %d: block(h, %d) = %d, %#x: wrong bits", td.m, len(pats), len(h), i, base, mask)
 				}
 				// next, from i and then from each offset it returns.
 				var m pfState
 				if trial%2 == 1 {
 					m.tBuf = new([64]uint64)
 				}
+				// The walk collects what is wrong and asserts once at its
+				// end: per offset, testify's boxed message arguments would
+				// cost more than the checks.
+				var skipped, notCandidates []int
 				for j, q := i, i; ; j = q + 1 {
 					q = td.next(h, j, &m)
 					for r := j; r < min(q, len(h)); r++ {
 						if teddyMayBeginSlow(pats, h, r, fold) {
-							t.Fatalf("m=%d, %d patterns %q, fold %v: next(h, %d) = %d skips %d of %q", td.m, len(pats), pats, fold, j, q, r, h)
+							skipped = append(skipped, r) // a pattern may begin there
 						}
 					}
 					if q+td.m > len(h) {
-						if q != max(j, len(h)-td.m+1) {
-							t.Fatalf("next(h, %d) = %d; want no candidate", j, q)
-						}
+						require.Equal(t, max(j, len(h)-td.m+1), q, "next(h, %d) = %d; want no candidate", j, q)
 						break
 					}
 					if !teddyCandidateSlow(td, h, q) {
-						t.Fatalf("next(h, %d) = %d, no candidate", j, q)
+						notCandidates = append(notCandidates, q)
 					}
 				}
+				require.Empty(t, skipped, "m=%d, %d patterns %q, fold %v: next from %d skips offsets of %q", td.m, len(pats), pats, fold, i, h)
+				require.Empty(t, notCandidates, "m=%d: next from %d returns offsets that are no candidates", td.m, i)
 			}
 			for _, pat := range pats {
+				var missed []int // offsets where pat occurs that are no candidates
 				for p := 0; p+len(pat) <= len(h); p++ {
 					if setMatchAtSlow(h, p, pat, fold) && !teddyCandidateSlow(td, h, p) {
-						t.Fatalf("%q occurs at %d of %q, which is no candidate", pat, p, h)
+						missed = append(missed, p)
 					}
 				}
+				require.Empty(t, missed, "%q occurs at offsets of %q that are no candidates", pat, h)
 			}
 		}
 	})
@@ -148,12 +152,14 @@ func TestTeddyBatch(t *testing.T) {
 					out[j] = 0xdead
 				}
 				words, sum := td.batch(h, i, m, lean, &out)
-				if want := min(64, (len(h)-i-m+1)/64); words != want {
-					t.Fatalf("m=%d, len %d: batch(h, %d) examines %d words; want %d", m, len(h), i, words, want)
-				}
-				if words < 64 && sum>>words != 0 {
-					t.Fatalf("m=%d, len %d: batch(h, %d) = %d, %#x: bits past the words", m, len(h), i, words, sum)
-				}
+				want := min(64, (len(h)-i-m+1)/64)
+				require.Equal(t, want, words, "m=%d, len %d: words batch(h, %d) examines", m, len(h), i)
+				require.False(t, words < 64 && sum>>words != 0, "m=%d, len %d: batch(h, %d) = %d, %#x: bits past the words", m, len(h), i, words, sum)
+				// Per offset and word, the loop collects what is wrong and
+				// asserts once: testify's message arguments would cost more
+				// than the checks.
+				var wantWords, gotWords []uint64
+				var notLean, zeroInSum, writtenNotInSum []int
 				for j := range words {
 					var want uint64
 					for b := range 64 {
@@ -163,22 +169,24 @@ func TestTeddyBatch(t *testing.T) {
 							want |= 1 << b
 						}
 						if lean && full && !teddyLeanSlow(td, h, p, m) {
-							t.Fatalf("m=%d: offset %d is a candidate, not a lean one", m, p)
+							notLean = append(notLean, p)
 						}
 					}
 					got := uint64(0)
 					if sum>>j&1 == 1 {
 						got = out[j]
 						if got == 0 {
-							t.Fatalf("m=%d, len %d: batch(h, %d): word %d in sum is zero", m, len(h), i, j)
+							zeroInSum = append(zeroInSum, j)
 						}
 					} else if out[j] != 0xdead {
-						t.Fatalf("m=%d, len %d: batch(h, %d): word %d not in sum is written", m, len(h), i, j)
+						writtenNotInSum = append(writtenNotInSum, j)
 					}
-					if got != want {
-						t.Fatalf("m=%d, lean %v, %d patterns, len %d: batch(h, %d): word %d = %#x; want %#x", m, lean, len(pats), len(h), i, j, got, want)
-					}
+					wantWords, gotWords = append(wantWords, want), append(gotWords, got)
 				}
+				require.Empty(t, notLean, "m=%d: offsets that are candidates, not lean ones", m)
+				require.Empty(t, zeroInSum, "m=%d, len %d: batch(h, %d): words in sum that are zero", m, len(h), i)
+				require.Empty(t, writtenNotInSum, "m=%d, len %d: batch(h, %d): words not in sum that are written", m, len(h), i)
+				require.Equal(t, wantWords, gotWords, "m=%d, lean %v, %d patterns, len %d: batch(h, %d): candidate words", m, lean, len(pats), len(h), i)
 			}
 		}
 	})
@@ -256,44 +264,32 @@ func TestTeddyUsed(t *testing.T) {
 	}
 	forEachSIMD(t, func(t *testing.T) {
 		small, big := NewSet(pats[:teddyMaxPatterns]), NewSet(pats)
-		if big.tf != nil || big.prefilter() != big.pf {
-			t.Errorf("%d patterns: Teddy is used", len(pats))
-		}
-		if small.tf == nil {
-			t.Fatalf("%d patterns: no Teddy prefilter", teddyMaxPatterns)
-		}
+		assert.False(t, big.tf != nil || big.prefilter() != big.pf, "%d patterns: Teddy is used", len(pats))
+		require.NotNil(t, small.tf, "%d patterns: no Teddy prefilter", teddyMaxPatterns)
 		want := kernelsBuilt && simd != simdNone
-		if got := small.prefilter() == small.tf; got != want {
-			t.Errorf("Teddy used: %v; want %v", got, want)
-		}
-		if NewSet(nil).tf != nil {
-			t.Errorf("an empty set has a Teddy prefilter")
-		}
+		assert.Equal(t, want, small.prefilter() == small.tf, "Teddy used")
+		assert.Nil(t, NewSet(nil).tf, "an empty set has a Teddy prefilter")
 	})
 }
 
 // TestTeddyNoAllocs checks that Find and a complete All loop allocate
 // nothing at every level, on a haystack long enough for the kernels.
 func TestTeddyNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
+	testenv.SkipRace(t, "the detector allocates, so allocation counts mean nothing")
 	h := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog "), 100)
 	pats := toBytes([]string{"fox", "dog", "lazy", "qu", "zebra", "Jumps"})
 	forEachSIMD(t, func(t *testing.T) {
 		for kind := range overlapping + 1 {
 			s := NewSet(pats, setOptions(kind, true)...)
-			if n := testing.AllocsPerRun(50, func() { s.Find(h) }); n != 0 {
-				t.Errorf("%s: Find allocates %v times", setKindName(kind, true), n)
-			}
+			n := testing.AllocsPerRun(50, func() { s.Find(h) })
+			assert.Zero(t, n, "%s: Find allocates", setKindName(kind, true))
 			count := 0
-			if n := testing.AllocsPerRun(50, func() {
+			n = testing.AllocsPerRun(50, func() {
 				for m := range s.All(h) {
 					count += int(m.End)
 				}
-			}); n != 0 {
-				t.Errorf("%s: All loop allocates %v times", setKindName(kind, true), n)
-			}
+			})
+			assert.Zero(t, n, "%s: All loop allocates", setKindName(kind, true))
 			sinkInt += count
 		}
 	})
@@ -368,14 +364,17 @@ func teddyFuzzCheck(t *testing.T, pats [][]byte, h []byte, kind matchKind, fold 
 		all := slices.Collect(s.All(h))
 		over := setFeedRandom(s.Matcher(), h, rand.New(rand.NewPCG(seed, 1)))
 		simd = old
-		if m != wantM || ok != wantOK {
-			t.Fatalf("%v %s: Find(%q) with %q = %v, %v; want %v, %v", l, name, h, pats, m, ok, wantM, wantOK)
+		// Compared with == first: the fuzzer calls this for every input,
+		// and testify compares by reflection.
+		if ok != wantOK || m != wantM {
+			require.Equal(t, wantOK, ok, "%v %s: Find(%q) with %q found", l, name, h, pats)
+			require.Equal(t, wantM, m, "%v %s: Find(%q) with %q", l, name, h, pats)
 		}
 		if !slices.Equal(all, wantAll) {
-			t.Fatalf("%v %s: All(%q) with %q =\n%v; want\n%v", l, name, h, pats, all, wantAll)
+			require.Equal(t, wantAll, all, "%v %s: All(%q) with %q", l, name, h, pats)
 		}
 		if !slices.Equal(over, wantOver) {
-			t.Fatalf("%v %s: Matcher(%q) with %q =\n%v; want\n%v", l, name, h, pats, over, wantOver)
+			require.Equal(t, wantOver, over, "%v %s: Matcher(%q) with %q", l, name, h, pats)
 		}
 	}
 }

@@ -3,8 +3,12 @@ package fpstack
 import (
 	"regexp"
 	"runtime"
-	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/internal/rt"
 )
 
 // names symbolizes pcs as runtime.CallersFrames prints them, inlined
@@ -30,12 +34,12 @@ var wrapper = regexp.MustCompile(`\.(gowrap|deferwrap)\d+$`)
 // see them.
 //
 //go:noinline
-func capture(max int) (fp, rt []uintptr) {
+func capture(max int) (fp, ref []uintptr) {
 	fp = make([]uintptr, max)
-	rt = make([]uintptr, max)
+	ref = make([]uintptr, max)
 	fp = fp[:Callers(fp)]
-	rt = rt[:runtime.Callers(2, rt)]
-	return fp, rt
+	ref = ref[:runtime.Callers(2, ref)]
+	return fp, ref
 }
 
 //go:noinline
@@ -52,29 +56,25 @@ func inner(max int) ([]uintptr, []uintptr) { return capture(max) }
 // runtime.Callers gives, inlined frames included, down to the bottom of
 // the goroutine.
 func TestCallersMatchesRuntime(t *testing.T) {
-	fp, rt := outer(64)
-	got, want := names(fp), names(rt)
-	if !slices.Equal(got, want) {
-		t.Fatalf("Callers (walked %v) symbolizes to\n%q\nruntime.Callers to\n%q", Walked, got, want)
-	}
-	if len(got) < 5 || got[0] != "github.com/netkit/netkit/internal/fpstack.inner" {
-		t.Fatalf("stack %q does not start at the caller's caller", got)
-	}
-	if !slices.Contains(got, "github.com/netkit/netkit/internal/fpstack.middle") {
-		t.Fatalf("stack %q lacks the inlined frame", got)
-	}
+	fp, ref := outer(64)
+	got, want := names(fp), names(ref)
+	require.Equal(t, want, got, "Callers (walked %v) and runtime.Callers symbolize differently", Walked)
+	require.GreaterOrEqual(t, len(got), 5, "stack %q", got)
+	assert.Equal(t, "github.com/netkit/netkit/internal/rt/fpstack.inner", got[0],
+		"the stack does not start at the caller's caller")
+	assert.Contains(t, got, "github.com/netkit/netkit/internal/rt/fpstack.middle",
+		"the stack lacks the inlined frame")
 }
 
 // TestCallersTruncates fills no more PCs than the slice holds, and none
 // into an empty one.
 func TestCallersTruncates(t *testing.T) {
 	for _, max := range []int{0, 1, 3} {
-		fp, rt := outer(max)
-		if len(fp) != max || len(rt) != max {
-			t.Fatalf("max %d: Callers wrote %d, runtime.Callers %d", max, len(fp), len(rt))
-		}
-		if max > 0 && names(fp[:1])[0] != names(rt[:1])[0] {
-			t.Fatalf("max %d: first frame %q, runtime.Callers %q", max, names(fp[:1]), names(rt[:1]))
+		fp, ref := outer(max)
+		require.Len(t, fp, max, "max %d: PCs written by Callers", max)
+		require.Len(t, ref, max, "max %d: PCs written by runtime.Callers", max)
+		if max > 0 {
+			assert.Equal(t, names(ref[:1])[0], names(fp[:1])[0], "max %d: first frame", max)
 		}
 	}
 }
@@ -82,28 +82,36 @@ func TestCallersTruncates(t *testing.T) {
 // TestCallersDeepRecursion walks a stack that grew (and was copied) many
 // times: every frame pointer on it must have been moved with it.
 func TestCallersDeepRecursion(t *testing.T) {
-	var fp, rt []uintptr
+	var fp, ref []uintptr
 	var rec func(int)
 	rec = func(d int) {
 		var pad [256]byte
 		if d == 0 {
-			fp, rt = capture(4096)
+			fp, ref = capture(4096)
 			return
 		}
 		rec(d - 1)
 		runtime.KeepAlive(pad)
 	}
 	rec(2000)
-	if got, want := names(fp), names(rt); !slices.Equal(got, want) {
-		t.Fatalf("deep stack: Callers gives %d frames, runtime.Callers %d", len(got), len(want))
-	}
+	got, want := names(fp), names(ref)
+	require.Equal(t, len(want), len(got), "deep stack: frames of Callers and of runtime.Callers")
+	require.Equal(t, want, got, "deep stack")
+}
+
+// TestTwinSelected: the frame-pointer walk is built exactly on amd64
+// without the nounsafe and purego tags; every other build gets the twin
+// that calls runtime.Callers (which the tests above then check against
+// itself, so this is what proves the tags reach the package).
+func TestTwinSelected(t *testing.T) {
+	want := runtime.GOARCH == "amd64" && rt.Unsafe && rt.Asm
+	assert.Equal(t, want, Walked, "Walked on %s with rt.Unsafe=%v rt.Asm=%v", runtime.GOARCH, rt.Unsafe, rt.Asm)
 }
 
 func TestCallersNoAllocs(t *testing.T) {
 	var pcs [32]uintptr
-	if n := testing.AllocsPerRun(100, func() { Callers(pcs[:]) }); n != 0 {
-		t.Fatalf("Callers: %v allocs, want 0", n)
-	}
+	n := testing.AllocsPerRun(100, func() { Callers(pcs[:]) })
+	assert.Zero(t, n, "Callers allocates")
 }
 
 func BenchmarkCallers(b *testing.B) {

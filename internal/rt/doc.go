@@ -1,0 +1,28 @@
+// Package rt is the one home of every piece of netkit that steps outside
+// the safe, portable language: code that imports unsafe, that reaches into
+// the runtime through go:linkname, or that is hand-written assembly. Each
+// such piece is a subpackage of rt, and each has a pure-Go twin beside it
+// that gives the same answers:
+//
+//   - the nounsafe build tag turns off unsafe and go:linkname: every
+//     subpackage compiles its safe twin instead;
+//   - the purego build tag turns off assembly: every subpackage compiles
+//     its Go twin instead.
+//
+// The tests of each subpackage run under both builds and check that the
+// twins agree, and `make test` runs the whole module with
+// -tags nounsafe,purego, so the twins are exercised by every package that
+// uses them. The constants Unsafe and Asm tell a test outside rt which twin
+// it runs on, without naming the tags.
+//
+// Outside rt, no .go file imports unsafe or uses go:linkname, and no .s
+// file is written by hand; the one exception is the generated assembly of
+// package search (internal/asmgen writes it, `make generate-check` proves
+// it current, and purego selects search's Go twins). audit_test.go checks
+// the rule over the whole tree.
+//
+// The subpackages:
+//
+//   - fpstack: call stacks by walking frame pointers (amd64 assembly);
+//     the twin calls runtime.Callers.
+package rt
