@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"syscall"
 
-	"github.com/netkit/netkit/internal/iovec"
+	"github.com/netkit/netkit/internal/rt/iovec"
 	"github.com/netkit/netkit/internal/weakref"
 )
 
