@@ -12,10 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 	"github.com/netkit/netkit/internal/race"
-	"github.com/netkit/netkit/internal/weakref"
 )
 
 // cwComposed is a composite built by cwCompose together with what the
@@ -645,15 +646,12 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 }
 
 // TestCompositeWriteToAllocs checks that WriteTo on a TCP connection
-// allocates nothing once the composite has written to it: the connection
-// and its RawConn (weakly) and the writev callback are kept.
+// allocates nothing once the composite has written to it: the connection,
+// its RawConn and the writev callback are kept.
 func TestCompositeWriteToAllocs(t *testing.T) {
 	buftest.CheckLeaks(t)
 	if race.Enabled {
 		t.Skip("allocation counts differ under the race detector")
-	}
-	if !weakref.Supported {
-		t.Skip("built with -tags nounsafe: WriteTo keeps no connection, and SyscallConn allocates")
 	}
 	client, server := cwTCP(t)
 	done := make(chan struct{})
@@ -835,35 +833,103 @@ func cwPair(t *testing.T) (client, server *net.TCPConn) {
 	return conn.(*net.TCPConn), srv.(*net.TCPConn)
 }
 
-// TestCompositeWriteToDropsConn checks that a composite that wrote to a
-// connection does not keep it reachable: once its owner closes and drops
-// it, the connection is collected while the composite lives on, and the
-// composite then writes to another connection.
-func TestCompositeWriteToDropsConn(t *testing.T) {
+// cwCollected reports whether done is closed within a few collections.
+func cwCollected(done <-chan struct{}, tries int) bool {
+	for range tries {
+		runtime.GC()
+		select {
+		case <-done:
+			return true
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return false
+}
+
+// TestCompositeWriteToKeepsConn checks the documented lifetime of the
+// connection WriteTo keeps: the composite keeps it reachable after its
+// owner closed and dropped it, until Discard(c.Len()) empties the
+// composite; the composite then writes to another connection.
+func TestCompositeWriteToKeepsConn(t *testing.T) {
 	buftest.CheckLeaks(t)
 	c := buf.NewComposite()
 	defer c.Release()
 	collected := cwWriteAndDrop(t, c, []byte("hello"))
-	for i := 0; ; i++ {
-		runtime.GC()
-		select {
-		case <-collected:
-		case <-time.After(10 * time.Millisecond):
-			if i < 20 {
-				continue
-			}
-			t.Fatal("a closed connection the composite wrote to was not collected")
-		}
-		break
-	}
+	require.False(t, cwCollected(collected, 3), "the connection kept by the composite was collected")
+	require.NoError(t, c.Discard(c.Len()))
+	require.True(t, cwCollected(collected, 50), "a closed connection was not collected after Discard(c.Len())")
+
 	client, server := cwTCP(t)
 	got := cwReadAll(server, 64)
 	b := buf.Get(5)
 	b.WriteString("again")
 	c.Append(b)
-	if n, err := c.WriteTo(client); n != 5 || err != nil {
-		t.Fatalf("WriteTo another connection = %d, %v", n, err)
-	}
+	n, err := c.WriteTo(client)
+	require.NoError(t, err)
+	require.EqualValues(t, 5, n, "WriteTo another connection")
 	client.CloseWrite()
 	cwEqual(t, "bytes received", <-got, []byte("again"))
+}
+
+// TestCompositeWriteToAlternating writes one composite to two connections
+// in turn: each write goes to the connection it names, not to the one
+// kept from the write before.
+func TestCompositeWriteToAlternating(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := buf.NewComposite()
+	defer c.Release()
+	c1, s1 := cwTCP(t)
+	c2, s2 := cwTCP(t)
+	got1, got2 := cwReadAll(s1, 64), cwReadAll(s2, 64)
+	var want1, want2 []byte
+	for i := range 6 {
+		to, want := c1, &want1
+		if i%2 == 1 {
+			to, want = c2, &want2
+		}
+		msg := []byte{'a' + byte(i), '.'}
+		b := buf.Get(len(msg))
+		b.Write(msg)
+		c.Append(b)
+		n, err := c.WriteTo(to)
+		require.NoError(t, err)
+		require.EqualValues(t, len(msg), n)
+		*want = append(*want, msg...)
+	}
+	c1.CloseWrite()
+	c2.CloseWrite()
+	cwEqual(t, "bytes received on the first connection", <-got1, want1)
+	cwEqual(t, "bytes received on the second connection", <-got2, want2)
+}
+
+// cwUncomparable is a syscall.Conn whose values cannot be compared with ==
+// (the comparison panics): WriteTo must not keep it, and must not panic.
+type cwUncomparable struct {
+	conn *net.TCPConn
+	tags []string
+}
+
+func (u cwUncomparable) Write(p []byte) (int, error)           { return u.conn.Write(p) }
+func (u cwUncomparable) SyscallConn() (syscall.RawConn, error) { return u.conn.SyscallConn() }
+
+func TestCompositeWriteToUncomparable(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := buf.NewComposite()
+	defer c.Release()
+	client, server := cwTCP(t)
+	got := cwReadAll(server, 64)
+	w := cwUncomparable{conn: client, tags: []string{"x"}}
+	var want []byte
+	for i := range 3 {
+		msg := []byte{'0' + byte(i)}
+		b := buf.Get(1)
+		b.Write(msg)
+		c.Append(b)
+		n, err := c.WriteTo(w)
+		require.NoError(t, err)
+		require.EqualValues(t, 1, n)
+		want = append(want, msg...)
+	}
+	client.CloseWrite()
+	cwEqual(t, "bytes received", <-got, want)
 }
