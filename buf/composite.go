@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/search"
 )
 
 // A Composite is a sequence of buffers read as one: the readable bytes of
@@ -16,8 +15,9 @@ import (
 // Reads consume from the front and may straddle components: ReadUint64 of
 // a value whose bytes lie in three buffers works as on one. Absolute
 // accessors (GetUint32, PutUint64, …) address the readable bytes by offset,
-// as Buffer's do. Index and IndexSet search across component seams, copying
-// at most a seam window of 2(m−1) bytes for a pattern of m bytes.
+// as Buffer's do. Index searches across component seams, copying at most a
+// seam window of 2(m−1) bytes for a needle of m bytes; package bufsearch
+// does the same with a prepared search.Pattern or a search.Set.
 //
 // # Ownership
 //
@@ -66,15 +66,13 @@ type Composite struct {
 	wlo   int         // …at this stream offset (wp nil: none)
 	pages pageIndex   // offset → component, for random access
 
-	max       int             // component limit; 0 for none
-	alloc     *Allocator      // for Consolidate
-	scratch   []byte          // Next's copy of straddling bytes
-	window    []byte          // Index's seam windows
-	pat       *search.Pattern // Index's last pattern
-	patNeedle []byte
-	bufs      [][]byte   // Buffers' result, reused
-	raw       *rawWriter // WriteTo's writev state, reused
-	released  bool
+	max      int        // component limit; 0 for none
+	alloc    *Allocator // for Consolidate
+	scratch  []byte     // Next's copy of straddling bytes
+	window   []byte     // Index's seam windows
+	bufs     [][]byte   // Buffers' result, reused
+	raw      *rawWriter // WriteTo's writev state, reused
+	released bool
 }
 
 // A component is one appended buffer: the reference the composite holds
@@ -482,8 +480,9 @@ func (c *Composite) RetainedSlice(off, n int) *Composite {
 }
 
 // find returns the component holding stream offset pos, which must lie in
-// [c.r, c.w): the last component found when it holds pos, else through the
-// page index or a binary search.
+// [c.r, c.w): the last component found when it holds pos, else the one
+// after it (a walk from component to component, as with Span), else
+// through the page index or a binary search.
 func (c *Composite) find(pos int) int {
 	if j := c.last; j < len(c.ends) && pos < c.ends[j] && pos >= c.start(j) {
 		return j
@@ -494,6 +493,9 @@ func (c *Composite) find(pos int) int {
 }
 
 func (c *Composite) findSlow(pos int) int {
+	if j := c.last + 1; j < len(c.ends) && pos < c.ends[j] && pos >= c.ends[j-1] {
+		return j
+	}
 	if j, ok := c.pages.lookup(c, pos); ok {
 		return j
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
-	"github.com/netkit/netkit/search"
 )
 
 // mustPanic calls f and fails t unless f panics with the value want names:
@@ -142,8 +141,6 @@ var bufferMethods = []struct {
 	{"ReadFrom", func(b *buf.Buffer) { b.ReadFrom(strings.NewReader("x")) }},
 	{"WriteTo", func(b *buf.Buffer) { b.WriteTo(io.Discard) }},
 	{"Index", func(b *buf.Buffer) { b.Index([]byte("x")) }},
-	{"IndexPattern", func(b *buf.Buffer) { b.IndexPattern(search.NewPattern([]byte("x"))) }},
-	{"IndexSet", func(b *buf.Buffer) { b.IndexSet(search.NewSet([][]byte{[]byte("x")})) }},
 	{"Slice", func(b *buf.Buffer) { b.Slice(0, 1) }},
 	{"Retain", func(b *buf.Buffer) { b.Retain() }},
 	{"Release", func(b *buf.Buffer) { b.Release() }},
