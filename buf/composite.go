@@ -1,7 +1,6 @@
 package buf
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/netkit/netkit/internal/invariants"
@@ -123,7 +122,7 @@ func (c *Composite) check() {
 	}
 }
 
-func panicReleased() { panic(fmt.Errorf("%w (composite)", ErrReleased)) }
+func panicReleased() { panic(&detailError{ErrReleased, " (composite)"}) }
 
 // Len returns the number of readable bytes.
 func (c *Composite) Len() int {
@@ -226,7 +225,7 @@ func (c *Composite) compact() {
 func (c *Composite) Insert(off int, bs ...*Buffer) {
 	c.check()
 	if off < 0 || off > c.w-c.r {
-		panic(fmt.Sprintf("buf: Composite.Insert at %d out of range with %d readable bytes", off, c.w-c.r))
+		panic("buf: Composite.Insert at " + itoa(off) + " out of range with " + itoa(c.w-c.r) + " readable bytes")
 	}
 	add := make([]component, 0, len(bs)) // before any change: bs are checked first
 	for _, b := range bs {
@@ -458,7 +457,7 @@ func (c *Composite) consolidate(extra *Buffer) {
 func (c *Composite) RetainedSlice(off, n int) *Composite {
 	c.check()
 	if off < 0 || n < 0 || off > c.w-c.r-n {
-		panic(fmt.Sprintf("buf: Composite.RetainedSlice(%d, %d) out of range with %d readable bytes", off, n, c.w-c.r))
+		panic("buf: Composite.RetainedSlice(" + itoa(off) + ", " + itoa(n) + ") out of range with " + itoa(c.w-c.r) + " readable bytes")
 	}
 	s := &Composite{max: c.max, alloc: c.alloc}
 	if n == 0 {
@@ -568,12 +567,12 @@ func (c *Composite) verify() {
 	}
 	for j := c.h; j < len(c.comps); j++ {
 		if len(c.comps[j].p) == 0 || c.ends[j] != end+len(c.comps[j].p) {
-			panic(fmt.Sprintf("buf: composite component %d ends at %d, want %d", j, c.ends[j], end+len(c.comps[j].p)))
+			panic("buf: composite component " + itoa(j) + " ends at " + itoa(c.ends[j]) + ", want " + itoa(end+len(c.comps[j].p)))
 		}
 		end = c.ends[j]
 	}
 	if end != c.w || c.r > c.w {
-		panic(fmt.Sprintf("buf: composite reader %d, end %d, components end at %d", c.r, c.w, end))
+		panic("buf: composite reader " + itoa(c.r) + ", end " + itoa(c.w) + ", components end at " + itoa(end))
 	}
 	if c.r < c.w {
 		j := c.cur
@@ -581,7 +580,7 @@ func (c *Composite) verify() {
 			j++
 		}
 		if j >= len(c.comps) || c.r < c.start(j) || c.r >= c.ends[j] {
-			panic(fmt.Sprintf("buf: composite reader %d not in component %d", c.r, j))
+			panic("buf: composite reader " + itoa(c.r) + " not in component " + itoa(j))
 		}
 	}
 }

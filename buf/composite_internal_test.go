@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/netkit/netkit/internal/invariants"
 )
 
@@ -77,10 +79,12 @@ func TestCompositeDiscardAllState(t *testing.T) {
 	}
 }
 
-// TestNoNet checks that package buf does not link package net: Buffers
-// returns [][]byte and the writev path reaches descriptors through
-// syscall.Conn, so programs that never write to sockets stay small.
-func TestNoNet(t *testing.T) {
+// TestDeps checks what package buf links: not net (Buffers returns
+// [][]byte and the writev path reaches descriptors through syscall.Conn),
+// not reflect (through fmt or encoding/binary), and not search (package
+// bufsearch searches composites with it), so programs that use buffers
+// only stay small and the layers point one way.
+func TestDeps(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command:", err)
@@ -89,9 +93,8 @@ func TestNoNet(t *testing.T) {
 	if err != nil {
 		t.Skip("go list -deps:", err)
 	}
-	for _, dep := range strings.Fields(string(out)) {
-		if dep == "net" {
-			t.Fatal("package buf depends on package net")
-		}
+	deps := strings.Fields(string(out))
+	for _, banned := range []string{"net", "reflect", "fmt", "github.com/netkit/netkit/search"} {
+		assert.NotContains(t, deps, banned)
 	}
 }

@@ -3,8 +3,11 @@ package buf
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+	"reflect"
 	"testing"
-	"unsafe"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/netkit/netkit/internal/invariants"
 )
@@ -78,15 +81,11 @@ func hints(tr *tracker) []string {
 // the parallel Get and Release several times their time). A field added to
 // either must make room elsewhere.
 func TestCacheLineSizes(t *testing.T) {
-	if unsafe.Sizeof(uintptr(0)) != 8 {
+	if bits.UintSize != 64 {
 		t.Skip("the sizes are those of 64-bit platforms")
 	}
-	if n := unsafe.Sizeof(Buffer{}); n != 64 {
-		t.Errorf("Buffer header is %d bytes, want 64", n)
-	}
-	if n := unsafe.Sizeof(meta{}); n != 64 {
-		t.Errorf("meta is %d bytes, want 64", n)
-	}
+	assert.EqualValues(t, 64, reflect.TypeFor[Buffer]().Size(), "Buffer header size")
+	assert.EqualValues(t, 64, reflect.TypeFor[meta]().Size(), "meta size")
 }
 
 // TestLeakLevelSources checks where an allocator's level comes from: one
