@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -53,9 +55,7 @@ func TestGetCap(t *testing.T) {
 func TestBufferTouch(t *testing.T) {
 	buftest.CheckLeaks(t) // LeakAll: every buffer is tracked and records the touch
 	for _, b := range []*buf.Buffer{buf.Get(16), buf.Get(buf.Default.MaxSize() + 1), buf.Wrap(nil)} {
-		if b.Touch("here") != b {
-			t.Fatal("Touch did not return its buffer")
-		}
+		require.Same(t, b, b.Touch("here"), "Touch did not return its buffer")
 		b.Release()
 	}
 }
@@ -79,9 +79,8 @@ func TestWrap(t *testing.T) {
 	if string(p[:8]) != "hello!!!" {
 		t.Fatalf("p changed after growth: %q", p[:8])
 	}
-	if !b.Release() || b.RefCount() != 0 {
-		t.Fatal("Wrap: Release did not drop the only reference")
-	}
+	require.True(t, b.Release(), "Wrap: Release did not drop the only reference")
+	require.Equal(t, 0, b.RefCount(), "Wrap: Release did not drop the only reference")
 	n := buf.Wrap(nil)
 	n.Write(pattern(1000))
 	checkBytes(t, n, pattern(1000))

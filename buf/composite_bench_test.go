@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/corpus"
 )
@@ -174,9 +176,7 @@ func cbSequential(b *testing.B, c *buf.Composite, flat []byte, n int) {
 			s := c.RetainedSlice(0, n)
 			for range n / 8 {
 				v, err := s.ReadUint64()
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				sum += v
 			}
 			s.Release()
@@ -264,9 +264,7 @@ func BenchmarkCompositeIndex(b *testing.B) {
 				for b.Loop() {
 					cbSinkInt = impl.index()
 				}
-				if cbSinkInt != -1 {
-					b.Fatalf("absent needle %q found at %d", needle, cbSinkInt)
-				}
+				require.Equal(b, -1, cbSinkInt, "absent needle %q found at %d", needle, cbSinkInt)
 			})
 		}
 	}
@@ -303,9 +301,8 @@ func BenchmarkCompositeWritev(b *testing.B) {
 			for _, x := range parts {
 				c.Append(x)
 			}
-			if _, err := c.WriteTo(w); err != nil {
-				b.Fatal(err)
-			}
+			_, err := c.WriteTo(w)
+			require.NoError(b, err)
 		}},
 		{"copy", func(b *testing.B, w io.Writer, _ *buf.Composite, parts *[nParts]*buf.Buffer) {
 			msg := cbAlloc.Get(nParts * partSize)
@@ -313,9 +310,8 @@ func BenchmarkCompositeWritev(b *testing.B) {
 				msg.Write(x.Bytes())
 				x.Release()
 			}
-			if _, err := w.Write(msg.Bytes()); err != nil {
-				b.Fatal(err)
-			}
+			_, err := w.Write(msg.Bytes())
+			require.NoError(b, err)
 			msg.Release()
 		}},
 	}
@@ -348,9 +344,8 @@ func BenchmarkCompositeWritev(b *testing.B) {
 			}
 			b.StopTimer()
 			client.CloseWrite()
-			if got, want := <-received, ops*nParts*partSize; got != want {
-				b.Fatalf("received %d bytes, want %d", got, want)
-			}
+			got, want := <-received, ops*nParts*partSize
+			require.Equal(b, want, got, "received %d bytes, want %d", got, want)
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -106,9 +108,7 @@ func TestCompositeRandomOps(t *testing.T) {
 			data[0] &^= 0x80 // half without a component limit
 		}
 		t.Run("", func(t *testing.T) { runCompFuzz(t, data) })
-		if t.Failed() {
-			t.Fatalf("input %d: %x", i, data)
-		}
+		require.False(t, t.Failed(), "input %d: %x", i, data)
 	}
 }
 
@@ -130,9 +130,8 @@ func runCompFuzz(t *testing.T, data []byte) {
 		h.compare()
 	}
 	h.finish()
-	if inUse := compFuzzAlloc.Stats().Total().InUse; inUse != 0 {
-		t.Fatalf("%d bytes still in use after the composite was released", inUse)
-	}
+	inUse := compFuzzAlloc.Stats().Total().InUse
+	require.Equal(t, int64(0), inUse, "%d bytes still in use after the composite was released", inUse)
 }
 
 // compHarness applies operations to a composite and its model.

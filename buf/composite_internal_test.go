@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/internal/invariants"
 )
@@ -18,19 +19,13 @@ import (
 // scratch area poisoned.
 func TestCompositeDiscardAllState(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer ln.Close()
 	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer client.Close()
 	server, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer server.Close()
 
 	a := NewAllocator(WithLeakLevel(LeakOff))
@@ -54,23 +49,17 @@ func TestCompositeDiscardAllState(t *testing.T) {
 		c.GetUint16(i * 37 % 40 * 3)
 	}
 	c.Next(5) // straddles: uses the scratch area
-	if !c.pages.valid || len(c.scratch) == 0 {
-		t.Fatal("setup: no page index or scratch area to drop")
-	}
+	require.True(t, c.pages.valid, "setup: no page index or scratch area to drop")
+	require.NotEmpty(t, c.scratch, "setup: no page index or scratch area to drop")
 	capComps := cap(c.comps)
-	if err := c.Discard(c.Len()); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.Discard(c.Len()))
 	if c.r != 0 || c.w != 0 || c.h != 0 || c.cur != 0 || c.last != 0 || c.rp != nil || len(c.comps) != 0 || len(c.ends) != 0 {
 		t.Fatalf("after Discard(Len): r %d, w %d, h %d, cur %d, last %d, rp %q, %d comps, %d ends; want all zero",
 			c.r, c.w, c.h, c.cur, c.last, c.rp, len(c.comps), len(c.ends))
 	}
-	if cap(c.comps) != capComps {
-		t.Fatalf("component array capacity %d after Discard(Len), want %d (kept)", cap(c.comps), capComps)
-	}
-	if c.pages.valid || c.wp != nil {
-		t.Fatal("page index or accessor cache still valid after Discard(Len)")
-	}
+	require.Equal(t, capComps, cap(c.comps), "component array capacity %d after Discard(Len), want %d (kept)", cap(c.comps), capComps)
+	require.False(t, c.pages.valid, "page index or accessor cache still valid after Discard(Len)")
+	require.Nil(t, c.wp, "page index or accessor cache still valid after Discard(Len)")
 	if c.raw.conn != nil || c.raw.rc != nil || c.raw.checked {
 		t.Fatal("WriteTo's connection still kept after Discard(Len)")
 	}

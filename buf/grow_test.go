@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -30,9 +32,7 @@ func TestBufferGrow(t *testing.T) {
 				t.Fatalf("Grow(%d) left %d free bytes, AvailableBuffer cap %d", tc.n, free, cap(b.AvailableBuffer()))
 			}
 			b.Write(pattern(tc.n))
-			if b.Cap() != c {
-				t.Fatalf("writing the %d grown bytes moved Cap %d -> %d", tc.n, c, b.Cap())
-			}
+			require.Equal(t, c, b.Cap(), "writing the %d grown bytes moved Cap %d -> %d", tc.n, c, b.Cap())
 			checkBytes(t, b, append(pattern(tc.write)[tc.skip:], pattern(tc.n)...))
 		})
 	}
@@ -54,17 +54,13 @@ func TestBufferGrowth(t *testing.T) {
 		for i, x := range want {
 			b.WriteByte(x)
 			if b.Cap() != c { // a class boundary was crossed: check it all
-				if b.Cap() < c {
-					t.Fatalf("Cap shrank %d -> %d", c, b.Cap())
-				}
+				require.GreaterOrEqual(t, b.Cap(), c, "Cap shrank %d -> %d", c, b.Cap())
 				c = b.Cap()
 				checkBytes(t, b, want[:i+1])
 			}
 		}
 		checkBytes(t, b, want)
-		if b.Cap() <= a.MaxSize() {
-			t.Fatalf("Cap %d after %d bytes", b.Cap(), len(want))
-		}
+		require.False(t, b.Cap() <= a.MaxSize(), "Cap %d after %d bytes", b.Cap(), len(want))
 	})
 	t.Run("bulk", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(5, 6))

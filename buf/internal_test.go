@@ -1,13 +1,13 @@
 package buf
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/internal/invariants"
 )
@@ -17,14 +17,12 @@ func TestRetainOverflowPanics(t *testing.T) {
 	// Set the count to the largest one Retain accepts, as 2^30-1 Retain
 	// calls would.
 	b.m.state.Store(uint64(b.gen)<<32 | maxRef)
-	if got, want := b.RefCount(), maxRef/refOne; got != want {
-		t.Fatalf("RefCount %d, want %d", got, want)
-	}
+	got, want := b.RefCount(), maxRef/refOne
+	require.Equal(t, want, got, "RefCount")
 	func() {
 		defer func() {
-			if err, _ := recover().(error); !errors.Is(err, ErrRefCount) {
-				t.Fatalf("Retain at the limit: panic %v, want ErrRefCount", err)
-			}
+			err, _ := recover().(error)
+			require.ErrorIs(t, err, ErrRefCount, "Retain at the limit: panic %v, want ErrRefCount", err)
 		}()
 		b.Retain()
 	}()
@@ -32,9 +30,7 @@ func TestRetainOverflowPanics(t *testing.T) {
 		t.Fatalf("a refused Retain changed the count to %d", got)
 	}
 	b.m.state.Store(uint64(b.gen)<<32 | refOne)
-	if !b.Release() {
-		t.Fatal("Release of the last reference returned false")
-	}
+	require.True(t, b.Release(), "Release of the last reference returned false")
 }
 
 // TestRecordBackOff: a busy tracked buffer keeps at most maxRecords records,
@@ -45,15 +41,10 @@ func TestRecordBackOff(t *testing.T) {
 	for i := range n {
 		tr.record("Touch", fmt.Sprint(i))
 	}
-	if tr.n != maxRecords {
-		t.Fatalf("%d records kept, want %d", tr.n, maxRecords)
-	}
-	if newest := tr.records[maxRecords-1].Hint; newest != fmt.Sprint(n-1) {
-		t.Fatalf("newest record is %q, want %q", newest, fmt.Sprint(n-1))
-	}
-	if tr.dropped != n-maxRecords {
-		t.Fatalf("dropped %d, want %d", tr.dropped, n-maxRecords)
-	}
+	require.Equal(t, maxRecords, tr.n, "%d records kept, want %d", tr.n, maxRecords)
+	newest := tr.records[maxRecords-1].Hint
+	require.Equal(t, fmt.Sprint(n-1), newest, "newest record")
+	require.Equal(t, n-maxRecords, tr.dropped, "dropped")
 	// Records stay oldest first.
 	prev := -1
 	for _, r := range tr.records[:tr.n] {
@@ -98,9 +89,8 @@ func TestLeakLevelSources(t *testing.T) {
 	fixed := NewAllocator(WithLeakLevel(LeakOff))
 	for _, l := range []LeakLevel{LeakAll, LeakOff, LeakSampled, LeakAll} {
 		SetLeakLevel(l)
-		if got := follow.leakLevel(); got != l {
-			t.Errorf("after SetLeakLevel(%v): following allocator at %v", l, got)
-		}
+		got := follow.leakLevel()
+		assert.Equal(t, l, got, "after SetLeakLevel(%v): following allocator at %v", l, got)
 		if got := fixed.leakLevel(); got != LeakOff {
 			t.Errorf("after SetLeakLevel(%v): WithLeakLevel(off) allocator at %v", l, got)
 		}
@@ -108,12 +98,8 @@ func TestLeakLevelSources(t *testing.T) {
 	// At LeakAll every get of the following allocator is tracked, none of
 	// the fixed one's (outside the invariants build, which tracks all).
 	b, c := follow.Get(64), fixed.Get(64)
-	if b.m.tr.Load() == nil {
-		t.Error("SetLeakLevel(LeakAll): a get of the following allocator is not tracked")
-	}
-	if c.m.tr.Load() != nil && !invariants.Enabled {
-		t.Error("WithLeakLevel(LeakOff): a get is tracked")
-	}
+	assert.NotNil(t, b.m.tr.Load(), "SetLeakLevel(LeakAll): a get of the following allocator is not tracked")
+	assert.False(t, c.m.tr.Load() != nil && !invariants.Enabled, "WithLeakLevel(LeakOff): a get is tracked")
 	b.Release()
 	c.Release()
 }

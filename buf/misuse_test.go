@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -35,17 +38,15 @@ func mustPanic(t testing.TB, want any, f func()) {
 		}
 		switch want := want.(type) {
 		case error:
-			if err, ok := r.(error); !ok || !errors.Is(err, want) {
-				t.Errorf("panic %v (%T), want an error wrapping %v", r, r, want)
-			}
+			err, ok := r.(error)
+			assert.False(t, !ok || !errors.Is(err, want), "panic %v (%T), want an error wrapping %v", r, r, want)
 		case string:
 			msg, ok := r.(string)
 			if err, isErr := r.(error); isErr {
 				msg, ok = err.Error(), true
 			}
-			if !ok || !strings.HasPrefix(msg, want) {
-				t.Errorf("panic %v (%T), want a message beginning %q", r, r, want)
-			}
+			assert.True(t, ok, "panic %v (%T), want a message beginning %q", r, r, want)
+			assert.True(t, strings.HasPrefix(msg, want), "panic %v (%T), want a message beginning %q", r, r, want)
 		default:
 			t.Fatalf("mustPanic: want %v (%T) is neither an error nor a message", want, want)
 		}
@@ -212,15 +213,12 @@ func TestMisuseReleased(t *testing.T) {
 				// header again, so the misuse stays detectable in every build.
 				for i, b := range k.make(buf.NewAllocator()) {
 					mustPanic(t, buf.ErrReleased, func() { m.call(b) })
-					if t.Failed() {
-						t.Fatalf("%s on released buffer #%d", m.name, i)
-					}
+					require.False(t, t.Failed(), "%s on released buffer #%d", m.name, i)
 				}
 			}
 			for i, b := range k.make(buf.NewAllocator()) {
-				if n := b.RefCount(); n != 0 {
-					t.Errorf("buffer #%d: RefCount = %d after release, want 0", i, n)
-				}
+				n := b.RefCount()
+				assert.Equal(t, 0, n, "buffer #%d: RefCount = %d after release, want 0", i, n)
 			}
 		})
 	}
@@ -236,12 +234,9 @@ func TestBufferRefCount(t *testing.T) {
 			}
 		}
 		for i := retains; i >= 0; i-- {
-			if last := b.Release(); last != (i == 0) {
-				t.Fatalf("Release with %d references left returned %v", i+1, last)
-			}
-			if b.RefCount() != i {
-				t.Fatalf("RefCount = %d, want %d", b.RefCount(), i)
-			}
+			last := b.Release()
+			require.Equal(t, i == 0, last, "Release with %d references left returned %v", i+1, last)
+			require.Equal(t, i, b.RefCount(), "RefCount")
 		}
 	}
 	// Retain and Release from many goroutines that each hold a reference.
@@ -257,25 +252,19 @@ func TestBufferRefCount(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if b.RefCount() != 1 || !b.Release() {
-		t.Fatal("concurrent Retain/Release lost a reference")
-	}
+	require.Equal(t, 1, b.RefCount(), "concurrent Retain/Release lost a reference")
+	require.True(t, b.Release(), "concurrent Retain/Release lost a reference")
 }
 
 func TestMisuseDoubleRelease(t *testing.T) {
 	buftest.CheckLeaks(t)
 	b := buf.Get(16).Retain()
-	if b.Release() {
-		t.Fatal("Release of one of two references returned true")
-	}
-	if !b.Release() {
-		t.Fatal("Release of the last reference returned false")
-	}
+	require.False(t, b.Release(), "Release of one of two references returned true")
+	require.True(t, b.Release(), "Release of the last reference returned false")
 	mustPanic(t, buf.ErrReleased, func() { b.Release() })
 	mustPanic(t, buf.ErrReleased, func() { b.Retain() })
-	if n := b.RefCount(); n != 0 {
-		t.Fatalf("RefCount = %d after release", n)
-	}
+	n := b.RefCount()
+	require.Equal(t, 0, n, "RefCount = %d after release", n)
 }
 
 func TestMisuseStaleViewAfterReuse(t *testing.T) {
@@ -300,21 +289,16 @@ func TestMisuseStaleViewAfterReuse(t *testing.T) {
 	t.Logf("header reused: %v", reused)
 	for _, m := range bufferMethods {
 		mustPanic(t, buf.ErrReleased, func() { m.call(v) })
-		if t.Failed() {
-			t.Fatalf("stale view: %s did not panic with ErrReleased", m.name)
-		}
+		require.False(t, t.Failed(), "stale view: %s did not panic with ErrReleased", m.name)
 	}
-	if n := v.RefCount(); n != 0 {
-		t.Errorf("stale view RefCount = %d, want 0", n)
-	}
+	n := v.RefCount()
+	assert.Equal(t, 0, n, "stale view RefCount = %d, want 0", n)
 	for _, b := range held {
 		// The new owner is unaffected by the stale view's attempts.
-		if n := b.RefCount(); n != 1 {
-			t.Errorf("new owner's RefCount = %d, want 1", n)
-		}
-		if want := filled(buf.Wrap(nil), 16).Bytes(); !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("new owner's bytes = %x, want %x", b.Bytes(), want)
-		}
+		n := b.RefCount()
+		assert.Equal(t, 1, n, "new owner's RefCount = %d, want 1", n)
+		want := filled(buf.Wrap(nil), 16).Bytes()
+		assert.Equal(t, want, b.Bytes(), "new owner's bytes")
 		b.Release()
 	}
 }
@@ -323,16 +307,12 @@ func TestMisuseLiveAfterPartialRelease(t *testing.T) {
 	buftest.CheckLeaks(t)
 	b := filled(buf.Get(64), 8)
 	v := b.Slice(0, 8).Retain()
-	if b.Release() {
-		t.Fatal("Release returned true with a view's reference outstanding")
-	}
+	require.False(t, b.Release(), "Release returned true with a view's reference outstanding")
 	// b's owner gave up its reference, but the memory is live: b and v work.
 	if b.Len() != 8 || v.Len() != 8 || b.RefCount() != 1 || v.RefCount() != 1 {
 		t.Fatalf("after partial release: Len %d/%d RefCount %d/%d", b.Len(), v.Len(), b.RefCount(), v.RefCount())
 	}
-	if !v.Release() {
-		t.Fatal("last Release through the view returned false")
-	}
+	require.True(t, v.Release(), "last Release through the view returned false")
 	mustPanic(t, buf.ErrReleased, func() { b.Len() })
 	mustPanic(t, buf.ErrReleased, func() { v.Len() })
 }
@@ -400,9 +380,7 @@ func TestMisuseHugeSizes(t *testing.T) {
 			checkBytes(t, b, want)
 			b.WriteString("d") // still usable
 			checkBytes(t, b, append(want, 'd'))
-			if t.Failed() {
-				t.Fatalf("%s buffer, n = %d", name, n)
-			}
+			require.False(t, t.Failed(), "%s buffer, n = %d", name, n)
 			b.Release()
 		}
 	}

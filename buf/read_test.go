@@ -7,6 +7,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -18,19 +21,16 @@ func TestBufferBytesAliasing(t *testing.T) {
 	b.WriteString("xhello")
 	b.Skip(1)
 	p := b.Bytes()
-	if string(p) != "hello" || cap(p) != len(p) {
-		t.Fatalf("Bytes = %q with cap %d", p, cap(p))
-	}
+	require.Equal(t, "hello", string(p), "Bytes = %q with cap %d", p, cap(p))
+	require.Len(t, p, cap(p), "Bytes = %q with cap %d", p, cap(p))
 	p[0] = 'j'          // aliases b's memory
 	q := append(p, '?') // cap == len: must copy, not write into b
 	b.WriteByte('!')
 	checkBytes(t, b, []byte("jello!"))
-	if string(q) != "jello?" {
-		t.Fatalf("appended copy = %q", q)
-	}
-	if got, _ := b.Next(2); string(got) != "je" || cap(got) != 2 {
-		t.Fatalf("Next(2) = %q with cap %d", got, cap(got))
-	}
+	require.Equal(t, "jello?", string(q), "appended copy = %q", q)
+	got, _ := b.Next(2)
+	require.Equal(t, "je", string(got), "Next(2) = %q with cap %d", got, cap(got))
+	require.Equal(t, 2, cap(got), "Next(2) = %q with cap %d", got, cap(got))
 }
 
 func TestBufferReaderIndexReset(t *testing.T) {
@@ -49,9 +49,7 @@ func TestBufferReaderIndexReset(t *testing.T) {
 	checkBytes(t, b, nil)
 	mustPanic(t, fmt.Sprintf("buf: SetReaderIndex(-1) outside [0, %d]", end), func() { b.SetReaderIndex(-1) })
 	mustPanic(t, fmt.Sprintf("buf: SetReaderIndex(%d) outside [0, %d]", end+1, end), func() { b.SetReaderIndex(end + 1) })
-	if b.ReaderIndex() != end {
-		t.Fatalf("ReaderIndex %d after failed SetReaderIndex, want %d", b.ReaderIndex(), end)
-	}
+	require.Equal(t, end, b.ReaderIndex(), "ReaderIndex %d after failed SetReaderIndex, want %d", b.ReaderIndex(), end)
 	c := b.Cap()
 	b.Reset()
 	if b.Len() != 0 || b.ReaderIndex() != 0 || b.Cap() != c {
@@ -119,9 +117,7 @@ func TestBufferShortReadsConsumeNothing(t *testing.T) {
 			got, err := op.read(b)
 			switch {
 			case have >= op.width:
-				if err != nil || got != nil && op.width > 0 && string(got) != content[:op.width] {
-					t.Errorf("%s with %d bytes = %x, %v", op.name, have, got, err)
-				}
+				assert.False(t, err != nil || got != nil && op.width > 0 && string(got) != content[:op.width], "%s with %d bytes = %x, %v", op.name, have, got, err)
 				checkBytes(t, b, []byte(content[op.width:]))
 			default:
 				want := io.ErrUnexpectedEOF

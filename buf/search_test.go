@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/buf"
@@ -22,9 +23,8 @@ func TestBufferIndex(t *testing.T) {
 		{"abc", "abcd", -1}, {"hello\r\n\r\nbody", "\r\n\r\n", 5},
 	} {
 		b := prepared(a, 4, tc.content)
-		if got := b.Index([]byte(tc.needle)); got != tc.want {
-			t.Errorf("Index(%q) in %q = %d, want %d", tc.needle, tc.content, got, tc.want)
-		}
+		got := b.Index([]byte(tc.needle))
+		assert.Equal(t, tc.want, got, "Index(%q) in %q", tc.needle, tc.content)
 		b.Release()
 	}
 }
@@ -71,9 +71,8 @@ func TestBufferIndexDifferential(t *testing.T) {
 		case 3: // empty
 		}
 		want := bytes.Index(h, needle)
-		if got := target.Index(needle); got != want {
-			t.Fatalf("trial %d: Index(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
-		}
+		got := target.Index(needle)
+		require.Equal(t, want, got, "trial %d: Index(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
 		b.Release()
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -26,9 +28,7 @@ func TestBufferAvailableBuffer(t *testing.T) {
 	p = binary.BigEndian.AppendUint32(p, 0x64656667)
 	b.Write(p)
 	checkBytes(t, b, []byte("abcdefg"))
-	if b.Cap() != c {
-		t.Fatalf("Cap %d -> %d for a write that fit", c, b.Cap())
-	}
+	require.Equal(t, c, b.Cap(), "Cap %d -> %d for a write that fit", c, b.Cap())
 }
 
 func TestBufferRoundTrip(t *testing.T) {
@@ -41,9 +41,8 @@ func TestBufferRoundTrip(t *testing.T) {
 			c.write(b, v)
 			v &= c.mask()
 			checkBytes(t, b, c.encode(nil, v))
-			if got := c.get(b, 0); got != v {
-				t.Fatalf("Get%s = %#x, want %#x", c.name, got, v)
-			}
+			got := c.get(b, 0)
+			require.Equal(t, v, got, "Get%s", c.name)
 			if got, err := c.read(b); got != v || err != nil || b.Len() != 0 {
 				t.Fatalf("Read%s = %#x, %v (Len %d), want %#x", c.name, got, err, b.Len(), v)
 			}
@@ -99,9 +98,9 @@ func TestBufferWrite(t *testing.T) {
 		var want []byte
 		for _, n := range []int{0, 1, 2, 13, 100, 5000, 0, 70000} {
 			p := pattern(n)
-			if got, err := w.write(b, p); got != n || err != nil {
-				t.Fatalf("%s of %d bytes = %d, %v", w.name, n, got, err)
-			}
+			got, err := w.write(b, p)
+			require.Equal(t, n, got, "%s of %d bytes = %d, %v", w.name, n, got, err)
+			require.NoError(t, err, "%s of %d bytes = %d", w.name, n, got)
 			want = append(want, p...)
 			checkBytes(t, b, want)
 		}
@@ -118,9 +117,9 @@ func TestBufferWriteOwnBytes(t *testing.T) {
 	b := buf.Get(16)
 	defer b.Release()
 	b.Write(pattern(16))
-	if n, err := b.Write(b.Bytes()); n != 16 || err != nil {
-		t.Fatalf("Write(b.Bytes()) = %d, %v", n, err)
-	}
+	n, err := b.Write(b.Bytes())
+	require.Equal(t, 16, n, "Write(b.Bytes()) = %d, %v", n, err)
+	require.NoError(t, err, "Write(b.Bytes()) = %d", n)
 	checkBytes(t, b, append(pattern(16), pattern(16)...))
 }
 
@@ -216,9 +215,8 @@ func TestCommit(t *testing.T) {
 	p := b.AvailableBuffer()
 	n := copy(p[:cap(p)], "cdef")
 	b.Commit(n)
-	if got := string(b.Bytes()); got != "abcdef" {
-		t.Fatalf("after Commit: %q, want abcdef", got)
-	}
+	got := string(b.Bytes())
+	require.Equal(t, "abcdef", got, "after Commit: %q, want abcdef", got)
 	free := cap(b.AvailableBuffer())
 	for _, bad := range []int{-1, free + 1} {
 		func() {

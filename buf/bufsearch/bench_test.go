@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/bufsearch"
 	"github.com/netkit/netkit/internal/corpus"
@@ -74,9 +76,7 @@ func BenchmarkCompositeIndex(b *testing.B) {
 				for b.Loop() {
 					sinkInt = impl.index()
 				}
-				if sinkInt != -1 {
-					b.Fatalf("absent needle %q found at %d", needle, sinkInt)
-				}
+				require.Equal(b, -1, sinkInt, "absent needle %q found at %d", needle, sinkInt)
 			})
 		}
 	}
