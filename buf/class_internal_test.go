@@ -9,11 +9,9 @@ import (
 func TestClasses(t *testing.T) {
 	last := classOf(MaxPooledSize)
 	for c := 0; c <= last; c++ {
-		if got := classOf(classSize(c)); got != c {
-			t.Fatalf("classOf(classSize(%d)=%d) = %d", c, classSize(c), got)
-		}
-		if c > 0 && classSize(c) <= classSize(c-1) {
-			t.Fatalf("class %d (%d bytes) not above class %d (%d bytes)", c, classSize(c), c-1, classSize(c-1))
+		require.Equal(t, c, classOf(classSize(c)), "classOf(classSize(%d)=%d)", c, classSize(c))
+		if c > 0 {
+			require.Greater(t, classSize(c), classSize(c-1), "class %d not above class %d", c, c-1)
 		}
 	}
 	require.Equal(t, DefaultMaxSize, classSize(classOf(DefaultMaxSize)), "DefaultMaxSize %d is not a class size", DefaultMaxSize)
@@ -37,8 +35,9 @@ func TestClassTable(t *testing.T) {
 		c := classOf(n)
 		want := classOfCalc(n)
 		require.Equal(t, want, c, "classOf(%d) = %d, computed %d", n, c, want)
-		if classSize(c) < n || c > 0 && classSize(c-1) >= n {
-			t.Fatalf("classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, classSize(c))
+		require.GreaterOrEqual(t, classSize(c), n, "classOf(%d) = %d: too small", n, c)
+		if c > 0 {
+			require.Less(t, classSize(c-1), n, "classOf(%d) = %d: not the smallest class holding it", n, c)
 		}
 	}
 }

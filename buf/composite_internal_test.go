@@ -34,12 +34,10 @@ func TestCompositeDiscardAllState(t *testing.T) {
 	w := a.Get(2)
 	w.WriteString("hi")
 	c.Append(w)
-	if n, err := c.WriteTo(client); n != 2 || err != nil {
-		t.Fatalf("WriteTo = %d, %v", n, err)
-	}
-	if c.raw.conn != client.(*net.TCPConn) {
-		t.Fatal("WriteTo did not keep the connection")
-	}
+	n, err := c.WriteTo(client)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, n, "WriteTo")
+	require.Equal(t, client, c.raw.conn, "WriteTo did not keep the connection")
 	for range 40 {
 		b := a.Get(3)
 		b.WriteString("abc")
@@ -53,18 +51,18 @@ func TestCompositeDiscardAllState(t *testing.T) {
 	require.NotEmpty(t, c.scratch, "setup: no page index or scratch area to drop")
 	capComps := cap(c.comps)
 	require.NoError(t, c.Discard(c.Len()))
-	if c.r != 0 || c.w != 0 || c.h != 0 || c.cur != 0 || c.last != 0 || c.rp != nil || len(c.comps) != 0 || len(c.ends) != 0 {
-		t.Fatalf("after Discard(Len): r %d, w %d, h %d, cur %d, last %d, rp %q, %d comps, %d ends; want all zero",
-			c.r, c.w, c.h, c.cur, c.last, c.rp, len(c.comps), len(c.ends))
-	}
+	require.Equal(t, [5]int{}, [5]int{c.r, c.w, c.h, c.cur, c.last}, "r, w, h, cur, last after Discard(Len)")
+	require.Nil(t, c.rp, "rp after Discard(Len)")
+	require.Empty(t, c.comps, "components after Discard(Len)")
+	require.Empty(t, c.ends, "ends after Discard(Len)")
 	require.Equal(t, capComps, cap(c.comps), "component array capacity %d after Discard(Len), want %d (kept)", cap(c.comps), capComps)
 	require.False(t, c.pages.valid, "page index or accessor cache still valid after Discard(Len)")
 	require.Nil(t, c.wp, "page index or accessor cache still valid after Discard(Len)")
-	if c.raw.conn != nil || c.raw.rc != nil || c.raw.checked {
-		t.Fatal("WriteTo's connection still kept after Discard(Len)")
-	}
-	if invariants.Enabled && !bytes.Equal(c.scratch[:cap(c.scratch)], bytes.Repeat([]byte{poison}, cap(c.scratch))) {
-		t.Fatalf("scratch not poisoned: %x", c.scratch[:cap(c.scratch)])
+	require.Nil(t, c.raw.conn, "WriteTo's connection still kept after Discard(Len)")
+	require.Nil(t, c.raw.rc, "WriteTo's RawConn still kept after Discard(Len)")
+	require.False(t, c.raw.checked, "WriteTo's stream check still kept after Discard(Len)")
+	if invariants.Enabled {
+		require.Equal(t, bytes.Repeat([]byte{poison}, cap(c.scratch)), c.scratch[:cap(c.scratch)], "scratch not poisoned")
 	}
 }
 

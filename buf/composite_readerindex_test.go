@@ -51,9 +51,8 @@ func TestCompositeReaderIndexBackOut(t *testing.T) {
 			before, n := c.ReaderIndex(), c.Len()
 			body, err := parseFrame(c)
 			if errors.Is(err, io.ErrUnexpectedEOF) {
-				if c.ReaderIndex() != before || c.Len() != n {
-					t.Fatalf("piece %d: after backing out ReaderIndex %d, Len %d; want %d, %d", k, c.ReaderIndex(), c.Len(), before, n)
-				}
+				require.Equal(t, before, c.ReaderIndex(), "piece %d: ReaderIndex after backing out", k)
+				require.Equal(t, n, c.Len(), "piece %d: Len after backing out", k)
 				break
 			}
 			got = append(got, string(body))
@@ -66,12 +65,9 @@ func TestCompositeReaderIndexBackOut(t *testing.T) {
 			require.Equal(t, 2, h.RefCount(), "piece %d: buffer %d has %d references, want 2 (test and composite)", k, i, h.RefCount())
 		}
 	}
-	if want := []string{"hello", "abc", ""}; strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Fatalf("frames %q, want %q", got, want)
-	}
-	if c.ReaderIndex() != len(stream) || c.Len() != 0 {
-		t.Fatalf("at the end ReaderIndex %d, Len %d; want %d, 0", c.ReaderIndex(), c.Len(), len(stream))
-	}
+	require.Equal(t, []string{"hello", "abc", ""}, got, "frames")
+	require.Equal(t, len(stream), c.ReaderIndex(), "ReaderIndex at the end")
+	require.Zero(t, c.Len(), "Len at the end")
 	// Back to the start of the second frame, which straddles three
 	// components, and read it again.
 	c.SetReaderIndex(9)

@@ -249,22 +249,21 @@ func TestCompositeWriteToEmpty(t *testing.T) {
 	buftest.CheckLeaks(t)
 	rng := rand.New(rand.NewPCG(9, 10))
 	x := cwCompose(t, rng, []int{5, 6, 7})
-	if _, err := io.ReadAll(x.c); err != nil {
-		t.Fatal(err)
-	}
+	_, err := io.ReadAll(x.c)
+	require.NoError(t, err)
 	x.checkReleased(t, 0)
 	var w bytes.Buffer
 	n, err := x.c.WriteTo(&w)
-	if n != 0 || err != nil || w.Len() != 0 {
-		t.Errorf("WriteTo of an empty composite = %d, %v (%d bytes written); want 0, nil", n, err, w.Len())
-	}
+	assert.NoError(t, err, "WriteTo of an empty composite")
+	assert.Zero(t, n, "WriteTo of an empty composite")
+	assert.Zero(t, w.Len(), "bytes written by WriteTo of an empty composite")
 	x.done(t)
 
 	c := buf.NewComposite()
 	defer c.Release()
-	if n, err := c.WriteTo(&w); n != 0 || err != nil {
-		t.Errorf("WriteTo of a new composite = %d, %v; want 0, nil", n, err)
-	}
+	n, err = c.WriteTo(&w)
+	assert.NoError(t, err, "WriteTo of a new composite")
+	assert.Zero(t, n, "WriteTo of a new composite")
 }
 
 // TestCompositeWriteToDeadline lets a write deadline expire while the peer
@@ -301,9 +300,7 @@ func cwDeadlineWrite(t *testing.T, x *cwComposed, w interface {
 	assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "WriteTo past the deadline: error %v, want os.ErrDeadlineExceeded", err)
 	require.Greater(t, n, int64(0), "WriteTo past the deadline wrote %d bytes; want some of %d", n, total)
 	require.Less(t, n, int64(total), "WriteTo past the deadline wrote %d bytes; want some of %d", n, total)
-	if got := x.c.Len(); got != total-int(n) {
-		t.Errorf("after WriteTo of %d bytes: Len %d, want %d", n, got, total-int(n))
-	}
+	assert.Equal(t, total-int(n), x.c.Len(), "Len after WriteTo of %d bytes", n)
 	cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[n:])
 	x.checkReleased(t, int(n))
 	partial := false
@@ -411,8 +408,8 @@ func TestCompositeWriteToFallback(t *testing.T) {
 			require.Greater(t, n, int64(0), "WriteTo with %d bytes left = %d, %v", before, n, err)
 			require.LessOrEqual(t, n, 3*int64(len(x.bufs)), "WriteTo with %d bytes left = %d, %v", before, n, err)
 			require.False(t, err != nil && !errors.Is(err, io.ErrShortWrite), "WriteTo with %d bytes left = %d, %v", before, n, err)
-			if err == nil && x.c.Len() != 0 {
-				t.Fatalf("WriteTo = %d, nil with %d bytes left", n, x.c.Len())
+			if err == nil {
+				require.Zero(t, x.c.Len(), "bytes left after WriteTo = %d, nil", n)
 			}
 			x.checkReleased(t, w.Len())
 			require.LessOrEqual(t, calls, len(x.data), "WriteTo makes no progress")
@@ -456,9 +453,8 @@ func TestCompositeWriteToClosed(t *testing.T) {
 	l := x.c.Len()
 	assert.Len(t, x.data, l, "after the failed WriteTo: Len %d, want %d", l, len(x.data))
 	x.checkReleased(t, 0)
-	if _, err := io.ReadAll(x.c); err != nil {
-		t.Fatal(err)
-	}
+	_, err = io.ReadAll(x.c)
+	require.NoError(t, err)
 	x.c.Discard(0)
 	x.done(t)
 }
@@ -530,14 +526,7 @@ func TestCompositeBuffersN(t *testing.T) {
 	cwEqual(t, "BuffersN after Skip", bytes.Join(views, nil), x.data[5:5+len(views[0])+len(views[1])])
 	assert.False(t, len(views) != 2 || len(views[0]) != 3 || len(views[1]) != 1, "BuffersN(2) after Skip(5): %d views", len(views))
 	assert.Equal(t, all-5, x.c.Len(), "BuffersN consumed something: Len %d", x.c.Len())
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("BuffersN(0) did not panic")
-			}
-		}()
-		x.c.BuffersN(0)
-	}()
+	assert.Panics(t, func() { x.c.BuffersN(0) }, "BuffersN(0)")
 	x.c.Skip(x.c.Len())
 	x.c.Discard(0)
 	x.done(t)
@@ -664,15 +653,13 @@ func TestCompositeWriteToDatagram(t *testing.T) {
 			}
 			// Nothing arrived: the first datagram to arrive is a marker
 			// sent now.
-			if _, err := from.Write([]byte("marker")); err != nil {
-				t.Fatal(err)
-			}
+			_, err := from.Write([]byte("marker"))
+			require.NoError(t, err)
 			to.SetReadDeadline(time.Now().Add(5 * time.Second))
 			p := make([]byte, 100)
 			n, err := to.Read(p)
-			if err != nil || string(p[:n]) != "marker" {
-				t.Fatalf("first datagram received = %q, %v; want the marker", p[:n], err)
-			}
+			require.NoError(t, err)
+			require.Equal(t, "marker", string(p[:n]), "first datagram received")
 			x.c.Discard(x.c.Len())
 			x.done(t)
 		})
@@ -740,8 +727,8 @@ func cwPair(t *testing.T) (client, server *net.TCPConn) {
 	srv, err := ln.Accept()
 	if err != nil {
 		conn.Close()
-		t.Fatal(err)
 	}
+	require.NoError(t, err)
 	return conn.(*net.TCPConn), srv.(*net.TCPConn)
 }
 

@@ -28,9 +28,9 @@ func TestBufferGrow(t *testing.T) {
 			b.Grow(tc.n)
 			checkBytes(t, b, pattern(tc.write)[tc.skip:])
 			c := b.Cap()
-			if free := c - b.ReaderIndex() - b.Len(); free < tc.n || cap(b.AvailableBuffer()) != free {
-				t.Fatalf("Grow(%d) left %d free bytes, AvailableBuffer cap %d", tc.n, free, cap(b.AvailableBuffer()))
-			}
+			free := c - b.ReaderIndex() - b.Len()
+			require.GreaterOrEqual(t, free, tc.n, "free bytes after Grow(%d)", tc.n)
+			require.Equal(t, free, cap(b.AvailableBuffer()), "AvailableBuffer cap after Grow(%d)", tc.n)
 			b.Write(pattern(tc.n))
 			require.Equal(t, c, b.Cap(), "writing the %d grown bytes moved Cap %d -> %d", tc.n, c, b.Cap())
 			checkBytes(t, b, append(pattern(tc.write)[tc.skip:], pattern(tc.n)...))
@@ -88,8 +88,9 @@ func TestBufferGrowth(t *testing.T) {
 			} else {
 				got, err := b.Next(min(n, b.Len()))
 				want := model.Next(min(n, model.Len()))
-				if err != nil || !bytes.Equal(got, want) {
-					t.Fatalf("Next = %q, %v, want %q", trim(got), err, trim(want))
+				require.NoError(t, err)
+				if !bytes.Equal(got, want) {
+					require.Equal(t, trim(want), trim(got), "Next")
 				}
 			}
 			checkBytes(t, b, model.Bytes())
@@ -123,7 +124,5 @@ func TestBufferGrowWithViewsBounded(t *testing.T) {
 		b.Skip(len(msg))
 		v.Release() // the consumer is done with it
 	}
-	if b.Cap() > 4<<10 {
-		t.Fatalf("Cap = %d bytes holding %d readable: capacity doubles on every refill once a view was taken", b.Cap(), b.Len())
-	}
+	require.LessOrEqual(t, b.Cap(), 4<<10, "Cap holding %d readable: capacity doubles on every refill once a view was taken", b.Len())
 }

@@ -26,9 +26,7 @@ func TestRetainOverflowPanics(t *testing.T) {
 		}()
 		b.Retain()
 	}()
-	if got := b.RefCount(); got != maxRef/refOne {
-		t.Fatalf("a refused Retain changed the count to %d", got)
-	}
+	require.Equal(t, maxRef/refOne, b.RefCount(), "count after a refused Retain")
 	b.m.state.Store(uint64(b.gen)<<32 | refOne)
 	require.True(t, b.Release(), "Release of the last reference returned false")
 }
@@ -50,9 +48,7 @@ func TestRecordBackOff(t *testing.T) {
 	for _, r := range tr.records[:tr.n] {
 		var i int
 		fmt.Sscan(r.Hint, &i)
-		if i <= prev {
-			t.Fatalf("records out of order: %v", hints(tr))
-		}
+		require.Greater(t, i, prev, "records out of order: %v", hints(tr))
 		prev = i
 	}
 	t.Logf("kept: %v", hints(tr))
@@ -91,9 +87,7 @@ func TestLeakLevelSources(t *testing.T) {
 		SetLeakLevel(l)
 		got := follow.leakLevel()
 		assert.Equal(t, l, got, "after SetLeakLevel(%v): following allocator at %v", l, got)
-		if got := fixed.leakLevel(); got != LeakOff {
-			t.Errorf("after SetLeakLevel(%v): WithLeakLevel(off) allocator at %v", l, got)
-		}
+		assert.Equal(t, LeakOff, fixed.leakLevel(), "after SetLeakLevel(%v): WithLeakLevel(off) allocator", l)
 	}
 	// At LeakAll every get of the following allocator is tracked, none of
 	// the fixed one's (outside the invariants build, which tracks all).

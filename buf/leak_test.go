@@ -36,9 +36,7 @@ func captureLeaks(t *testing.T) func(a *buf.Allocator, want uint64) []*buf.Leak 
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
 		for a.Stats().Leaks < want {
-			if time.Now().After(deadline) {
-				t.Fatalf("Stats().Leaks = %d after 10s, want %d", a.Stats().Leaks, want)
-			}
+			require.False(t, time.Now().After(deadline), "Stats().Leaks = %d after 10s, want %d", a.Stats().Leaks, want)
 			runtime.GC()
 			time.Sleep(time.Millisecond)
 		}
@@ -129,9 +127,8 @@ func TestMisuseNamesStacks(t *testing.T) {
 	}
 	untracked := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff)).Get(64)
 	untracked.Release()
-	if msg := panicMessage(t, func() { untracked.Len() }); !strings.Contains(msg, "-tags invariants") {
-		t.Errorf("untracked use-after-release panic does not say how to get stacks:\n%s", msg)
-	}
+	msg = panicMessage(t, func() { untracked.Len() })
+	assert.Contains(t, msg, "-tags invariants", "untracked use-after-release panic does not say how to get stacks")
 }
 
 // panicMessage runs f, which must panic with an error wrapping

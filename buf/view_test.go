@@ -33,9 +33,7 @@ func TestBufferSlice(t *testing.T) {
 	require.Equal(t, 0, (b.Slice(10, 0)).Len(), "empty view at the end not empty")
 	// One reference count for all: the view's last Release frees the root.
 	vv.Retain()
-	if b.RefCount() != 2 || v.RefCount() != 2 || vv.RefCount() != 2 {
-		t.Fatalf("RefCounts %d %d %d, want 2", b.RefCount(), v.RefCount(), vv.RefCount())
-	}
+	require.Equal(t, [3]int{2, 2, 2}, [3]int{b.RefCount(), v.RefCount(), vv.RefCount()}, "RefCounts of the root and two views")
 	require.False(t, b.Release(), "root Release returned true with the view's reference left")
 	checkBytes(t, vv, []byte("yy6"))
 	require.True(t, vv.Release(), "view's last Release returned false")

@@ -149,9 +149,7 @@ func TestCheckLeaksSessionsApart(t *testing.T) {
 	kept = nil // the first session's buffer leaks now
 	runtime.GC()
 	waitFor(t, "the first session's leak to be counted", func() bool { return a.Stats().Leaks == 1 })
-	if got := second.finish(); got != "" {
-		t.Fatalf("second session failed with the first one's leak: %s", got)
-	}
+	require.Empty(t, second.finish(), "second session failed with the first one's leak")
 	waitFor(t, "the orphaned report", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -183,9 +181,7 @@ func TestCheckLeaksNested(t *testing.T) {
 	assert.True(t, strings.HasPrefix(got, "buftest: 2 buffer(s) leaked:"), "inner session reported %.100q, want 2 leaks", got)
 	b := a.Get(16)
 	b.Release()
-	if got := outer.finish(); got != "" {
-		t.Errorf("outer session failed with the inner one's leaks: %s", got)
-	}
+	assert.Empty(t, outer.finish(), "outer session failed with the inner one's leaks")
 }
 
 //go:noinline
