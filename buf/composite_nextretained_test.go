@@ -39,32 +39,20 @@ func TestNextRetainedView(t *testing.T) {
 	require.NoError(t, err)
 	got := string(v.Bytes())
 	require.Equal(t, "world", got, "view reads")
-	if &v.Bytes()[0] != &parent.Bytes()[7] {
-		t.Error("the view copied bytes that lie in one component")
-	}
-	if c.Len() != 0 || c.ReaderIndex() != 12 {
-		t.Errorf("after NextRetained: Len %d, ReaderIndex %d; want 0, 12", c.Len(), c.ReaderIndex())
-	}
-	if got := parent.RefCount(); got != 3 {
-		t.Errorf("parent RefCount %d with the composite, the view and the test holding it; want 3", got)
-	}
+	assert.Same(t, &parent.Bytes()[7], &v.Bytes()[0], "the view copied bytes that lie in one component")
+	assert.Zero(t, c.Len(), "Len after NextRetained")
+	assert.Equal(t, 12, c.ReaderIndex(), "ReaderIndex after NextRetained")
+	assert.Equal(t, 3, parent.RefCount(), "parent RefCount with the composite, the view and the test holding it")
 	c.Release()
-	if got := parent.RefCount(); got != 2 {
-		t.Errorf("parent RefCount %d after the composite's release; want 2", got)
-	}
-	if got := string(v.Bytes()); got != "world" {
-		t.Errorf("after the composite's release the view reads %q", got)
-	}
+	assert.Equal(t, 2, parent.RefCount(), "parent RefCount after the composite's release")
+	assert.Equal(t, "world", string(v.Bytes()), "the view after the composite's release")
 	// The view counts its own references.
 	v.Retain()
-	if v.RefCount() != 2 || parent.RefCount() != 2 {
-		t.Errorf("after v.Retain: view %d, parent %d; want 2, 2", v.RefCount(), parent.RefCount())
-	}
+	assert.Equal(t, 2, v.RefCount(), "view RefCount after v.Retain")
+	assert.Equal(t, 2, parent.RefCount(), "parent RefCount after v.Retain")
 	assert.False(t, v.Release(), "first Release of a view with two references freed it")
 	assert.True(t, v.Release(), "last Release of the view did not free it")
-	if got := parent.RefCount(); got != 1 {
-		t.Errorf("parent RefCount %d after the view's release; want 1", got)
-	}
+	assert.Equal(t, 1, parent.RefCount(), "parent RefCount after the view's release")
 	assert.True(t, parent.Release(), "the test's reference was not the last")
 	in := a.Stats().Total().InUse
 	assert.Equal(t, int64(0), in, "InUse %d after every release, want 0", in)
@@ -82,27 +70,22 @@ func TestNextRetainedStraddles(t *testing.T) {
 	require.Equal(t, "abcdefg", got, "straddling read")
 	c.Discard(0)
 	b.Write([]byte("!")) // a copy is an ordinary buffer: it can grow
-	if got := string(b.Bytes()); got != "abcdefg!" {
-		t.Errorf("after a write: %q", got)
-	}
+	assert.Equal(t, "abcdefg!", string(b.Bytes()), "after a write")
 	b.Release()
 
 	e, err := c.NextRetained(0)
-	if err != nil || e.Len() != 0 {
-		t.Fatalf("NextRetained(0) = %v (Len %d), %v", e, e.Len(), err)
-	}
+	require.NoError(t, err, "NextRetained(0)")
+	require.Zero(t, e.Len(), "NextRetained(0)")
 	e.Release()
 
-	if _, err := c.NextRetained(4); !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Errorf("NextRetained past the end: %v, want io.ErrUnexpectedEOF", err)
-	}
+	_, err = c.NextRetained(4)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "NextRetained past the end")
 	assert.Equal(t, 3, c.Len(), "a failed NextRetained consumed bytes: Len %d, want 3", c.Len())
 	rest, _ := c.NextRetained(3)
 	assert.Equal(t, "hij", string(rest.Bytes()), "rest %q", rest.Bytes())
 	rest.Release()
-	if _, err := c.NextRetained(1); !errors.Is(err, io.EOF) {
-		t.Errorf("NextRetained on an empty composite: %v, want io.EOF", err)
-	}
+	_, err = c.NextRetained(1)
+	assert.ErrorIs(t, err, io.EOF, "NextRetained on an empty composite")
 	c.Release()
 	in := a.Stats().Total().InUse
 	assert.Equal(t, int64(0), in, "InUse %d after every release, want 0", in)
@@ -184,9 +167,9 @@ func TestNextRetainedLeak(t *testing.T) {
 	r := got[0].String()
 	assert.Contains(t, r, "buf_test.leakView", "report does not name leakView and its Touch:\n%s", r)
 	assert.Contains(t, r, "kept by a frame handler", "report does not name leakView and its Touch:\n%s", r)
-	if s := a.Stats(); s.Leaks != 1 || s.Total().InUse != 0 {
-		t.Errorf("Leaks %d, InUse %d; want 1 and 0 (the parent freed by the leaked view's cleanup)", s.Leaks, s.Total().InUse)
-	}
+	s := a.Stats()
+	assert.EqualValues(t, 1, s.Leaks, "Leaks")
+	assert.Zero(t, s.Total().InUse, "InUse: the parent is freed by the leaked view's cleanup")
 }
 
 // TestNextRetainedMatchesNext: over random component layouts the bytes
@@ -245,23 +228,16 @@ func TestSpan(t *testing.T) {
 			got = append(got, s...)
 			o += len(s)
 		}
-		if string(got) != want[off:] {
-			t.Errorf("spans from %d give %q, want %q", off, got, want[off:])
-		}
+		assert.Equal(t, want[off:], string(got), "spans from %d", off)
 		// Components end after b, e, f and j.
 		wantSpans := map[int]int{0: 4, 1: 3, 2: 3, 3: 3, 4: 2, 5: 1, 8: 1, 9: 0}[off]
-		assert.False(t, off != 6 && off != 7 && spans != wantSpans, "from %d: %d spans, want %d", off, spans, wantSpans)
+		if off != 6 && off != 7 {
+			assert.Equal(t, wantSpans, spans, "spans from %d", off)
+		}
 	}
 	s := c.Span(c.Len())
 	assert.Nil(t, s, "Span(Len) = %q, want nil", s)
 	for _, off := range []int{-1, c.Len() + 1} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Span(%d) did not panic", off)
-				}
-			}()
-			c.Span(off)
-		}()
+		assert.Panics(t, func() { c.Span(off) }, "Span(%d)", off)
 	}
 }

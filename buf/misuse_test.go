@@ -84,9 +84,7 @@ func TestMustPanicNamesThePanic(t *testing.T) {
 	} {
 		r := &errorRecorder{TB: t}
 		mustPanic(r, tc.want, tc.f)
-		if ok := len(r.errs) == 0; ok != tc.ok {
-			t.Errorf("%s: mustPanic accepted = %v, want %v (errors %q)", tc.name, ok, tc.ok, r.errs)
-		}
+		assert.Equal(t, tc.ok, len(r.errs) == 0, "%s: mustPanic accepted (errors %q)", tc.name, r.errs)
 	}
 }
 
@@ -229,9 +227,8 @@ func TestBufferRefCount(t *testing.T) {
 	for _, retains := range []int{0, 1, 2, 10} {
 		b := buf.Get(16)
 		for i := range retains {
-			if b.Retain() != b || b.RefCount() != i+2 {
-				t.Fatalf("Retain #%d: RefCount %d", i+1, b.RefCount())
-			}
+			require.Same(t, b, b.Retain(), "Retain #%d", i+1)
+			require.Equal(t, i+2, b.RefCount(), "RefCount after Retain #%d", i+1)
 		}
 		for i := retains; i >= 0; i-- {
 			last := b.Release()
@@ -309,9 +306,7 @@ func TestMisuseLiveAfterPartialRelease(t *testing.T) {
 	v := b.Slice(0, 8).Retain()
 	require.False(t, b.Release(), "Release returned true with a view's reference outstanding")
 	// b's owner gave up its reference, but the memory is live: b and v work.
-	if b.Len() != 8 || v.Len() != 8 || b.RefCount() != 1 || v.RefCount() != 1 {
-		t.Fatalf("after partial release: Len %d/%d RefCount %d/%d", b.Len(), v.Len(), b.RefCount(), v.RefCount())
-	}
+	require.Equal(t, [4]int{8, 8, 1, 1}, [4]int{b.Len(), v.Len(), b.RefCount(), v.RefCount()}, "after partial release: Len of b and v, RefCount of b and v")
 	require.True(t, v.Release(), "last Release through the view returned false")
 	mustPanic(t, buf.ErrReleased, func() { b.Len() })
 	mustPanic(t, buf.ErrReleased, func() { v.Len() })
@@ -327,9 +322,9 @@ func TestMisuseFullView(t *testing.T) {
 	v := b.Slice(2, 6)
 	v.Skip(2) // consumed room is still no room: a view never slides
 	for _, w := range writers {
-		if n, err := w.write(v, []byte("x")); n != 0 || err != buf.ErrFixed {
-			t.Errorf("%s on a full view = %d, %v, want 0, ErrFixed", w.name, n, err)
-		}
+		n, err := w.write(v, []byte("x"))
+		assert.Zero(t, n, "%s on a full view", w.name)
+		assert.Equal(t, buf.ErrFixed, err, "%s on a full view", w.name)
 	}
 	for _, c := range codecs {
 		mustPanic(t, buf.ErrFixed, func() { c.write(v, 1) })
@@ -340,17 +335,17 @@ func TestMisuseFullView(t *testing.T) {
 	checkBytes(t, b, []byte("0123456789"))
 	// Within its capacity a view writes into the root's memory.
 	v.Reset()
-	if n, err := v.ReadFrom(strings.NewReader("abcdefgh")); n != 6 || err != buf.ErrFixed {
-		t.Fatalf("ReadFrom past a view's capacity = %d, %v, want 6, ErrFixed", n, err)
-	}
+	n, err := v.ReadFrom(strings.NewReader("abcdefgh"))
+	require.Equal(t, buf.ErrFixed, err, "ReadFrom past a view's capacity")
+	require.EqualValues(t, 6, n, "ReadFrom past a view's capacity")
 	checkBytes(t, b, []byte("01abcdef89"))
 	v.Reset()
-	if n, err := v.ReadFrom(strings.NewReader("ABC")); n != 3 || err != nil {
-		t.Fatalf("ReadFrom within a view's capacity = %d, %v", n, err)
-	}
-	if n, err := v.Write([]byte("DEFG")); n != 0 || err != buf.ErrFixed {
-		t.Fatalf("Write past a view's capacity = %d, %v", n, err)
-	}
+	n, err = v.ReadFrom(strings.NewReader("ABC"))
+	require.NoError(t, err, "ReadFrom within a view's capacity")
+	require.EqualValues(t, 3, n, "ReadFrom within a view's capacity")
+	m, err := v.Write([]byte("DEFG"))
+	require.Equal(t, buf.ErrFixed, err, "Write past a view's capacity")
+	require.Zero(t, m, "Write past a view's capacity")
 	v.WriteUint16(0x4445)
 	checkBytes(t, v, []byte("ABCDE"))
 	checkBytes(t, b, []byte("01ABCDEf89"))
