@@ -169,12 +169,13 @@ func TestStats(t *testing.T) {
 	g := a.Get(100)
 	g.Write(make([]byte, 200))
 	s = a.Stats()
-	if c := s.Classes[classIndex(t, s, 224)]; c.Gets != 1 || c.InUse != 224 {
-		t.Fatalf("grown buffer's class: %+v", c)
-	}
-	if c := s.Classes[classIndex(t, s, 112)]; c.Gets != 4 || c.InUse != 0 || c.Pooled != 112 {
-		t.Fatalf("class grown out of: %+v", c)
-	}
+	c = s.Classes[classIndex(t, s, 224)]
+	require.Equal(t, uint64(1), c.Gets, "grown buffer's class: %+v", c)
+	require.Equal(t, int64(224), c.InUse, "grown buffer's class: %+v", c)
+	c = s.Classes[classIndex(t, s, 112)]
+	require.Equal(t, uint64(4), c.Gets, "class grown out of: %+v", c)
+	require.Equal(t, int64(0), c.InUse, "class grown out of: %+v", c)
+	require.Equal(t, int64(112), c.Pooled, "class grown out of: %+v", c)
 	g.Release()
 	tot := a.Stats().Total()
 	require.Equal(t, int64(0), tot.InUse, "in use after releasing everything: %+v", tot)

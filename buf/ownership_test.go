@@ -46,9 +46,8 @@ func TestOwnershipRules(t *testing.T) {
 			b := buf.Get(16)
 			b.WriteString("HDR:payload")
 			v := b.Slice(4, 7)
-			if b.RefCount() != 1 || v.RefCount() != 1 {
-				t.Fatalf("after Slice: RefCount %d (view %d), want 1 (shared)", b.RefCount(), v.RefCount())
-			}
+			require.Equal(t, 1, b.RefCount(), "RefCount after Slice (shared)")
+			require.Equal(t, 1, v.RefCount(), "view RefCount after Slice (shared)")
 			require.True(t, b.Release(), "the owner's Release did not free a buffer with a Slice view")
 			require.Equal(t, 0, v.RefCount(), "view RefCount %d after the owner's Release, want 0", v.RefCount())
 		}},
@@ -77,9 +76,8 @@ func TestOwnershipRules(t *testing.T) {
 		}},
 		{"Buffer.Retain adds a reference and returns b", func(t *testing.T) {
 			b := buf.Get(16)
-			if r := b.Retain(); r != b || b.RefCount() != 2 {
-				t.Fatalf("Retain returned %p (b is %p), RefCount %d; want b, 2", r, b, b.RefCount())
-			}
+			require.Same(t, b, b.Retain(), "Retain's result")
+			require.Equal(t, 2, b.RefCount(), "RefCount after Retain")
 			require.False(t, b.Release(), "Release results for two references are not false, true")
 			require.True(t, b.Release(), "Release results for two references are not false, true")
 		}},
@@ -98,10 +96,8 @@ func TestOwnershipRules(t *testing.T) {
 			b.Skip(1)
 			capBefore := b.Cap()
 			b.Reset()
-			if b.RefCount() != 1 || b.Len() != 0 || b.Cap() != capBefore || b.ReaderIndex() != 0 {
-				t.Fatalf("after Reset: RefCount %d, Len %d, Cap %d (was %d), ReaderIndex %d",
-					b.RefCount(), b.Len(), b.Cap(), capBefore, b.ReaderIndex())
-			}
+			require.Equal(t, [4]int{1, 0, capBefore, 0}, [4]int{b.RefCount(), b.Len(), b.Cap(), b.ReaderIndex()},
+				"RefCount, Len, Cap, ReaderIndex after Reset")
 			require.True(t, b.Release(), "Release after Reset did not free the buffer")
 		}},
 		{"Composite.Discard(Len) empties and releases everything", func(t *testing.T) {
@@ -109,9 +105,8 @@ func TestOwnershipRules(t *testing.T) {
 			c.Skip(2)
 			require.NoError(t, c.Discard(c.Len()), "Discard(Len)")
 			refs(t, "after Discard(Len)", bs, 1, 1)
-			if c.Len() != 0 || c.NumComponents() != 0 {
-				t.Fatalf("after Discard(Len): Len %d, %d components", c.Len(), c.NumComponents())
-			}
+			require.Zero(t, c.Len(), "Len after Discard(Len)")
+			require.Zero(t, c.NumComponents(), "components after Discard(Len)")
 			c.Release()
 			bs[0].Release()
 			bs[1].Release()
@@ -119,14 +114,12 @@ func TestOwnershipRules(t *testing.T) {
 		{"Composite.Consolidate hands out a reference", func(t *testing.T) {
 			c, bs := two()
 			b := c.Consolidate() // copies: two components
-			if b == nil || b.RefCount() != 2 {
-				t.Fatalf("Consolidate's buffer has %d references, want 2 (caller and composite)", b.RefCount())
-			}
+			require.NotNil(t, b, "Consolidate")
+			require.Equal(t, 2, b.RefCount(), "references to Consolidate's buffer (caller and composite)")
 			refs(t, "after Consolidate", bs, 1, 1) // the components it replaced
 			require.NoError(t, c.Discard(c.Len()), "Discard(Len)")
-			if b.RefCount() != 1 || string(b.Bytes()) != "helloworld" {
-				t.Fatalf("after Discard(Len): %q with %d references, want \"helloworld\" with 1", b.Bytes(), b.RefCount())
-			}
+			require.Equal(t, 1, b.RefCount(), "references after Discard(Len)")
+			require.Equal(t, "helloworld", string(b.Bytes()), "bytes after Discard(Len)")
 			c.Release()
 			require.True(t, b.Release(), "the caller's Release did not free Consolidate's buffer")
 			bs[0].Release()

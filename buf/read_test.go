@@ -52,12 +52,9 @@ func TestBufferReaderIndexReset(t *testing.T) {
 	require.Equal(t, end, b.ReaderIndex(), "ReaderIndex %d after failed SetReaderIndex, want %d", b.ReaderIndex(), end)
 	c := b.Cap()
 	b.Reset()
-	if b.Len() != 0 || b.ReaderIndex() != 0 || b.Cap() != c {
-		t.Fatalf("after Reset: Len %d ReaderIndex %d Cap %d (was %d)", b.Len(), b.ReaderIndex(), b.Cap(), c)
-	}
-	if _, err := b.ReadByte(); err != io.EOF {
-		t.Fatalf("ReadByte after Reset: %v", err)
-	}
+	require.Equal(t, [3]int{0, 0, c}, [3]int{b.Len(), b.ReaderIndex(), b.Cap()}, "Len, ReaderIndex, Cap after Reset")
+	_, err := b.ReadByte()
+	require.Equal(t, io.EOF, err, "ReadByte after Reset")
 	b.WriteString("again")
 	checkBytes(t, b, []byte("again"))
 }
@@ -76,9 +73,9 @@ func TestBufferRead(t *testing.T) {
 		b := prepared(a, 2, tc.content)
 		p := make([]byte, tc.p)
 		n, err := b.Read(p)
-		if n != tc.n || err != tc.err || string(p[:n]) != tc.content[:n] {
-			t.Errorf("Read(%d) of %q = %d, %v (%q), want %d, %v", tc.p, tc.content, n, err, p[:n], tc.n, tc.err)
-		}
+		assert.Equal(t, tc.n, n, "Read(%d) of %q", tc.p, tc.content)
+		assert.Equal(t, tc.err, err, "Read(%d) of %q", tc.p, tc.content)
+		assert.Equal(t, tc.content[:n], string(p[:n]), "Read(%d) of %q", tc.p, tc.content)
 		checkBytes(t, b, []byte(tc.content[n:]))
 		b.Release()
 	}
@@ -124,9 +121,7 @@ func TestBufferShortReadsConsumeNothing(t *testing.T) {
 				if have == 0 {
 					want = io.EOF
 				}
-				if err != want {
-					t.Errorf("%s with %d bytes: err %v, want %v", op.name, have, err, want)
-				}
+				assert.Equal(t, want, err, "%s with %d bytes", op.name, have)
 				checkBytes(t, b, []byte(content)) // nothing consumed
 			}
 			b.Release()
@@ -145,9 +140,7 @@ func TestBufferGetPut(t *testing.T) {
 	for _, c := range codecs {
 		b := prepared(a, 3, string(pattern(20)))
 		for i := 0; i+c.size <= b.Len(); i++ {
-			if got, want := c.get(b, i), c.decode(b.Bytes()[i:]); got != want {
-				t.Fatalf("Get%s(%d) = %#x, want %#x", c.name, i, got, want)
-			}
+			require.Equal(t, c.decode(b.Bytes()[i:]), c.get(b, i), "Get%s(%d)", c.name, i)
 			want := bytes.Clone(b.Bytes())
 			c.encode(want[:i], 0x0102030405060708)
 			c.put(b, i, 0x0102030405060708)

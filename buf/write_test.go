@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/buf"
@@ -21,9 +22,8 @@ func TestBufferAvailableBuffer(t *testing.T) {
 	b := prepared(buf.NewAllocator(), 3, "abc")
 	defer b.Release()
 	p := b.AvailableBuffer()
-	if len(p) != 0 || cap(p) != b.Cap()-b.ReaderIndex()-b.Len() {
-		t.Fatalf("AvailableBuffer len %d cap %d; Cap %d ReaderIndex %d Len %d", len(p), cap(p), b.Cap(), b.ReaderIndex(), b.Len())
-	}
+	require.Empty(t, p, "AvailableBuffer")
+	require.Equal(t, b.Cap()-b.ReaderIndex()-b.Len(), cap(p), "AvailableBuffer's capacity")
 	c := b.Cap()
 	p = binary.BigEndian.AppendUint32(p, 0x64656667)
 	b.Write(p)
@@ -43,9 +43,10 @@ func TestBufferRoundTrip(t *testing.T) {
 			checkBytes(t, b, c.encode(nil, v))
 			got := c.get(b, 0)
 			require.Equal(t, v, got, "Get%s", c.name)
-			if got, err := c.read(b); got != v || err != nil || b.Len() != 0 {
-				t.Fatalf("Read%s = %#x, %v (Len %d), want %#x", c.name, got, err, b.Len(), v)
-			}
+			got, err := c.read(b)
+			require.NoError(t, err, "Read%s", c.name)
+			require.Equal(t, v, got, "Read%s", c.name)
+			require.Zero(t, b.Len(), "Len after Read%s", c.name)
 		}
 	}
 	// A long mixed sequence, through several growths.
@@ -64,9 +65,9 @@ func TestBufferRoundTrip(t *testing.T) {
 	}
 	checkBytes(t, b, want)
 	for i, it := range items {
-		if got, err := it.c.read(b); got != it.v&it.c.mask() || err != nil {
-			t.Fatalf("item %d: Read%s = %#x, %v, want %#x", i, it.c.name, got, err, it.v&it.c.mask())
-		}
+		got, err := it.c.read(b)
+		require.NoError(t, err, "item %d: Read%s", i, it.c.name)
+		require.Equal(t, it.v&it.c.mask(), got, "item %d: Read%s", i, it.c.name)
 	}
 }
 
@@ -159,9 +160,8 @@ func TestBufferReadFrom(t *testing.T) {
 	} {
 		b := prepared(a, 7, "pre")
 		n, err := b.ReadFrom(tc.r)
-		if n != int64(tc.n) || err != tc.err {
-			t.Errorf("%s: ReadFrom = %d, %v, want %d, %v", tc.name, n, err, tc.n, tc.err)
-		}
+		assert.EqualValues(t, tc.n, n, "%s: ReadFrom", tc.name)
+		assert.Equal(t, tc.err, err, "%s: ReadFrom", tc.name)
 		checkBytes(t, b, append([]byte("pre"), data[:n]...))
 		b.Release()
 	}
@@ -200,9 +200,9 @@ func TestBufferWriteTo(t *testing.T) {
 	} {
 		b := prepared(a, 1, tc.content)
 		n, err := b.WriteTo(tc.w)
-		if n != int64(tc.n) || err != tc.err || tc.w.String() != tc.content[:tc.n] {
-			t.Errorf("%s: WriteTo = %d, %v (wrote %q), want %d, %v", tc.name, n, err, tc.w.String(), tc.n, tc.err)
-		}
+		assert.EqualValues(t, tc.n, n, "%s: WriteTo", tc.name)
+		assert.Equal(t, tc.err, err, "%s: WriteTo", tc.name)
+		assert.Equal(t, tc.content[:tc.n], tc.w.String(), "%s: bytes written", tc.name)
 		checkBytes(t, b, []byte(tc.content[tc.n:])) // consumes what was accepted
 		b.Release()
 	}
@@ -219,16 +219,7 @@ func TestCommit(t *testing.T) {
 	require.Equal(t, "abcdef", got, "after Commit: %q, want abcdef", got)
 	free := cap(b.AvailableBuffer())
 	for _, bad := range []int{-1, free + 1} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Commit(%d) with %d free did not panic", bad, free)
-				}
-			}()
-			b.Commit(bad)
-		}()
+		assert.Panics(t, func() { b.Commit(bad) }, "Commit(%d) with %d free", bad, free)
 	}
-	if got := string(b.Bytes()); got != "abcdef" {
-		t.Fatalf("a refused Commit changed the buffer: %q", got)
-	}
+	require.Equal(t, "abcdef", string(b.Bytes()), "a refused Commit changed the buffer")
 }
