@@ -126,8 +126,9 @@ func checkComp(t *testing.T, c *buf.Composite, want []byte) {
 	for i, v := range c.Buffers() {
 		require.NotEmpty(t, v, "Buffers()[%d] is empty", i)
 	}
-	if got := compFlat(c); c.Len() != len(want) || !bytes.Equal(got, want) {
-		t.Fatalf("Len %d bytes %x, want Len %d bytes %x", c.Len(), trim(got), len(want), trim(want))
+	require.Equal(t, len(want), c.Len(), "Len")
+	if got := compFlat(c); !bytes.Equal(got, want) {
+		require.Equal(t, trim(want), trim(got), "readable bytes")
 	}
 	n, views := c.NumComponents(), len(c.Buffers())
 	require.GreaterOrEqual(t, n, views, "NumComponents %d < %d views", n, views)
@@ -140,9 +141,7 @@ func checkRefs(t *testing.T, bs []*buf.Buffer, want ...int) {
 	for i, b := range bs {
 		got[i] = b.RefCount()
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("RefCounts %v, want %v", got, want)
-	}
+	require.Equal(t, want, got, "RefCounts")
 }
 
 // repeat returns n copies of v.
@@ -205,8 +204,9 @@ func TestCompositeReads(t *testing.T) {
 					c.Skip(start)
 				}
 				got, err := rd.read(c)
-				if err != nil || got != nil && !bytes.Equal(got, data[start:start+rd.n]) {
-					t.Fatalf("layout %v, %s at %d = %x, %v, want %x", layout, rd.name, start, got, err, data[start:start+rd.n])
+				require.NoError(t, err, "layout %v, %s at %d", layout, rd.name, start)
+				if got != nil {
+					require.Equal(t, data[start:start+rd.n], got, "layout %v, %s at %d", layout, rd.name, start)
 				}
 				checkComp(t, c, data[start+rd.n:])
 				c.Release()
@@ -216,8 +216,9 @@ func TestCompositeReads(t *testing.T) {
 			for {
 				got, err := rd.read(c)
 				want, wantErr := m.Next(rd.n)
-				if err != wantErr || err == nil && got != nil && !bytes.Equal(got, want) {
-					t.Fatalf("layout %v, %s with %d left = %x, %v, model %x, %v", layout, rd.name, m.Len()+len(want), got, err, want, wantErr)
+				require.Equal(t, wantErr, err, "layout %v, %s with %d left", layout, rd.name, m.Len()+len(want))
+				if err == nil && got != nil {
+					require.Equal(t, want, got, "layout %v, %s with %d left", layout, rd.name, m.Len()+len(want))
 				}
 				checkComp(t, c, m.data)
 				if err != nil {
@@ -247,9 +248,7 @@ func TestCompositeShortReads(t *testing.T) {
 				if have == 0 {
 					wantErr = io.EOF
 				}
-				if err != wantErr {
-					t.Fatalf("%s with %d readable (%d skipped) = %x, %v, want %v", rd.name, have, skip, got, err, wantErr)
-				}
+				require.Equal(t, wantErr, err, "%s with %d readable (%d skipped) = %x", rd.name, have, skip, got)
 				checkComp(t, c, data[skip:skip+have])
 				c.Release()
 			}
@@ -267,16 +266,16 @@ func TestCompositeRead(t *testing.T) {
 				p, q := make([]byte, n), make([]byte, n)
 				got, err := c.Read(p)
 				want, wantErr := m.Read(q)
-				if got != want || err != wantErr || !bytes.Equal(p[:got], q[:want]) {
-					t.Fatalf("layout %v: Read(%d bytes) = %d, %v (%x), model %d, %v (%x)", layout, n, got, err, p[:got], want, wantErr, q[:want])
-				}
+				require.Equal(t, wantErr, err, "layout %v: Read(%d bytes)", layout, n)
+				require.Equal(t, want, got, "layout %v: Read(%d bytes)", layout, n)
+				require.Equal(t, q[:want], p[:got], "layout %v: Read(%d bytes)", layout, n)
 				checkComp(t, c, m.data)
 				if err != nil {
 					break
 				}
-				if n, err := c.Read(nil); n != 0 || err != nil {
-					t.Fatalf("Read(nil) = %d, %v, want 0, nil", n, err)
-				}
+				n, err := c.Read(nil)
+				require.NoError(t, err, "Read(nil)")
+				require.Zero(t, n, "Read(nil)")
 			}
 			n, err := c.Read(nil)
 			require.Equal(t, 0, n, "Read(nil) when empty = %d, %v, want 0, nil", n, err)
@@ -298,13 +297,13 @@ func TestCompositeReadByte(t *testing.T) {
 	for _, layout := range compLayouts {
 		c := compNew(data, layout)
 		for i := range data {
-			if v, err := c.ReadByte(); v != data[i] || err != nil {
-				t.Fatalf("layout %v: ReadByte #%d = %#x, %v, want %#x", layout, i, v, err, data[i])
-			}
+			v, err := c.ReadByte()
+			require.NoError(t, err, "layout %v: ReadByte #%d", layout, i)
+			require.Equal(t, data[i], v, "layout %v: ReadByte #%d", layout, i)
 		}
-		if v, err := c.ReadByte(); v != 0 || err != io.EOF {
-			t.Fatalf("ReadByte at the end = %#x, %v, want 0, EOF", v, err)
-		}
+		v, err := c.ReadByte()
+		require.Equal(t, io.EOF, err, "ReadByte at the end")
+		require.Zero(t, v, "ReadByte at the end")
 		c.Release()
 	}
 }
@@ -316,9 +315,9 @@ func TestCompositeNext(t *testing.T) {
 	c, bs := compFrom([]byte("abcdefgh"), []int{4, 4})
 	defer releaseAll(bs)
 	defer c.Release()
-	if p, err := c.Next(0); len(p) != 0 || err != nil {
-		t.Fatalf("Next(0) = %q, %v", p, err)
-	}
+	p0, err := c.Next(0)
+	require.NoError(t, err, "Next(0)")
+	require.Empty(t, p0, "Next(0)")
 	p, err := c.Next(3)
 	require.Equal(t, "abc", string(p), "Next(3) = %q, %v (cap %d): want a view of the first buffer", p, err, cap(p))
 	require.NoError(t, err, "Next(3) = %q, %v (cap %d): want a view of the first buffer", p, err, cap(p))
@@ -332,12 +331,12 @@ func TestCompositeNext(t *testing.T) {
 	require.Equal(t, "fgh", string(p), "Next(3) = %q, %v: want a view of the second buffer", p, err)
 	require.NoError(t, err, "Next(3) = %q, %v: want a view of the second buffer", p, err)
 	require.Same(t, &bs[1].Bytes()[1], &p[0], "Next(3) = %q, %v: want a view of the second buffer", p, err)
-	if p, err := c.Next(0); len(p) != 0 || err != nil {
-		t.Fatalf("Next(0) at the end = %q, %v", p, err)
-	}
-	if p, err := c.Next(1); p != nil || err != io.EOF {
-		t.Fatalf("Next(1) at the end = %q, %v", p, err)
-	}
+	p0, err = c.Next(0)
+	require.NoError(t, err, "Next(0) at the end")
+	require.Empty(t, p0, "Next(0) at the end")
+	p0, err = c.Next(1)
+	require.Equal(t, io.EOF, err, "Next(1) at the end")
+	require.Nil(t, p0, "Next(1) at the end")
 }
 
 // TestCompositeNextSurvivesSearch checks that a straddling Next's bytes,
@@ -352,9 +351,7 @@ func TestCompositeNextSurvivesSearch(t *testing.T) {
 	require.NoError(t, err, "Next(5) = %q", p)
 	i := c.Index([]byte("ijklmnopq"))
 	require.Equal(t, 3, i, "Index = %d, want 3", i)
-	if i := c.Index([]byte("xyz")); i != 18 {
-		t.Fatalf("Index = %d, want 18", i)
-	}
+	require.Equal(t, 18, c.Index([]byte("xyz")), "Index")
 	c.GetUint64(1)
 	c.PutUint32(2, c.GetUint32(2))
 	s := c.RetainedSlice(1, 10)
@@ -391,9 +388,7 @@ func TestCompositeGetPut(t *testing.T) {
 				for _, b := range bs {
 					held = append(held, b.Bytes()...)
 				}
-				if !bytes.Equal(held[skip:], m.data) {
-					t.Fatalf("layout %v: buffers hold %x after Puts, want %x", layout, held[skip:], m.data)
-				}
+				require.Equal(t, m.data, held[skip:], "layout %v: buffers after Puts", layout)
 				c.Release()
 				releaseAll(bs)
 			}
@@ -487,8 +482,8 @@ func TestCompositeAppendAll(t *testing.T) {
 		}
 		c.AppendAll(bs...)
 		checkComp(t, c, m.data)
-		if want := len(bs) - 1; round == 0 && c.NumComponents() != want {
-			t.Fatalf("AppendAll of %d buffers, one empty: %d components, want %d", len(bs), c.NumComponents(), want)
+		if round == 0 {
+			require.Equal(t, len(bs)-1, c.NumComponents(), "components after AppendAll of %d buffers, one empty", len(bs))
 		}
 		require.Equal(t, 1, all[len(all)-1].RefCount(), "AppendAll kept an empty buffer")
 		k := m.Len() / 2
@@ -593,15 +588,11 @@ func TestCompositeDiscard(t *testing.T) {
 	checkRefs(t, bs, 1, 1, 2)
 	checkComp(t, c, data[7:])
 
-	if err := c.Discard(6); err != io.ErrUnexpectedEOF {
-		t.Fatalf("Discard(6) of 5 = %v, want ErrUnexpectedEOF", err)
-	}
+	require.Equal(t, io.ErrUnexpectedEOF, c.Discard(6), "Discard(6) of 5")
 	checkComp(t, c, data[7:])
 	c.Skip(5)
 	checkRefs(t, bs, 1, 1, 2)
-	if err := c.Discard(1); err != io.EOF {
-		t.Fatalf("Discard(1) when empty = %v, want EOF", err)
-	}
+	require.Equal(t, io.EOF, c.Discard(1), "Discard(1) when empty")
 	checkRefs(t, bs, 1, 1, 1) // still released what was read
 	require.Equal(t, 0, c.NumComponents(), "%d components, want 0", c.NumComponents())
 	c.Release()
@@ -634,9 +625,7 @@ func TestCompositeDiscard(t *testing.T) {
 		}
 		c.Discard(n)
 		m.Next(n)
-		if c.NumComponents() > 10 {
-			t.Fatalf("%d components held for %d bytes", c.NumComponents(), c.Len())
-		}
+		require.LessOrEqual(t, c.NumComponents(), 10, "components held for %d bytes", c.Len())
 	}
 	checkComp(t, c, m.data)
 	c.Release()
@@ -664,9 +653,7 @@ func TestCompositeSlice(t *testing.T) {
 	v, err := s.ReadUint64()
 	require.NoError(t, err, "ReadUint64 from a slice = %#x", v)
 	require.Equal(t, codecs[2].decode(data[7:]), v, "ReadUint64 from a slice = %#x, %v", v, err)
-	if v := uint64(s.GetUint32LE(0)); v != codecs[4].decode(data[15:]) {
-		t.Fatalf("GetUint32LE from a slice = %#x", v)
-	}
+	require.Equal(t, codecs[4].decode(data[15:]), uint64(s.GetUint32LE(0)), "GetUint32LE from a slice")
 	i := s.Index(data[16:18])
 	require.Equal(t, 1, i, "Index in a slice = %d, want 1", i)
 	s.Discard(4)
@@ -684,9 +671,8 @@ func TestCompositeSlice(t *testing.T) {
 		e := c.RetainedSlice(off, 0)
 		checkRefs(t, bs, 2)
 		checkComp(t, e, nil)
-		if _, err := e.ReadByte(); err != io.EOF {
-			t.Fatalf("ReadByte from an empty slice = %v", err)
-		}
+		_, err := e.ReadByte()
+		require.Equal(t, io.EOF, err, "ReadByte from an empty slice")
 		e.Append(compBuffer([]byte("z")))
 		checkComp(t, e, []byte("z"))
 		e.Release()
@@ -701,15 +687,11 @@ func TestCompositeConsolidate(t *testing.T) {
 
 	t.Run("empty", func(t *testing.T) {
 		c := buf.NewComposite()
-		if b := c.Consolidate(); b != nil {
-			t.Fatalf("Consolidate of a new composite = %x", b.Bytes())
-		}
+		require.Nil(t, c.Consolidate(), "Consolidate of a new composite")
 		c.Release()
 		c, bs := compFrom(data[:7], []int{3, 4})
 		c.Skip(7)
-		if b := c.Consolidate(); b != nil {
-			t.Fatalf("Consolidate with everything read = %x", b.Bytes())
-		}
+		require.Nil(t, c.Consolidate(), "Consolidate with everything read")
 		checkRefs(t, bs, 1, 1) // and what was read is released
 		require.Equal(t, 0, c.NumComponents(), "%d components, want 0", c.NumComponents())
 		c.Release()
@@ -739,9 +721,8 @@ func TestCompositeConsolidate(t *testing.T) {
 			want := data[total-tc.layout[len(tc.layout)-1] : total]
 			b := c.Consolidate()
 			require.Same(t, bs[tc.want], b, "Consolidate copied (returned %p, want buffer %d %p)", b, tc.want, bs[tc.want])
-			if !bytes.Equal(b.Bytes(), want) || c.NumComponents() != 1 {
-				t.Fatalf("Consolidate = %x with %d components, want %x", b.Bytes(), c.NumComponents(), want)
-			}
+			require.Equal(t, want, b.Bytes(), "Consolidate")
+			require.Equal(t, 1, c.NumComponents(), "components after Consolidate")
 			checkComp(t, c, want)
 			// This test's, the composite's and the caller's reference.
 			refs := repeat(1, len(bs))
@@ -787,13 +768,9 @@ func TestCompositeConsolidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, bs, done := tc.make()
 			b := c.Consolidate()
-			if b == nil || !bytes.Equal(b.Bytes(), tc.bytes) || c.NumComponents() != 1 {
-				var got []byte
-				if b != nil {
-					got = b.Bytes()
-				}
-				t.Fatalf("Consolidate = %x with %d components, want %x in one", got, c.NumComponents(), tc.bytes)
-			}
+			require.NotNil(t, b, "Consolidate")
+			require.Equal(t, tc.bytes, b.Bytes(), "Consolidate")
+			require.Equal(t, 1, c.NumComponents(), "components after Consolidate")
 			for _, x := range bs {
 				require.NotSame(t, x, b, "Consolidate returned a component's buffer")
 			}
@@ -806,14 +783,12 @@ func TestCompositeConsolidate(t *testing.T) {
 			require.Equal(t, tc.bytes[0], v, "ReadByte after Consolidate = %#x, %v", v, err)
 			require.NoError(t, err, "ReadByte after Consolidate = %#x", v)
 			b2 := c.Consolidate()
-			if b2 == nil || !bytes.Equal(b2.Bytes(), tc.bytes[1:]) {
-				t.Fatalf("second Consolidate = %v, want %x", b2, tc.bytes[1:])
-			}
+			require.NotNil(t, b2, "second Consolidate")
+			require.Equal(t, tc.bytes[1:], b2.Bytes(), "second Consolidate")
 			checkComp(t, c, tc.bytes[1:])
 			c.Release()
-			if b.RefCount() != 1 || !bytes.Equal(b.Bytes(), tc.bytes) {
-				t.Fatalf("after the composite's Release Consolidate's buffer holds %x with %d references, want %x with 1", b.Bytes(), b.RefCount(), tc.bytes)
-			}
+			require.Equal(t, 1, b.RefCount(), "references to Consolidate's buffer after the composite's Release")
+			require.Equal(t, tc.bytes, b.Bytes(), "Consolidate's buffer after the composite's Release")
 			b2.Release()
 			require.True(t, b.Release(), "the caller's Release of Consolidate's buffer did not free it")
 			releaseAll(bs)
@@ -847,8 +822,8 @@ func TestCompositeMaxComponents(t *testing.T) {
 				bs = append(bs, b)
 				c.Append(b.Retain())
 				maxSeen = max(maxSeen, c.NumComponents())
-				if limit > 0 && c.NumComponents() > limit {
-					t.Fatalf("%d components after Append #%d with a limit of %d", c.NumComponents(), i, limit)
+				if limit > 0 {
+					require.LessOrEqual(t, c.NumComponents(), limit, "components after Append #%d", i)
 				}
 				checkComp(t, c, m.data)
 				if i%3 == 2 {
@@ -856,9 +831,8 @@ func TestCompositeMaxComponents(t *testing.T) {
 					// dropped by the next consolidation.
 					got, err := c.Next(4)
 					want, wantErr := m.Next(4)
-					if err != wantErr || !bytes.Equal(got, want) {
-						t.Fatalf("Next(4) = %x, %v, want %x, %v", got, err, want, wantErr)
-					}
+					require.Equal(t, wantErr, err, "Next(4)")
+					require.Equal(t, want, got, "Next(4)")
 				}
 			}
 			require.False(t, limit <= 0 && maxSeen != len(bs), "no limit, but at most %d components for %d appends", maxSeen, len(bs))
@@ -875,9 +849,7 @@ func TestCompositeMaxComponents(t *testing.T) {
 			releaseAll(bs)
 		})
 	}
-	if buf.DefaultMaxComponents != 0 {
-		t.Fatalf("DefaultMaxComponents = %d, want 0 (no limit)", buf.DefaultMaxComponents)
-	}
+	require.Zero(t, buf.DefaultMaxComponents, "DefaultMaxComponents: no limit")
 }
 
 // TestCompositeDiscardAll checks that Discard(Len), which replaced Reset,
@@ -892,17 +864,16 @@ func TestCompositeDiscardAll(t *testing.T) {
 	checkRefs(t, bs, 1, 1)
 	checkComp(t, c, nil)
 	require.Equal(t, 0, c.NumComponents(), "%d components after Discard(Len)", c.NumComponents())
-	if _, err := c.ReadByte(); err != io.EOF {
-		t.Fatalf("ReadByte after Discard(Len) = %v", err)
-	}
+	_, err := c.ReadByte()
+	require.Equal(t, io.EOF, err, "ReadByte after Discard(Len)")
 	// Usable afterwards.
 	for _, b := range compPieces(data, []int{2}) {
 		c.Append(b)
 	}
 	checkComp(t, c, data)
-	if v, err := c.ReadUint32(); err != nil || uint64(v) != codecs[1].decode(data) {
-		t.Fatalf("ReadUint32 after Discard(Len) and Append = %#x, %v", v, err)
-	}
+	v, err := c.ReadUint32()
+	require.NoError(t, err, "ReadUint32 after Discard(Len) and Append")
+	require.Equal(t, codecs[1].decode(data), uint64(v), "ReadUint32 after Discard(Len) and Append")
 	for range 2 {
 		require.NoError(t, c.Discard(c.Len()), "Discard(Len)")
 	}
@@ -1123,9 +1094,7 @@ func TestCompositeIndex(t *testing.T) {
 			want := bytes.Index(flat, needle)
 			got := c.Index(needle)
 			require.Equal(t, want, got, "Index(%q) in %q (layout %v)", needle, flat, layout)
-			if got := c.Index(bytes.Clone(needle)); got != want {
-				t.Fatalf("Index(%q) again = %d, want %d", needle, got, want)
-			}
+			require.Equal(t, want, c.Index(bytes.Clone(needle)), "Index(%q) again", needle)
 		}
 		checkComp(t, c, flat)
 		c.Release()
