@@ -13,8 +13,10 @@ import "bytes"
 // composite: at most 2(m−1) bytes copied per seam, and O(m) work per seam
 // on top of bytes.Index's. It keeps nothing between calls but that area,
 // and allocates only to grow it. It does not disturb slices returned by
-// Next. Package bufsearch searches composites with a prepared
-// search.Pattern or a search.Set.
+// Next. Its speed is bytes.Index's, which drops on text where the
+// needle's first byte is common; package bufsearch searches composites with
+// a prepared search.Pattern (which picks rare bytes and SIMD scans) or a
+// search.Set, and is the better choice for a needle searched repeatedly.
 func (c *Composite) Index(needle []byte) int {
 	c.check()
 	m := len(needle)
