@@ -9,10 +9,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // skipIfNoPooling skips tests that count pool hits or allocations: the race
@@ -20,12 +23,8 @@ import (
 // never recycles a released buffer.
 func skipIfNoPooling(t *testing.T) {
 	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops items at random under the race detector")
-	}
-	if invariants.Enabled {
-		t.Skip("the invariants build never recycles buffers")
-	}
+	testenv.SkipRace(t, "sync.Pool drops items at random under the race detector")
+	testenv.SkipInvariants(t, "the invariants build never recycles buffers")
 }
 
 func TestGetReleaseNoAllocs(t *testing.T) {
@@ -41,9 +40,7 @@ func TestGetReleaseNoAllocs(t *testing.T) {
 				b.WriteUint64(uint64(size))
 				b.Release()
 			})
-			if allocs != 0 {
-				t.Fatalf("Get+Write+Release at %d bytes: %v allocs, want 0", size, allocs)
-			}
+			require.Equal(t, float64(0), allocs, "Get+Write+Release at %d bytes: %v allocs, want 0", size, allocs)
 		})
 	}
 }
@@ -119,9 +116,7 @@ func TestAccessNoAllocs(t *testing.T) {
 		_, _ = b.Next(2)
 		_, _ = b.ReadByte()
 	})
-	if allocs != 0 {
-		t.Fatalf("reads, writes, Retain and Release: %v allocs, want 0", allocs)
-	}
+	require.Equal(t, float64(0), allocs, "reads, writes, Retain and Release: %v allocs, want 0", allocs)
 }
 
 // TestSampledAllocs shows what the default leak level costs: an occasional
@@ -137,9 +132,8 @@ func TestSampledAllocs(t *testing.T) {
 		a.Get(4096).Release()
 	}
 	runtime.ReadMemStats(&after)
-	if perGet := float64(after.Mallocs-before.Mallocs) / gets; perGet > 0.1 {
-		t.Fatalf("sampled leak detection: %.3f allocations per get, want < 0.1", perGet)
-	}
+	perGet := float64(after.Mallocs-before.Mallocs) / gets
+	require.LessOrEqual(t, perGet, 0.1, "sampled leak detection: %.3f allocations per get, want < 0.1", perGet)
 }
 
 func TestStats(t *testing.T) {
@@ -149,37 +143,42 @@ func TestStats(t *testing.T) {
 	b := a.Get(100) // class of 112 bytes
 	s := a.Stats()
 	c := s.Classes[classIndex(t, s, 112)]
-	if c.Gets != 1 || c.Misses != 1 || c.Hits != 0 || c.InUse != 112 || c.Pooled != 0 {
-		t.Fatalf("after one get: %+v", c)
-	}
+	require.Equal(t, uint64(1), c.Gets, "after one get: %+v", c)
+	require.Equal(t, uint64(1), c.Misses, "after one get: %+v", c)
+	require.Equal(t, uint64(0), c.Hits, "after one get: %+v", c)
+	require.Equal(t, int64(112), c.InUse, "after one get: %+v", c)
+	require.Equal(t, int64(0), c.Pooled, "after one get: %+v", c)
 	b.Release()
 	a.Get(100).Release()
 	a.Get(97).Release()
 	s = a.Stats()
 	c = s.Classes[classIndex(t, s, 112)]
-	if c.Gets != 3 || c.Misses != 1 || c.Hits != 2 || c.InUse != 0 || c.Pooled != 112 {
-		t.Fatalf("after three gets and releases: %+v", c)
-	}
+	require.Equal(t, uint64(3), c.Gets, "after three gets and releases: %+v", c)
+	require.Equal(t, uint64(1), c.Misses, "after three gets and releases: %+v", c)
+	require.Equal(t, uint64(2), c.Hits, "after three gets and releases: %+v", c)
+	require.Equal(t, int64(0), c.InUse, "after three gets and releases: %+v", c)
+	require.Equal(t, int64(112), c.Pooled, "after three gets and releases: %+v", c)
 	big := a.Get(a.MaxSize() + 1)
-	if s = a.Stats(); s.Large.Gets != 1 || s.Large.Misses != 1 || s.Large.InUse != int64(a.MaxSize()+1) {
-		t.Fatalf("large get: %+v", s.Large)
-	}
+	s = a.Stats()
+	require.Equal(t, uint64(1), s.Large.Gets, "large get: %+v", s.Large)
+	require.Equal(t, uint64(1), s.Large.Misses, "large get: %+v", s.Large)
+	require.Equal(t, int64(a.MaxSize()+1), s.Large.InUse, "large get: %+v", s.Large)
 	big.Release()
 	// Growth from 112 to 224 bytes counts a get in the larger class and puts
 	// the old block back in the pool.
 	g := a.Get(100)
 	g.Write(make([]byte, 200))
 	s = a.Stats()
-	if c := s.Classes[classIndex(t, s, 224)]; c.Gets != 1 || c.InUse != 224 {
-		t.Fatalf("grown buffer's class: %+v", c)
-	}
-	if c := s.Classes[classIndex(t, s, 112)]; c.Gets != 4 || c.InUse != 0 || c.Pooled != 112 {
-		t.Fatalf("class grown out of: %+v", c)
-	}
+	c = s.Classes[classIndex(t, s, 224)]
+	require.Equal(t, uint64(1), c.Gets, "grown buffer's class: %+v", c)
+	require.Equal(t, int64(224), c.InUse, "grown buffer's class: %+v", c)
+	c = s.Classes[classIndex(t, s, 112)]
+	require.Equal(t, uint64(4), c.Gets, "class grown out of: %+v", c)
+	require.Equal(t, int64(0), c.InUse, "class grown out of: %+v", c)
+	require.Equal(t, int64(112), c.Pooled, "class grown out of: %+v", c)
 	g.Release()
-	if tot := a.Stats().Total(); tot.InUse != 0 {
-		t.Fatalf("in use after releasing everything: %+v", tot)
-	}
+	tot := a.Stats().Total()
+	require.Equal(t, int64(0), tot.InUse, "in use after releasing everything: %+v", tot)
 }
 
 func classIndex(t *testing.T, s buf.Stats, size int) int {
@@ -247,9 +246,7 @@ func TestIdleMemoryReturns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 256 MiB")
 	}
-	if race.Enabled {
-		t.Skip("the race detector's own allocations and sync.Pool's random drops blur heap accounting")
-	}
+	testenv.SkipRace(t, "the race detector's own allocations and sync.Pool's random drops blur heap accounting")
 	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
 	heap := func() uint64 {
 		var m runtime.MemStats
@@ -287,12 +284,9 @@ func TestIdleMemoryReturns(t *testing.T) {
 	// (CI saw 5 MiB left after two GCs on a loaded machine, 149 KiB once
 	// the cleanups had run); only the settled heap is.
 	const bookkeeping = 160
-	if limit := start + start/10 + bookkeeping*uint64(count); !invariants.Enabled && afterTwo > limit {
-		t.Errorf("heap %d KiB after two GCs, want at most %d KiB (start + 10%% + %d B per buffer)", afterTwo>>10, limit>>10, bookkeeping)
-	}
-	if settled > start+start/10 {
-		t.Errorf("heap %d KiB after the cleanups ran, started at %d KiB: more than 10%% above", settled>>10, start>>10)
-	}
+	limit := start + start/10 + bookkeeping*uint64(count)
+	assert.False(t, !invariants.Enabled && afterTwo > limit, "heap %d KiB after two GCs, want at most %d KiB (start + 10%% + %d B per buffer)", afterTwo>>10, limit>>10, bookkeeping)
+	assert.LessOrEqual(t, settled, start+start/10, "heap %d KiB after the cleanups ran, started at %d KiB: more than 10%% above", settled>>10, start>>10)
 }
 
 // TestViewsOnOtherGoroutines: views handed to another goroutine can be
@@ -320,8 +314,6 @@ func TestViewsOnOtherGoroutines(t *testing.T) {
 		b.Write(bytes.Repeat([]byte{byte(i)}, 50))
 	}
 	close(views)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, <-done)
 	b.Release()
 }

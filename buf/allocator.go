@@ -1,7 +1,6 @@
 package buf
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -54,7 +53,7 @@ type Option func(*Allocator)
 // must lie between 16 bytes and MaxPooledSize. Larger requests are unpooled.
 func WithMaxSize(n int) Option {
 	if n < minClassSize || n > MaxPooledSize {
-		panic(fmt.Sprintf("buf: WithMaxSize(%d) outside [%d, %d]", n, minClassSize, MaxPooledSize))
+		panic("buf: WithMaxSize(" + itoa(n) + ") outside [" + itoa(minClassSize) + ", " + itoa(MaxPooledSize) + "]")
 	}
 	return func(a *Allocator) { a.maxSize = classSize(classOf(n)) }
 }
@@ -169,7 +168,7 @@ func (a *Allocator) newBuffer(c int) *Buffer {
 // getLarge serves a request above the largest class: never pooled.
 func (a *Allocator) getLarge(n int) *Buffer {
 	if n < 0 {
-		panic(fmt.Sprintf("buf: Get(%d): negative size", n))
+		panic("buf: Get(" + itoa(n) + "): negative size")
 	}
 	m := &meta{a: a, class: classLarge, size: n}
 	m.state.Store(1<<32 | refOne) // generation 1: one get

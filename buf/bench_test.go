@@ -35,8 +35,8 @@ func refGet(n int) *[]byte {
 func refPut(p *[]byte) { refPools[bits.Len(uint(cap(*p)-1))].Put(p) }
 
 // newBarePool is the barest reference (impl=syncpool-bare): one sync.Pool
-// of *[]byte of a single size, with no class lookup, as the goal
-// names it.
+// of *[]byte of a single size, with no class lookup, the reference a pool's
+// headline number is held against.
 func newBarePool(size int) *sync.Pool {
 	return &sync.Pool{New: func() any {
 		p := make([]byte, size)

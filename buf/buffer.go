@@ -1,7 +1,6 @@
 package buf
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"github.com/netkit/netkit/internal/invariants"
@@ -107,7 +106,7 @@ type releasedError struct {
 }
 
 func (e *releasedError) Error() string {
-	return fmt.Sprintf("%v (%s)%s", ErrReleased, e.op, e.m.describe(e.gen))
+	return ErrReleased.Error() + " (" + e.op + ")" + e.m.describe(e.gen)
 }
 
 func (e *releasedError) Unwrap() error { return ErrReleased }

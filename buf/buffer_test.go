@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -42,9 +45,8 @@ func TestGetCap(t *testing.T) {
 	a := buf.NewAllocator()
 	for _, n := range []int{0, 1, 15, 16, 17, 100, 4095, 4096, 4097, 65535, a.MaxSize(), a.MaxSize() + 1, 200 << 10} {
 		b := a.Get(n)
-		if b.Cap() < n || b.Len() != 0 || b.RefCount() != 1 || b.ReaderIndex() != 0 {
-			t.Errorf("Get(%d): Cap %d Len %d RefCount %d ReaderIndex %d", n, b.Cap(), b.Len(), b.RefCount(), b.ReaderIndex())
-		}
+		assert.GreaterOrEqual(t, b.Cap(), n, "Get(%d): Cap", n)
+		assert.Equal(t, [3]int{0, 1, 0}, [3]int{b.Len(), b.RefCount(), b.ReaderIndex()}, "Get(%d): Len, RefCount, ReaderIndex", n)
 		b.Release()
 	}
 	mustPanic(t, "buf: Get(-1): negative size", func() { a.Get(-1) })
@@ -53,9 +55,7 @@ func TestGetCap(t *testing.T) {
 func TestBufferTouch(t *testing.T) {
 	buftest.CheckLeaks(t) // LeakAll: every buffer is tracked and records the touch
 	for _, b := range []*buf.Buffer{buf.Get(16), buf.Get(buf.Default.MaxSize() + 1), buf.Wrap(nil)} {
-		if b.Touch("here") != b {
-			t.Fatal("Touch did not return its buffer")
-		}
+		require.Same(t, b, b.Touch("here"), "Touch did not return its buffer")
 		b.Release()
 	}
 }
@@ -66,22 +66,16 @@ func TestWrap(t *testing.T) {
 	copy(p, "hello")
 	b := buf.Wrap(p)
 	checkBytes(t, b, p)
-	if b.Cap() != 8 || &b.Bytes()[0] != &p[0] {
-		t.Fatalf("Wrap: Cap %d, Bytes not aliasing p", b.Cap())
-	}
+	require.Equal(t, 8, b.Cap(), "Wrap: Cap")
+	require.Same(t, &p[0], &b.Bytes()[0], "Wrap: Bytes not aliasing p")
 	b.WriteString("!!!") // fits p's spare capacity
-	if string(p[:8]) != "hello!!!" {
-		t.Fatalf("write did not land in p's array: %q", p[:8])
-	}
+	require.Equal(t, "hello!!!", string(p[:8]), "write did not land in p's array")
 	b.WriteByte('?') // grows: p is left alone from now on
 	b.PutUint16(0, 0x4a4a)
 	checkBytes(t, b, []byte("JJllo!!!?"))
-	if string(p[:8]) != "hello!!!" {
-		t.Fatalf("p changed after growth: %q", p[:8])
-	}
-	if !b.Release() || b.RefCount() != 0 {
-		t.Fatal("Wrap: Release did not drop the only reference")
-	}
+	require.Equal(t, "hello!!!", string(p[:8]), "p changed after growth")
+	require.True(t, b.Release(), "Wrap: Release did not drop the only reference")
+	require.Equal(t, 0, b.RefCount(), "Wrap: Release did not drop the only reference")
 	n := buf.Wrap(nil)
 	n.Write(pattern(1000))
 	checkBytes(t, n, pattern(1000))

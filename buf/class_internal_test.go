@@ -1,34 +1,30 @@
 package buf
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 func TestClasses(t *testing.T) {
 	last := classOf(MaxPooledSize)
 	for c := 0; c <= last; c++ {
-		if got := classOf(classSize(c)); got != c {
-			t.Fatalf("classOf(classSize(%d)=%d) = %d", c, classSize(c), got)
-		}
-		if c > 0 && classSize(c) <= classSize(c-1) {
-			t.Fatalf("class %d (%d bytes) not above class %d (%d bytes)", c, classSize(c), c-1, classSize(c-1))
+		require.Equal(t, c, classOf(classSize(c)), "classOf(classSize(%d)=%d)", c, classSize(c))
+		if c > 0 {
+			require.Greater(t, classSize(c), classSize(c-1), "class %d not above class %d", c, c-1)
 		}
 	}
-	if classSize(classOf(DefaultMaxSize)) != DefaultMaxSize {
-		t.Fatalf("DefaultMaxSize %d is not a class size", DefaultMaxSize)
-	}
-	if n := classOf(64<<10) + 1; n != 49 {
-		t.Fatalf("%d classes from 16 B to 64 KiB, want 49 (four per doubling)", n)
-	}
+	require.Equal(t, DefaultMaxSize, classSize(classOf(DefaultMaxSize)), "DefaultMaxSize %d is not a class size", DefaultMaxSize)
+	n := classOf(64<<10) + 1
+	require.Equal(t, 49, n, "%d classes from 16 B to 64 KiB, want 49 (four per doubling)", n)
 	// Every size rounds up to the smallest class that holds it, wasting
 	// less than 25% of the class.
 	for n := 1; n <= MaxPooledSize; n += 1 + n/97 {
 		c := classOf(n)
 		size := classSize(c)
-		if size < n || c > 0 && classSize(c-1) >= n {
-			t.Fatalf("classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, size)
-		}
-		if n > minClassSize && 4*(size-n) >= size {
-			t.Fatalf("size %d in class of %d bytes wastes %d%%", n, size, 100*(size-n)/size)
-		}
+		require.GreaterOrEqual(t, size, n, "classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, size)
+		require.False(t, c > 0 && classSize(c-1) >= n, "classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, size)
+		require.False(t, n > minClassSize && 4*(size-n) >= size, "size %d in class of %d bytes wastes %d%%", n, size, 100*(size-n)/size)
 	}
 }
 
@@ -37,11 +33,11 @@ func TestClasses(t *testing.T) {
 func TestClassTable(t *testing.T) {
 	for n := 0; n <= 2*carveMax; n++ {
 		c := classOf(n)
-		if want := classOfCalc(n); c != want {
-			t.Fatalf("classOf(%d) = %d, computed %d", n, c, want)
-		}
-		if classSize(c) < n || c > 0 && classSize(c-1) >= n {
-			t.Fatalf("classOf(%d) = %d (%d bytes): not the smallest class holding it", n, c, classSize(c))
+		want := classOfCalc(n)
+		require.Equal(t, want, c, "classOf(%d) = %d, computed %d", n, c, want)
+		require.GreaterOrEqual(t, classSize(c), n, "classOf(%d) = %d: too small", n, c)
+		if c > 0 {
+			require.Less(t, classSize(c-1), n, "classOf(%d) = %d: not the smallest class holding it", n, c)
 		}
 	}
 }

@@ -1,11 +1,9 @@
 package buf
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/search"
 )
 
 // A Composite is a sequence of buffers read as one: the readable bytes of
@@ -16,8 +14,9 @@ import (
 // Reads consume from the front and may straddle components: ReadUint64 of
 // a value whose bytes lie in three buffers works as on one. Absolute
 // accessors (GetUint32, PutUint64, …) address the readable bytes by offset,
-// as Buffer's do. Index and IndexSet search across component seams, copying
-// at most a seam window of 2(m−1) bytes for a pattern of m bytes.
+// as Buffer's do. Index searches across component seams, copying at most a
+// seam window of 2(m−1) bytes for a needle of m bytes; package bufsearch
+// does the same with a prepared search.Pattern or a search.Set.
 //
 // # Ownership
 //
@@ -66,15 +65,13 @@ type Composite struct {
 	wlo   int         // …at this stream offset (wp nil: none)
 	pages pageIndex   // offset → component, for random access
 
-	max       int             // component limit; 0 for none
-	alloc     *Allocator      // for Consolidate
-	scratch   []byte          // Next's copy of straddling bytes
-	window    []byte          // Index's seam windows
-	pat       *search.Pattern // Index's last pattern
-	patNeedle []byte
-	bufs      [][]byte   // Buffers' result, reused
-	raw       *rawWriter // WriteTo's writev state, reused
-	released  bool
+	max      int        // component limit; 0 for none
+	alloc    *Allocator // for Consolidate
+	scratch  []byte     // Next's copy of straddling bytes
+	window   []byte     // Index's seam windows
+	bufs     [][]byte   // Buffers' result, reused
+	raw      *rawWriter // WriteTo's writev state, reused
+	released bool
 }
 
 // A component is one appended buffer: the reference the composite holds
@@ -125,7 +122,7 @@ func (c *Composite) check() {
 	}
 }
 
-func panicReleased() { panic(fmt.Errorf("%w (composite)", ErrReleased)) }
+func panicReleased() { panic(&detailError{ErrReleased, " (composite)"}) }
 
 // Len returns the number of readable bytes.
 func (c *Composite) Len() int {
@@ -228,7 +225,7 @@ func (c *Composite) compact() {
 func (c *Composite) Insert(off int, bs ...*Buffer) {
 	c.check()
 	if off < 0 || off > c.w-c.r {
-		panic(fmt.Sprintf("buf: Composite.Insert at %d out of range with %d readable bytes", off, c.w-c.r))
+		panic("buf: Composite.Insert at " + itoa(off) + " out of range with " + itoa(c.w-c.r) + " readable bytes")
 	}
 	add := make([]component, 0, len(bs)) // before any change: bs are checked first
 	for _, b := range bs {
@@ -460,7 +457,7 @@ func (c *Composite) consolidate(extra *Buffer) {
 func (c *Composite) RetainedSlice(off, n int) *Composite {
 	c.check()
 	if off < 0 || n < 0 || off > c.w-c.r-n {
-		panic(fmt.Sprintf("buf: Composite.RetainedSlice(%d, %d) out of range with %d readable bytes", off, n, c.w-c.r))
+		panic("buf: Composite.RetainedSlice(" + itoa(off) + ", " + itoa(n) + ") out of range with " + itoa(c.w-c.r) + " readable bytes")
 	}
 	s := &Composite{max: c.max, alloc: c.alloc}
 	if n == 0 {
@@ -482,8 +479,9 @@ func (c *Composite) RetainedSlice(off, n int) *Composite {
 }
 
 // find returns the component holding stream offset pos, which must lie in
-// [c.r, c.w): the last component found when it holds pos, else through the
-// page index or a binary search.
+// [c.r, c.w): the last component found when it holds pos, else the one
+// after it (a walk from component to component, as with Span), else
+// through the page index or a binary search.
 func (c *Composite) find(pos int) int {
 	if j := c.last; j < len(c.ends) && pos < c.ends[j] && pos >= c.start(j) {
 		return j
@@ -494,6 +492,9 @@ func (c *Composite) find(pos int) int {
 }
 
 func (c *Composite) findSlow(pos int) int {
+	if j := c.last + 1; j < len(c.ends) && pos < c.ends[j] && pos >= c.ends[j-1] {
+		return j
+	}
 	if j, ok := c.pages.lookup(c, pos); ok {
 		return j
 	}
@@ -566,12 +567,12 @@ func (c *Composite) verify() {
 	}
 	for j := c.h; j < len(c.comps); j++ {
 		if len(c.comps[j].p) == 0 || c.ends[j] != end+len(c.comps[j].p) {
-			panic(fmt.Sprintf("buf: composite component %d ends at %d, want %d", j, c.ends[j], end+len(c.comps[j].p)))
+			panic("buf: composite component " + itoa(j) + " ends at " + itoa(c.ends[j]) + ", want " + itoa(end+len(c.comps[j].p)))
 		}
 		end = c.ends[j]
 	}
 	if end != c.w || c.r > c.w {
-		panic(fmt.Sprintf("buf: composite reader %d, end %d, components end at %d", c.r, c.w, end))
+		panic("buf: composite reader " + itoa(c.r) + ", end " + itoa(c.w) + ", components end at " + itoa(end))
 	}
 	if c.r < c.w {
 		j := c.cur
@@ -579,7 +580,7 @@ func (c *Composite) verify() {
 			j++
 		}
 		if j >= len(c.comps) || c.r < c.start(j) || c.r >= c.ends[j] {
-			panic(fmt.Sprintf("buf: composite reader %d not in component %d", c.r, j))
+			panic("buf: composite reader " + itoa(c.r) + " not in component " + itoa(j))
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"net"
 
 	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/search"
 )
 
 // Reads arrive in pieces; a Composite accumulates them without copying and
@@ -84,9 +83,9 @@ func ExampleComposite_WriteTo() {
 	// "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
 }
 
-// IndexSet finds the first of several patterns even when it straddles the
-// buffers that make up the composite.
-func ExampleComposite_IndexSet() {
+// Index finds a needle even when it straddles the buffers that make up
+// the composite.
+func ExampleComposite_Index() {
 	c := buf.NewComposite()
 	defer c.Release()
 	for _, piece := range []string{"GET /index.html HTTP/1.1\r\nHo", "st: a\r", "\n\r\n"} {
@@ -94,13 +93,10 @@ func ExampleComposite_IndexSet() {
 		b.WriteString(piece)
 		c.Append(b)
 	}
-	ends := search.NewSet([][]byte{[]byte("\r\n\r\n"), []byte("\n\n")})
-	if m, ok := c.IndexSet(ends); ok {
-		fmt.Printf("headers end at %d..%d\n", m.Start, m.End)
-	}
+	fmt.Println(c.Index([]byte("\r\n\r\n")))
 	fmt.Println(c.Index([]byte("Host:")))
 	// Output:
-	// headers end at 33..37
+	// 33
 	// 26
 }
 

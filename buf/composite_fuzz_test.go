@@ -5,9 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
-	"github.com/netkit/netkit/search"
 )
 
 // Operations of FuzzComposite. The input is one option byte (a component
@@ -28,7 +29,7 @@ const (
 	copSkip                // count
 	copDiscard             // count
 	copIndex               // offset, len, mutate: needle from the model
-	copIndexSet            // options, count, then per needle offset, len, mutate
+	copIndexMany           // count, then per needle offset, len, mutate
 	copSlice               // offset, n, codec: RetainedSlice, read from it, release it
 	copConsolidate         //
 	copInsert              // offset, count, then per buffer kind, len, data…
@@ -71,10 +72,10 @@ var compFuzzSeeds = [][]byte{
 	// Insert at the front, inside a component and at the end; Slice across.
 	{0, copAppend, 0, 8, '0', '1', '2', '3', '4', '5', '6', '7', '8', copSkip, 2,
 		copInsert, 0, 1, 0, 2, 'a', 'b', 'A', copInsert, 5, 2, 1, 1, 'x', 'y', 2, 0, 'z',
-		copInsert, 255, 1, 0, 3, 'B', 'B', 'b', 'a', copSlice, 1, 9, 2, copIndexSet, 5, 2, 3, 4, 0, 0, 2, 0},
+		copInsert, 255, 1, 0, 3, 'B', 'B', 'b', 'a', copSlice, 1, 9, 2, copIndexMany, 5, 2, 3, 4, 0, 0, 2, 0},
 	// Next across seams, then searches that must leave its bytes alone.
 	{0, copAppend, 0, 2, 'a', 'b', 'A', copAppend, 1, 2, 'B', '0', 'a', copAppend, 2, 2, 'b', 'a', 'b',
-		copNext, 5, copIndex, 0, 3, 0, copIndexSet, 1, 1, 0, 2, 0, copSlice, 0, 3, 1, copNext, 2},
+		copNext, 5, copIndex, 0, 3, 0, copIndexMany, 1, 1, 0, 2, 0, copSlice, 0, 3, 1, copNext, 2},
 	// Empty buffers, Discard(Len), reuse.
 	{0, copAppendEmpty, 0, copAppendEmpty, 2, copAppend, 0, 0, 'a', copDiscardAll, copAppendEmpty, 1,
 		copAppend, 1, 4, 'a', 'b', 'a', 'b', 'A', copReadUint, 4, copConsolidate, copConsolidate,
@@ -107,9 +108,7 @@ func TestCompositeRandomOps(t *testing.T) {
 			data[0] &^= 0x80 // half without a component limit
 		}
 		t.Run("", func(t *testing.T) { runCompFuzz(t, data) })
-		if t.Failed() {
-			t.Fatalf("input %d: %x", i, data)
-		}
+		require.False(t, t.Failed(), "input %d: %x", i, data)
 	}
 }
 
@@ -131,9 +130,8 @@ func runCompFuzz(t *testing.T, data []byte) {
 		h.compare()
 	}
 	h.finish()
-	if inUse := compFuzzAlloc.Stats().Total().InUse; inUse != 0 {
-		t.Fatalf("%d bytes still in use after the composite was released", inUse)
-	}
+	inUse := compFuzzAlloc.Stats().Total().InUse
+	require.Equal(t, int64(0), inUse, "%d bytes still in use after the composite was released", inUse)
 }
 
 // compHarness applies operations to a composite and its model.
@@ -389,30 +387,15 @@ func (h *compHarness) do(in *opInput) {
 		if got := c.Index(needle); got != want {
 			h.fatalf("Index(%x) = %d, model %d", needle, got, want)
 		}
-		if got := c.IndexPattern(search.NewPattern(needle)); got != want {
-			h.fatalf("IndexPattern(%x) = %d, model %d", needle, got, want)
-		}
-	case copIndexSet:
-		opts := in.byte()
-		var so []search.SetOption
-		switch opts % 3 {
-		case 1:
-			so = append(so, search.LeftmostLongest())
-		case 2:
-			so = append(so, search.Overlapping())
-		}
-		if opts&4 != 0 {
-			so = append(so, search.ASCIICaseInsensitive())
-		}
-		needles := make([][]byte, int(in.byte())%3+1)
-		for i := range needles {
-			needles[i] = h.needle(in, true)
-		}
-		s := search.NewSet(needles, so...)
-		got, ok := c.IndexSet(s)
-		want, wantOK := m.IndexSet(s)
-		if got != want || ok != wantOK {
-			h.fatalf("IndexSet(%q, options %d) = %+v, %v; model %+v, %v", needles, opts, got, ok, want, wantOK)
+	case copIndexMany:
+		// Several needles searched in turn: the window area grows and
+		// shrinks between calls.
+		for range int(in.byte())%3 + 1 {
+			needle := h.needle(in, true)
+			want := m.Index(needle)
+			if got := c.Index(needle); got != want {
+				h.fatalf("Index(%q) = %d, model %d", needle, got, want)
+			}
 		}
 	case copSlice:
 		off := int(in.byte()) % (c.Len() + 1)

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/weakref"
 )
 
 // TestCompositeDiscardAllState checks that Discard(Len) leaves the state
@@ -17,19 +19,13 @@ import (
 // scratch area poisoned.
 func TestCompositeDiscardAllState(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer ln.Close()
 	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer client.Close()
 	server, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer server.Close()
 
 	a := NewAllocator(WithLeakLevel(LeakOff))
@@ -38,12 +34,10 @@ func TestCompositeDiscardAllState(t *testing.T) {
 	w := a.Get(2)
 	w.WriteString("hi")
 	c.Append(w)
-	if n, err := c.WriteTo(client); n != 2 || err != nil {
-		t.Fatalf("WriteTo = %d, %v", n, err)
-	}
-	if weakref.Supported && !c.raw.conn.Is(client.(*net.TCPConn)) {
-		t.Fatal("WriteTo did not keep the connection")
-	}
+	n, err := c.WriteTo(client)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, n, "WriteTo")
+	require.Equal(t, client, c.raw.conn, "WriteTo did not keep the connection")
 	for range 40 {
 		b := a.Get(3)
 		b.WriteString("abc")
@@ -53,35 +47,31 @@ func TestCompositeDiscardAllState(t *testing.T) {
 		c.GetUint16(i * 37 % 40 * 3)
 	}
 	c.Next(5) // straddles: uses the scratch area
-	if !c.pages.valid || len(c.scratch) == 0 {
-		t.Fatal("setup: no page index or scratch area to drop")
-	}
+	require.True(t, c.pages.valid, "setup: no page index or scratch area to drop")
+	require.NotEmpty(t, c.scratch, "setup: no page index or scratch area to drop")
 	capComps := cap(c.comps)
-	if err := c.Discard(c.Len()); err != nil {
-		t.Fatal(err)
-	}
-	if c.r != 0 || c.w != 0 || c.h != 0 || c.cur != 0 || c.last != 0 || c.rp != nil || len(c.comps) != 0 || len(c.ends) != 0 {
-		t.Fatalf("after Discard(Len): r %d, w %d, h %d, cur %d, last %d, rp %q, %d comps, %d ends; want all zero",
-			c.r, c.w, c.h, c.cur, c.last, c.rp, len(c.comps), len(c.ends))
-	}
-	if cap(c.comps) != capComps {
-		t.Fatalf("component array capacity %d after Discard(Len), want %d (kept)", cap(c.comps), capComps)
-	}
-	if c.pages.valid || c.wp != nil {
-		t.Fatal("page index or accessor cache still valid after Discard(Len)")
-	}
-	if _, ok := c.raw.conn.Value(); ok || c.raw.checked {
-		t.Fatal("WriteTo's connection still kept after Discard(Len)")
-	}
-	if invariants.Enabled && !bytes.Equal(c.scratch[:cap(c.scratch)], bytes.Repeat([]byte{poison}, cap(c.scratch))) {
-		t.Fatalf("scratch not poisoned: %x", c.scratch[:cap(c.scratch)])
+	require.NoError(t, c.Discard(c.Len()))
+	require.Equal(t, [5]int{}, [5]int{c.r, c.w, c.h, c.cur, c.last}, "r, w, h, cur, last after Discard(Len)")
+	require.Nil(t, c.rp, "rp after Discard(Len)")
+	require.Empty(t, c.comps, "components after Discard(Len)")
+	require.Empty(t, c.ends, "ends after Discard(Len)")
+	require.Equal(t, capComps, cap(c.comps), "component array capacity %d after Discard(Len), want %d (kept)", cap(c.comps), capComps)
+	require.False(t, c.pages.valid, "page index or accessor cache still valid after Discard(Len)")
+	require.Nil(t, c.wp, "page index or accessor cache still valid after Discard(Len)")
+	require.Nil(t, c.raw.conn, "WriteTo's connection still kept after Discard(Len)")
+	require.Nil(t, c.raw.rc, "WriteTo's RawConn still kept after Discard(Len)")
+	require.False(t, c.raw.checked, "WriteTo's stream check still kept after Discard(Len)")
+	if invariants.Enabled {
+		require.Equal(t, bytes.Repeat([]byte{poison}, cap(c.scratch)), c.scratch[:cap(c.scratch)], "scratch not poisoned")
 	}
 }
 
-// TestNoNet checks that package buf does not link package net: Buffers
-// returns [][]byte and the writev path reaches descriptors through
-// syscall.Conn, so programs that never write to sockets stay small.
-func TestNoNet(t *testing.T) {
+// TestDeps checks what package buf links: not net (Buffers returns
+// [][]byte and the writev path reaches descriptors through syscall.Conn),
+// not reflect (through fmt or encoding/binary), and not search (package
+// bufsearch searches composites with it), so programs that use buffers
+// only stay small and the layers point one way.
+func TestDeps(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command:", err)
@@ -90,9 +80,8 @@ func TestNoNet(t *testing.T) {
 	if err != nil {
 		t.Skip("go list -deps:", err)
 	}
-	for _, dep := range strings.Fields(string(out)) {
-		if dep == "net" {
-			t.Fatal("package buf depends on package net")
-		}
+	deps := strings.Fields(string(out))
+	for _, banned := range []string{"net", "reflect", "fmt", "github.com/netkit/netkit/search"} {
+		assert.NotContains(t, deps, banned)
 	}
 }

@@ -1,15 +1,17 @@
 package buf_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 func composite(a *buf.Allocator, parts ...string) *buf.Composite {
@@ -34,48 +36,26 @@ func TestNextRetainedView(t *testing.T) {
 
 	c.Skip(7)
 	v, err := c.NextRetained(5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := string(v.Bytes()); got != "world" {
-		t.Fatalf("view reads %q, want %q", got, "world")
-	}
-	if &v.Bytes()[0] != &parent.Bytes()[7] {
-		t.Error("the view copied bytes that lie in one component")
-	}
-	if c.Len() != 0 || c.ReaderIndex() != 12 {
-		t.Errorf("after NextRetained: Len %d, ReaderIndex %d; want 0, 12", c.Len(), c.ReaderIndex())
-	}
-	if got := parent.RefCount(); got != 3 {
-		t.Errorf("parent RefCount %d with the composite, the view and the test holding it; want 3", got)
-	}
+	require.NoError(t, err)
+	got := string(v.Bytes())
+	require.Equal(t, "world", got, "view reads")
+	assert.Same(t, &parent.Bytes()[7], &v.Bytes()[0], "the view copied bytes that lie in one component")
+	assert.Zero(t, c.Len(), "Len after NextRetained")
+	assert.Equal(t, 12, c.ReaderIndex(), "ReaderIndex after NextRetained")
+	assert.Equal(t, 3, parent.RefCount(), "parent RefCount with the composite, the view and the test holding it")
 	c.Release()
-	if got := parent.RefCount(); got != 2 {
-		t.Errorf("parent RefCount %d after the composite's release; want 2", got)
-	}
-	if got := string(v.Bytes()); got != "world" {
-		t.Errorf("after the composite's release the view reads %q", got)
-	}
+	assert.Equal(t, 2, parent.RefCount(), "parent RefCount after the composite's release")
+	assert.Equal(t, "world", string(v.Bytes()), "the view after the composite's release")
 	// The view counts its own references.
 	v.Retain()
-	if v.RefCount() != 2 || parent.RefCount() != 2 {
-		t.Errorf("after v.Retain: view %d, parent %d; want 2, 2", v.RefCount(), parent.RefCount())
-	}
-	if v.Release() {
-		t.Error("first Release of a view with two references freed it")
-	}
-	if !v.Release() {
-		t.Error("last Release of the view did not free it")
-	}
-	if got := parent.RefCount(); got != 1 {
-		t.Errorf("parent RefCount %d after the view's release; want 1", got)
-	}
-	if !parent.Release() {
-		t.Error("the test's reference was not the last")
-	}
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every release, want 0", in)
-	}
+	assert.Equal(t, 2, v.RefCount(), "view RefCount after v.Retain")
+	assert.Equal(t, 2, parent.RefCount(), "parent RefCount after v.Retain")
+	assert.False(t, v.Release(), "first Release of a view with two references freed it")
+	assert.True(t, v.Release(), "last Release of the view did not free it")
+	assert.Equal(t, 1, parent.RefCount(), "parent RefCount after the view's release")
+	assert.True(t, parent.Release(), "the test's reference was not the last")
+	in := a.Stats().Total().InUse
+	assert.Equal(t, int64(0), in, "InUse %d after every release, want 0", in)
 }
 
 // TestNextRetainedStraddles: bytes across components are copied into a
@@ -85,43 +65,30 @@ func TestNextRetainedStraddles(t *testing.T) {
 	a := buf.NewAllocator()
 	c := composite(a, "ab", "cde", "f", "ghij")
 	b, err := c.NextRetained(7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := string(b.Bytes()); got != "abcdefg" {
-		t.Fatalf("straddling read %q, want %q", got, "abcdefg")
-	}
+	require.NoError(t, err)
+	got := string(b.Bytes())
+	require.Equal(t, "abcdefg", got, "straddling read")
 	c.Discard(0)
 	b.Write([]byte("!")) // a copy is an ordinary buffer: it can grow
-	if got := string(b.Bytes()); got != "abcdefg!" {
-		t.Errorf("after a write: %q", got)
-	}
+	assert.Equal(t, "abcdefg!", string(b.Bytes()), "after a write")
 	b.Release()
 
 	e, err := c.NextRetained(0)
-	if err != nil || e.Len() != 0 {
-		t.Fatalf("NextRetained(0) = %v (Len %d), %v", e, e.Len(), err)
-	}
+	require.NoError(t, err, "NextRetained(0)")
+	require.Zero(t, e.Len(), "NextRetained(0)")
 	e.Release()
 
-	if _, err := c.NextRetained(4); !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Errorf("NextRetained past the end: %v, want io.ErrUnexpectedEOF", err)
-	}
-	if c.Len() != 3 {
-		t.Errorf("a failed NextRetained consumed bytes: Len %d, want 3", c.Len())
-	}
+	_, err = c.NextRetained(4)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "NextRetained past the end")
+	assert.Equal(t, 3, c.Len(), "a failed NextRetained consumed bytes: Len %d, want 3", c.Len())
 	rest, _ := c.NextRetained(3)
-	if string(rest.Bytes()) != "hij" {
-		t.Errorf("rest %q", rest.Bytes())
-	}
+	assert.Equal(t, "hij", string(rest.Bytes()), "rest %q", rest.Bytes())
 	rest.Release()
-	if _, err := c.NextRetained(1); !errors.Is(err, io.EOF) {
-		t.Errorf("NextRetained on an empty composite: %v, want io.EOF", err)
-	}
+	_, err = c.NextRetained(1)
+	assert.ErrorIs(t, err, io.EOF, "NextRetained on an empty composite")
 	c.Release()
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every release, want 0", in)
-	}
+	in := a.Stats().Total().InUse
+	assert.Equal(t, int64(0), in, "InUse %d after every release, want 0", in)
 }
 
 // TestNextRetainedViewIsFixed: a view cannot grow into its parent's memory.
@@ -131,12 +98,10 @@ func TestNextRetainedViewIsFixed(t *testing.T) {
 	v, _ := c.NextRetained(3)
 	defer c.Release()
 	defer v.Release()
-	if n, err := v.WriteString("X"); n != 0 || !errors.Is(err, buf.ErrFixed) {
-		t.Errorf("writing past a view: %d, %v; want 0, ErrFixed", n, err)
-	}
-	if got, _ := c.Next(3); string(got) != "def" {
-		t.Errorf("the parent's next bytes are %q after a write to the view, want def", got)
-	}
+	n, err := v.WriteString("X")
+	assert.False(t, n != 0 || !errors.Is(err, buf.ErrFixed), "writing past a view: %d, %v; want 0, ErrFixed", n, err)
+	got, _ := c.Next(3)
+	assert.Equal(t, "def", string(got), "the parent's next bytes are %q after a write to the view, want def", got)
 }
 
 // TestNextRetainedUseAfterRelease: in the invariants build view headers
@@ -150,9 +115,8 @@ func TestNextRetainedUseAfterRelease(t *testing.T) {
 	v, _ := c.NextRetained(3)
 	v.Release()
 	defer func() {
-		if r := recover(); r == nil || !errors.Is(r.(error), buf.ErrReleased) {
-			t.Errorf("reading a released view: recovered %v, want ErrReleased", r)
-		}
+		r := recover()
+		assert.False(t, r == nil || !errors.Is(r.(error), buf.ErrReleased), "reading a released view: recovered %v, want ErrReleased", r)
 	}()
 	v.Bytes()
 }
@@ -160,9 +124,8 @@ func TestNextRetainedUseAfterRelease(t *testing.T) {
 // TestNextRetainedAllocs: handing out and releasing views and copies
 // allocates nothing once the pools are warm.
 func TestNextRetainedAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
-	}
+	testenv.SkipRace(t, "sync.Pool drops items under -race; the invariants build never recycles")
+	testenv.SkipInvariants(t, "sync.Pool drops items under -race; the invariants build never recycles")
 	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
 	c := buf.NewComposite(buf.WithAllocator(a))
 	msg := strings.Repeat("x", 100)
@@ -181,9 +144,7 @@ func TestNextRetainedAllocs(t *testing.T) {
 		rest.Release()
 		c.Discard(0)
 	})
-	if allocs != 0 {
-		t.Errorf("%v allocations per round, want 0", allocs)
-	}
+	assert.Equal(t, float64(0), allocs, "%v allocations per round, want 0", allocs)
 }
 
 //go:noinline
@@ -202,15 +163,13 @@ func TestNextRetainedLeak(t *testing.T) {
 	leakView(c)
 	c.Release()
 	got := leaks(a, 1)
-	if len(got) != 1 {
-		t.Fatalf("%d reports, want 1", len(got))
-	}
-	if r := got[0].String(); !strings.Contains(r, "buf_test.leakView") || !strings.Contains(r, "kept by a frame handler") {
-		t.Errorf("report does not name leakView and its Touch:\n%s", r)
-	}
-	if s := a.Stats(); s.Leaks != 1 || s.Total().InUse != 0 {
-		t.Errorf("Leaks %d, InUse %d; want 1 and 0 (the parent freed by the leaked view's cleanup)", s.Leaks, s.Total().InUse)
-	}
+	require.Len(t, got, 1, "%d reports, want 1", len(got))
+	r := got[0].String()
+	assert.Contains(t, r, "buf_test.leakView", "report does not name leakView and its Touch:\n%s", r)
+	assert.Contains(t, r, "kept by a frame handler", "report does not name leakView and its Touch:\n%s", r)
+	s := a.Stats()
+	assert.EqualValues(t, 1, s.Leaks, "Leaks")
+	assert.Zero(t, s.Total().InUse, "InUse: the parent is freed by the leaked view's cleanup")
 }
 
 // TestNextRetainedMatchesNext: over random component layouts the bytes
@@ -238,21 +197,16 @@ func TestNextRetainedMatchesNext(t *testing.T) {
 			n = min(n, c1.Len())
 			want, _ := c2.Next(n)
 			got, err := c1.NextRetained(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Fatalf("seed %d: NextRetained(%d) = %q, Next gives %q", seed, n, got.Bytes(), want)
-			}
+			require.NoError(t, err)
+			require.Equal(t, want, got.Bytes(), "seed %d: NextRetained(%d) = %q, Next gives %q", seed, n, got.Bytes(), want)
 			c1.Discard(0)
 			got.Release()
 		}
 		c1.Release()
 		c2.Release()
 	}
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every release, want 0", in)
-	}
+	in := a.Stats().Total().InUse
+	assert.Equal(t, int64(0), in, "InUse %d after every release, want 0", in)
 }
 
 // TestSpan: spans walk the readable bytes component by component from any
@@ -269,31 +223,21 @@ func TestSpan(t *testing.T) {
 		spans := 0
 		for o := off; o < c.Len(); spans++ {
 			s := c.Span(o)
-			if len(s) == 0 || cap(s) != len(s) {
-				t.Fatalf("Span(%d) = %q (cap %d)", o, s, cap(s))
-			}
+			require.NotEmpty(t, s, "Span(%d) = %q (cap %d)", o, s, cap(s))
+			require.Len(t, s, cap(s), "Span(%d) = %q (cap %d)", o, s, cap(s))
 			got = append(got, s...)
 			o += len(s)
 		}
-		if string(got) != want[off:] {
-			t.Errorf("spans from %d give %q, want %q", off, got, want[off:])
-		}
+		assert.Equal(t, want[off:], string(got), "spans from %d", off)
 		// Components end after b, e, f and j.
-		if wantSpans := map[int]int{0: 4, 1: 3, 2: 3, 3: 3, 4: 2, 5: 1, 8: 1, 9: 0}[off]; off != 6 && off != 7 && spans != wantSpans {
-			t.Errorf("from %d: %d spans, want %d", off, spans, wantSpans)
+		wantSpans := map[int]int{0: 4, 1: 3, 2: 3, 3: 3, 4: 2, 5: 1, 8: 1, 9: 0}[off]
+		if off != 6 && off != 7 {
+			assert.Equal(t, wantSpans, spans, "spans from %d", off)
 		}
 	}
-	if s := c.Span(c.Len()); s != nil {
-		t.Errorf("Span(Len) = %q, want nil", s)
-	}
+	s := c.Span(c.Len())
+	assert.Nil(t, s, "Span(Len) = %q, want nil", s)
 	for _, off := range []int{-1, c.Len() + 1} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Span(%d) did not panic", off)
-				}
-			}()
-			c.Span(off)
-		}()
+		assert.Panics(t, func() { c.Span(off) }, "Span(%d)", off)
 	}
 }

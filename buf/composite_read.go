@@ -1,8 +1,6 @@
 package buf
 
 import (
-	"encoding/binary"
-	"fmt"
 	"math/bits"
 
 	"github.com/netkit/netkit/internal/invariants"
@@ -108,7 +106,7 @@ func (c *Composite) Next(n int) ([]byte, error) {
 func (c *Composite) Span(off int) []byte {
 	c.check()
 	if off < 0 || off > c.w-c.r {
-		panic(fmt.Sprintf("buf: Composite.Span(%d) outside the %d readable bytes", off, c.w-c.r))
+		panic("buf: Composite.Span(" + itoa(off) + ") outside the " + itoa(c.w-c.r) + " readable bytes")
 	}
 	if off < len(c.rp) {
 		return c.rp[off:len(c.rp):len(c.rp)]
@@ -234,7 +232,7 @@ func (c *Composite) SetReaderIndex(i int) {
 }
 
 func (c *Composite) badReaderIndex(i, lo int) {
-	panic(fmt.Sprintf("buf: Composite.SetReaderIndex(%d) outside the bytes held, [%d, %d]", i, lo, c.w))
+	panic("buf: Composite.SetReaderIndex(" + itoa(i) + ") outside the bytes held, [" + itoa(lo) + ", " + itoa(c.w) + "]")
 }
 
 // readSlow consumes len(dst) bytes into dst for a fixed-width read whose
@@ -251,84 +249,84 @@ func (c *Composite) readSlow(dst []byte) error {
 func (c *Composite) ReadUint16() (uint16, error) {
 	c.check()
 	if len(c.rp) >= 2 {
-		v := binary.BigEndian.Uint16(c.rp)
+		v := be16(c.rp)
 		c.rp = c.rp[2:]
 		c.r += 2
 		return v, nil
 	}
 	var a [2]byte
 	err := c.readSlow(a[:])
-	return binary.BigEndian.Uint16(a[:]), err
+	return be16(a[:]), err
 }
 
 // ReadUint32 consumes a big-endian uint32, with Next's errors.
 func (c *Composite) ReadUint32() (uint32, error) {
 	c.check()
 	if len(c.rp) >= 4 {
-		v := binary.BigEndian.Uint32(c.rp)
+		v := be32(c.rp)
 		c.rp = c.rp[4:]
 		c.r += 4
 		return v, nil
 	}
 	var a [4]byte
 	err := c.readSlow(a[:])
-	return binary.BigEndian.Uint32(a[:]), err
+	return be32(a[:]), err
 }
 
 // ReadUint64 consumes a big-endian uint64, with Next's errors.
 func (c *Composite) ReadUint64() (uint64, error) {
 	c.check()
 	if len(c.rp) >= 8 {
-		v := binary.BigEndian.Uint64(c.rp)
+		v := be64(c.rp)
 		c.rp = c.rp[8:]
 		c.r += 8
 		return v, nil
 	}
 	var a [8]byte
 	err := c.readSlow(a[:])
-	return binary.BigEndian.Uint64(a[:]), err
+	return be64(a[:]), err
 }
 
 // ReadUint16LE consumes a little-endian uint16, with Next's errors.
 func (c *Composite) ReadUint16LE() (uint16, error) {
 	c.check()
 	if len(c.rp) >= 2 {
-		v := binary.LittleEndian.Uint16(c.rp)
+		v := le16(c.rp)
 		c.rp = c.rp[2:]
 		c.r += 2
 		return v, nil
 	}
 	var a [2]byte
 	err := c.readSlow(a[:])
-	return binary.LittleEndian.Uint16(a[:]), err
+	return le16(a[:]), err
 }
 
 // ReadUint32LE consumes a little-endian uint32, with Next's errors.
 func (c *Composite) ReadUint32LE() (uint32, error) {
 	c.check()
 	if len(c.rp) >= 4 {
-		v := binary.LittleEndian.Uint32(c.rp)
+		v := le32(c.rp)
 		c.rp = c.rp[4:]
 		c.r += 4
 		return v, nil
 	}
 	var a [4]byte
 	err := c.readSlow(a[:])
-	return binary.LittleEndian.Uint32(a[:]), err
+	return le32(a[:]), err
 }
 
 // ReadUint64LE consumes a little-endian uint64, with Next's errors.
 func (c *Composite) ReadUint64LE() (uint64, error) {
 	c.check()
 	if len(c.rp) >= 8 {
-		v := binary.LittleEndian.Uint64(c.rp)
+		v := le64(c.rp)
 		c.rp = c.rp[8:]
 		c.r += 8
 		return v, nil
 	}
 	var a [8]byte
 	err := c.readSlow(a[:])
-	return binary.LittleEndian.Uint64(a[:]), err
+	return le64(a[:]), err
 }
 
 // load returns the n (2, 4 or 8) bytes at readable offset i as a
@@ -370,7 +368,7 @@ func (c *Composite) store(i, n int, v uint64) {
 		return
 	}
 	var a [8]byte
-	binary.LittleEndian.PutUint64(a[:], v)
+	putLE64(a[:], v)
 	c.poke(pos, a[:n])
 }
 
@@ -394,21 +392,21 @@ func (c *Composite) locate(i, n int) (p []byte, off int) {
 func loadLE(p []byte, n int) uint64 {
 	switch n {
 	case 8:
-		return binary.LittleEndian.Uint64(p)
+		return le64(p)
 	case 4:
-		return uint64(binary.LittleEndian.Uint32(p))
+		return uint64(le32(p))
 	}
-	return uint64(binary.LittleEndian.Uint16(p))
+	return uint64(le16(p))
 }
 
 func storeLE(p []byte, n int, v uint64) {
 	switch n {
 	case 8:
-		binary.LittleEndian.PutUint64(p, v)
+		putLE64(p, v)
 	case 4:
-		binary.LittleEndian.PutUint32(p, uint32(v))
+		putLE32(p, uint32(v))
 	default:
-		binary.LittleEndian.PutUint16(p, uint16(v))
+		putLE16(p, uint16(v))
 	}
 }
 
@@ -417,13 +415,13 @@ func storeLE(p []byte, n int, v uint64) {
 func (c *Composite) loadStraddle(pos, n int) uint64 {
 	var a [8]byte
 	c.peek(a[:n], pos)
-	return binary.LittleEndian.Uint64(a[:])
+	return le64(a[:])
 }
 
 // badIndex panics for locate: released, or out of range.
 func (c *Composite) badIndex(i, n int) {
 	c.check()
-	panic(fmt.Sprintf("buf: Composite index %d, width %d out of range with %d readable bytes", i, n, c.w-c.r))
+	panic("buf: Composite index " + itoa(i) + ", width " + itoa(n) + " out of range with " + itoa(c.w-c.r) + " readable bytes")
 }
 
 // GetUint16 returns the big-endian uint16 at readable offset i without

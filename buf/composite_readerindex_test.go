@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -48,9 +51,8 @@ func TestCompositeReaderIndexBackOut(t *testing.T) {
 			before, n := c.ReaderIndex(), c.Len()
 			body, err := parseFrame(c)
 			if errors.Is(err, io.ErrUnexpectedEOF) {
-				if c.ReaderIndex() != before || c.Len() != n {
-					t.Fatalf("piece %d: after backing out ReaderIndex %d, Len %d; want %d, %d", k, c.ReaderIndex(), c.Len(), before, n)
-				}
+				require.Equal(t, before, c.ReaderIndex(), "piece %d: ReaderIndex after backing out", k)
+				require.Equal(t, n, c.Len(), "piece %d: Len after backing out", k)
 				break
 			}
 			got = append(got, string(body))
@@ -60,23 +62,18 @@ func TestCompositeReaderIndexBackOut(t *testing.T) {
 		}
 		// Backing out released nothing: every piece appended is held.
 		for i, h := range held {
-			if h.RefCount() != 2 {
-				t.Fatalf("piece %d: buffer %d has %d references, want 2 (test and composite)", k, i, h.RefCount())
-			}
+			require.Equal(t, 2, h.RefCount(), "piece %d: buffer %d has %d references, want 2 (test and composite)", k, i, h.RefCount())
 		}
 	}
-	if want := []string{"hello", "abc", ""}; strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Fatalf("frames %q, want %q", got, want)
-	}
-	if c.ReaderIndex() != len(stream) || c.Len() != 0 {
-		t.Fatalf("at the end ReaderIndex %d, Len %d; want %d, 0", c.ReaderIndex(), c.Len(), len(stream))
-	}
+	require.Equal(t, []string{"hello", "abc", ""}, got, "frames")
+	require.Equal(t, len(stream), c.ReaderIndex(), "ReaderIndex at the end")
+	require.Zero(t, c.Len(), "Len at the end")
 	// Back to the start of the second frame, which straddles three
 	// components, and read it again.
 	c.SetReaderIndex(9)
-	if body, err := parseFrame(c); err != nil || string(body) != "abc" {
-		t.Fatalf("second frame re-read = %q, %v", body, err)
-	}
+	body, err := parseFrame(c)
+	require.NoError(t, err, "second frame re-read = %q", body)
+	require.Equal(t, "abc", string(body), "second frame re-read = %q, %v", body, err)
 	c.Discard(c.Len())
 	for _, h := range held {
 		h.Release()
@@ -94,29 +91,22 @@ func TestCompositeSetReaderIndexRange(t *testing.T) {
 	start := c.ReaderIndex()
 	c.Skip(6)
 	c.SetReaderIndex(start) // reads release nothing: all is held
-	if v, _ := c.ReadByte(); v != data[0] {
-		t.Fatalf("ReadByte after SetReaderIndex(start) = %#x, want %#x", v, data[0])
-	}
+	v, _ := c.ReadByte()
+	require.Equal(t, data[0], v, "ReadByte after SetReaderIndex(start)")
 	c.SetReaderIndex(12) // the end
-	if c.Len() != 0 {
-		t.Fatalf("Len %d at the end, want 0", c.Len())
-	}
+	require.Equal(t, 0, c.Len(), "Len %d at the end, want 0", c.Len())
 	c.SetReaderIndex(5)
 	c.Discard(0) // releases the first component, read to its end
 	for _, i := range []int{start, 3, 13, -1} {
 		msg := panicString(func() { c.SetReaderIndex(i) })
-		if !strings.HasPrefix(msg, "buf: Composite.SetReaderIndex(") || !strings.Contains(msg, "[4, 12]") {
-			t.Errorf("SetReaderIndex(%d) after Discard: panic %q, want the range [4, 12] named", i, msg)
-		}
+		assert.True(t, strings.HasPrefix(msg, "buf: Composite.SetReaderIndex("), "SetReaderIndex(%d) after Discard: panic %q, want the range [4, 12] named", i, msg)
+		assert.Contains(t, msg, "[4, 12]", "SetReaderIndex(%d) after Discard: panic %q, want the range [4, 12] named", i, msg)
 	}
-	if c.ReaderIndex() != 5 {
-		t.Fatalf("a refused SetReaderIndex moved the reader to %d", c.ReaderIndex())
-	}
+	require.Equal(t, 5, c.ReaderIndex(), "a refused SetReaderIndex moved the reader to %d", c.ReaderIndex())
 	c.SetReaderIndex(4) // the first byte held
 	checkComp(t, c, data[4:])
-	if n := c.NumComponents(); n != 2 {
-		t.Fatalf("%d components, want 2", n)
-	}
+	n := c.NumComponents()
+	require.Equal(t, 2, n, "%d components, want 2", n)
 }
 
 // TestCompositeReaderIndexAllocs checks that saving and restoring the
@@ -131,9 +121,7 @@ func TestCompositeReaderIndexAllocs(t *testing.T) {
 		c.SetReaderIndex(mark + 3)
 		c.SetReaderIndex(mark)
 	})
-	if n != 0 {
-		t.Fatalf("%v allocations per save and restore, want 0", n)
-	}
+	require.Equal(t, float64(0), n, "%v allocations per save and restore, want 0", n)
 }
 
 // panicString returns the string f panics with ("" when it does not panic

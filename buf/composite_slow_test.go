@@ -1,10 +1,6 @@
 package buf_test
 
-import (
-	"io"
-
-	"github.com/netkit/netkit/search"
-)
+import "io"
 
 // compModel is a slow, obviously correct reference for the byte semantics
 // of buf.Composite: the readable bytes laid end to end in one flat slice.
@@ -105,7 +101,3 @@ func (m *compModel) Index(needle []byte) int {
 	}
 	return -1
 }
-
-// IndexSet returns the first match of s in the flat bytes, by s.Find: the
-// composite must answer as the set does on one contiguous haystack.
-func (m *compModel) IndexSet(s *search.Set) (search.Match, bool) { return s.Find(m.data) }

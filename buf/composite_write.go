@@ -2,11 +2,9 @@ package buf
 
 import (
 	"io"
-	"reflect"
 	"syscall"
 
-	"github.com/netkit/netkit/internal/iovec"
-	"github.com/netkit/netkit/internal/weakref"
+	"github.com/netkit/netkit/internal/rt/iovec"
 )
 
 // Buffers returns the readable bytes as views of the components, one slice
@@ -70,7 +68,8 @@ func (c *Composite) buffers(k int) [][]byte {
 // *net.UnixConn, *os.File, …) on Linux, darwin or OpenBSD, WriteTo passes
 // up to 1024 components per writev(2) call straight from component memory,
 // resumes after partial writes, and waits through the runtime's poller
-// while a non-blocking descriptor is full. It checks once per connection
+// while a non-blocking descriptor is full (built with -tags nounsafe, Linux
+// gets one write(2) per component instead of the writev). It checks once per connection
 // that a socket is a stream socket and returns ErrNotStream, writing
 // nothing, for a datagram or other message socket. Any other writer,
 // which must be a stream of bytes too, gets one Write per component. A
@@ -78,11 +77,22 @@ func (c *Composite) buffers(k int) [][]byte {
 // io.ErrShortWrite; a Write that reports more bytes than it was given
 // panics, as Buffer.WriteTo does.
 //
-// To write again without allocating, WriteTo keeps the connection it last
-// wrote to (the standard library's connections and files), through weak
-// references that do not keep it reachable: a connection closed and
-// dropped by its owner is collected even while the composite lives on.
-// Discard(c.Len()) and Release forget it.
+// To write again without allocating (the standard library's SyscallConn
+// allocates a RawConn per call), WriteTo keeps the connection it last
+// wrote to through a descriptor and that connection's RawConn, and uses
+// the RawConn again while w is the same connection (w == the kept one).
+// It so assumes what holds for the standard library's connections and
+// files: a RawConn stays valid for as long as its connection lives, and
+// reports an error once the connection is closed. Connections whose
+// values cannot be compared with == (a struct holding a slice, say) are
+// not kept; writing to them costs a SyscallConn call each time.
+//
+// The composite keeps that connection reachable: until WriteTo writes to
+// another descriptor, Discard(c.Len()) empties c, or Release, the
+// connection is not garbage-collected. A composite that outlives its
+// connection, in a free list for instance, should be emptied or released
+// when the connection is closed. Closing is the owner's job either way:
+// a kept connection that was closed holds memory only, not its descriptor.
 func (c *Composite) WriteTo(w io.Writer) (int64, error) {
 	c.check()
 	if c.r == c.w {
@@ -127,15 +137,15 @@ func (c *Composite) writeEach(w io.Writer) (n int64, err error) {
 
 // A rawWriter is WriteTo's writev state, kept by the composite so that a
 // write allocates nothing: the iovec array, the callback handed to
-// RawConn.Write (bound once), and weak references to the connection last
-// written to and its RawConn.
+// RawConn.Write (bound once), and the connection last written to and its
+// RawConn.
 type rawWriter struct {
 	c       *Composite
 	iov     iovec.Array
 	fn      func(fd uintptr) bool // write, bound once
-	conn    weakref.Ref[syscall.Conn]
-	rc      weakref.Ref[syscall.RawConn]
-	checked bool // conn is known to be a stream
+	conn    syscall.Conn          // the connection last written to, or nil
+	rc      syscall.RawConn       // conn's RawConn
+	checked bool                  // conn is known to be a stream
 	wrote   int
 	err     error
 }
@@ -160,48 +170,42 @@ func (x *rawWriter) write(fd uintptr) bool {
 	return !iovec.Wait(x.err)
 }
 
-// rawConn returns sc's RawConn, reusing the last one while sc is the
-// connection last written to and the RawConn has not been collected (the
-// standard library's SyscallConn allocates one per call). Only the
-// standard library's connections and files are remembered: their RawConn
-// stays valid for the connection's life.
+// rawConn returns sc's RawConn, reusing the kept one while sc is the
+// connection kept. A new connection replaces the kept one if its value
+// can be compared: then the comparison in later calls cannot panic either
+// (a value of the same dynamic type compares field by field against this
+// one, whose fields all compare).
 func (x *rawWriter) rawConn(sc syscall.Conn) (syscall.RawConn, error) {
-	if x.conn.Is(sc) {
-		if rc, ok := x.rc.Value(); ok {
-			return rc, nil
-		}
-	} else {
-		x.forget()
+	if x.conn != nil && x.conn == sc {
+		return x.rc, nil
 	}
+	x.forget()
 	rc, err := sc.SyscallConn()
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case x.conn.Is(sc):
-		x.rc, _ = weakref.Make(rc) // the old one was collected
-	case stdlibPointer(sc):
-		x.conn, _ = weakref.Make(sc)
-		x.rc, _ = weakref.Make(rc)
+	if equal(sc, sc) {
+		x.conn, x.rc = sc, rc
 	}
 	return rc, nil
 }
 
-// stdlibPointer reports whether v is a pointer to a type of package net or
-// os.
-func stdlibPointer(v any) bool {
-	t := reflect.TypeOf(v)
-	if t.Kind() != reflect.Pointer {
-		return false
-	}
-	pkg := t.Elem().PkgPath()
-	return pkg == "net" || pkg == "os"
+// equal reports whether a == b, and false where the comparison panics: when
+// both hold, at some depth, values of the same type without == (a slice, a
+// map, a func). equal(v, v) so tells whether v can be compared at all.
+func equal(a, b syscall.Conn) (eq bool) {
+	defer func() {
+		if recover() != nil {
+			eq = false
+		}
+	}()
+	return a == b
 }
 
 // forget drops the connection and RawConn kept for the next write, and
 // whether the connection was checked.
 func (x *rawWriter) forget() {
-	x.conn, x.rc, x.checked = weakref.Ref[syscall.Conn]{}, weakref.Ref[syscall.RawConn]{}, false
+	x.conn, x.rc, x.checked = nil, nil, false
 }
 
 // writev writes through w's descriptor. done is false when the descriptor

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/buf/buftest"
@@ -17,26 +18,20 @@ import (
 func cwPipe(t *testing.T) (r, w *os.File) {
 	t.Helper()
 	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() {
 		r.Close()
 		w.Close()
 	})
 	rc, err := w.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var size int
 	err = rc.Control(func(fd uintptr) {
 		if _, err = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, 4096); err == nil {
 			size, err = unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0)
 		}
 	})
-	if err != nil {
-		t.Fatalf("setting the pipe size: %v", err)
-	}
+	require.NoError(t, err, "setting the pipe size")
 	if size != 4096 {
 		t.Logf("pipe size %d, not 4096", size)
 	}

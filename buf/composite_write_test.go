@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
-	"github.com/netkit/netkit/internal/race"
-	"github.com/netkit/netkit/internal/weakref"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // cwComposed is a composite built by cwCompose together with what the
@@ -47,9 +49,7 @@ func cwCompose(t *testing.T, rng *rand.Rand, sizes []int) *cwComposed {
 		x.data = append(x.data, p...)
 		x.ends = append(x.ends, len(x.data))
 	}
-	if x.c.Len() != len(x.data) {
-		t.Fatalf("composite of %d sizes: Len %d, want %d", len(sizes), x.c.Len(), len(x.data))
-	}
+	require.Equal(t, len(x.data), x.c.Len(), "composite of %d sizes: Len", len(sizes))
 	return x
 }
 
@@ -124,22 +124,16 @@ func cwEqual(t *testing.T, what string, got, want []byte) {
 func cwTCP(t testing.TB) (client, server *net.TCPConn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer ln.Close()
 	accepted := make(chan net.Conn, 1)
 	go func() {
 		conn, err := ln.Accept()
-		if err != nil {
-			t.Error(err)
-		}
+		assert.NoError(t, err)
 		accepted <- conn
 	}()
 	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	srv := <-accepted
 	if srv == nil {
 		conn.Close()
@@ -179,15 +173,12 @@ func cwReadAll(r io.Reader, chunk int) <-chan []byte {
 func cwWriteAll(t *testing.T, x *cwComposed, w io.Writer, got <-chan []byte, closeW func() error, want []byte) {
 	t.Helper()
 	n, err := x.c.WriteTo(w)
-	if err != nil || n != int64(len(want)) {
-		t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(want))
-	}
-	if l := x.c.Len(); l != 0 {
-		t.Errorf("after WriteTo: Len %d, want 0", l)
-	}
-	if k := x.c.NumComponents(); k != 0 {
-		t.Errorf("after WriteTo: %d components held, want 0", k)
-	}
+	require.NoError(t, err, "WriteTo = %d, %v; want %d, nil", n, err, len(want))
+	require.Equal(t, int64(len(want)), n, "WriteTo = %d, %v; want %d, nil", n, err, len(want))
+	l := x.c.Len()
+	assert.Equal(t, 0, l, "after WriteTo: Len %d, want 0", l)
+	k := x.c.NumComponents()
+	assert.Equal(t, 0, k, "after WriteTo: %d components held, want 0", k)
 	closeW()
 	cwEqual(t, "bytes received", <-got, want)
 	x.done(t)
@@ -233,9 +224,7 @@ func TestCompositeWriteToSlowReader(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x := cwCompose(t, rng, cwMixedSizes(rng, 1<<20))
 	client, server := cwTCP(t)
-	if err := client.SetWriteBuffer(4096); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, client.SetWriteBuffer(4096))
 	cwWriteAll(t, x, client, cwReadAll(server, 1000), client.CloseWrite, x.data)
 }
 
@@ -247,9 +236,7 @@ func TestCompositeWriteToReaderMidComponent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	x := cwCompose(t, rng, []int{10, 20, 3000, 5, 4464, 1})
 	const skip = 10 + 20 + 7
-	if err := x.c.Skip(skip); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, x.c.Skip(skip))
 	// Skip releases nothing; the first two buffers are still held.
 	x.checkReleased(t, 0)
 	client, server := cwTCP(t)
@@ -262,22 +249,21 @@ func TestCompositeWriteToEmpty(t *testing.T) {
 	buftest.CheckLeaks(t)
 	rng := rand.New(rand.NewPCG(9, 10))
 	x := cwCompose(t, rng, []int{5, 6, 7})
-	if _, err := io.ReadAll(x.c); err != nil {
-		t.Fatal(err)
-	}
+	_, err := io.ReadAll(x.c)
+	require.NoError(t, err)
 	x.checkReleased(t, 0)
 	var w bytes.Buffer
 	n, err := x.c.WriteTo(&w)
-	if n != 0 || err != nil || w.Len() != 0 {
-		t.Errorf("WriteTo of an empty composite = %d, %v (%d bytes written); want 0, nil", n, err, w.Len())
-	}
+	assert.NoError(t, err, "WriteTo of an empty composite")
+	assert.Zero(t, n, "WriteTo of an empty composite")
+	assert.Zero(t, w.Len(), "bytes written by WriteTo of an empty composite")
 	x.done(t)
 
 	c := buf.NewComposite()
 	defer c.Release()
-	if n, err := c.WriteTo(&w); n != 0 || err != nil {
-		t.Errorf("WriteTo of a new composite = %d, %v; want 0, nil", n, err)
-	}
+	n, err = c.WriteTo(&w)
+	assert.NoError(t, err, "WriteTo of a new composite")
+	assert.Zero(t, n, "WriteTo of a new composite")
 }
 
 // TestCompositeWriteToDeadline lets a write deadline expire while the peer
@@ -296,9 +282,7 @@ func TestCompositeWriteToDeadline(t *testing.T) {
 	}
 	x := cwCompose(t, rng, sizes)
 	client, server := cwTCP(t)
-	if err := client.SetWriteBuffer(16 << 10); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, client.SetWriteBuffer(16<<10))
 	cwDeadlineWrite(t, x, client, func() io.Reader { return server }, client.CloseWrite)
 }
 
@@ -311,19 +295,12 @@ func cwDeadlineWrite(t *testing.T, x *cwComposed, w interface {
 }, reader func() io.Reader, closeWrite func() error) {
 	t.Helper()
 	total := len(x.data)
-	if err := w.SetWriteDeadline(time.Now().Add(100 * time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.SetWriteDeadline(time.Now().Add(100*time.Millisecond)))
 	n, err := x.c.WriteTo(w)
-	if !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Errorf("WriteTo past the deadline: error %v, want os.ErrDeadlineExceeded", err)
-	}
-	if n <= 0 || n >= int64(total) {
-		t.Fatalf("WriteTo past the deadline wrote %d bytes; want some of %d", n, total)
-	}
-	if got := x.c.Len(); got != total-int(n) {
-		t.Errorf("after WriteTo of %d bytes: Len %d, want %d", n, got, total-int(n))
-	}
+	assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "WriteTo past the deadline: error %v, want os.ErrDeadlineExceeded", err)
+	require.Greater(t, n, int64(0), "WriteTo past the deadline wrote %d bytes; want some of %d", n, total)
+	require.Less(t, n, int64(total), "WriteTo past the deadline wrote %d bytes; want some of %d", n, total)
+	assert.Equal(t, total-int(n), x.c.Len(), "Len after WriteTo of %d bytes", n)
 	cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[n:])
 	x.checkReleased(t, int(n))
 	partial := false
@@ -333,17 +310,13 @@ func cwDeadlineWrite(t *testing.T, x *cwComposed, w interface {
 	t.Logf("deadline after %d of %d bytes; a component written in part: %v", n, total, partial)
 
 	// The rest, with the peer reading.
-	if err := w.SetWriteDeadline(time.Time{}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.SetWriteDeadline(time.Time{}))
 	got := cwReadAll(reader(), 32<<10)
 	n2, err := x.c.WriteTo(w)
-	if err != nil || n2 != int64(total)-n {
-		t.Errorf("second WriteTo = %d, %v; want %d, nil", n2, err, int64(total)-n)
-	}
-	if l := x.c.Len(); l != 0 {
-		t.Errorf("after the second WriteTo: Len %d, want 0", l)
-	}
+	assert.NoError(t, err, "second WriteTo = %d, %v; want %d, nil", n2, err, int64(total)-n)
+	assert.Equal(t, int64(total)-n, n2, "second WriteTo = %d, %v; want %d, nil", n2, err, int64(total)-n)
+	l := x.c.Len()
+	assert.Equal(t, 0, l, "after the second WriteTo: Len %d, want 0", l)
 	closeWrite()
 	cwEqual(t, "bytes received", <-got, x.data)
 	x.done(t)
@@ -407,12 +380,10 @@ func TestCompositeWriteToFallback(t *testing.T) {
 			buftest.CheckLeaks(t)
 			x := cwCompose(t, rand.New(rand.NewPCG(13, 14)), sizes)
 			n, err := x.c.WriteTo(tc.w)
-			if n != int64(total) || err != nil {
-				t.Errorf("WriteTo = %d, %v; want %d, nil", n, err, total)
-			}
-			if l := x.c.Len(); l != 0 {
-				t.Errorf("after WriteTo: Len %d", l)
-			}
+			assert.Equal(t, int64(total), n, "WriteTo = %d, %v; want %d, nil", n, err, total)
+			assert.NoError(t, err, "WriteTo = %d, %v; want %d, nil", n, err, total)
+			l := x.c.Len()
+			assert.Equal(t, 0, l, "after WriteTo: Len %d", l)
 			cwEqual(t, "bytes written", tc.w.Bytes(), x.data)
 			x.done(t)
 		})
@@ -425,9 +396,7 @@ func TestCompositeWriteToFallback(t *testing.T) {
 		// The first Write takes 3 of the first component's 7 bytes: WriteTo
 		// stops there, keeps the other 4, and reports io.ErrShortWrite.
 		n, err := x.c.WriteTo(w)
-		if n != 3 || !errors.Is(err, io.ErrShortWrite) {
-			t.Errorf("WriteTo = %d, %v; want 3, io.ErrShortWrite", n, err)
-		}
+		assert.False(t, n != 3 || !errors.Is(err, io.ErrShortWrite), "WriteTo = %d, %v; want 3, io.ErrShortWrite", n, err)
 		cwEqual(t, "bytes written", w.Bytes(), x.data[:n])
 		cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[n:])
 		x.checkReleased(t, int(n))
@@ -436,16 +405,14 @@ func TestCompositeWriteToFallback(t *testing.T) {
 		for calls := 0; x.c.Len() > 0; calls++ {
 			before := x.c.Len()
 			n, err := x.c.WriteTo(w)
-			if n <= 0 || n > 3*int64(len(x.bufs)) || (err != nil && !errors.Is(err, io.ErrShortWrite)) {
-				t.Fatalf("WriteTo with %d bytes left = %d, %v", before, n, err)
-			}
-			if err == nil && x.c.Len() != 0 {
-				t.Fatalf("WriteTo = %d, nil with %d bytes left", n, x.c.Len())
+			require.Greater(t, n, int64(0), "WriteTo with %d bytes left = %d, %v", before, n, err)
+			require.LessOrEqual(t, n, 3*int64(len(x.bufs)), "WriteTo with %d bytes left = %d, %v", before, n, err)
+			require.False(t, err != nil && !errors.Is(err, io.ErrShortWrite), "WriteTo with %d bytes left = %d, %v", before, n, err)
+			if err == nil {
+				require.Zero(t, x.c.Len(), "bytes left after WriteTo = %d, nil", n)
 			}
 			x.checkReleased(t, w.Len())
-			if calls > len(x.data) {
-				t.Fatal("WriteTo makes no progress")
-			}
+			require.LessOrEqual(t, calls, len(x.data), "WriteTo makes no progress")
 		}
 		cwEqual(t, "bytes written", w.Bytes(), x.data)
 		x.done(t)
@@ -457,12 +424,9 @@ func TestCompositeWriteToFallback(t *testing.T) {
 		const budget = 1 + 100 + 1000 // fails 1000 bytes into the third component
 		w := &cwFailingWriter{budget: budget}
 		n, err := x.c.WriteTo(w)
-		if n != budget || !errors.Is(err, errCWBroken) {
-			t.Errorf("WriteTo = %d, %v; want %d, %v", n, err, budget, errCWBroken)
-		}
-		if l := x.c.Len(); l != total-budget {
-			t.Errorf("after the failed WriteTo: Len %d, want %d", l, total-budget)
-		}
+		assert.False(t, n != budget || !errors.Is(err, errCWBroken), "WriteTo = %d, %v; want %d, %v", n, err, budget, errCWBroken)
+		l := x.c.Len()
+		assert.Equal(t, total-budget, l, "after the failed WriteTo: Len")
 		cwEqual(t, "bytes written", w.Bytes(), x.data[:budget])
 		cwEqual(t, "bytes kept", cwRemaining(x.c), x.data[budget:])
 		x.checkReleased(t, budget)
@@ -470,9 +434,8 @@ func TestCompositeWriteToFallback(t *testing.T) {
 		// The same writer, healed, takes the rest.
 		w.budget = total
 		n, err = x.c.WriteTo(w)
-		if n != int64(total-budget) || err != nil {
-			t.Errorf("second WriteTo = %d, %v; want %d, nil", n, err, total-budget)
-		}
+		assert.Equal(t, int64(total-budget), n, "second WriteTo = %d, %v; want %d, nil", n, err, total-budget)
+		assert.NoError(t, err, "second WriteTo = %d, %v; want %d, nil", n, err, total-budget)
 		cwEqual(t, "bytes written", w.Bytes(), x.data)
 		x.done(t)
 	})
@@ -486,16 +449,12 @@ func TestCompositeWriteToClosed(t *testing.T) {
 	client, _ := cwTCP(t)
 	client.Close()
 	n, err := x.c.WriteTo(client)
-	if n != 0 || !errors.Is(err, net.ErrClosed) {
-		t.Errorf("WriteTo a closed connection = %d, %v; want 0, net.ErrClosed", n, err)
-	}
-	if l := x.c.Len(); l != len(x.data) {
-		t.Errorf("after the failed WriteTo: Len %d, want %d", l, len(x.data))
-	}
+	assert.False(t, n != 0 || !errors.Is(err, net.ErrClosed), "WriteTo a closed connection = %d, %v; want 0, net.ErrClosed", n, err)
+	l := x.c.Len()
+	assert.Len(t, x.data, l, "after the failed WriteTo: Len %d, want %d", l, len(x.data))
 	x.checkReleased(t, 0)
-	if _, err := io.ReadAll(x.c); err != nil {
-		t.Fatal(err)
-	}
+	_, err = io.ReadAll(x.c)
+	require.NoError(t, err)
 	x.c.Discard(0)
 	x.done(t)
 }
@@ -510,18 +469,13 @@ func TestCompositeBuffers(t *testing.T) {
 	x := cwCompose(t, rng, sizes)
 
 	views := x.c.Buffers()
-	if len(views) != len(sizes) {
-		t.Errorf("Buffers: %d views, want %d", len(views), len(sizes))
-	}
+	assert.Equal(t, len(sizes), len(views), "Buffers: %d views, want %d", len(views), len(sizes))
 	for k, v := range views {
-		if len(v) != sizes[k] {
-			t.Errorf("view %d: %d bytes, want %d", k, len(v), sizes[k])
-		}
+		assert.Len(t, v, sizes[k], "view %d: %d bytes, want %d", k, len(v), sizes[k])
 	}
 	cwEqual(t, "views", cwRemaining(x.c), x.data)
-	if l := x.c.Len(); l != len(x.data) {
-		t.Errorf("Buffers consumed something: Len %d, want %d", l, len(x.data))
-	}
+	l := x.c.Len()
+	assert.Len(t, x.data, l, "Buffers consumed something: Len %d, want %d", l, len(x.data))
 
 	// The views alias component memory: a Put shows through them.
 	x.c.PutUint64(0, 0x0102030405060708)
@@ -531,25 +485,18 @@ func TestCompositeBuffers(t *testing.T) {
 
 	// After reads the first view starts at the reader.
 	for _, skip := range []int{2, 1, 3, 5} {
-		if err := x.c.Skip(skip); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, x.c.Skip(skip))
 		consumed := len(x.data) - x.c.Len()
 		cwEqual(t, "views after Skip", cwRemaining(x.c), x.data[consumed:])
 		for k, v := range x.c.Buffers() {
-			if len(v) == 0 {
-				t.Errorf("after Skip to %d: view %d is empty", consumed, k)
-			}
+			assert.NotEmpty(t, v, "after Skip to %d: view %d is empty", consumed, k)
 		}
 	}
 
 	// Read everything: no views.
-	if err := x.c.Skip(x.c.Len()); err != nil {
-		t.Fatal(err)
-	}
-	if v := x.c.Buffers(); len(v) != 0 {
-		t.Errorf("Buffers of an empty composite: %d views", len(v))
-	}
+	require.NoError(t, x.c.Skip(x.c.Len()))
+	v := x.c.Buffers()
+	assert.Empty(t, v, "Buffers of an empty composite: %d views", len(v))
 	x.c.Discard(0)
 	x.done(t)
 }
@@ -565,37 +512,21 @@ func TestCompositeBuffersN(t *testing.T) {
 	for _, n := range []int{1, 3, len(sizes), len(sizes) + 5} {
 		views := x.c.BuffersN(n)
 		want := min(n, len(sizes))
-		if len(views) != want {
-			t.Fatalf("BuffersN(%d): %d views, want %d", n, len(views), want)
-		}
+		require.Len(t, views, want, "BuffersN(%d): %d views, want %d", n, len(views), want)
 		got := 0
 		for k, v := range views {
-			if len(v) != sizes[k] {
-				t.Errorf("BuffersN(%d): view %d has %d bytes, want %d", n, k, len(v), sizes[k])
-			}
+			assert.Len(t, v, sizes[k], "BuffersN(%d): view %d has %d bytes, want %d", n, k, len(v), sizes[k])
 			got += len(v)
 		}
 		cwEqual(t, "BuffersN views", bytes.Join(views, nil), x.data[:got])
 	}
-	if err := x.c.Skip(5); err != nil { // into the fourth component
-		t.Fatal(err)
-	}
+	// into the fourth component
+	require.NoError(t, x.c.Skip(5))
 	views := x.c.BuffersN(2)
 	cwEqual(t, "BuffersN after Skip", bytes.Join(views, nil), x.data[5:5+len(views[0])+len(views[1])])
-	if len(views) != 2 || len(views[0]) != 3 || len(views[1]) != 1 {
-		t.Errorf("BuffersN(2) after Skip(5): %d views", len(views))
-	}
-	if x.c.Len() != all-5 {
-		t.Errorf("BuffersN consumed something: Len %d", x.c.Len())
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("BuffersN(0) did not panic")
-			}
-		}()
-		x.c.BuffersN(0)
-	}()
+	assert.False(t, len(views) != 2 || len(views[0]) != 3 || len(views[1]) != 1, "BuffersN(2) after Skip(5): %d views", len(views))
+	assert.Equal(t, all-5, x.c.Len(), "BuffersN consumed something: Len %d", x.c.Len())
+	assert.Panics(t, func() { x.c.BuffersN(0) }, "BuffersN(0)")
 	x.c.Skip(x.c.Len())
 	x.c.Discard(0)
 	x.done(t)
@@ -612,13 +543,10 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 		var w bytes.Buffer
 		bufs := net.Buffers(x.c.Buffers())
 		n, err := bufs.WriteTo(&w)
-		if err != nil || n != int64(len(x.data)) {
-			t.Fatalf("Buffers().WriteTo = %d, %v", n, err)
-		}
+		require.NoError(t, err, "Buffers().WriteTo = %d", n)
+		require.Equal(t, int64(len(x.data)), n, "Buffers().WriteTo = %d, %v", n, err)
 		x.checkReleased(t, 0) // nothing consumed yet
-		if err := x.c.Discard(int(n)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, x.c.Discard(int(n)))
 		cwEqual(t, "bytes written", w.Bytes(), x.data)
 		x.done(t)
 	})
@@ -629,15 +557,11 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 		got := cwReadAll(server, 64<<10)
 		bufs := net.Buffers(x.c.Buffers())
 		n, err := bufs.WriteTo(client)
-		if err != nil || n != int64(len(x.data)) {
-			t.Fatalf("Buffers().WriteTo = %d, %v", n, err)
-		}
-		if err := x.c.Discard(int(n)); err != nil {
-			t.Fatal(err)
-		}
-		if l := x.c.Len(); l != 0 {
-			t.Errorf("after Discard: Len %d", l)
-		}
+		require.NoError(t, err, "Buffers().WriteTo = %d", n)
+		require.Equal(t, int64(len(x.data)), n, "Buffers().WriteTo = %d, %v", n, err)
+		require.NoError(t, x.c.Discard(int(n)))
+		l := x.c.Len()
+		assert.Equal(t, 0, l, "after Discard: Len %d", l)
 		client.CloseWrite()
 		cwEqual(t, "bytes received", <-got, x.data)
 		x.done(t)
@@ -645,16 +569,11 @@ func TestCompositeBuffersWriteTo(t *testing.T) {
 }
 
 // TestCompositeWriteToAllocs checks that WriteTo on a TCP connection
-// allocates nothing once the composite has written to it: the connection
-// and its RawConn (weakly) and the writev callback are kept.
+// allocates nothing once the composite has written to it: the connection,
+// its RawConn and the writev callback are kept.
 func TestCompositeWriteToAllocs(t *testing.T) {
 	buftest.CheckLeaks(t)
-	if race.Enabled {
-		t.Skip("allocation counts differ under the race detector")
-	}
-	if !weakref.Supported {
-		t.Skip("built with -tags nounsafe: WriteTo keeps no connection, and SyscallConn allocates")
-	}
+	testenv.SkipRace(t, "allocation counts differ under the race detector")
 	client, server := cwTCP(t)
 	done := make(chan struct{})
 	go func() {
@@ -676,14 +595,12 @@ func TestCompositeWriteToAllocs(t *testing.T) {
 			b.Write(p)
 			c.Append(b)
 		}
-		if _, err := c.WriteTo(client); err != nil {
-			t.Fatal(err)
-		}
+		_, err := c.WriteTo(client)
+		require.NoError(t, err)
 	}
 	send()
-	if n := testing.AllocsPerRun(100, send); n != 0 {
-		t.Errorf("WriteTo: %v allocs per run, want 0", n)
-	}
+	n := testing.AllocsPerRun(100, send)
+	assert.Equal(t, float64(0), n, "WriteTo: %v allocs per run, want 0", n)
 	c.Release()
 	client.CloseWrite()
 	<-done
@@ -697,14 +614,10 @@ func cwDatagramPair(t *testing.T, network string) (from, to net.Conn) {
 	switch network {
 	case "udp":
 		to, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		t.Cleanup(func() { to.Close() })
 		from, err := net.DialUDP("udp", nil, to.LocalAddr().(*net.UDPAddr))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		t.Cleanup(func() { from.Close() })
 		return from, to
 	case "unixgram":
@@ -713,14 +626,10 @@ func cwDatagramPair(t *testing.T, network string) (from, to net.Conn) {
 		raddr = &net.UnixAddr{Name: dir + "/to", Net: network}
 	}
 	to, err := net.ListenUnixgram(network, raddr.(*net.UnixAddr))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { to.Close() })
 	from, err = net.DialUnix(network, laddr.(*net.UnixAddr), raddr.(*net.UnixAddr))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { from.Close() })
 	return from, to
 }
@@ -737,25 +646,20 @@ func TestCompositeWriteToDatagram(t *testing.T) {
 			x := cwCompose(t, rand.New(rand.NewPCG(31, 32)), []int{10, 20, 30})
 			for range 2 {
 				n, err := x.c.WriteTo(from)
-				if n != 0 || !errors.Is(err, buf.ErrNotStream) {
-					t.Fatalf("WriteTo a %s socket = %d, %v; want 0, ErrNotStream", network, n, err)
-				}
-				if x.c.Len() != len(x.data) {
-					t.Fatalf("after the refused WriteTo: Len %d, want %d", x.c.Len(), len(x.data))
-				}
+				require.Equal(t, int64(0), n, "WriteTo a %s socket = %d, %v; want 0, ErrNotStream", network, n, err)
+				require.ErrorIs(t, err, buf.ErrNotStream, "WriteTo a %s socket = %d, %v; want 0, ErrNotStream", network, n, err)
+				require.Equal(t, len(x.data), x.c.Len(), "after the refused WriteTo: Len")
 				x.checkReleased(t, 0)
 			}
 			// Nothing arrived: the first datagram to arrive is a marker
 			// sent now.
-			if _, err := from.Write([]byte("marker")); err != nil {
-				t.Fatal(err)
-			}
+			_, err := from.Write([]byte("marker"))
+			require.NoError(t, err)
 			to.SetReadDeadline(time.Now().Add(5 * time.Second))
 			p := make([]byte, 100)
 			n, err := to.Read(p)
-			if err != nil || string(p[:n]) != "marker" {
-				t.Fatalf("first datagram received = %q, %v; want the marker", p[:n], err)
-			}
+			require.NoError(t, err)
+			require.Equal(t, "marker", string(p[:n]), "first datagram received")
 			x.c.Discard(x.c.Len())
 			x.done(t)
 		})
@@ -783,13 +687,10 @@ func TestCompositeWriteToInvalidCount(t *testing.T) {
 		{"Buffer", func() { b.WriteTo(cwLiar{}) }},
 		{"Composite", func() { x.c.WriteTo(cwLiar{}) }},
 	} {
-		if got := panicString(tc.f); got != want {
-			t.Errorf("%s.WriteTo a lying writer: panic %q, want %q", tc.name, got, want)
-		}
+		got := panicString(tc.f)
+		assert.Equal(t, want, got, "%s.WriteTo a lying writer: panic", tc.name)
 	}
-	if x.c.Len() != len(x.data) {
-		t.Fatalf("after the panic: Len %d, want %d", x.c.Len(), len(x.data))
-	}
+	require.Equal(t, len(x.data), x.c.Len(), "after the panic: Len")
 	x.checkReleased(t, 0)
 	b.Release()
 	x.c.Discard(x.c.Len())
@@ -807,9 +708,9 @@ func cwWriteAndDrop(t *testing.T, c *buf.Composite, data []byte) <-chan struct{}
 		b := buf.Get(len(data))
 		b.Write(data)
 		c.Append(b)
-		if n, err := c.WriteTo(client); n != int64(len(data)) || err != nil {
-			t.Fatalf("WriteTo = %d, %v", n, err)
-		}
+		n, err := c.WriteTo(client)
+		require.Equal(t, int64(len(data)), n, "WriteTo = %d, %v", n, err)
+		require.NoError(t, err, "WriteTo = %d", n)
 	}
 	client.Close()
 	server.Close()
@@ -819,51 +720,115 @@ func cwWriteAndDrop(t *testing.T, c *buf.Composite, data []byte) <-chan struct{}
 // cwPair returns a connected TCP pair with no cleanup holding them.
 func cwPair(t *testing.T) (client, server *net.TCPConn) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer ln.Close()
 	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	srv, err := ln.Accept()
 	if err != nil {
 		conn.Close()
-		t.Fatal(err)
 	}
+	require.NoError(t, err)
 	return conn.(*net.TCPConn), srv.(*net.TCPConn)
 }
 
-// TestCompositeWriteToDropsConn checks that a composite that wrote to a
-// connection does not keep it reachable: once its owner closes and drops
-// it, the connection is collected while the composite lives on, and the
-// composite then writes to another connection.
-func TestCompositeWriteToDropsConn(t *testing.T) {
+// cwCollected reports whether done is closed within a few collections.
+func cwCollected(done <-chan struct{}, tries int) bool {
+	for range tries {
+		runtime.GC()
+		select {
+		case <-done:
+			return true
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return false
+}
+
+// TestCompositeWriteToKeepsConn checks the documented lifetime of the
+// connection WriteTo keeps: the composite keeps it reachable after its
+// owner closed and dropped it, until Discard(c.Len()) empties the
+// composite; the composite then writes to another connection.
+func TestCompositeWriteToKeepsConn(t *testing.T) {
 	buftest.CheckLeaks(t)
 	c := buf.NewComposite()
 	defer c.Release()
 	collected := cwWriteAndDrop(t, c, []byte("hello"))
-	for i := 0; ; i++ {
-		runtime.GC()
-		select {
-		case <-collected:
-		case <-time.After(10 * time.Millisecond):
-			if i < 20 {
-				continue
-			}
-			t.Fatal("a closed connection the composite wrote to was not collected")
-		}
-		break
-	}
+	require.False(t, cwCollected(collected, 3), "the connection kept by the composite was collected")
+	require.NoError(t, c.Discard(c.Len()))
+	require.True(t, cwCollected(collected, 50), "a closed connection was not collected after Discard(c.Len())")
+
 	client, server := cwTCP(t)
 	got := cwReadAll(server, 64)
 	b := buf.Get(5)
 	b.WriteString("again")
 	c.Append(b)
-	if n, err := c.WriteTo(client); n != 5 || err != nil {
-		t.Fatalf("WriteTo another connection = %d, %v", n, err)
-	}
+	n, err := c.WriteTo(client)
+	require.NoError(t, err)
+	require.EqualValues(t, 5, n, "WriteTo another connection")
 	client.CloseWrite()
 	cwEqual(t, "bytes received", <-got, []byte("again"))
+}
+
+// TestCompositeWriteToAlternating writes one composite to two connections
+// in turn: each write goes to the connection it names, not to the one
+// kept from the write before.
+func TestCompositeWriteToAlternating(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := buf.NewComposite()
+	defer c.Release()
+	c1, s1 := cwTCP(t)
+	c2, s2 := cwTCP(t)
+	got1, got2 := cwReadAll(s1, 64), cwReadAll(s2, 64)
+	var want1, want2 []byte
+	for i := range 6 {
+		to, want := c1, &want1
+		if i%2 == 1 {
+			to, want = c2, &want2
+		}
+		msg := []byte{'a' + byte(i), '.'}
+		b := buf.Get(len(msg))
+		b.Write(msg)
+		c.Append(b)
+		n, err := c.WriteTo(to)
+		require.NoError(t, err)
+		require.EqualValues(t, len(msg), n)
+		*want = append(*want, msg...)
+	}
+	c1.CloseWrite()
+	c2.CloseWrite()
+	cwEqual(t, "bytes received on the first connection", <-got1, want1)
+	cwEqual(t, "bytes received on the second connection", <-got2, want2)
+}
+
+// cwUncomparable is a syscall.Conn whose values cannot be compared with ==
+// (the comparison panics): WriteTo must not keep it, and must not panic.
+type cwUncomparable struct {
+	conn *net.TCPConn
+	tags []string
+}
+
+func (u cwUncomparable) Write(p []byte) (int, error)           { return u.conn.Write(p) }
+func (u cwUncomparable) SyscallConn() (syscall.RawConn, error) { return u.conn.SyscallConn() }
+
+func TestCompositeWriteToUncomparable(t *testing.T) {
+	buftest.CheckLeaks(t)
+	c := buf.NewComposite()
+	defer c.Release()
+	client, server := cwTCP(t)
+	got := cwReadAll(server, 64)
+	w := cwUncomparable{conn: client, tags: []string{"x"}}
+	var want []byte
+	for i := range 3 {
+		msg := []byte{'0' + byte(i)}
+		b := buf.Get(1)
+		b.Write(msg)
+		c.Append(b)
+		n, err := c.WriteTo(w)
+		require.NoError(t, err)
+		require.EqualValues(t, 1, n)
+		want = append(want, msg...)
+	}
+	client.CloseWrite()
+	cwEqual(t, "bytes received", <-got, want)
 }

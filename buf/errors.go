@@ -1,6 +1,9 @@
 package buf
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 var (
 	// ErrReleased is the value (wrapped, with the buffer's stacks when known)
@@ -27,3 +30,17 @@ var (
 	// (a datagram socket would receive the bytes as several messages).
 	ErrNotStream = errors.New("buf: not a stream socket")
 )
+
+// A detailError is a sentinel with details after its message: what
+// fmt.Errorf("%w…") would make, without linking fmt (and through it
+// reflect) into every program that uses buf.
+type detailError struct {
+	err    error
+	detail string
+}
+
+func (e *detailError) Error() string { return e.err.Error() + e.detail }
+func (e *detailError) Unwrap() error { return e.err }
+
+// itoa formats n in decimal, for messages.
+func itoa(n int) string { return strconv.Itoa(n) }

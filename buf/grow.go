@@ -1,7 +1,6 @@
 package buf
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/netkit/netkit/internal/invariants"
@@ -117,9 +116,9 @@ func makeBlock(n int) (p []byte) {
 // be made.
 func tooLarge(n, readable int) error {
 	if readable == 0 {
-		return fmt.Errorf("%w: %d bytes", ErrTooLarge, n)
+		return &detailError{ErrTooLarge, ": " + itoa(n) + " bytes"}
 	}
-	return fmt.Errorf("%w: %d bytes after %d readable", ErrTooLarge, n, readable)
+	return &detailError{ErrTooLarge, ": " + itoa(n) + " bytes after " + itoa(readable) + " readable"}
 }
 
 // regrow moves b to memory of at least newCap bytes, keeping its readable

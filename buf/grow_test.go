@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -26,13 +28,11 @@ func TestBufferGrow(t *testing.T) {
 			b.Grow(tc.n)
 			checkBytes(t, b, pattern(tc.write)[tc.skip:])
 			c := b.Cap()
-			if free := c - b.ReaderIndex() - b.Len(); free < tc.n || cap(b.AvailableBuffer()) != free {
-				t.Fatalf("Grow(%d) left %d free bytes, AvailableBuffer cap %d", tc.n, free, cap(b.AvailableBuffer()))
-			}
+			free := c - b.ReaderIndex() - b.Len()
+			require.GreaterOrEqual(t, free, tc.n, "free bytes after Grow(%d)", tc.n)
+			require.Equal(t, free, cap(b.AvailableBuffer()), "AvailableBuffer cap after Grow(%d)", tc.n)
 			b.Write(pattern(tc.n))
-			if b.Cap() != c {
-				t.Fatalf("writing the %d grown bytes moved Cap %d -> %d", tc.n, c, b.Cap())
-			}
+			require.Equal(t, c, b.Cap(), "writing the %d grown bytes moved Cap %d -> %d", tc.n, c, b.Cap())
 			checkBytes(t, b, append(pattern(tc.write)[tc.skip:], pattern(tc.n)...))
 		})
 	}
@@ -54,17 +54,13 @@ func TestBufferGrowth(t *testing.T) {
 		for i, x := range want {
 			b.WriteByte(x)
 			if b.Cap() != c { // a class boundary was crossed: check it all
-				if b.Cap() < c {
-					t.Fatalf("Cap shrank %d -> %d", c, b.Cap())
-				}
+				require.GreaterOrEqual(t, b.Cap(), c, "Cap shrank %d -> %d", c, b.Cap())
 				c = b.Cap()
 				checkBytes(t, b, want[:i+1])
 			}
 		}
 		checkBytes(t, b, want)
-		if b.Cap() <= a.MaxSize() {
-			t.Fatalf("Cap %d after %d bytes", b.Cap(), len(want))
-		}
+		require.False(t, b.Cap() <= a.MaxSize(), "Cap %d after %d bytes", b.Cap(), len(want))
 	})
 	t.Run("bulk", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(5, 6))
@@ -92,8 +88,9 @@ func TestBufferGrowth(t *testing.T) {
 			} else {
 				got, err := b.Next(min(n, b.Len()))
 				want := model.Next(min(n, model.Len()))
-				if err != nil || !bytes.Equal(got, want) {
-					t.Fatalf("Next = %q, %v, want %q", trim(got), err, trim(want))
+				require.NoError(t, err)
+				if !bytes.Equal(got, want) {
+					require.Equal(t, trim(want), trim(got), "Next")
 				}
 			}
 			checkBytes(t, b, model.Bytes())
@@ -127,7 +124,5 @@ func TestBufferGrowWithViewsBounded(t *testing.T) {
 		b.Skip(len(msg))
 		v.Release() // the consumer is done with it
 	}
-	if b.Cap() > 4<<10 {
-		t.Fatalf("Cap = %d bytes holding %d readable: capacity doubles on every refill once a view was taken", b.Cap(), b.Len())
-	}
+	require.LessOrEqual(t, b.Cap(), 4<<10, "Cap holding %d readable: capacity doubles on every refill once a view was taken", b.Len())
 }

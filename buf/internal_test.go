@@ -1,10 +1,13 @@
 package buf
 
 import (
-	"errors"
 	"fmt"
+	"math/bits"
+	"reflect"
 	"testing"
-	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/internal/invariants"
 )
@@ -14,24 +17,18 @@ func TestRetainOverflowPanics(t *testing.T) {
 	// Set the count to the largest one Retain accepts, as 2^30-1 Retain
 	// calls would.
 	b.m.state.Store(uint64(b.gen)<<32 | maxRef)
-	if got, want := b.RefCount(), maxRef/refOne; got != want {
-		t.Fatalf("RefCount %d, want %d", got, want)
-	}
+	got, want := b.RefCount(), maxRef/refOne
+	require.Equal(t, want, got, "RefCount")
 	func() {
 		defer func() {
-			if err, _ := recover().(error); !errors.Is(err, ErrRefCount) {
-				t.Fatalf("Retain at the limit: panic %v, want ErrRefCount", err)
-			}
+			err, _ := recover().(error)
+			require.ErrorIs(t, err, ErrRefCount, "Retain at the limit: panic %v, want ErrRefCount", err)
 		}()
 		b.Retain()
 	}()
-	if got := b.RefCount(); got != maxRef/refOne {
-		t.Fatalf("a refused Retain changed the count to %d", got)
-	}
+	require.Equal(t, maxRef/refOne, b.RefCount(), "count after a refused Retain")
 	b.m.state.Store(uint64(b.gen)<<32 | refOne)
-	if !b.Release() {
-		t.Fatal("Release of the last reference returned false")
-	}
+	require.True(t, b.Release(), "Release of the last reference returned false")
 }
 
 // TestRecordBackOff: a busy tracked buffer keeps at most maxRecords records,
@@ -42,23 +39,16 @@ func TestRecordBackOff(t *testing.T) {
 	for i := range n {
 		tr.record("Touch", fmt.Sprint(i))
 	}
-	if tr.n != maxRecords {
-		t.Fatalf("%d records kept, want %d", tr.n, maxRecords)
-	}
-	if newest := tr.records[maxRecords-1].Hint; newest != fmt.Sprint(n-1) {
-		t.Fatalf("newest record is %q, want %q", newest, fmt.Sprint(n-1))
-	}
-	if tr.dropped != n-maxRecords {
-		t.Fatalf("dropped %d, want %d", tr.dropped, n-maxRecords)
-	}
+	require.Equal(t, maxRecords, tr.n, "%d records kept, want %d", tr.n, maxRecords)
+	newest := tr.records[maxRecords-1].Hint
+	require.Equal(t, fmt.Sprint(n-1), newest, "newest record")
+	require.Equal(t, n-maxRecords, tr.dropped, "dropped")
 	// Records stay oldest first.
 	prev := -1
 	for _, r := range tr.records[:tr.n] {
 		var i int
 		fmt.Sscan(r.Hint, &i)
-		if i <= prev {
-			t.Fatalf("records out of order: %v", hints(tr))
-		}
+		require.Greater(t, i, prev, "records out of order: %v", hints(tr))
 		prev = i
 	}
 	t.Logf("kept: %v", hints(tr))
@@ -78,15 +68,11 @@ func hints(tr *tracker) []string {
 // the parallel Get and Release several times their time). A field added to
 // either must make room elsewhere.
 func TestCacheLineSizes(t *testing.T) {
-	if unsafe.Sizeof(uintptr(0)) != 8 {
+	if bits.UintSize != 64 {
 		t.Skip("the sizes are those of 64-bit platforms")
 	}
-	if n := unsafe.Sizeof(Buffer{}); n != 64 {
-		t.Errorf("Buffer header is %d bytes, want 64", n)
-	}
-	if n := unsafe.Sizeof(meta{}); n != 64 {
-		t.Errorf("meta is %d bytes, want 64", n)
-	}
+	assert.EqualValues(t, 64, reflect.TypeFor[Buffer]().Size(), "Buffer header size")
+	assert.EqualValues(t, 64, reflect.TypeFor[meta]().Size(), "meta size")
 }
 
 // TestLeakLevelSources checks where an allocator's level comes from: one
@@ -99,22 +85,15 @@ func TestLeakLevelSources(t *testing.T) {
 	fixed := NewAllocator(WithLeakLevel(LeakOff))
 	for _, l := range []LeakLevel{LeakAll, LeakOff, LeakSampled, LeakAll} {
 		SetLeakLevel(l)
-		if got := follow.leakLevel(); got != l {
-			t.Errorf("after SetLeakLevel(%v): following allocator at %v", l, got)
-		}
-		if got := fixed.leakLevel(); got != LeakOff {
-			t.Errorf("after SetLeakLevel(%v): WithLeakLevel(off) allocator at %v", l, got)
-		}
+		got := follow.leakLevel()
+		assert.Equal(t, l, got, "after SetLeakLevel(%v): following allocator at %v", l, got)
+		assert.Equal(t, LeakOff, fixed.leakLevel(), "after SetLeakLevel(%v): WithLeakLevel(off) allocator", l)
 	}
 	// At LeakAll every get of the following allocator is tracked, none of
 	// the fixed one's (outside the invariants build, which tracks all).
 	b, c := follow.Get(64), fixed.Get(64)
-	if b.m.tr.Load() == nil {
-		t.Error("SetLeakLevel(LeakAll): a get of the following allocator is not tracked")
-	}
-	if c.m.tr.Load() != nil && !invariants.Enabled {
-		t.Error("WithLeakLevel(LeakOff): a get is tracked")
-	}
+	assert.NotNil(t, b.m.tr.Load(), "SetLeakLevel(LeakAll): a get of the following allocator is not tracked")
+	assert.False(t, c.m.tr.Load() != nil && !invariants.Enabled, "WithLeakLevel(LeakOff): a get is tracked")
 	b.Release()
 	c.Release()
 }

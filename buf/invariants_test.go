@@ -9,6 +9,8 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestInvariantsPoisonReleased(t *testing.T) {
@@ -17,9 +19,7 @@ func TestInvariantsPoisonReleased(t *testing.T) {
 	b.WriteString("secret")
 	view := b.Bytes()
 	b.Release()
-	if !bytes.Equal(view, bytes.Repeat([]byte{0xDE}, len(view))) {
-		t.Fatalf("released memory not poisoned: %q", view)
-	}
+	require.Equal(t, bytes.Repeat([]byte{0xDE}, len(view)), view, "released memory not poisoned")
 	// The header is never recycled, so a stale *Buffer panics even after
 	// many more gets.
 	for range 100 {
@@ -27,9 +27,7 @@ func TestInvariantsPoisonReleased(t *testing.T) {
 	}
 	msg := panicMessage(t, func() { b.WriteByte(1) })
 	for _, want := range []string{"allocated at:", "released at:", "TestInvariantsPoisonReleased"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("use-after-release panic lacks %q:\n%s", want, msg)
-		}
+		assert.Contains(t, msg, want, "use-after-release panic")
 	}
 }
 
@@ -40,10 +38,6 @@ func TestInvariantsPoisonGrownOut(t *testing.T) {
 	b.WriteString("0123456789abcdef")
 	old := b.Bytes()
 	b.WriteString("more than sixteen bytes now")
-	if old[0] != 0xDE {
-		t.Fatalf("block grown out of not poisoned: %q", old)
-	}
-	if !strings.HasPrefix(string(b.Bytes()), "0123456789abcdef") {
-		t.Fatalf("growth lost data: %q", b.Bytes())
-	}
+	require.Equal(t, byte(0xDE), old[0], "block grown out of not poisoned: %q", old)
+	require.True(t, strings.HasPrefix(string(b.Bytes()), "0123456789abcdef"), "growth lost data: %q", b.Bytes())
 }

@@ -1,10 +1,11 @@
 package buf
 
 import (
-	"fmt"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,7 +54,7 @@ func init() {
 // environment variable NETKIT_LEAK (off, sampled or all) when set.
 func SetLeakLevel(l LeakLevel) LeakLevel {
 	if l < LeakOff || l > LeakAll {
-		panic(fmt.Sprintf("buf: invalid leak level %d", l))
+		panic("buf: invalid leak level " + itoa(int(l)))
 	}
 	return LeakLevel(globalLevel.Swap(int32(l)))
 }
@@ -65,7 +66,7 @@ func ParseLeakLevel(s string) (LeakLevel, error) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("buf: unknown leak level %q (want off, sampled or all)", s)
+	return 0, errors.New("buf: unknown leak level " + strconv.Quote(s) + " (want off, sampled or all)")
 }
 
 // String returns the level's name as ParseLeakLevel and the NETKIT_LEAK
@@ -80,7 +81,7 @@ func (l LeakLevel) String() string {
 	case LeakAll:
 		return "all"
 	}
-	return fmt.Sprintf("LeakLevel(%d)", int32(l))
+	return "LeakLevel(" + itoa(int(l)) + ")"
 }
 
 // leakLevel returns a's leak level: one load through a pointer set when a
@@ -127,7 +128,7 @@ func (s Stack) String() string {
 		}
 		top = false
 		if f.Function != "" {
-			fmt.Fprintf(&sb, "\t%s\n\t\t%s:%d\n", f.Function, f.File, f.Line)
+			sb.WriteString("\t" + f.Function + "\n\t\t" + f.File + ":" + itoa(f.Line) + "\n")
 		}
 		if !more {
 			break
@@ -139,16 +140,16 @@ func (s Stack) String() string {
 // String formats the leak report.
 func (l *Leak) String() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "LEAK: a %d-byte buf.Buffer was garbage-collected without its last Release.\nAllocated at:\n%s", l.Size, l.Alloc)
+	sb.WriteString("LEAK: a " + itoa(l.Size) + "-byte buf.Buffer was garbage-collected without its last Release.\nAllocated at:\n" + l.Alloc.String())
 	if len(l.Records) > 0 {
-		fmt.Fprintf(&sb, "Last accesses (newest first, %d not kept):\n", l.Dropped)
+		sb.WriteString("Last accesses (newest first, " + itoa(l.Dropped) + " not kept):\n")
 		for i := len(l.Records) - 1; i >= 0; i-- {
 			r := l.Records[i]
-			fmt.Fprintf(&sb, "#%d %s", len(l.Records)-i, r.Op)
+			sb.WriteString("#" + itoa(len(l.Records)-i) + " " + r.Op)
 			if r.Hint != "" {
-				fmt.Fprintf(&sb, " %q", r.Hint)
+				sb.WriteString(" " + strconv.Quote(r.Hint))
 			}
-			fmt.Fprintf(&sb, ":\n%s", r.Stack)
+			sb.WriteString(":\n" + r.Stack.String())
 		}
 	}
 	return sb.String()

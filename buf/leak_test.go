@@ -1,15 +1,18 @@
 package buf_test
 
 import (
-	"errors"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/invariants"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // captureLeaks installs a reporter that collects reports until the test
@@ -33,9 +36,7 @@ func captureLeaks(t *testing.T) func(a *buf.Allocator, want uint64) []*buf.Leak 
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
 		for a.Stats().Leaks < want {
-			if time.Now().After(deadline) {
-				t.Fatalf("Stats().Leaks = %d after 10s, want %d", a.Stats().Leaks, want)
-			}
+			require.False(t, time.Now().After(deadline), "Stats().Leaks = %d after 10s, want %d", a.Stats().Leaks, want)
 			runtime.GC()
 			time.Sleep(time.Millisecond)
 		}
@@ -62,59 +63,42 @@ func TestLeakReported(t *testing.T) {
 	released.Release()
 
 	got := leaks(a, 1)
-	if len(got) != 1 {
-		t.Fatalf("%d leak reports, want 1", len(got))
-	}
+	require.Len(t, got, 1, "%d leak reports, want 1", len(got))
 	l := got[0]
 	report := l.String()
 	t.Logf("report:\n%s", report)
-	if l.Size != 320 {
-		t.Errorf("leak size %d, want 320 (the class of 300 bytes)", l.Size)
-	}
-	if !strings.Contains(l.Alloc.String(), "buf_test.leakOne") {
-		t.Errorf("allocation stack does not name leakOne:\n%s", l.Alloc)
-	}
-	if strings.Contains(l.Alloc.String(), "netkit/buf.(*Allocator)") {
-		t.Errorf("allocation stack starts inside package buf:\n%s", l.Alloc)
-	}
+	assert.Equal(t, 320, l.Size, "leak size %d, want 320 (the class of 300 bytes)", l.Size)
+	assert.Contains(t, l.Alloc.String(), "buf_test.leakOne", "allocation stack does not name leakOne:\n%s", l.Alloc)
+	assert.NotContains(t, l.Alloc.String(), "netkit/buf.(*Allocator)", "allocation stack starts inside package buf:\n%s", l.Alloc)
 	var ops []string
 	for _, r := range l.Records {
 		ops = append(ops, r.Op+":"+r.Hint)
 	}
-	if want := "Retain: Release: Touch:handed to the decoder"; strings.Join(ops, " ") != want {
-		t.Errorf("records %q, want %q", strings.Join(ops, " "), want)
-	}
-	if !strings.HasPrefix(report, "LEAK: a 320-byte buf.Buffer") || !strings.Contains(report, `Touch "handed to the decoder"`) {
-		t.Errorf("report does not describe the leak:\n%s", report)
-	}
-	if s := a.Stats(); s.Leaks != 1 {
-		t.Errorf("Stats().Leaks = %d, want 1", s.Leaks)
-	}
+	want := "Retain: Release: Touch:handed to the decoder"
+	assert.Equal(t, want, strings.Join(ops, " "), "records")
+	assert.True(t, strings.HasPrefix(report, "LEAK: a 320-byte buf.Buffer"), "report does not describe the leak:\n%s", report)
+	assert.Contains(t, report, `Touch "handed to the decoder"`, "report does not describe the leak:\n%s", report)
+	s := a.Stats()
+	assert.Equal(t, uint64(1), s.Leaks, "Stats().Leaks = %d, want 1", s.Leaks)
 }
 
 // TestLeakCountedWhenUntracked: with tracking off a leak is still counted.
 func TestLeakCountedWhenUntracked(t *testing.T) {
-	if invariants.Enabled {
-		t.Skip("the invariants build tracks every buffer")
-	}
+	testenv.SkipInvariants(t, "the invariants build tracks every buffer")
 	leaks := captureLeaks(t)
 	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
 	for range 10 {
 		leakOne(a)
 	}
-	if got := leaks(a, 10); len(got) != 0 {
-		t.Fatalf("%d reports with leak detection off", len(got))
-	}
-	if s := a.Stats(); s.Leaks != 10 {
-		t.Fatalf("Stats().Leaks = %d, want 10", s.Leaks)
-	}
+	got := leaks(a, 10)
+	require.Empty(t, got, "%d reports with leak detection off", len(got))
+	s := a.Stats()
+	require.Equal(t, uint64(10), s.Leaks, "Stats().Leaks = %d, want 10", s.Leaks)
 }
 
 // TestLeakSampled: the default level reports about one leaked get in 128.
 func TestLeakSampled(t *testing.T) {
-	if invariants.Enabled {
-		t.Skip("the invariants build tracks every buffer")
-	}
+	testenv.SkipInvariants(t, "the invariants build tracks every buffer")
 	leaks := captureLeaks(t)
 	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakSampled))
 	const n = 128 * 16
@@ -124,12 +108,10 @@ func TestLeakSampled(t *testing.T) {
 	got := leaks(a, n)
 	// Each leaked get is sampled with probability 1/128: expect 16; the
 	// bounds fail with probability below 1e-6.
-	if len(got) < 1 || len(got) > 48 {
-		t.Fatalf("%d of %d leaks reported, want about %d", len(got), n, n/128)
-	}
-	if s := a.Stats(); s.Leaks != n {
-		t.Fatalf("Stats().Leaks = %d, want %d", s.Leaks, n)
-	}
+	require.NotEmpty(t, got, "%d of %d leaks reported, want about %d", len(got), n, n/128)
+	require.LessOrEqual(t, len(got), 48, "%d of %d leaks reported, want about %d", len(got), n, n/128)
+	s := a.Stats()
+	require.Equal(t, uint64(n), s.Leaks, "Stats().Leaks = %d, want %d", s.Leaks, n)
 }
 
 func TestMisuseNamesStacks(t *testing.T) {
@@ -138,18 +120,15 @@ func TestMisuseNamesStacks(t *testing.T) {
 	b.Release()
 	msg := panicMessage(t, func() { b.Release() })
 	for _, want := range []string{"release", "allocated at:", "TestMisuseNamesStacks", "released at:"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("double-release panic lacks %q:\n%s", want, msg)
-		}
+		assert.Contains(t, msg, want, "double-release panic lacks %q:\n%s", want, msg)
 	}
 	if invariants.Enabled {
 		return // every buffer is tracked
 	}
 	untracked := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff)).Get(64)
 	untracked.Release()
-	if msg := panicMessage(t, func() { untracked.Len() }); !strings.Contains(msg, "-tags invariants") {
-		t.Errorf("untracked use-after-release panic does not say how to get stacks:\n%s", msg)
-	}
+	msg = panicMessage(t, func() { untracked.Len() })
+	assert.Contains(t, msg, "-tags invariants", "untracked use-after-release panic does not say how to get stacks")
 }
 
 // panicMessage runs f, which must panic with an error wrapping
@@ -158,9 +137,7 @@ func panicMessage(t *testing.T, f func()) (msg string) {
 	t.Helper()
 	defer func() {
 		err, _ := recover().(error)
-		if !errors.Is(err, buf.ErrReleased) {
-			t.Fatalf("panic value %v, want an error wrapping buf.ErrReleased", err)
-		}
+		require.ErrorIs(t, err, buf.ErrReleased, "panic value %v, want an error wrapping buf.ErrReleased", err)
 		msg = err.Error()
 	}()
 	f()
@@ -171,11 +148,9 @@ func panicMessage(t *testing.T, f func()) (msg string) {
 func TestParseLeakLevel(t *testing.T) {
 	for _, l := range []buf.LeakLevel{buf.LeakOff, buf.LeakSampled, buf.LeakAll} {
 		got, err := buf.ParseLeakLevel(strings.ToUpper(l.String()))
-		if err != nil || got != l {
-			t.Errorf("ParseLeakLevel(%q) = %v, %v", l, got, err)
-		}
+		assert.NoError(t, err, "ParseLeakLevel(%q) = %v", l, got)
+		assert.Equal(t, l, got, "ParseLeakLevel(%q) = %v, %v", l, got, err)
 	}
-	if _, err := buf.ParseLeakLevel("paranoid"); err == nil {
-		t.Error("ParseLeakLevel accepted an unknown level")
-	}
+	_, err := buf.ParseLeakLevel("paranoid")
+	assert.Error(t, err, "ParseLeakLevel accepted an unknown level")
 }

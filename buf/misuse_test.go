@@ -11,9 +11,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
-	"github.com/netkit/netkit/search"
 )
 
 // mustPanic calls f and fails t unless f panics with the value want names:
@@ -36,17 +38,15 @@ func mustPanic(t testing.TB, want any, f func()) {
 		}
 		switch want := want.(type) {
 		case error:
-			if err, ok := r.(error); !ok || !errors.Is(err, want) {
-				t.Errorf("panic %v (%T), want an error wrapping %v", r, r, want)
-			}
+			err, ok := r.(error)
+			assert.False(t, !ok || !errors.Is(err, want), "panic %v (%T), want an error wrapping %v", r, r, want)
 		case string:
 			msg, ok := r.(string)
 			if err, isErr := r.(error); isErr {
 				msg, ok = err.Error(), true
 			}
-			if !ok || !strings.HasPrefix(msg, want) {
-				t.Errorf("panic %v (%T), want a message beginning %q", r, r, want)
-			}
+			assert.True(t, ok, "panic %v (%T), want a message beginning %q", r, r, want)
+			assert.True(t, strings.HasPrefix(msg, want), "panic %v (%T), want a message beginning %q", r, r, want)
 		default:
 			t.Fatalf("mustPanic: want %v (%T) is neither an error nor a message", want, want)
 		}
@@ -84,9 +84,7 @@ func TestMustPanicNamesThePanic(t *testing.T) {
 	} {
 		r := &errorRecorder{TB: t}
 		mustPanic(r, tc.want, tc.f)
-		if ok := len(r.errs) == 0; ok != tc.ok {
-			t.Errorf("%s: mustPanic accepted = %v, want %v (errors %q)", tc.name, ok, tc.ok, r.errs)
-		}
+		assert.Equal(t, tc.ok, len(r.errs) == 0, "%s: mustPanic accepted (errors %q)", tc.name, r.errs)
 	}
 }
 
@@ -142,8 +140,6 @@ var bufferMethods = []struct {
 	{"ReadFrom", func(b *buf.Buffer) { b.ReadFrom(strings.NewReader("x")) }},
 	{"WriteTo", func(b *buf.Buffer) { b.WriteTo(io.Discard) }},
 	{"Index", func(b *buf.Buffer) { b.Index([]byte("x")) }},
-	{"IndexPattern", func(b *buf.Buffer) { b.IndexPattern(search.NewPattern([]byte("x"))) }},
-	{"IndexSet", func(b *buf.Buffer) { b.IndexSet(search.NewSet([][]byte{[]byte("x")})) }},
 	{"Slice", func(b *buf.Buffer) { b.Slice(0, 1) }},
 	{"Retain", func(b *buf.Buffer) { b.Retain() }},
 	{"Release", func(b *buf.Buffer) { b.Release() }},
@@ -215,15 +211,12 @@ func TestMisuseReleased(t *testing.T) {
 				// header again, so the misuse stays detectable in every build.
 				for i, b := range k.make(buf.NewAllocator()) {
 					mustPanic(t, buf.ErrReleased, func() { m.call(b) })
-					if t.Failed() {
-						t.Fatalf("%s on released buffer #%d", m.name, i)
-					}
+					require.False(t, t.Failed(), "%s on released buffer #%d", m.name, i)
 				}
 			}
 			for i, b := range k.make(buf.NewAllocator()) {
-				if n := b.RefCount(); n != 0 {
-					t.Errorf("buffer #%d: RefCount = %d after release, want 0", i, n)
-				}
+				n := b.RefCount()
+				assert.Equal(t, 0, n, "buffer #%d: RefCount = %d after release, want 0", i, n)
 			}
 		})
 	}
@@ -234,17 +227,13 @@ func TestBufferRefCount(t *testing.T) {
 	for _, retains := range []int{0, 1, 2, 10} {
 		b := buf.Get(16)
 		for i := range retains {
-			if b.Retain() != b || b.RefCount() != i+2 {
-				t.Fatalf("Retain #%d: RefCount %d", i+1, b.RefCount())
-			}
+			require.Same(t, b, b.Retain(), "Retain #%d", i+1)
+			require.Equal(t, i+2, b.RefCount(), "RefCount after Retain #%d", i+1)
 		}
 		for i := retains; i >= 0; i-- {
-			if last := b.Release(); last != (i == 0) {
-				t.Fatalf("Release with %d references left returned %v", i+1, last)
-			}
-			if b.RefCount() != i {
-				t.Fatalf("RefCount = %d, want %d", b.RefCount(), i)
-			}
+			last := b.Release()
+			require.Equal(t, i == 0, last, "Release with %d references left returned %v", i+1, last)
+			require.Equal(t, i, b.RefCount(), "RefCount")
 		}
 	}
 	// Retain and Release from many goroutines that each hold a reference.
@@ -260,25 +249,19 @@ func TestBufferRefCount(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if b.RefCount() != 1 || !b.Release() {
-		t.Fatal("concurrent Retain/Release lost a reference")
-	}
+	require.Equal(t, 1, b.RefCount(), "concurrent Retain/Release lost a reference")
+	require.True(t, b.Release(), "concurrent Retain/Release lost a reference")
 }
 
 func TestMisuseDoubleRelease(t *testing.T) {
 	buftest.CheckLeaks(t)
 	b := buf.Get(16).Retain()
-	if b.Release() {
-		t.Fatal("Release of one of two references returned true")
-	}
-	if !b.Release() {
-		t.Fatal("Release of the last reference returned false")
-	}
+	require.False(t, b.Release(), "Release of one of two references returned true")
+	require.True(t, b.Release(), "Release of the last reference returned false")
 	mustPanic(t, buf.ErrReleased, func() { b.Release() })
 	mustPanic(t, buf.ErrReleased, func() { b.Retain() })
-	if n := b.RefCount(); n != 0 {
-		t.Fatalf("RefCount = %d after release", n)
-	}
+	n := b.RefCount()
+	require.Equal(t, 0, n, "RefCount = %d after release", n)
 }
 
 func TestMisuseStaleViewAfterReuse(t *testing.T) {
@@ -303,21 +286,16 @@ func TestMisuseStaleViewAfterReuse(t *testing.T) {
 	t.Logf("header reused: %v", reused)
 	for _, m := range bufferMethods {
 		mustPanic(t, buf.ErrReleased, func() { m.call(v) })
-		if t.Failed() {
-			t.Fatalf("stale view: %s did not panic with ErrReleased", m.name)
-		}
+		require.False(t, t.Failed(), "stale view: %s did not panic with ErrReleased", m.name)
 	}
-	if n := v.RefCount(); n != 0 {
-		t.Errorf("stale view RefCount = %d, want 0", n)
-	}
+	n := v.RefCount()
+	assert.Equal(t, 0, n, "stale view RefCount = %d, want 0", n)
 	for _, b := range held {
 		// The new owner is unaffected by the stale view's attempts.
-		if n := b.RefCount(); n != 1 {
-			t.Errorf("new owner's RefCount = %d, want 1", n)
-		}
-		if want := filled(buf.Wrap(nil), 16).Bytes(); !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("new owner's bytes = %x, want %x", b.Bytes(), want)
-		}
+		n := b.RefCount()
+		assert.Equal(t, 1, n, "new owner's RefCount = %d, want 1", n)
+		want := filled(buf.Wrap(nil), 16).Bytes()
+		assert.Equal(t, want, b.Bytes(), "new owner's bytes")
 		b.Release()
 	}
 }
@@ -326,16 +304,10 @@ func TestMisuseLiveAfterPartialRelease(t *testing.T) {
 	buftest.CheckLeaks(t)
 	b := filled(buf.Get(64), 8)
 	v := b.Slice(0, 8).Retain()
-	if b.Release() {
-		t.Fatal("Release returned true with a view's reference outstanding")
-	}
+	require.False(t, b.Release(), "Release returned true with a view's reference outstanding")
 	// b's owner gave up its reference, but the memory is live: b and v work.
-	if b.Len() != 8 || v.Len() != 8 || b.RefCount() != 1 || v.RefCount() != 1 {
-		t.Fatalf("after partial release: Len %d/%d RefCount %d/%d", b.Len(), v.Len(), b.RefCount(), v.RefCount())
-	}
-	if !v.Release() {
-		t.Fatal("last Release through the view returned false")
-	}
+	require.Equal(t, [4]int{8, 8, 1, 1}, [4]int{b.Len(), v.Len(), b.RefCount(), v.RefCount()}, "after partial release: Len of b and v, RefCount of b and v")
+	require.True(t, v.Release(), "last Release through the view returned false")
 	mustPanic(t, buf.ErrReleased, func() { b.Len() })
 	mustPanic(t, buf.ErrReleased, func() { v.Len() })
 }
@@ -350,9 +322,9 @@ func TestMisuseFullView(t *testing.T) {
 	v := b.Slice(2, 6)
 	v.Skip(2) // consumed room is still no room: a view never slides
 	for _, w := range writers {
-		if n, err := w.write(v, []byte("x")); n != 0 || err != buf.ErrFixed {
-			t.Errorf("%s on a full view = %d, %v, want 0, ErrFixed", w.name, n, err)
-		}
+		n, err := w.write(v, []byte("x"))
+		assert.Zero(t, n, "%s on a full view", w.name)
+		assert.Equal(t, buf.ErrFixed, err, "%s on a full view", w.name)
 	}
 	for _, c := range codecs {
 		mustPanic(t, buf.ErrFixed, func() { c.write(v, 1) })
@@ -363,17 +335,17 @@ func TestMisuseFullView(t *testing.T) {
 	checkBytes(t, b, []byte("0123456789"))
 	// Within its capacity a view writes into the root's memory.
 	v.Reset()
-	if n, err := v.ReadFrom(strings.NewReader("abcdefgh")); n != 6 || err != buf.ErrFixed {
-		t.Fatalf("ReadFrom past a view's capacity = %d, %v, want 6, ErrFixed", n, err)
-	}
+	n, err := v.ReadFrom(strings.NewReader("abcdefgh"))
+	require.Equal(t, buf.ErrFixed, err, "ReadFrom past a view's capacity")
+	require.EqualValues(t, 6, n, "ReadFrom past a view's capacity")
 	checkBytes(t, b, []byte("01abcdef89"))
 	v.Reset()
-	if n, err := v.ReadFrom(strings.NewReader("ABC")); n != 3 || err != nil {
-		t.Fatalf("ReadFrom within a view's capacity = %d, %v", n, err)
-	}
-	if n, err := v.Write([]byte("DEFG")); n != 0 || err != buf.ErrFixed {
-		t.Fatalf("Write past a view's capacity = %d, %v", n, err)
-	}
+	n, err = v.ReadFrom(strings.NewReader("ABC"))
+	require.NoError(t, err, "ReadFrom within a view's capacity")
+	require.EqualValues(t, 3, n, "ReadFrom within a view's capacity")
+	m, err := v.Write([]byte("DEFG"))
+	require.Equal(t, buf.ErrFixed, err, "Write past a view's capacity")
+	require.Zero(t, m, "Write past a view's capacity")
 	v.WriteUint16(0x4445)
 	checkBytes(t, v, []byte("ABCDE"))
 	checkBytes(t, b, []byte("01ABCDEf89"))
@@ -403,9 +375,7 @@ func TestMisuseHugeSizes(t *testing.T) {
 			checkBytes(t, b, want)
 			b.WriteString("d") // still usable
 			checkBytes(t, b, append(want, 'd'))
-			if t.Failed() {
-				t.Fatalf("%s buffer, n = %d", name, n)
-			}
+			require.False(t, t.Failed(), "%s buffer, n = %d", name, n)
 			b.Release()
 		}
 	}

@@ -1,9 +1,9 @@
 package buf_test
 
 import (
-	"bytes"
-	"errors"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
@@ -34,9 +34,9 @@ func TestOwnershipRules(t *testing.T) {
 	}
 	refs := func(t *testing.T, what string, bs [2]*buf.Buffer, want0, want1 int) {
 		t.Helper()
-		if a, b := bs[0].RefCount(), bs[1].RefCount(); a != want0 || b != want1 {
-			t.Fatalf("%s: references %d, %d; want %d, %d", what, a, b, want0, want1)
-		}
+		a, b := bs[0].RefCount(), bs[1].RefCount()
+		require.Equal(t, want0, a, "%s: references %d, %d; want %d, %d", what, a, b, want0, want1)
+		require.Equal(t, want1, b, "%s: references %d, %d; want %d, %d", what, a, b, want0, want1)
 	}
 	for _, tc := range []struct {
 		name string
@@ -46,70 +46,47 @@ func TestOwnershipRules(t *testing.T) {
 			b := buf.Get(16)
 			b.WriteString("HDR:payload")
 			v := b.Slice(4, 7)
-			if b.RefCount() != 1 || v.RefCount() != 1 {
-				t.Fatalf("after Slice: RefCount %d (view %d), want 1 (shared)", b.RefCount(), v.RefCount())
-			}
-			if !b.Release() {
-				t.Fatal("the owner's Release did not free a buffer with a Slice view")
-			}
-			if v.RefCount() != 0 {
-				t.Fatalf("view RefCount %d after the owner's Release, want 0", v.RefCount())
-			}
+			require.Equal(t, 1, b.RefCount(), "RefCount after Slice (shared)")
+			require.Equal(t, 1, v.RefCount(), "view RefCount after Slice (shared)")
+			require.True(t, b.Release(), "the owner's Release did not free a buffer with a Slice view")
+			require.Equal(t, 0, v.RefCount(), "view RefCount %d after the owner's Release, want 0", v.RefCount())
 		}},
 		{"Buffer.RetainedSlice holds its own reference", func(t *testing.T) {
 			b := buf.Get(16)
 			b.WriteString("HDR:payload")
 			v := b.RetainedSlice(4, 7)
-			if b.RefCount() != 2 {
-				t.Fatalf("after RetainedSlice: RefCount %d, want 2", b.RefCount())
-			}
-			if b.Release() {
-				t.Fatal("the owner's Release freed a buffer whose RetainedSlice is live")
-			}
-			if string(v.Bytes()) != "payload" {
-				t.Fatalf("view reads %q after the owner's Release", v.Bytes())
-			}
-			if !v.Release() {
-				t.Fatal("the view's Release did not free the buffer")
-			}
+			require.Equal(t, 2, b.RefCount(), "after RetainedSlice: RefCount %d, want 2", b.RefCount())
+			require.False(t, b.Release(), "the owner's Release freed a buffer whose RetainedSlice is live")
+			require.Equal(t, "payload", string(v.Bytes()), "view reads %q after the owner's Release", v.Bytes())
+			require.True(t, v.Release(), "the view's Release did not free the buffer")
 		}},
 		{"Composite.RetainedSlice holds its own references", func(t *testing.T) {
 			c, bs := two()
 			s := c.RetainedSlice(3, 4) // "lowo"
 			refs(t, "after RetainedSlice", bs, 3, 3)
-			if !c.Release() {
-				t.Fatal("Composite.Release returned false")
-			}
+			require.True(t, c.Release(), "Composite.Release returned false")
 			refs(t, "after the parent's Release", bs, 2, 2)
-			if p, err := s.Next(4); err != nil || string(p) != "lowo" {
-				t.Fatalf("slice reads %q, %v after the parent's Release", p, err)
-			}
-			if !s.Release() {
-				t.Fatal("Composite.Release of a slice returned false")
-			}
+			p, err := s.Next(4)
+			require.NoError(t, err, "slice reads %q, %v after the parent's Release", p, err)
+			require.Equal(t, "lowo", string(p), "slice reads %q, %v after the parent's Release", p, err)
+			require.True(t, s.Release(), "Composite.Release of a slice returned false")
 			refs(t, "after the slice's Release", bs, 1, 1)
 			bs[0].Release()
 			bs[1].Release()
 		}},
 		{"Buffer.Retain adds a reference and returns b", func(t *testing.T) {
 			b := buf.Get(16)
-			if r := b.Retain(); r != b || b.RefCount() != 2 {
-				t.Fatalf("Retain returned %p (b is %p), RefCount %d; want b, 2", r, b, b.RefCount())
-			}
-			if b.Release() || !b.Release() {
-				t.Fatal("Release results for two references are not false, true")
-			}
+			require.Same(t, b, b.Retain(), "Retain's result")
+			require.Equal(t, 2, b.RefCount(), "RefCount after Retain")
+			require.False(t, b.Release(), "Release results for two references are not false, true")
+			require.True(t, b.Release(), "Release results for two references are not false, true")
 		}},
 		{"Composite.Release frees and reports true", func(t *testing.T) {
 			c, bs := two()
-			if !c.Release() {
-				t.Fatal("Composite.Release returned false")
-			}
+			require.True(t, c.Release(), "Composite.Release returned false")
 			refs(t, "after Release", bs, 1, 1)
 			err := recoverErr(func() { c.Release() })
-			if !errors.Is(err, buf.ErrReleased) {
-				t.Fatalf("second Composite.Release: panic %v, want ErrReleased", err)
-			}
+			require.ErrorIs(t, err, buf.ErrReleased, "second Composite.Release: panic %v, want ErrReleased", err)
 			bs[0].Release()
 			bs[1].Release()
 		}},
@@ -119,24 +96,17 @@ func TestOwnershipRules(t *testing.T) {
 			b.Skip(1)
 			capBefore := b.Cap()
 			b.Reset()
-			if b.RefCount() != 1 || b.Len() != 0 || b.Cap() != capBefore || b.ReaderIndex() != 0 {
-				t.Fatalf("after Reset: RefCount %d, Len %d, Cap %d (was %d), ReaderIndex %d",
-					b.RefCount(), b.Len(), b.Cap(), capBefore, b.ReaderIndex())
-			}
-			if !b.Release() {
-				t.Fatal("Release after Reset did not free the buffer")
-			}
+			require.Equal(t, [4]int{1, 0, capBefore, 0}, [4]int{b.RefCount(), b.Len(), b.Cap(), b.ReaderIndex()},
+				"RefCount, Len, Cap, ReaderIndex after Reset")
+			require.True(t, b.Release(), "Release after Reset did not free the buffer")
 		}},
 		{"Composite.Discard(Len) empties and releases everything", func(t *testing.T) {
 			c, bs := two()
 			c.Skip(2)
-			if err := c.Discard(c.Len()); err != nil {
-				t.Fatalf("Discard(Len) = %v", err)
-			}
+			require.NoError(t, c.Discard(c.Len()), "Discard(Len)")
 			refs(t, "after Discard(Len)", bs, 1, 1)
-			if c.Len() != 0 || c.NumComponents() != 0 {
-				t.Fatalf("after Discard(Len): Len %d, %d components", c.Len(), c.NumComponents())
-			}
+			require.Zero(t, c.Len(), "Len after Discard(Len)")
+			require.Zero(t, c.NumComponents(), "components after Discard(Len)")
 			c.Release()
 			bs[0].Release()
 			bs[1].Release()
@@ -144,20 +114,14 @@ func TestOwnershipRules(t *testing.T) {
 		{"Composite.Consolidate hands out a reference", func(t *testing.T) {
 			c, bs := two()
 			b := c.Consolidate() // copies: two components
-			if b == nil || b.RefCount() != 2 {
-				t.Fatalf("Consolidate's buffer has %d references, want 2 (caller and composite)", b.RefCount())
-			}
+			require.NotNil(t, b, "Consolidate")
+			require.Equal(t, 2, b.RefCount(), "references to Consolidate's buffer (caller and composite)")
 			refs(t, "after Consolidate", bs, 1, 1) // the components it replaced
-			if err := c.Discard(c.Len()); err != nil {
-				t.Fatalf("Discard(Len) = %v", err)
-			}
-			if b.RefCount() != 1 || string(b.Bytes()) != "helloworld" {
-				t.Fatalf("after Discard(Len): %q with %d references, want \"helloworld\" with 1", b.Bytes(), b.RefCount())
-			}
+			require.NoError(t, c.Discard(c.Len()), "Discard(Len)")
+			require.Equal(t, 1, b.RefCount(), "references after Discard(Len)")
+			require.Equal(t, "helloworld", string(b.Bytes()), "bytes after Discard(Len)")
 			c.Release()
-			if !b.Release() {
-				t.Fatal("the caller's Release did not free Consolidate's buffer")
-			}
+			require.True(t, b.Release(), "the caller's Release did not free Consolidate's buffer")
 			bs[0].Release()
 			bs[1].Release()
 		}},
@@ -165,15 +129,11 @@ func TestOwnershipRules(t *testing.T) {
 			c, bs := two()
 			c.Skip(5)
 			b := c.Consolidate() // "world" is already one buffer
-			if b != bs[1] {
-				t.Fatalf("Consolidate copied: got %p, want the component %p", b, bs[1])
-			}
+			require.Same(t, bs[1], b, "Consolidate copied: got %p, want the component %p", b, bs[1])
 			refs(t, "after Consolidate", bs, 1, 3)
 			c.Discard(c.Len())
 			refs(t, "after Discard(Len)", bs, 1, 2)
-			if !bytes.Equal(b.Bytes(), []byte("world")) {
-				t.Fatalf("Consolidate's buffer reads %q after Discard(Len)", b.Bytes())
-			}
+			require.Equal(t, []byte("world"), b.Bytes(), "Consolidate's buffer reads %q after Discard(Len)", b.Bytes())
 			b.Release()
 			c.Release()
 			bs[0].Release()

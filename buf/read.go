@@ -1,8 +1,6 @@
 package buf
 
 import (
-	"encoding/binary"
-	"fmt"
 	"io"
 )
 
@@ -35,7 +33,7 @@ func (b *Buffer) ReaderIndex() int {
 func (b *Buffer) SetReaderIndex(i int) {
 	b.check()
 	if i < 0 || i > b.w {
-		panic(fmt.Sprintf("buf: SetReaderIndex(%d) outside [0, %d]", i, b.w))
+		panic("buf: SetReaderIndex(" + itoa(i) + ") outside [0, " + itoa(b.w) + "]")
 	}
 	b.r = i
 }
@@ -107,7 +105,7 @@ func (b *Buffer) ReadUint16() (uint16, error) {
 	if b.w-b.r < 2 {
 		return 0, b.short()
 	}
-	v := binary.BigEndian.Uint16(b.b[b.r:])
+	v := be16(b.b[b.r:])
 	b.r += 2
 	return v, nil
 }
@@ -118,7 +116,7 @@ func (b *Buffer) ReadUint32() (uint32, error) {
 	if b.w-b.r < 4 {
 		return 0, b.short()
 	}
-	v := binary.BigEndian.Uint32(b.b[b.r:])
+	v := be32(b.b[b.r:])
 	b.r += 4
 	return v, nil
 }
@@ -129,7 +127,7 @@ func (b *Buffer) ReadUint64() (uint64, error) {
 	if b.w-b.r < 8 {
 		return 0, b.short()
 	}
-	v := binary.BigEndian.Uint64(b.b[b.r:])
+	v := be64(b.b[b.r:])
 	b.r += 8
 	return v, nil
 }
@@ -140,7 +138,7 @@ func (b *Buffer) ReadUint16LE() (uint16, error) {
 	if b.w-b.r < 2 {
 		return 0, b.short()
 	}
-	v := binary.LittleEndian.Uint16(b.b[b.r:])
+	v := le16(b.b[b.r:])
 	b.r += 2
 	return v, nil
 }
@@ -151,7 +149,7 @@ func (b *Buffer) ReadUint32LE() (uint32, error) {
 	if b.w-b.r < 4 {
 		return 0, b.short()
 	}
-	v := binary.LittleEndian.Uint32(b.b[b.r:])
+	v := le32(b.b[b.r:])
 	b.r += 4
 	return v, nil
 }
@@ -162,7 +160,7 @@ func (b *Buffer) ReadUint64LE() (uint64, error) {
 	if b.w-b.r < 8 {
 		return 0, b.short()
 	}
-	v := binary.LittleEndian.Uint64(b.b[b.r:])
+	v := le64(b.b[b.r:])
 	b.r += 8
 	return v, nil
 }
@@ -172,7 +170,7 @@ func (b *Buffer) ReadUint64LE() (uint64, error) {
 func (b *Buffer) at(i, n int) []byte {
 	b.check()
 	if i < 0 || i > b.w-b.r-n {
-		panic(fmt.Sprintf("buf: index %d, width %d out of range with %d readable bytes", i, n, b.w-b.r))
+		panic("buf: index " + itoa(i) + ", width " + itoa(n) + " out of range with " + itoa(b.w-b.r) + " readable bytes")
 	}
 	return b.b[b.r+i : b.r+i+n]
 }
@@ -181,19 +179,19 @@ func (b *Buffer) at(i, n int) []byte {
 // without consuming anything. Like every Get and Put accessor it addresses
 // the readable bytes (as Bytes()[i:]) and panics when the value does not lie
 // entirely within them.
-func (b *Buffer) GetUint16(i int) uint16 { return binary.BigEndian.Uint16(b.at(i, 2)) }
+func (b *Buffer) GetUint16(i int) uint16 { return be16(b.at(i, 2)) }
 
 // GetUint32 returns the big-endian uint32 at readable offset i.
-func (b *Buffer) GetUint32(i int) uint32 { return binary.BigEndian.Uint32(b.at(i, 4)) }
+func (b *Buffer) GetUint32(i int) uint32 { return be32(b.at(i, 4)) }
 
 // GetUint64 returns the big-endian uint64 at readable offset i.
-func (b *Buffer) GetUint64(i int) uint64 { return binary.BigEndian.Uint64(b.at(i, 8)) }
+func (b *Buffer) GetUint64(i int) uint64 { return be64(b.at(i, 8)) }
 
 // GetUint16LE returns the little-endian uint16 at readable offset i.
-func (b *Buffer) GetUint16LE(i int) uint16 { return binary.LittleEndian.Uint16(b.at(i, 2)) }
+func (b *Buffer) GetUint16LE(i int) uint16 { return le16(b.at(i, 2)) }
 
 // GetUint32LE returns the little-endian uint32 at readable offset i.
-func (b *Buffer) GetUint32LE(i int) uint32 { return binary.LittleEndian.Uint32(b.at(i, 4)) }
+func (b *Buffer) GetUint32LE(i int) uint32 { return le32(b.at(i, 4)) }
 
 // GetUint64LE returns the little-endian uint64 at readable offset i.
-func (b *Buffer) GetUint64LE(i int) uint64 { return binary.LittleEndian.Uint64(b.at(i, 8)) }
+func (b *Buffer) GetUint64LE(i int) uint64 { return le64(b.at(i, 8)) }

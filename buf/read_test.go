@@ -7,6 +7,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -18,19 +21,16 @@ func TestBufferBytesAliasing(t *testing.T) {
 	b.WriteString("xhello")
 	b.Skip(1)
 	p := b.Bytes()
-	if string(p) != "hello" || cap(p) != len(p) {
-		t.Fatalf("Bytes = %q with cap %d", p, cap(p))
-	}
+	require.Equal(t, "hello", string(p), "Bytes = %q with cap %d", p, cap(p))
+	require.Len(t, p, cap(p), "Bytes = %q with cap %d", p, cap(p))
 	p[0] = 'j'          // aliases b's memory
 	q := append(p, '?') // cap == len: must copy, not write into b
 	b.WriteByte('!')
 	checkBytes(t, b, []byte("jello!"))
-	if string(q) != "jello?" {
-		t.Fatalf("appended copy = %q", q)
-	}
-	if got, _ := b.Next(2); string(got) != "je" || cap(got) != 2 {
-		t.Fatalf("Next(2) = %q with cap %d", got, cap(got))
-	}
+	require.Equal(t, "jello?", string(q), "appended copy = %q", q)
+	got, _ := b.Next(2)
+	require.Equal(t, "je", string(got), "Next(2) = %q with cap %d", got, cap(got))
+	require.Equal(t, 2, cap(got), "Next(2) = %q with cap %d", got, cap(got))
 }
 
 func TestBufferReaderIndexReset(t *testing.T) {
@@ -49,17 +49,12 @@ func TestBufferReaderIndexReset(t *testing.T) {
 	checkBytes(t, b, nil)
 	mustPanic(t, fmt.Sprintf("buf: SetReaderIndex(-1) outside [0, %d]", end), func() { b.SetReaderIndex(-1) })
 	mustPanic(t, fmt.Sprintf("buf: SetReaderIndex(%d) outside [0, %d]", end+1, end), func() { b.SetReaderIndex(end + 1) })
-	if b.ReaderIndex() != end {
-		t.Fatalf("ReaderIndex %d after failed SetReaderIndex, want %d", b.ReaderIndex(), end)
-	}
+	require.Equal(t, end, b.ReaderIndex(), "ReaderIndex %d after failed SetReaderIndex, want %d", b.ReaderIndex(), end)
 	c := b.Cap()
 	b.Reset()
-	if b.Len() != 0 || b.ReaderIndex() != 0 || b.Cap() != c {
-		t.Fatalf("after Reset: Len %d ReaderIndex %d Cap %d (was %d)", b.Len(), b.ReaderIndex(), b.Cap(), c)
-	}
-	if _, err := b.ReadByte(); err != io.EOF {
-		t.Fatalf("ReadByte after Reset: %v", err)
-	}
+	require.Equal(t, [3]int{0, 0, c}, [3]int{b.Len(), b.ReaderIndex(), b.Cap()}, "Len, ReaderIndex, Cap after Reset")
+	_, err := b.ReadByte()
+	require.Equal(t, io.EOF, err, "ReadByte after Reset")
 	b.WriteString("again")
 	checkBytes(t, b, []byte("again"))
 }
@@ -78,9 +73,9 @@ func TestBufferRead(t *testing.T) {
 		b := prepared(a, 2, tc.content)
 		p := make([]byte, tc.p)
 		n, err := b.Read(p)
-		if n != tc.n || err != tc.err || string(p[:n]) != tc.content[:n] {
-			t.Errorf("Read(%d) of %q = %d, %v (%q), want %d, %v", tc.p, tc.content, n, err, p[:n], tc.n, tc.err)
-		}
+		assert.Equal(t, tc.n, n, "Read(%d) of %q", tc.p, tc.content)
+		assert.Equal(t, tc.err, err, "Read(%d) of %q", tc.p, tc.content)
+		assert.Equal(t, tc.content[:n], string(p[:n]), "Read(%d) of %q", tc.p, tc.content)
 		checkBytes(t, b, []byte(tc.content[n:]))
 		b.Release()
 	}
@@ -119,18 +114,14 @@ func TestBufferShortReadsConsumeNothing(t *testing.T) {
 			got, err := op.read(b)
 			switch {
 			case have >= op.width:
-				if err != nil || got != nil && op.width > 0 && string(got) != content[:op.width] {
-					t.Errorf("%s with %d bytes = %x, %v", op.name, have, got, err)
-				}
+				assert.False(t, err != nil || got != nil && op.width > 0 && string(got) != content[:op.width], "%s with %d bytes = %x, %v", op.name, have, got, err)
 				checkBytes(t, b, []byte(content[op.width:]))
 			default:
 				want := io.ErrUnexpectedEOF
 				if have == 0 {
 					want = io.EOF
 				}
-				if err != want {
-					t.Errorf("%s with %d bytes: err %v, want %v", op.name, have, err, want)
-				}
+				assert.Equal(t, want, err, "%s with %d bytes", op.name, have)
 				checkBytes(t, b, []byte(content)) // nothing consumed
 			}
 			b.Release()
@@ -149,9 +140,7 @@ func TestBufferGetPut(t *testing.T) {
 	for _, c := range codecs {
 		b := prepared(a, 3, string(pattern(20)))
 		for i := 0; i+c.size <= b.Len(); i++ {
-			if got, want := c.get(b, i), c.decode(b.Bytes()[i:]); got != want {
-				t.Fatalf("Get%s(%d) = %#x, want %#x", c.name, i, got, want)
-			}
+			require.Equal(t, c.decode(b.Bytes()[i:]), c.get(b, i), "Get%s(%d)", c.name, i)
 			want := bytes.Clone(b.Bytes())
 			c.encode(want[:i], 0x0102030405060708)
 			c.put(b, i, 0x0102030405060708)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/search"
 )
 
 // Index finds a needle in the readable bytes; offsets count from the
@@ -19,30 +18,4 @@ func ExampleBuffer_Index() {
 	// Output:
 	// "GET / HTTP/1.1\r\n"
 	// 7
-}
-
-// A Pattern built once serves every buffer: IndexPattern allocates nothing.
-func ExampleBuffer_IndexPattern() {
-	end := search.NewPattern([]byte("\r\n\r\n"))
-	for _, msg := range []string{"Host: a\r\n\r\n", "Host: a\r\n"} {
-		b := buf.Get(64)
-		b.WriteString(msg)
-		fmt.Println(b.IndexPattern(end))
-		b.Release()
-	}
-	// Output:
-	// 7
-	// -1
-}
-
-// IndexSet reports the first of several patterns and which one it was.
-func ExampleBuffer_IndexSet() {
-	ends := search.NewSet([][]byte{[]byte("\r\n"), []byte("\n")})
-	b := buf.Get(64)
-	defer b.Release()
-	b.WriteString("first line\nsecond\r\n")
-	if m, ok := b.IndexSet(ends); ok {
-		fmt.Println(m.Start, m.End, m.Pattern)
-	}
-	// Output: 10 11 1
 }

@@ -5,9 +5,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
-	"github.com/netkit/netkit/search"
 )
 
 func TestBufferIndex(t *testing.T) {
@@ -21,15 +23,14 @@ func TestBufferIndex(t *testing.T) {
 		{"abc", "abcd", -1}, {"hello\r\n\r\nbody", "\r\n\r\n", 5},
 	} {
 		b := prepared(a, 4, tc.content)
-		if got := b.Index([]byte(tc.needle)); got != tc.want {
-			t.Errorf("Index(%q) in %q = %d, want %d", tc.needle, tc.content, got, tc.want)
-		}
+		got := b.Index([]byte(tc.needle))
+		assert.Equal(t, tc.want, got, "Index(%q) in %q", tc.needle, tc.content)
 		b.Release()
 	}
 }
 
-// TestBufferIndexDifferential checks Index, IndexPattern and IndexSet
-// against bytes.Index and Set.Find on the readable bytes, over small
+// TestBufferIndexDifferential checks Index against bytes.Index on the
+// readable bytes, over small
 // alphabets (dense candidates, so search's fallbacks run), with part of the
 // buffer consumed and on views made by Slice. Needles are cut from the
 // readable bytes, random, empty, or longer than Len.
@@ -70,25 +71,8 @@ func TestBufferIndexDifferential(t *testing.T) {
 		case 3: // empty
 		}
 		want := bytes.Index(h, needle)
-		if got := target.Index(needle); got != want {
-			t.Fatalf("trial %d: Index(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
-		}
-		if got := target.IndexPattern(search.NewPattern(needle)); got != want {
-			t.Fatalf("trial %d: IndexPattern(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
-		}
-		if len(needle) > 0 { // a Set has no empty patterns
-			other := random(1+rng.IntN(4), alphabet)
-			set := search.NewSet([][]byte{needle, other}, search.LeftmostLongest())
-			wantM, wantOK := set.Find(h)
-			if m, ok := target.IndexSet(set); m != wantM || ok != wantOK {
-				t.Fatalf("trial %d: IndexSet(%q, %q) = %v, %v; Find on Bytes = %v, %v", trial, needle, other, m, ok, wantM, wantOK)
-			}
-			one := search.NewSet([][]byte{needle})
-			m, ok := target.IndexSet(one)
-			if ok != (want >= 0) || ok && (m.Start != int64(want) || m.End != int64(want+len(needle))) {
-				t.Fatalf("trial %d: IndexSet(%q) = %v, %v; bytes.Index = %d", trial, needle, m, ok, want)
-			}
-		}
+		got := target.Index(needle)
+		require.Equal(t, want, got, "trial %d: Index(%q) = %d, want %d (Len %d)", trial, needle, got, want, len(h))
 		b.Release()
 	}
 }
@@ -104,17 +88,8 @@ func TestBufferIndexNoAllocs(t *testing.T) {
 	b.WriteString("X-Request-Id: 42\r\n\r\n")
 	b.Skip(7)
 	needle := []byte("X-Request-Id: 42")
-	p := search.NewPattern(needle)
-	s := search.NewSet([][]byte{[]byte("\r\n\r\n"), needle})
 	var sink int
-	for name, f := range map[string]func(){
-		"Index":        func() { sink += b.Index(needle) },
-		"IndexPattern": func() { sink += b.IndexPattern(p) },
-		"IndexSet":     func() { m, _ := b.IndexSet(s); sink += int(m.Start) },
-	} {
-		if allocs := testing.AllocsPerRun(100, f); allocs != 0 {
-			t.Errorf("%s: %v allocs, want 0", name, allocs)
-		}
-	}
-	_ = sink
+	allocs := testing.AllocsPerRun(100, func() { sink += b.Index(needle) })
+	require.Zero(t, allocs, "Index")
+	require.Positive(t, sink)
 }

@@ -1,7 +1,5 @@
 package buf
 
-import "fmt"
-
 // Slice returns a view of n readable bytes starting off bytes after the
 // reader index. The view shares b's memory and b's reference count: it does
 // not add a reference, so it is valid only while b's owner holds its
@@ -16,7 +14,7 @@ import "fmt"
 func (b *Buffer) Slice(off, n int) *Buffer {
 	b.check()
 	if off < 0 || n < 0 || off > b.w-b.r-n {
-		panic(fmt.Sprintf("buf: Slice(%d, %d) out of range with %d readable bytes", off, n, b.w-b.r))
+		panic("buf: Slice(" + itoa(off) + ", " + itoa(n) + ") out of range with " + itoa(b.w-b.r) + " readable bytes")
 	}
 	root := b.root
 	if root == nil {

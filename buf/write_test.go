@@ -10,6 +10,9 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 )
@@ -19,16 +22,13 @@ func TestBufferAvailableBuffer(t *testing.T) {
 	b := prepared(buf.NewAllocator(), 3, "abc")
 	defer b.Release()
 	p := b.AvailableBuffer()
-	if len(p) != 0 || cap(p) != b.Cap()-b.ReaderIndex()-b.Len() {
-		t.Fatalf("AvailableBuffer len %d cap %d; Cap %d ReaderIndex %d Len %d", len(p), cap(p), b.Cap(), b.ReaderIndex(), b.Len())
-	}
+	require.Empty(t, p, "AvailableBuffer")
+	require.Equal(t, b.Cap()-b.ReaderIndex()-b.Len(), cap(p), "AvailableBuffer's capacity")
 	c := b.Cap()
 	p = binary.BigEndian.AppendUint32(p, 0x64656667)
 	b.Write(p)
 	checkBytes(t, b, []byte("abcdefg"))
-	if b.Cap() != c {
-		t.Fatalf("Cap %d -> %d for a write that fit", c, b.Cap())
-	}
+	require.Equal(t, c, b.Cap(), "Cap %d -> %d for a write that fit", c, b.Cap())
 }
 
 func TestBufferRoundTrip(t *testing.T) {
@@ -41,12 +41,12 @@ func TestBufferRoundTrip(t *testing.T) {
 			c.write(b, v)
 			v &= c.mask()
 			checkBytes(t, b, c.encode(nil, v))
-			if got := c.get(b, 0); got != v {
-				t.Fatalf("Get%s = %#x, want %#x", c.name, got, v)
-			}
-			if got, err := c.read(b); got != v || err != nil || b.Len() != 0 {
-				t.Fatalf("Read%s = %#x, %v (Len %d), want %#x", c.name, got, err, b.Len(), v)
-			}
+			got := c.get(b, 0)
+			require.Equal(t, v, got, "Get%s", c.name)
+			got, err := c.read(b)
+			require.NoError(t, err, "Read%s", c.name)
+			require.Equal(t, v, got, "Read%s", c.name)
+			require.Zero(t, b.Len(), "Len after Read%s", c.name)
 		}
 	}
 	// A long mixed sequence, through several growths.
@@ -65,9 +65,9 @@ func TestBufferRoundTrip(t *testing.T) {
 	}
 	checkBytes(t, b, want)
 	for i, it := range items {
-		if got, err := it.c.read(b); got != it.v&it.c.mask() || err != nil {
-			t.Fatalf("item %d: Read%s = %#x, %v, want %#x", i, it.c.name, got, err, it.v&it.c.mask())
-		}
+		got, err := it.c.read(b)
+		require.NoError(t, err, "item %d: Read%s", i, it.c.name)
+		require.Equal(t, it.v&it.c.mask(), got, "item %d: Read%s", i, it.c.name)
 	}
 }
 
@@ -99,9 +99,9 @@ func TestBufferWrite(t *testing.T) {
 		var want []byte
 		for _, n := range []int{0, 1, 2, 13, 100, 5000, 0, 70000} {
 			p := pattern(n)
-			if got, err := w.write(b, p); got != n || err != nil {
-				t.Fatalf("%s of %d bytes = %d, %v", w.name, n, got, err)
-			}
+			got, err := w.write(b, p)
+			require.Equal(t, n, got, "%s of %d bytes = %d, %v", w.name, n, got, err)
+			require.NoError(t, err, "%s of %d bytes = %d", w.name, n, got)
 			want = append(want, p...)
 			checkBytes(t, b, want)
 		}
@@ -118,9 +118,9 @@ func TestBufferWriteOwnBytes(t *testing.T) {
 	b := buf.Get(16)
 	defer b.Release()
 	b.Write(pattern(16))
-	if n, err := b.Write(b.Bytes()); n != 16 || err != nil {
-		t.Fatalf("Write(b.Bytes()) = %d, %v", n, err)
-	}
+	n, err := b.Write(b.Bytes())
+	require.Equal(t, 16, n, "Write(b.Bytes()) = %d, %v", n, err)
+	require.NoError(t, err, "Write(b.Bytes()) = %d", n)
 	checkBytes(t, b, append(pattern(16), pattern(16)...))
 }
 
@@ -160,9 +160,8 @@ func TestBufferReadFrom(t *testing.T) {
 	} {
 		b := prepared(a, 7, "pre")
 		n, err := b.ReadFrom(tc.r)
-		if n != int64(tc.n) || err != tc.err {
-			t.Errorf("%s: ReadFrom = %d, %v, want %d, %v", tc.name, n, err, tc.n, tc.err)
-		}
+		assert.EqualValues(t, tc.n, n, "%s: ReadFrom", tc.name)
+		assert.Equal(t, tc.err, err, "%s: ReadFrom", tc.name)
 		checkBytes(t, b, append([]byte("pre"), data[:n]...))
 		b.Release()
 	}
@@ -201,9 +200,9 @@ func TestBufferWriteTo(t *testing.T) {
 	} {
 		b := prepared(a, 1, tc.content)
 		n, err := b.WriteTo(tc.w)
-		if n != int64(tc.n) || err != tc.err || tc.w.String() != tc.content[:tc.n] {
-			t.Errorf("%s: WriteTo = %d, %v (wrote %q), want %d, %v", tc.name, n, err, tc.w.String(), tc.n, tc.err)
-		}
+		assert.EqualValues(t, tc.n, n, "%s: WriteTo", tc.name)
+		assert.Equal(t, tc.err, err, "%s: WriteTo", tc.name)
+		assert.Equal(t, tc.content[:tc.n], tc.w.String(), "%s: bytes written", tc.name)
 		checkBytes(t, b, []byte(tc.content[tc.n:])) // consumes what was accepted
 		b.Release()
 	}
@@ -216,21 +215,11 @@ func TestCommit(t *testing.T) {
 	p := b.AvailableBuffer()
 	n := copy(p[:cap(p)], "cdef")
 	b.Commit(n)
-	if got := string(b.Bytes()); got != "abcdef" {
-		t.Fatalf("after Commit: %q, want abcdef", got)
-	}
+	got := string(b.Bytes())
+	require.Equal(t, "abcdef", got, "after Commit: %q, want abcdef", got)
 	free := cap(b.AvailableBuffer())
 	for _, bad := range []int{-1, free + 1} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Commit(%d) with %d free did not panic", bad, free)
-				}
-			}()
-			b.Commit(bad)
-		}()
+		assert.Panics(t, func() { b.Commit(bad) }, "Commit(%d) with %d free", bad, free)
 	}
-	if got := string(b.Bytes()); got != "abcdef" {
-		t.Fatalf("a refused Commit changed the buffer: %q", got)
-	}
+	require.Equal(t, "abcdef", string(b.Bytes()), "a refused Commit changed the buffer")
 }

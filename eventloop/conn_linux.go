@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/internal/iovec"
+	"github.com/netkit/netkit/internal/rt/iovec"
 )
 
 // errAgain is the error of a read or write the socket cannot take now.

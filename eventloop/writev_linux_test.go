@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/eventloop"
-	"github.com/netkit/netkit/internal/iovec"
+	"github.com/netkit/netkit/internal/rt/iovec"
 )
 
 // smallWriter writes n buffers of size bytes, byte i of the stream being

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/internal/leakcheck"
 )
@@ -67,9 +70,8 @@ func TestCheckLeaksFailsEveryLeakingTest(t *testing.T) {
 		CheckLeaks(f)
 		leak(a, n)
 		got := f.finish()
-		if want := fmt.Sprintf("buftest: %d buffer(s) leaked:", n); !strings.HasPrefix(got, want) {
-			t.Fatalf("run %d: CheckLeaks reported %.200q, want a failure starting %q", run, got, want)
-		}
+		want := fmt.Sprintf("buftest: %d buffer(s) leaked:", n)
+		require.True(t, strings.HasPrefix(got, want), "run %d: CheckLeaks reported %.200q, want a failure starting %q", run, got, want)
 	}
 }
 
@@ -94,9 +96,8 @@ func TestCheckLeaksTimeout(t *testing.T) {
 	close(release)
 
 	want := "3 buffer(s) were garbage-collected without their last Release (leaked), and their reports had not arrived after 50ms"
-	if !strings.Contains(got, leakcheck.ErrTimeout.Error()) || !strings.Contains(got, want) {
-		t.Fatalf("CheckLeaks reported %q, want the timeout message with %q", got, want)
-	}
+	require.Contains(t, got, leakcheck.ErrTimeout.Error(), "CheckLeaks reported %q, want the timeout message with %q", got, want)
+	require.Contains(t, got, want, "CheckLeaks reported %q, want the timeout message with %q", got, want)
 	waitFor(t, "3 orphaned reports", func() bool { return orphans.Load() == 3 })
 }
 
@@ -104,9 +105,7 @@ func TestCheckLeaksTimeout(t *testing.T) {
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
+		require.False(t, time.Now().After(deadline), "gave up waiting for %s", what)
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -142,18 +141,15 @@ func TestCheckLeaksSessionsApart(t *testing.T) {
 	kept = getKept(a)
 	released := a.Get(64)
 	released.Release()
-	if got := first.finish(); got != "" {
-		t.Fatalf("first session, whose buffer is still reachable, failed: %s", got)
-	}
+	got := first.finish()
+	require.Equal(t, "", got, "first session, whose buffer is still reachable, failed: %s", got)
 
 	second := &fakeTB{TB: t}
 	CheckLeaks(second)
 	kept = nil // the first session's buffer leaks now
 	runtime.GC()
 	waitFor(t, "the first session's leak to be counted", func() bool { return a.Stats().Leaks == 1 })
-	if got := second.finish(); got != "" {
-		t.Fatalf("second session failed with the first one's leak: %s", got)
-	}
+	require.Empty(t, second.finish(), "second session failed with the first one's leak")
 	waitFor(t, "the orphaned report", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -161,12 +157,8 @@ func TestCheckLeaksSessionsApart(t *testing.T) {
 	})
 	mu.Lock()
 	defer mu.Unlock()
-	if reported != 0 {
-		t.Errorf("%d reports reached the process reporter, want 0", reported)
-	}
-	if !strings.Contains(orphans[0], "buftest.getKept") {
-		t.Errorf("orphaned report does not name where the buffer was got:\n%s", orphans[0])
-	}
+	assert.Equal(t, 0, reported, "%d reports reached the process reporter, want 0", reported)
+	assert.Contains(t, orphans[0], "buftest.getKept", "orphaned report does not name where the buffer was got:\n%s", orphans[0])
 }
 
 //go:noinline
@@ -185,14 +177,11 @@ func TestCheckLeaksNested(t *testing.T) {
 	inner := &fakeTB{TB: t}
 	CheckLeaks(inner)
 	leak(a, 2)
-	if got := inner.finish(); !strings.HasPrefix(got, "buftest: 2 buffer(s) leaked:") {
-		t.Errorf("inner session reported %.100q, want 2 leaks", got)
-	}
+	got := inner.finish()
+	assert.True(t, strings.HasPrefix(got, "buftest: 2 buffer(s) leaked:"), "inner session reported %.100q, want 2 leaks", got)
 	b := a.Get(16)
 	b.Release()
-	if got := outer.finish(); got != "" {
-		t.Errorf("outer session failed with the inner one's leaks: %s", got)
-	}
+	assert.Empty(t, outer.finish(), "outer session failed with the inner one's leaks")
 }
 
 //go:noinline
@@ -208,13 +197,8 @@ func TestCheckLeaksGroupsReports(t *testing.T) {
 	leak(a, 5)
 	leakElsewhere(a)
 	got := f.finish()
-	if !strings.HasPrefix(got, "buftest: 6 buffer(s) leaked:\n5 buffers leaked with this same report:\nLEAK:") {
-		t.Errorf("report starts %.200q, want 6 leaks and the first report standing for 5", got)
-	}
-	if n := strings.Count(got, "LEAK:"); n != 2 {
-		t.Errorf("%d reports printed, want 2 (one per allocation site):\n%s", n, got)
-	}
-	if !strings.Contains(got, "leakElsewhere") {
-		t.Errorf("the second site is not reported:\n%s", got)
-	}
+	assert.True(t, strings.HasPrefix(got, "buftest: 6 buffer(s) leaked:\n5 buffers leaked with this same report:\nLEAK:"), "report starts %.200q, want 6 leaks and the first report standing for 5", got)
+	n := strings.Count(got, "LEAK:")
+	assert.Equal(t, 2, n, "%d reports printed, want 2 (one per allocation site):\n%s", n, got)
+	assert.Contains(t, got, "leakElsewhere", "the second site is not reported:\n%s", got)
 }

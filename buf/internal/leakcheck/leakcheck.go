@@ -10,9 +10,9 @@ package leakcheck
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -176,7 +176,7 @@ func (s *Session) Finish(timeout time.Duration) ([]string, error) {
 			reports := s.reports
 			s.mu.Unlock()
 			if missing > 0 {
-				return reports, fmt.Errorf("%w: %d buffer(s) were garbage-collected without their last Release (leaked), and their reports had not arrived after %v", ErrTimeout, missing, timeout)
+				return reports, &timeoutError{missing: missing, timeout: timeout}
 			}
 			return reports, nil
 		}
@@ -188,3 +188,19 @@ func (s *Session) Finish(timeout time.Duration) ([]string, error) {
 		}
 	}
 }
+
+// A timeoutError is Finish's error when reports are missing: it wraps
+// ErrTimeout. (It is written out rather than made by fmt.Errorf so that
+// package buf, which imports this one, does not link fmt and reflect.)
+type timeoutError struct {
+	missing int
+	timeout time.Duration
+}
+
+func (e *timeoutError) Error() string {
+	return ErrTimeout.Error() + ": " + strconv.Itoa(e.missing) +
+		" buffer(s) were garbage-collected without their last Release (leaked), and their reports had not arrived after " +
+		e.timeout.String()
+}
+
+func (e *timeoutError) Unwrap() error { return ErrTimeout }

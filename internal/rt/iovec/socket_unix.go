@@ -2,7 +2,7 @@
 
 package iovec
 
-import "golang.org/x/sys/unix"
+import "syscall"
 
 // NotStream reports whether fd is a socket of a type other than
 // SOCK_STREAM (datagram, raw or seqpacket), whose writes each become a
@@ -11,6 +11,6 @@ import "golang.org/x/sys/unix"
 // (files, pipes, terminals) are streams and report false, as does a
 // descriptor whose type cannot be had (the write then reports the error).
 func NotStream(fd uintptr) bool {
-	typ, err := unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TYPE)
-	return err == nil && typ != unix.SOCK_STREAM
+	typ, err := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_TYPE)
+	return err == nil && typ != syscall.SOCK_STREAM
 }

@@ -1,21 +1,22 @@
+//go:build linux && !nounsafe
+
 package iovec
 
 import (
 	"os"
+	"syscall"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // An Array holds the iovec entries of Writev calls, reused from call to
 // call so that a write allocates nothing once the array has grown.
-type Array struct{ v []unix.Iovec }
+type Array struct{ v []syscall.Iovec }
 
 // Writev writes the first Max of bufs (empty ones skipped) to fd with one
 // writev call and returns the bytes written, which may be fewer than the
 // total (a partial write). Errors are the system call's, wrapped by
 // os.NewSyscallError, except EAGAIN and EINTR, which are returned as the
-// bare unix.Errno so that the caller can wait or retry.
+// bare syscall.Errno so that the caller can wait or retry.
 func (a *Array) Writev(fd uintptr, bufs [][]byte) (int, error) {
 	a.v = a.v[:0]
 	for _, b := range bufs {
@@ -25,27 +26,27 @@ func (a *Array) Writev(fd uintptr, bufs [][]byte) (int, error) {
 		if len(b) == 0 {
 			continue
 		}
-		v := unix.Iovec{Base: &b[0]}
+		v := syscall.Iovec{Base: &b[0]}
 		v.SetLen(len(b))
 		a.v = append(a.v, v)
 	}
 	if len(a.v) == 0 {
 		return 0, nil
 	}
-	n, _, errno := unix.Syscall(unix.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&a.v[0])), uintptr(len(a.v)))
+	n, _, errno := syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&a.v[0])), uintptr(len(a.v)))
 	clear(a.v) // drop the pointers into the caller's memory
 	switch errno {
 	case 0:
 		return int(n), nil
-	case unix.EAGAIN, unix.EINTR:
+	case syscall.EAGAIN, syscall.EINTR:
 		return 0, errno
 	}
 	return 0, os.NewSyscallError("writev", errno)
 }
 
 // Retry reports whether err from Writev means "try again": EINTR.
-func Retry(err error) bool { return err == unix.EINTR }
+func Retry(err error) bool { return err == syscall.EINTR }
 
 // Wait reports whether err from Writev means the descriptor is not ready
 // for writing: EAGAIN.
-func Wait(err error) bool { return err == unix.EAGAIN }
+func Wait(err error) bool { return err == syscall.EAGAIN }
