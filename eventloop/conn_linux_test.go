@@ -97,7 +97,7 @@ func TestFrameDecoder(t *testing.T) {
 	g := newGroup(t, eventloop.Config{Loops: 1})
 	var errs atomic.Int32
 	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
-		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxLength: 16, StripDelimiter: true}))
+		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxFrameLength: 16, StripDelimiter: true}))
 		c.Pipeline().AddLast("app", lineApp{&errs})
 	}))
 	c, err := net.Dial("tcp", s.Addr().String())

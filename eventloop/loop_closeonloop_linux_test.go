@@ -77,7 +77,7 @@ func TestServerShutdownOnLoop(t *testing.T) {
 	require.NoError(t, err)
 	var errs atomic.Int32
 	s, err := eventloop.Listen(g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
-		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxLength: 16, StripDelimiter: true}))
+		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxFrameLength: 16, StripDelimiter: true}))
 		c.Pipeline().AddLast("app", lineApp{&errs})
 	}))
 	require.NoError(t, err)
