@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/netkit/netkit/eventloop/internal/gid"
+	"github.com/netkit/netkit/internal/rt/gid"
 )
 
 // sysLoop is a loop's epoll instance and eventfd, and the callbacks of the
