@@ -441,7 +441,7 @@ func TestRegister(t *testing.T) {
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
 	got := make(chan string, 4)
-	err := l.Register(p[0], eventloop.Readable|eventloop.EdgeTriggered, func(ev uint32) {
+	err := l.Register(p[0], eventloop.Readable|eventloop.EdgeTriggered, func(ev eventloop.Events) {
 		var b [64]byte
 		for {
 			n, err := unix.Read(p[0], b[:])
@@ -454,7 +454,7 @@ func TestRegister(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Register(p[0], eventloop.Readable, func(uint32) {}); err == nil {
+	if err := l.Register(p[0], eventloop.Readable, func(eventloop.Events) {}); err == nil {
 		t.Error("a second Register of the same fd succeeded")
 	}
 	unix.Write(p[1], []byte("ping"))
