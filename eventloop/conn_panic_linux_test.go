@@ -12,6 +12,8 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // panicEcho echoes, but panics when it reads a '!'.
@@ -72,9 +74,7 @@ func TestHandlerPanic(t *testing.T) {
 	conns := make([]net.Conn, others)
 	for i := range conns {
 		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer c.Close()
 		c.SetDeadline(time.Now().Add(30 * time.Second))
 		conns[i] = c
@@ -85,9 +85,7 @@ func TestHandlerPanic(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := roundTrips(c, 20, fmt.Sprintf("%s %d", phase, i)); err != nil {
-					t.Errorf("client %d %s the panic: %v", i, phase, err)
-				}
+				assert.NoError(t, roundTrips(c, 20, fmt.Sprintf("%s %d", phase, i)), "client %d %s the panic", i, phase)
 			}()
 		}
 		wg.Wait()
@@ -95,14 +93,10 @@ func TestHandlerPanic(t *testing.T) {
 	each("before")
 
 	v, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer v.Close()
 	v.SetDeadline(time.Now().Add(30 * time.Second))
-	if err := roundTrips(v, 3, "victim"); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, roundTrips(v, 3, "victim"))
 	if _, err := v.Write([]byte("!\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -113,24 +107,16 @@ func TestHandlerPanic(t *testing.T) {
 
 	each("after")
 	extra, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer extra.Close()
 	extra.SetDeadline(time.Now().Add(30 * time.Second))
-	if err := roundTrips(extra, 5, "new"); err != nil {
-		t.Fatalf("a connection made after the panic: %v", err)
-	}
+	require.NoError(t, roundTrips(extra, 5, "new"), "a connection made after the panic")
 
-	if got := loop.Stats().Panics - before; got != 1 {
-		t.Errorf("Stats().Panics went up by %d, want 1", got)
-	}
+	got := loop.Stats().Panics - before
+	assert.Equal(t, uint64(1), got, "Stats().Panics went up by %d, want 1", got)
 	mu.Lock()
-	if len(panics) != 1 || panics[0] != "boom" {
-		t.Errorf("OnPanic got %v, want [boom]", panics)
-	}
+	assert.False(t, len(panics) != 1 || panics[0] != "boom", "OnPanic got %v, want [boom]", panics)
 	mu.Unlock()
-	if a, i, c := n.active.Load(), n.inactive.Load(), s.Conns(); a != others+2 || i != 1 || c != others+1 {
-		t.Errorf("OnActive %d, OnInactive %d, Conns %d; want %d, 1, %d", a, i, c, others+2, others+1)
-	}
+	a, i, c := n.active.Load(), n.inactive.Load(), s.Conns()
+	assert.False(t, a != others+2 || i != 1 || c != others+1, "OnActive %d, OnInactive %d, Conns %d; want %d, 1, %d", a, i, c, others+2, others+1)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
+	"github.com/stretchr/testify/assert"
 )
 
 // resetServer counts what it reads; once it has read want bytes it
@@ -87,18 +88,14 @@ func TestPeerReset(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := resetClient(s.Addr().String(), i); err != nil {
-					t.Errorf("client %d: %v", i, err)
-				}
+				assert.NoError(t, resetClient(s.Addr().String(), i), "client %d", i)
 			}()
 		}
 		wg.Wait()
 	}
 	for range clients * rounds {
 		r := recvOrFail(t, report, "OnInactive")
-		if r.received != resetN {
-			t.Errorf("server read %d bytes before the reset, want %d", r.received, resetN)
-		}
+		assert.Equal(t, int64(resetN), r.received, "server read %d bytes before the reset, want %d", r.received, resetN)
 		if r.actives != 1 || r.inactive != 1 {
 			t.Errorf("OnActive %d, OnInactive %d times; want 1 each", r.actives, r.inactive)
 		}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // pump streams total bytes of a seeded stream to its connection in chunks,
@@ -107,9 +109,7 @@ func TestSlowReader(t *testing.T) {
 		pumps <- p
 	}), eventloop.WithWaterMarks(low, high))
 	c, err := smallRcvBuf(context.Background(), "tcp", s.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer c.Close()
 	p := recvOrFail(t, pumps, "the connection")
 	recvOrFail(t, p.unwritable, "OnWritabilityChanged(false)")
@@ -133,25 +133,20 @@ func TestSlowReader(t *testing.T) {
 	// The client still does not read: the queue stays bounded, unwritable,
 	// and no event fires.
 	for range 20 {
-		if out := sc.Outbound(); out > high+chunk || out < low {
-			t.Fatalf("Outbound() = %d while the client does not read; want %d..%d", out, low, high+chunk)
-		}
-		if sc.Writable() {
-			t.Fatal("Writable() while the client does not read")
-		}
+		out := sc.Outbound()
+		require.LessOrEqual(t, out, high+chunk, "Outbound() = %d while the client does not read; want %d..%d", out, low, high+chunk)
+		require.GreaterOrEqual(t, out, low, "Outbound() = %d while the client does not read; want %d..%d", out, low, high+chunk)
+		require.False(t, sc.Writable(), "Writable() while the client does not read")
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n, _ := snap(); n != stuck {
-		t.Fatalf("%d writability events while the client did not read", n-stuck)
-	}
+	n, _ := snap()
+	require.Equal(t, stuck, n, "%d writability events while the client did not read", n-stuck)
 	c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	r := newStream(1)
 	q := make([]byte, 64<<10)
 	for {
 		n, err := c.Read(q)
-		if err := r.check(q[:n]); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, r.check(q[:n]))
 		if err == io.EOF {
 			break
 		}
@@ -159,9 +154,7 @@ func TestSlowReader(t *testing.T) {
 			t.Fatalf("read after %d bytes: %v", r.off, err)
 		}
 	}
-	if r.off != total {
-		t.Fatalf("read %d bytes, want %d", r.off, total)
-	}
+	require.Equal(t, int64(total), r.off, "read %d bytes, want %d", r.off, total)
 	recvOrFail(t, p.inactive, "OnInactive")
 	// The loop is done with p: OnInactive ran.
 	if len(p.events) <= stuck || !p.events[stuck] {
@@ -176,8 +169,6 @@ func TestSlowReader(t *testing.T) {
 			break
 		}
 	}
-	if p.maxOut > high+chunk {
-		t.Errorf("Outbound() reached %d, over the high mark %d plus one write %d", p.maxOut, high, chunk)
-	}
+	assert.LessOrEqual(t, p.maxOut, high+chunk, "Outbound() reached %d, over the high mark %d plus one write %d", p.maxOut, high, chunk)
 	t.Logf("writability events: %d; most queued: %d bytes", len(p.events), p.maxOut)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/netkit/netkit/eventloop"
 	"github.com/netkit/netkit/internal/race"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // modelTimer is the slow reference: a sorted list of pending timers.
@@ -78,9 +80,7 @@ func TestTestLoopMatchesModel(t *testing.T) {
 						m.canceled, wantOK = true, true
 					}
 				}
-				if gotOK != wantOK {
-					t.Fatalf("seed %d op %d: Cancel(%d) = %v, model %v", seed, op, id, gotOK, wantOK)
-				}
+				require.Equal(t, wantOK, gotOK, "seed %d op %d: Cancel(%d) = %v, model %v", seed, op, id, gotOK, wantOK)
 			default: // advance
 				d := int64(r.IntN(30))
 				end := now + d
@@ -112,9 +112,7 @@ func TestTestLoopMatchesModel(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			for i := range min(len(got), len(want)) {
-				if got[i] != want[i] {
-					t.Fatalf("seed %d: firing %d: got %v, model %v", seed, i, got[i], want[i])
-				}
+				require.Equal(t, want[i], got[i], "seed %d: firing %d: got %v, model %v", seed, i, got[i], want[i])
 			}
 			t.Fatalf("seed %d: %d firings, model %d", seed, len(got), len(want))
 		}
@@ -135,23 +133,19 @@ func TestTestLoopTasks(t *testing.T) {
 		log = append(log, "timer")
 		l.Execute(func() { log = append(log, "after timer") })
 	})
-	if n := l.RunPending(); n != 3 {
-		t.Errorf("RunPending ran %d, want 3", n)
-	}
+	n := l.RunPending()
+	assert.Equal(t, 3, n, "RunPending ran %d, want 3", n)
 	if n := l.Advance(999 * time.Millisecond); n != 0 {
 		t.Errorf("Advance(999ms) ran %d, want 0", n)
 	}
 	l.Advance(time.Millisecond)
-	if want := []string{"a", "b", "c", "timer", "after timer"}; !slices.Equal(log, want) {
-		t.Errorf("ran %q, want %q", log, want)
-	}
+	want := []string{"a", "b", "c", "timer", "after timer"}
+	assert.True(t, slices.Equal(log, want), "ran %q, want %q", log, want)
 	var panics []any
 	l.OnPanic = func(v any, _ []byte) { panics = append(panics, v) }
 	l.Execute(func() { panic("boom") })
 	l.RunPending()
-	if fmt.Sprint(panics) != "[boom]" {
-		t.Errorf("OnPanic got %v", panics)
-	}
+	assert.Equal(t, "[boom]", fmt.Sprint(panics), "OnPanic got %v", panics)
 }
 
 // ExampleTestLoop tests a retry policy written against Executor on a

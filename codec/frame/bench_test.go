@@ -10,6 +10,7 @@ import (
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
 	"github.com/netkit/netkit/internal/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 // readSize is the size of the reads both sides of each benchmark see.
@@ -68,9 +69,7 @@ func benchDecode(b *testing.B, text []byte, d borrower, borrowed bool) {
 // is looked at (its length summed) and, for netkit, released.
 func BenchmarkLine(b *testing.B) {
 	text, err := corpus.GoSource()
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.Run("impl=netkit", func(b *testing.B) {
 		benchDecode(b, text, &frame.Line{StripDelimiter: true}, false)
 	})
