@@ -56,7 +56,9 @@ func TestSingleGoroutineModel(t *testing.T) {
 					want = max
 				}
 				got := q.Drain(max, func(v int) {
-					require.Equal(t, model[0], v, "seed %d: Drain gave %d, want %d", seed, v, model[0])
+					if v != model[0] { // per item: assert only to report
+						require.Equal(t, model[0], v, "seed %d: Drain", seed)
+					}
 					model = model[1:]
 				})
 				require.Equal(t, want, got, "seed %d: Drain(%d) = %d, want %d", seed, max, got, want)
@@ -66,12 +68,13 @@ func TestSingleGoroutineModel(t *testing.T) {
 			}
 		}
 		q.Drain(0, func(v int) {
-			require.Equal(t, model[0], v, "seed %d: final Drain gave %d, want %d", seed, v, model[0])
+			if v != model[0] { // per item: assert only to report
+				require.Equal(t, model[0], v, "seed %d: final Drain", seed)
+			}
 			model = model[1:]
 		})
-		if len(model) != 0 || !q.Empty() {
-			t.Fatalf("seed %d: %d left in the model, Empty=%v", seed, len(model), q.Empty())
-		}
+		require.Empty(t, model, "seed %d: left in the model", seed)
+		require.True(t, q.Empty(), "seed %d: Empty", seed)
 	}
 }
 
@@ -253,9 +256,8 @@ func TestNoAllocs(t *testing.T) {
 		}
 		q.Drain(0, func(g func()) { g() })
 	}
-	if a := testing.AllocsPerRun(100, drain); a != 0 {
-		t.Errorf("Push+Drain: %v allocs per %d items, want 0", a, 3*chunkSize)
-	}
+	a = testing.AllocsPerRun(100, drain)
+	assert.Zero(t, a, "Push+Drain: allocations per %d items", 3*chunkSize)
 }
 
 // TestUnpublishedSlot claims a slot without publishing it (as a producer
@@ -270,9 +272,8 @@ func TestUnpublishedSlot(t *testing.T) {
 	v, ok := q.Pop()
 	require.True(t, ok, "Pop = %d, %v; want 1, true", v, ok)
 	require.Equal(t, 1, v, "Pop = %d, %v; want 1, true", v, ok)
-	if _, ok := q.Pop(); ok {
-		t.Fatal("Pop returned an item behind an unpublished slot")
-	}
+	_, ok = q.Pop()
+	require.False(t, ok, "Pop returned an item behind an unpublished slot")
 	require.True(t, q.Empty(), "Empty = false at an unpublished slot")
 	n := q.Drain(0, func(int) {})
 	require.Equal(t, 0, n, "Drain = %d at an unpublished slot", n)
@@ -323,7 +324,6 @@ func TestStaleClaim(t *testing.T) {
 		require.Equal(t, next, v, "after the stale claim: got %d, want %d", v, next)
 		next++
 	})
-	if next != 3*chunkSize || !q.Empty() {
-		t.Fatalf("after the stale claim: drained %d, want %d; Empty=%v", next, 3*chunkSize, q.Empty())
-	}
+	require.Equal(t, 3*chunkSize, next, "after the stale claim: items drained")
+	require.True(t, q.Empty(), "after the stale claim: Empty")
 }

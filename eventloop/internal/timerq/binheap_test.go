@@ -123,8 +123,7 @@ func TestVariantsAgree(t *testing.T) {
 			require.Nil(t, c, "the heaps hold different numbers of nodes")
 			return
 		}
-		if indexOf(sets[0], a) != indexOf(sets[1], b) || indexOf(sets[0], a) != indexOf(sets[2], c) {
-			t.Fatal("the heaps drain in different orders")
-		}
+		require.Equal(t, indexOf(sets[0], a), indexOf(sets[1], b), "the heaps drain in different orders")
+		require.Equal(t, indexOf(sets[0], a), indexOf(sets[2], c), "the heaps drain in different orders")
 	}
 }

@@ -25,9 +25,7 @@ func TestEqualDeadlinesFIFO(t *testing.T) {
 		for w := range 10 {
 			for k := range 10 {
 				n := q.Pop()
-				if n != nodes[k*10+w] {
-					t.Fatalf("deadline %d, #%d: got node %d", w, k, indexOf(nodes, n))
-				}
+				require.Same(t, nodes[k*10+w], n, "deadline %d, #%d: got node %d", w, k, indexOf(nodes, n))
 			}
 		}
 		// A rescheduled node goes behind the nodes already at its deadline.
@@ -185,14 +183,15 @@ func TestPoolGeneration(t *testing.T) {
 	q.Remove(n)
 	p.Put(n)
 	require.NotEqual(t, h.gen, h.n.Gen, "Put did not bump Gen: a stale handle looks live")
-	if n.Fn != nil || n.Arg != nil || n.When != 0 || n.Period != 0 {
-		t.Fatal("Put kept Fn, Arg or deadlines")
-	}
+	require.Nil(t, n.Fn, "Put kept Fn")
+	require.Nil(t, n.Arg, "Put kept Arg")
+	require.Zero(t, n.When, "Put kept the deadline")
+	require.Zero(t, n.Period, "Put kept the period")
 	mustPanic(t, "double Put", func() { p.Put(n) })
 	m := p.Get()
 	require.False(t, !invariants.Enabled && m != n, "Get did not reuse the free node")
-	if m == n && m.Gen != h.gen+1 {
-		t.Fatalf("Get reset Gen: %d", m.Gen)
+	if m == n {
+		require.Equal(t, h.gen+1, m.Gen, "Get reset Gen")
 	}
 	h2 := handle{m, m.Gen}
 	require.False(t, h.n == h2.n && h.gen == h2.gen, "old and new handles to one node are equal")
@@ -203,12 +202,11 @@ func TestPoolGeneration(t *testing.T) {
 	for range 5 {
 		p.Put(new(Node))
 	}
-	if want := 3; invariants.Enabled {
-		want = 0
-		require.Equal(t, want, p.Len(), "Len = %d, want %d", p.Len(), want)
-	} else if p.Len() != want {
-		t.Fatalf("Len = %d, want %d", p.Len(), want)
+	want := 3
+	if invariants.Enabled {
+		want = 0 // the invariants build keeps no free node
 	}
+	require.Equal(t, want, p.Len())
 }
 
 func TestNoAllocs(t *testing.T) {
@@ -233,18 +231,16 @@ func TestNoAllocs(t *testing.T) {
 			p.Put(n)
 		})
 		assert.Equal(t, float64(0), a, "Get+Push+Remove+Put: %v allocs", a)
-		if a := testing.AllocsPerRun(1000, func() {
+		a = testing.AllocsPerRun(1000, func() {
 			n := q.Pop()
 			q.Reschedule(n, n.When+r.Int64N(1<<30))
-		}); a != 0 {
-			t.Errorf("Pop+Reschedule: %v allocs", a)
-		}
-		if a := testing.AllocsPerRun(1000, func() {
+		})
+		assert.Zero(t, a, "Pop+Reschedule: allocations")
+		a = testing.AllocsPerRun(1000, func() {
 			if n := q.Pop(); n != nil {
 				p.Put(n)
 			}
-		}); a != 0 {
-			t.Errorf("Pop+Put: %v allocs", a)
-		}
+		})
+		assert.Zero(t, a, "Pop+Put: allocations")
 	}
 }
