@@ -1,7 +1,6 @@
 package eventloop_test
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -69,8 +68,7 @@ func TestChurn(t *testing.T) {
 	errs := n.errors()
 	assert.Len(t, errs, total/4, "OnError fired %d times, want %d (one per reset)", len(errs), total/4)
 	for _, err := range errs {
-		if !errors.Is(err, syscall.ECONNRESET) {
-			t.Errorf("OnError(%v), want ECONNRESET", err)
+		if !assert.ErrorIs(t, err, syscall.ECONNRESET, "OnError") {
 			break
 		}
 	}

@@ -1,7 +1,6 @@
 package eventloop_test
 
 import (
-	"errors"
 	"io"
 	"net"
 	"testing"
@@ -59,9 +58,8 @@ func TestHalfClose(t *testing.T) {
 		var n counter
 		s := listen(t, g, "tcp", "127.0.0.1:0", halfEcho{n: &n, tail: " and goodbye"})
 		c := dialTCP(t, s.Addr().String())
-		if _, err := c.Write([]byte("hello")); err != nil {
-			t.Fatal(err)
-		}
+		_, err := c.Write([]byte("hello"))
+		require.NoError(t, err)
 		require.NoError(t, c.CloseWrite())
 		got, err := io.ReadAll(c)
 		require.NoError(t, err)
@@ -90,9 +88,8 @@ func TestHalfClose(t *testing.T) {
 		first, err := io.ReadAll(c)
 		require.NoError(t, err)
 		require.Equal(t, "greeting", string(first), "client read %q before EOF, want %q", first, "greeting")
-		if _, err := c.Write([]byte("after EOF")); err != nil {
-			t.Fatal(err)
-		}
+		_, err = c.Write([]byte("after EOF"))
+		require.NoError(t, err)
 		var sb []byte
 		for string(sb) != "after EOF" {
 			sb = append(sb, recvOrFail(t, got, "the server to read the client's bytes")...)
@@ -101,9 +98,7 @@ func TestHalfClose(t *testing.T) {
 			}
 		}
 		require.Equal(t, "after EOF", string(sb), "server read %q, want %q", sb, "after EOF")
-		if err := recvOrFail(t, writeErr, "the server's write"); !errors.Is(err, eventloop.ErrConnClosed) {
-			t.Errorf("server write after CloseWrite: %v, want ErrConnClosed", err)
-		}
+		assert.ErrorIs(t, recvOrFail(t, writeErr, "the server's write"), eventloop.ErrConnClosed, "server write after CloseWrite")
 		require.NoError(t, c.CloseWrite())
 		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
 		e := n.errors()
@@ -185,9 +180,8 @@ func TestHalfCloseQueued(t *testing.T) {
 // EOF.
 func pingClose(t *testing.T, c *net.TCPConn) {
 	t.Helper()
-	if _, err := c.Write([]byte("ping")); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Write([]byte("ping"))
+	require.NoError(t, err)
 	require.NoError(t, c.CloseWrite())
 	got, err := io.ReadAll(c)
 	require.NoError(t, err)

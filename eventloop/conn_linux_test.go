@@ -109,9 +109,8 @@ func TestFrameDecoder(t *testing.T) {
 	want := "5:hello\n5:world\n2:ok\n"
 	got := make([]byte, len(want))
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.ReadFull(c, got); err != nil {
-		t.Fatal(err)
-	}
+	_, err = io.ReadFull(c, got)
+	require.NoError(t, err)
 	assert.Equal(t, want, string(got), "got %q, want %q", got, want)
 	n := errs.Load()
 	assert.Equal(t, int32(1), n, "%d errors reported, want 1 (the long line)", n)
@@ -195,11 +194,9 @@ func TestDial(t *testing.T) {
 		h := collect{make(chan []byte, 16)}
 		c, err := eventloop.Dial(g, srv.Addr().Network(), srv.Addr().String(), h)
 		require.NoError(t, err)
-		if c.RemoteAddr() == nil || c.LocalAddr() == nil {
-			t.Errorf("%s: addresses %v %v", srv.Addr().Network(), c.LocalAddr(), c.RemoteAddr())
-		} else if got, want := c.RemoteAddr().String(), srv.Addr().String(); got != want {
-			t.Errorf("%s: RemoteAddr %s, want the server's %s", srv.Addr().Network(), got, want)
-		}
+		require.NotNil(t, c.LocalAddr(), "%s: LocalAddr", srv.Addr().Network())
+		require.NotNil(t, c.RemoteAddr(), "%s: RemoteAddr", srv.Addr().Network())
+		assert.Equal(t, srv.Addr().String(), c.RemoteAddr().String(), "%s: RemoteAddr, want the server's", srv.Addr().Network())
 		require.NoError(t, c.AsyncWrite(bufOf("ping")))
 		var got []byte
 		for len(got) < 4 {
@@ -210,9 +207,7 @@ func TestDial(t *testing.T) {
 				t.Fatal("no echo")
 			}
 		}
-		if string(got) != "ping" {
-			t.Errorf("%s: echo %q", srv.Addr().Network(), got)
-		}
+		assert.Equal(t, "ping", string(got), "%s: echo", srv.Addr().Network())
 		c.Close()
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")

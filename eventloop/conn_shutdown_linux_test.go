@@ -63,9 +63,8 @@ func shutdownClient(t *testing.T, addr string, cmd byte) net.Conn {
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	c.SetDeadline(time.Now().Add(30 * time.Second))
-	if _, err := c.Write([]byte{cmd}); err != nil {
-		t.Fatal(err)
-	}
+	_, err = c.Write([]byte{cmd})
+	require.NoError(t, err)
 	if cmd == 'i' {
 		p := make([]byte, 2)
 		_, err := io.ReadFull(c, p)
@@ -125,9 +124,8 @@ func TestServerShutdown(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- s.Shutdown(context.Background()) }()
 		for i, c := range ic {
-			if k, err := c.Read(make([]byte, 1)); err != io.EOF {
-				t.Fatalf("idle client %d: read %d bytes, %v; want EOF", i, k, err)
-			}
+			k, err := c.Read(make([]byte, 1))
+			require.Equal(t, io.EOF, err, "idle client %d: read %d bytes", i, k)
 		}
 		select {
 		case err := <-done:
@@ -136,9 +134,9 @@ func TestServerShutdown(t *testing.T) {
 		}
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			t.Error("a connection was accepted after Shutdown began")
-		} else if !errors.Is(err, syscall.ECONNREFUSED) {
-			t.Errorf("dial after Shutdown began: %v, want ECONNREFUSED", err)
+			assert.Fail(t, "a connection was accepted after Shutdown began")
+		} else {
+			assert.ErrorIs(t, err, syscall.ECONNREFUSED, "dial after Shutdown began")
 		}
 		var wg sync.WaitGroup
 		for i, c := range sc {
@@ -173,12 +171,8 @@ func TestServerShutdown(t *testing.T) {
 		require.NotEqual(t, 0, recvOrFail(t, queued, "the stream to be queued"), "the socket took the whole stream: nothing in flight")
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
-		if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Shutdown: %v, want context.DeadlineExceeded", err)
-		}
-		if c := s.Conns(); c != 0 {
-			t.Errorf("Conns() = %d after Shutdown gave up", c)
-		}
+		assert.ErrorIs(t, s.Shutdown(ctx), context.DeadlineExceeded, "Shutdown")
+		assert.Zero(t, s.Conns(), "Conns() after Shutdown gave up")
 		i := n.inactive.Load()
 		assert.Equal(t, int64(1), i, "OnInactive fired %d times, want 1", i)
 		got, err := readStream(c, false)

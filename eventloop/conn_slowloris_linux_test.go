@@ -119,9 +119,9 @@ func TestSlowloris(t *testing.T) {
 	for range 12 {
 		_, err := c.Write([]byte("ping\n"))
 		require.NoError(t, err)
-		if _, err := io.ReadFull(c, p); err != nil || string(p) != "ping\n" {
-			t.Fatalf("line client: read %q, %v (closed by the idle timeout?)", p, err)
-		}
+		_, err = io.ReadFull(c, p)
+		require.NoError(t, err, "line client: closed by the idle timeout?")
+		require.Equal(t, "ping\n", string(p), "line client")
 		time.Sleep(100 * time.Millisecond)
 	}
 	c.Close()
@@ -133,11 +133,11 @@ func TestSlowloris(t *testing.T) {
 		case h.remote == lineAddr:
 			assert.Empty(t, h.errs, "line client: OnError %v", h.errs)
 		case lorisAddrs[h.remote]:
-			if len(h.errs) != 1 || !errors.Is(h.errs[0], eventloop.ErrIdleTimeout) {
-				t.Errorf("slowloris %s: OnError %v, want [ErrIdleTimeout]", h.remote, h.errs)
+			if assert.Len(t, h.errs, 1, "slowloris %s: OnError", h.remote) {
+				assert.ErrorIs(t, h.errs[0], eventloop.ErrIdleTimeout, "slowloris %s: OnError", h.remote)
 			}
 		default:
-			t.Errorf("a connection from %s the test did not make", h.remote)
+			assert.Fail(t, "a connection the test did not make", "from %s", h.remote)
 		}
 	}
 	waitFor(t, "no connection left", func() bool { return s.Conns() == 0 })

@@ -150,22 +150,15 @@ func TestSlowReader(t *testing.T) {
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			t.Fatalf("read after %d bytes: %v", r.off, err)
-		}
+		require.NoError(t, err, "read after %d bytes", r.off)
 	}
 	require.Equal(t, int64(total), r.off, "read %d bytes, want %d", r.off, total)
 	recvOrFail(t, p.inactive, "OnInactive")
 	// The loop is done with p: OnInactive ran.
-	if len(p.events) <= stuck || !p.events[stuck] {
-		t.Errorf("writability events %v: want a true after the client started reading (after event %d)", p.events, stuck)
-	}
-	if len(p.events) < 2 || p.events[len(p.events)-1] != true {
-		t.Errorf("writability events %v: want false, true, … ending with true", p.events)
-	}
+	assert.True(t, len(p.events) > stuck && p.events[stuck], "writability events %v: want a true after the client started reading (after event %d)", p.events, stuck)
+	assert.True(t, len(p.events) >= 2 && p.events[len(p.events)-1], "writability events %v: want false, true, … ending with true", p.events)
 	for i, w := range p.events {
-		if w != (i%2 == 1) {
-			t.Errorf("writability events %v do not alternate from false", p.events)
+		if !assert.Equal(t, i%2 == 1, w, "writability events %v do not alternate from false", p.events) {
 			break
 		}
 	}

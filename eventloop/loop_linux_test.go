@@ -2,7 +2,6 @@ package eventloop_test
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -217,11 +216,9 @@ func TestTimersFireInOrderNeverEarly(t *testing.T) {
 	run(t, l, func() {})
 	var ids []int
 	for k, f := range got {
-		if f.now.Before(f.due) {
-			t.Errorf("timer %d fired %v early", f.id, f.due.Sub(f.now))
-		}
-		if k > 0 && f.due.Before(got[k-1].due) {
-			t.Errorf("timer %d (due %v) fired after timer %d (due %v)", f.id, f.due, got[k-1].id, got[k-1].due)
+		assert.False(t, f.now.Before(f.due), "timer %d fired %v early", f.id, f.due.Sub(f.now))
+		if k > 0 {
+			assert.False(t, f.due.Before(got[k-1].due), "timer %d (due %v) fired after timer %d (due %v)", f.id, f.due, got[k-1].id, got[k-1].due)
 		}
 		ids = append(ids, f.id)
 	}
@@ -297,7 +294,8 @@ loop:
 	select {
 	case at := <-fired:
 		d := at.Sub(start)
-		assert.False(t, d < 150*time.Millisecond || d > 400*time.Millisecond, "the timer fired after %v, want 150ms (and not much later)", d)
+		assert.GreaterOrEqual(t, d, 150*time.Millisecond, "the timer fired early")
+		assert.LessOrEqual(t, d, 400*time.Millisecond, "the timer fired much later than 150ms")
 	case <-time.After(5 * time.Second):
 		t.Fatal("the timer never fired")
 	}
@@ -355,9 +353,7 @@ func TestShutdownDrains(t *testing.T) {
 	close(block)
 	require.NoError(t, <-done)
 	assert.Equal(t, int32(200), n.Load(), "%d of 200 tasks ran before the loop stopped", n.Load())
-	if err := l.Execute(func() {}); !errors.Is(err, eventloop.ErrClosed) {
-		t.Errorf("Execute after Shutdown: %v, want ErrClosed", err)
-	}
+	assert.ErrorIs(t, l.Execute(func() {}), eventloop.ErrClosed, "Execute after Shutdown")
 	assert.False(t, timerFired.Load(), "a timer fired after Shutdown")
 }
 
@@ -435,9 +431,7 @@ func TestMillisecondFallback(t *testing.T) {
 		l.ScheduleAt(due, func() { fired <- l.Now() })
 		select {
 		case at := <-fired:
-			if at.Before(due) {
-				t.Fatalf("a %v timer fired %v early", d, due.Sub(at))
-			}
+			require.False(t, at.Before(due), "a %v timer fired %v early", d, due.Sub(at))
 		case <-time.After(5 * time.Second):
 			t.Fatalf("a %v timer never fired", d)
 		}

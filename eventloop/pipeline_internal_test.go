@@ -124,9 +124,8 @@ func TestPipelineModel(t *testing.T) {
 			case op == 2:
 				i := 1 + r.IntN(len(model)-1) // keep the sink
 				h, err := p.Remove(model[i].name)
-				if err != nil || h != model[i].h {
-					t.Fatalf("seed %d: Remove(%s) = %v, %v", seed, model[i].name, h, err)
-				}
+				require.NoError(t, err, "seed %d: Remove(%s)", seed, model[i].name)
+				require.Equal(t, model[i].h, h, "seed %d: Remove(%s)", seed, model[i].name)
 				model = slices.Delete(model, i, i+1)
 			default:
 				i := 1 + r.IntN(len(model)-1)
@@ -200,9 +199,8 @@ func TestPipelineErrors(t *testing.T) {
 	_, err := p.Remove("b")
 	assert.Error(t, err, "Remove of an unknown name succeeded")
 	assert.Error(t, p.AddLast("nothing", struct{}{}), "AddLast of a handler of no event succeeded")
-	if _, err := p.Replace("a", "a", struct{}{}); err == nil {
-		t.Error("Replace with a handler of no event succeeded")
-	}
+	_, err = p.Replace("a", "a", struct{}{})
+	assert.Error(t, err, "Replace with a handler of no event succeeded")
 	got := p.Names()
 	assert.True(t, slices.Equal(got, []string{"a"}), "Names after failed changes: %v", got)
 }
