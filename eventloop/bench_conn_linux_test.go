@@ -7,10 +7,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/eventloop"
-	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkEchoRoundTrip: one client on blocking system calls ping-pongs

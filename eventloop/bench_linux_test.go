@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/eventloop"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/eventloop"
 )
 
 // BenchmarkExecute: tasks per second through Execute from 1 and 2 producer

@@ -5,10 +5,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/eventloop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/eventloop"
 )
 
 // prefixChecker checks that what a connection reads is a prefix of the

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
-	"github.com/stretchr/testify/assert"
 )
 
 const (

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/eventloop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/eventloop"
 )
 
 // halfEcho echoes and counts events, OnReadClosed included; with tail set

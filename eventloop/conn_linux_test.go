@@ -15,13 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
 	"github.com/netkit/netkit/eventloop"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // echo writes back every byte it reads.

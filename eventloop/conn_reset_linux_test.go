@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
-	"github.com/stretchr/testify/assert"
 )
 
 // resetServer counts what it reads; once it has read want bytes it

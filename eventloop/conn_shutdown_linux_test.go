@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/eventloop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/eventloop"
 )
 
 const shutdownStream = 4 << 20

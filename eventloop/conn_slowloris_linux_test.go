@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/eventloop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/eventloop"
 )
 
 // lineEcho consumes nothing until a whole line has arrived, then echoes

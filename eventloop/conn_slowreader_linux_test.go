@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/eventloop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/eventloop"
 )
 
 // pump streams total bytes of a seeded stream to its connection in chunks,

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/eventloop"
-	"github.com/netkit/netkit/internal/race"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/eventloop"
+	"github.com/netkit/netkit/internal/race"
 )
 
 // modelTimer is the slow reference: a sorted list of pending timers.

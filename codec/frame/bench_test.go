@@ -7,10 +7,11 @@ import (
 	"io"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
 	"github.com/netkit/netkit/internal/corpus"
-	"github.com/stretchr/testify/require"
 )
 
 // readSize is the size of the reads both sides of each benchmark see.

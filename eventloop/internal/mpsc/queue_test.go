@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/internal/race"
-	"github.com/netkit/netkit/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // item identifies a pushed value: which producer and its sequence number.

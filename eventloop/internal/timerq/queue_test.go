@@ -5,11 +5,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/internal/race"
 	"github.com/netkit/netkit/internal/testenv"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestEqualDeadlinesFIFO(t *testing.T) {
