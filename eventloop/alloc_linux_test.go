@@ -5,36 +5,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/eventloop"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // TestAllocs: Execute allocates nothing beyond the caller's closure; on
 // the loop, Schedule+Cancel allocates nothing; from another goroutine,
 // Schedule allocates the timer only, and Cancel nothing.
 func TestAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("allocation counts differ under -race and the invariants build")
-	}
+	testenv.SkipAllocs(t)
 	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
 	task := func() {}
-	if n := testing.AllocsPerRun(1000, func() { l.Execute(task) }); n != 0 {
-		t.Errorf("Execute: %v allocations, want 0", n)
-	}
+	n := testing.AllocsPerRun(1000, func() { l.Execute(task) })
+	assert.Equal(t, float64(0), n, "Execute: %v allocations, want 0", n)
 	run(t, l, func() {
 		for range 100 { // warm the free list
 			l.Schedule(time.Hour, task).Cancel()
 		}
-		if n := testing.AllocsPerRun(1000, func() { l.Schedule(time.Hour, task).Cancel() }); n != 0 {
-			t.Errorf("on the loop, Schedule+Cancel: %v allocations, want 0", n)
-		}
+		n := testing.AllocsPerRun(1000, func() { l.Schedule(time.Hour, task).Cancel() })
+		assert.Equal(t, float64(0), n, "on the loop, Schedule+Cancel: %v allocations, want 0", n)
 	})
-	if n := testing.AllocsPerRun(1000, func() { l.Schedule(time.Hour, task).Cancel() }); n > 1 {
-		t.Errorf("from outside, Schedule+Cancel: %v allocations, want ≤ 1", n)
-	}
+	n = testing.AllocsPerRun(1000, func() { l.Schedule(time.Hour, task).Cancel() })
+	assert.LessOrEqual(t, n, float64(1), "from outside, Schedule+Cancel: allocations")
 	run(t, l, func() {})
 }
 
@@ -43,9 +39,7 @@ func TestAllocs(t *testing.T) {
 // outbound composite, writev — counted over the whole process while a
 // client on raw blocking syscalls (which allocate nothing) ping-pongs.
 func TestEchoAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("allocation counts differ under -race and the invariants build")
-	}
+	testenv.SkipAllocs(t)
 	g := newGroup(t, eventloop.Config{Loops: 1})
 	for _, size := range []int{64, 512, 4096} {
 		s := listen(t, g, "tcp", "127.0.0.1:0", echo{})
@@ -53,13 +47,12 @@ func TestEchoAllocs(t *testing.T) {
 		msg := make([]byte, size)
 		got := make([]byte, size)
 		pingPong := func() {
-			if _, err := unix.Write(fd, msg); err != nil {
-				t.Fatal(err)
-			}
+			_, err := unix.Write(fd, msg)
+			require.NoError(t, err)
 			for n := 0; n < size; {
 				m, err := unix.Read(fd, got[n:])
-				if err != nil || m == 0 {
-					t.Fatalf("read: %d, %v", m, err)
+				if err != nil || m == 0 { // no assertion call per read: its arguments would allocate
+					require.FailNowf(t, "read failed", "read: %d, %v", m, err)
 				}
 				n += m
 			}
@@ -67,9 +60,8 @@ func TestEchoAllocs(t *testing.T) {
 		for range 200 { // warm pools, free lists and the receive size
 			pingPong()
 		}
-		if n := testing.AllocsPerRun(1000, pingPong); n != 0 {
-			t.Errorf("%d B echo: %v allocations per round trip, want 0", size, n)
-		}
+		n := testing.AllocsPerRun(1000, pingPong)
+		assert.Equal(t, float64(0), n, "%d B echo: %v allocations per round trip, want 0", size, n)
 		unix.Close(fd)
 	}
 }
@@ -79,9 +71,7 @@ func TestEchoAllocs(t *testing.T) {
 func rawDial(t *testing.T, a *net.TCPAddr) int {
 	t.Helper()
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sa := &unix.SockaddrInet4{Port: a.Port}
 	copy(sa.Addr[:], a.IP.To4())
 	if err := unix.Connect(fd, sa); err != nil {

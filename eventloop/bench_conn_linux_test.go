@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/eventloop"
@@ -23,22 +24,16 @@ func BenchmarkEchoRoundTrip(b *testing.B) {
 		name := "size=" + strconv.Itoa(size)
 		b.Run(name+"/impl=netkit", func(b *testing.B) {
 			g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			defer g.Close()
 			s, err := eventloop.Listen(g, "tcp", "127.0.0.1:0", echo{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			defer s.Close()
 			pingPong(b, s.Addr().(*net.TCPAddr), size)
 		})
 		b.Run(name+"/impl=net", func(b *testing.B) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			var wg sync.WaitGroup
 			defer wg.Wait()
 			defer ln.Close()
@@ -59,27 +54,22 @@ func BenchmarkEchoRoundTrip(b *testing.B) {
 
 func pingPong(b *testing.B, a *net.TCPAddr, size int) {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	defer unix.Close(fd)
 	sa := &unix.SockaddrInet4{Port: a.Port}
 	copy(sa.Addr[:], a.IP.To4())
-	if err := unix.Connect(fd, sa); err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, unix.Connect(fd, sa))
 	unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	msg, got := make([]byte, size), make([]byte, size)
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := unix.Write(fd, msg); err != nil {
-			b.Fatal(err)
-		}
+		_, err := unix.Write(fd, msg)
+		require.NoError(b, err)
 		for n := 0; n < size; {
 			m, err := unix.Read(fd, got[n:])
-			if err != nil || m == 0 {
-				b.Fatalf("read: %d, %v", m, err)
+			if err != nil || m == 0 { // no assertion call per read: its arguments would allocate
+				require.FailNowf(b, "read failed", "read: %d, %v", m, err)
 			}
 			n += m
 		}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/eventloop"
 )
 
@@ -20,9 +22,7 @@ func BenchmarkExecute(b *testing.B) {
 	for _, producers := range []int{1, 2} {
 		b.Run("producers="+strconv.Itoa(producers)+"/impl=netkit", func(b *testing.B) {
 			g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			defer g.Close()
 			l := g.Next()
 			count := 0
@@ -34,9 +34,7 @@ func BenchmarkExecute(b *testing.B) {
 			l.Execute(func() { close(done) })
 			<-done
 			b.StopTimer()
-			if count != b.N/producers*producers {
-				b.Fatalf("ran %d of %d", count, b.N/producers*producers)
-			}
+			require.Equal(b, b.N/producers*producers, count, "ran %d of %d", count, b.N/producers*producers)
 		})
 		b.Run("producers="+strconv.Itoa(producers)+"/impl=chan", func(b *testing.B) {
 			ch := make(chan func(), 1024)
@@ -55,9 +53,7 @@ func BenchmarkExecute(b *testing.B) {
 			close(ch)
 			<-consumed
 			b.StopTimer()
-			if count != b.N/producers*producers {
-				b.Fatalf("ran %d of %d", count, b.N/producers*producers)
-			}
+			require.Equal(b, b.N/producers*producers, count, "ran %d of %d", count, b.N/producers*producers)
 		})
 	}
 }
@@ -92,9 +88,7 @@ func BenchmarkScheduleCancel(b *testing.B) {
 		resident := c.resident
 		b.Run("resident="+c.name+"/impl=netkit", func(b *testing.B) {
 			g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			defer g.Close()
 			l := g.Next()
 			run(b, l, func() {
@@ -172,9 +166,7 @@ func BenchmarkLateness(b *testing.B) {
 	}
 	b.Run("impl=netkit", func(b *testing.B) {
 		g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		defer g.Close()
 		l := g.Next()
 		measure(b, func(due time.Time, fired chan<- time.Duration) {

@@ -3,12 +3,12 @@ package eventloop
 import (
 	"errors"
 	"net"
-	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/eventloop/internal/sock"
 )
 
 // Errors of connections.
@@ -77,13 +77,14 @@ type Conn struct {
 	srv  *Server
 	opts *options
 	fd   int
-	// state holds the cs* bits; interest is the epoll event set the
-	// descriptor is registered with.
-	state, interest uint32
-	depth           int32 // nesting of events being handled (deferred release of in)
-	slot            int32 // index in the loop's connection list
-	recv            recvSizer
-	unwrite         atomic.Bool // above the high water mark
+	// state holds the cs* bits; interest is the event set the descriptor
+	// is registered with.
+	state    uint32
+	interest Events
+	depth    int32 // nesting of events being handled (deferred release of in)
+	slot     int32 // index in the loop's connection list
+	recv     recvSizer
+	unwrite  atomic.Bool // above the high water mark
 
 	pipe Pipeline
 	in   *buf.Composite // nil while empty
@@ -97,49 +98,21 @@ type Conn struct {
 	async  atomic.Pointer[asyncQueue] // made by the first AsyncWrite
 }
 
-// connAddrs are a connection's addresses, kept small: net.Addr values are
-// made when asked for.
+// connAddrs are a connection's addresses, kept small (a sock.Addr is 24
+// bytes): net.Addr values are made when asked for.
 type connAddrs struct {
-	local, remote hostPort   // TCP
+	local, remote sock.Addr  // TCP
 	paths         *[2]string // Unix: the local and remote paths (often "" for one)
 }
 
-// A hostPort is an IP address and port in 24 bytes (a netip.AddrPort takes
-// 32): the address's 16 bytes (IPv4 mapped), the port, and the IPv6 zone
-// as an interface index, named when asked for.
-type hostPort struct {
-	ip   [16]byte
-	port uint16
-	kind uint8 // 0 none, 4 IPv4, 6 IPv6
-	zone uint32
-}
-
-func (h hostPort) addrPort() netip.AddrPort {
-	var ip netip.Addr
-	switch h.kind {
-	case 4:
-		ip = netip.AddrFrom16(h.ip).Unmap()
-	case 6:
-		ip = netip.AddrFrom16(h.ip)
-		if h.zone != 0 {
-			if ifi, err := net.InterfaceByIndex(int(h.zone)); err == nil {
-				ip = ip.WithZone(ifi.Name)
-			}
-		}
-	default:
-		return netip.AddrPort{}
-	}
-	return netip.AddrPortFrom(ip, h.port)
-}
-
-func (a *connAddrs) addr(h hostPort, i int) net.Addr {
+func (a *connAddrs) addr(h sock.Addr, i int) net.Addr {
 	if a.paths != nil {
 		return &net.UnixAddr{Name: a.paths[i], Net: "unix"}
 	}
-	if h.kind == 0 {
+	if h.Kind == 0 {
 		return nil
 	}
-	return net.TCPAddrFromAddrPort(h.addrPort())
+	return net.TCPAddrFromAddrPort(h.AddrPort())
 }
 
 // asyncQueue holds the buffers of AsyncWrite on their way to the loop.
@@ -553,7 +526,7 @@ func (c *Conn) setInterest() {
 	if c.state&csClosed != 0 {
 		return
 	}
-	var ev uint32
+	var ev Events
 	if c.state&(csReadClosed|csPaused|csClosing) == 0 {
 		ev |= Readable | PeerClosedWrite
 	}
@@ -580,8 +553,8 @@ func (c *Conn) progress() {
 	}
 }
 
-// ready is c's epoll callback.
-func (c *Conn) ready(ev uint32) {
+// ready is c's poller callback.
+func (c *Conn) ready(ev Events) {
 	c.depth++
 	defer c.endEvent()
 	if ev&(Readable|PeerClosedWrite|Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing|csClosed) == 0 {
@@ -661,7 +634,7 @@ const maxReadsPerEvent = 16
 const maxReadBytesPerEvent = 256 << 10
 
 // readEvent reads what the socket has and fires it through the pipeline.
-func (c *Conn) readEvent(ev uint32) {
+func (c *Conn) readEvent(ev Events) {
 	total, eof := 0, false
 	var rerr error
 	for range maxReadsPerEvent {

@@ -5,6 +5,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -52,9 +55,7 @@ func TestAsyncWriteClose(t *testing.T) {
 			}))
 			var n counter
 			c, err := eventloop.Dial(g, "tcp", s.Addr().String(), &n)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var wg sync.WaitGroup
 			if concurrent {
 				wg.Add(1)
@@ -71,9 +72,7 @@ func TestAsyncWriteClose(t *testing.T) {
 				b.Commit(size)
 				switch err := c.AsyncWrite(b); {
 				case err == nil:
-					if refused > 0 {
-						t.Fatal("AsyncWrite succeeded after it had returned ErrConnClosed")
-					}
+					require.LessOrEqual(t, refused, 0, "AsyncWrite succeeded after it had returned ErrConnClosed")
 					sent++
 				case errors.Is(err, eventloop.ErrConnClosed):
 					refused++
@@ -86,15 +85,12 @@ func TestAsyncWriteClose(t *testing.T) {
 			}
 			wg.Wait()
 			p := recvOrFail(t, done, "the server's OnInactive")
-			if p.err != nil {
-				t.Fatal(p.err)
+			require.NoError(t, p.err)
+			if !concurrent {
+				assert.Zero(t, refused, "writes refused")
+				assert.EqualValues(t, msgs*size, p.r.off, "bytes the server read")
 			}
-			if !concurrent && (refused != 0 || p.r.off != msgs*size) {
-				t.Errorf("server read %d bytes, want %d (%d writes refused)", p.r.off, msgs*size, refused)
-			}
-			if p.r.off > int64(sent*size) {
-				t.Errorf("server read %d bytes, more than the %d accepted", p.r.off, sent*size)
-			}
+			assert.LessOrEqual(t, p.r.off, int64(sent*size), "server read %d bytes, more than the %d accepted", p.r.off, sent*size)
 			waitFor(t, "the client's OnInactive", func() bool { return n.inactive.Load() == 1 })
 			t.Logf("accepted %d writes, refused %d; server read %d bytes", sent, refused, p.r.off)
 		})

@@ -1,7 +1,6 @@
 package eventloop_test
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -9,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
@@ -51,9 +52,7 @@ func TestChurn(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := churnClient(addr, i%4); err != nil {
-					t.Errorf("connection %d (mode %d): %v", i, i%4, err)
-				}
+				assert.NoError(t, churnClient(addr, i%4), "connection %d (mode %d)", i, i%4)
 			}()
 		}
 		wg.Wait()
@@ -64,17 +63,13 @@ func TestChurn(t *testing.T) {
 	waitFor(t, "every connection to close on the server", func() bool {
 		return n.inactive.Load() == total && s.Conns() == 0
 	})
-	if a, i := n.active.Load(), n.inactive.Load(); a != total || i != total {
-		t.Errorf("OnActive %d, OnInactive %d times; want %d each", a, i, total)
-	}
+	a, i := n.active.Load(), n.inactive.Load()
+	assert.False(t, a != total || i != total, "OnActive %d, OnInactive %d times; want %d each", a, i, total)
 	// Only the resets are errors, each reported once.
 	errs := n.errors()
-	if len(errs) != total/4 {
-		t.Errorf("OnError fired %d times, want %d (one per reset)", len(errs), total/4)
-	}
+	assert.Len(t, errs, total/4, "OnError fired %d times, want %d (one per reset)", len(errs), total/4)
 	for _, err := range errs {
-		if !errors.Is(err, syscall.ECONNRESET) {
-			t.Errorf("OnError(%v), want ECONNRESET", err)
+		if !assert.ErrorIs(t, err, syscall.ECONNRESET, "OnError") {
 			break
 		}
 	}

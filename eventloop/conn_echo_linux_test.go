@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -70,21 +72,17 @@ func TestEchoStreams(t *testing.T) {
 					} else {
 						err = echoNetClient(tc.network, s.Addr().String(), i)
 					}
-					if err != nil {
-						t.Errorf("client %d: %v", i, err)
-					}
+					assert.NoError(t, err, "client %d", i)
 				}()
 			}
 			wg.Wait()
 			waitFor(t, "the server to close every connection", func() bool {
 				return s.Conns() == 0 && n.inactive.Load() == echoClients
 			})
-			if a, i := n.active.Load(), n.inactive.Load(); a != echoClients || i != echoClients {
-				t.Errorf("OnActive %d, OnInactive %d times; want %d each", a, i, echoClients)
-			}
-			if e := n.errors(); len(e) != 0 {
-				t.Errorf("OnError: %v", e)
-			}
+			a, i := n.active.Load(), n.inactive.Load()
+			assert.False(t, a != echoClients || i != echoClients, "OnActive %d, OnInactive %d times; want %d each", a, i, echoClients)
+			e := n.errors()
+			assert.Empty(t, e, "OnError: %v", e)
 		})
 	}
 }

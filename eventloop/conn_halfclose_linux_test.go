@@ -1,11 +1,13 @@
 package eventloop_test
 
 import (
-	"errors"
 	"io"
 	"net"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
@@ -39,9 +41,7 @@ func (h halfEcho) OnReadClosed(x *eventloop.Context) {
 func dialTCP(t *testing.T, addr string) *net.TCPConn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	return c.(*net.TCPConn)
@@ -59,26 +59,17 @@ func TestHalfClose(t *testing.T) {
 		var n counter
 		s := listen(t, g, "tcp", "127.0.0.1:0", halfEcho{n: &n, tail: " and goodbye"})
 		c := dialTCP(t, s.Addr().String())
-		if _, err := c.Write([]byte("hello")); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.CloseWrite(); err != nil {
-			t.Fatal(err)
-		}
+		_, err := c.Write([]byte("hello"))
+		require.NoError(t, err)
+		require.NoError(t, c.CloseWrite())
 		got, err := io.ReadAll(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != "hello and goodbye" {
-			t.Fatalf("client read %q, want %q", got, "hello and goodbye")
-		}
+		require.NoError(t, err)
+		require.Equal(t, "hello and goodbye", string(got), "client read %q, want %q", got, "hello and goodbye")
 		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
-		if r := n.readClosed.Load(); r != 1 {
-			t.Errorf("OnReadClosed fired %d times, want 1", r)
-		}
-		if e := n.errors(); len(e) != 0 {
-			t.Errorf("OnError: %v", e)
-		}
+		r := n.readClosed.Load()
+		assert.Equal(t, int64(1), r, "OnReadClosed fired %d times, want 1", r)
+		e := n.errors()
+		assert.Empty(t, e, "OnError: %v", e)
 	})
 
 	// The server shuts down writing: the client reads what it wrote, then
@@ -96,15 +87,10 @@ func TestHalfClose(t *testing.T) {
 		}))
 		c := dialTCP(t, s.Addr().String())
 		first, err := io.ReadAll(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(first) != "greeting" {
-			t.Fatalf("client read %q before EOF, want %q", first, "greeting")
-		}
-		if _, err := c.Write([]byte("after EOF")); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		require.Equal(t, "greeting", string(first), "client read %q before EOF, want %q", first, "greeting")
+		_, err = c.Write([]byte("after EOF"))
+		require.NoError(t, err)
 		var sb []byte
 		for string(sb) != "after EOF" {
 			sb = append(sb, recvOrFail(t, got, "the server to read the client's bytes")...)
@@ -112,19 +98,12 @@ func TestHalfClose(t *testing.T) {
 				break
 			}
 		}
-		if string(sb) != "after EOF" {
-			t.Fatalf("server read %q, want %q", sb, "after EOF")
-		}
-		if err := recvOrFail(t, writeErr, "the server's write"); !errors.Is(err, eventloop.ErrConnClosed) {
-			t.Errorf("server write after CloseWrite: %v, want ErrConnClosed", err)
-		}
-		if err := c.CloseWrite(); err != nil {
-			t.Fatal(err)
-		}
+		require.Equal(t, "after EOF", string(sb), "server read %q, want %q", sb, "after EOF")
+		assert.ErrorIs(t, recvOrFail(t, writeErr, "the server's write"), eventloop.ErrConnClosed, "server write after CloseWrite")
+		require.NoError(t, c.CloseWrite())
 		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
-		if e := n.errors(); len(e) != 0 {
-			t.Errorf("OnError: %v", e)
-		}
+		e := n.errors()
+		assert.Empty(t, e, "OnError: %v", e)
 	})
 
 	// WithCloseOnReadClosed: the peer's FIN closes the connection after
@@ -137,9 +116,8 @@ func TestHalfClose(t *testing.T) {
 		c := dialTCP(t, s.Addr().String())
 		pingClose(t, c)
 		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
-		if r := n.readClosed.Load(); r != 0 {
-			t.Errorf("OnReadClosed fired %d times with WithCloseOnReadClosed, want 0", r)
-		}
+		r := n.readClosed.Load()
+		assert.Equal(t, int64(0), r, "OnReadClosed fired %d times with WithCloseOnReadClosed, want 0", r)
 	})
 
 	// No handler takes OnReadClosed: the tail closes the connection after
@@ -168,18 +146,14 @@ func TestHalfCloseQueued(t *testing.T) {
 		queued := make(chan int, 1)
 		s := listen(t, g, "tcp", "127.0.0.1:0", shutdownServer{n: &n, queued: queued})
 		c := shutdownClient(t, s.Addr().String(), 'w')
-		if q := recvOrFail(t, queued, "the stream to be queued"); q == 0 {
-			t.Fatal("the socket took the whole stream: nothing queued")
-		}
+		require.NotEqual(t, 0, recvOrFail(t, queued, "the stream to be queued"), "the socket took the whole stream: nothing queued")
 		got, err := readStream(c, true)
-		if err != nil || got != shutdownStream {
-			t.Fatalf("client read %d of %d bytes, then %v", got, shutdownStream, err)
-		}
+		require.NoError(t, err, "client read %d of %d bytes, then", got, shutdownStream)
+		require.Equal(t, int64(shutdownStream), got, "client read %d of %d bytes, then %v", got, shutdownStream, err)
 		c.(*net.TCPConn).CloseWrite()
 		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
-		if e := n.errors(); len(e) != 0 {
-			t.Errorf("OnError: %v", e)
-		}
+		e := n.errors()
+		assert.Empty(t, e, "OnError: %v", e)
 	})
 
 	// The client asks for the stream and half-closes at once: the tail
@@ -193,17 +167,13 @@ func TestHalfCloseQueued(t *testing.T) {
 		s := listen(t, g, "tcp", "127.0.0.1:0", shutdownServer{n: &n, queued: queued})
 		c := shutdownClient(t, s.Addr().String(), 's')
 		c.(*net.TCPConn).CloseWrite()
-		if q := recvOrFail(t, queued, "the stream to be queued"); q == 0 {
-			t.Fatal("the socket took the whole stream: nothing queued")
-		}
+		require.NotEqual(t, 0, recvOrFail(t, queued, "the stream to be queued"), "the socket took the whole stream: nothing queued")
 		got, err := readStream(c, true)
-		if err != nil || got != shutdownStream {
-			t.Fatalf("client read %d of %d bytes, then %v", got, shutdownStream, err)
-		}
+		require.NoError(t, err, "client read %d of %d bytes, then", got, shutdownStream)
+		require.Equal(t, int64(shutdownStream), got, "client read %d of %d bytes, then %v", got, shutdownStream, err)
 		waitFor(t, "the server to close", func() bool { return n.inactive.Load() == 1 && s.Conns() == 0 })
-		if e := n.errors(); len(e) != 0 {
-			t.Errorf("OnError: %v", e)
-		}
+		e := n.errors()
+		assert.Empty(t, e, "OnError: %v", e)
 	})
 }
 
@@ -211,19 +181,12 @@ func TestHalfCloseQueued(t *testing.T) {
 // EOF.
 func pingClose(t *testing.T, c *net.TCPConn) {
 	t.Helper()
-	if _, err := c.Write([]byte("ping")); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CloseWrite(); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Write([]byte("ping"))
+	require.NoError(t, err)
+	require.NoError(t, c.CloseWrite())
 	got, err := io.ReadAll(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != "ping" {
-		t.Fatalf("client read %q, want %q", got, "ping")
-	}
+	require.NoError(t, err)
+	require.Equal(t, "ping", string(got), "client read %q, want %q", got, "ping")
 }
 
 // closeWriter greets and shuts down writing at once; it reports what it

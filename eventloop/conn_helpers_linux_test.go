@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
 	"github.com/netkit/netkit/eventloop"
@@ -54,9 +57,7 @@ func clean(t *testing.T) {
 					b = b[:runtime.Stack(b, true)]
 					t.Errorf("goroutine leak: %d before, %d after:\n%s", gs, ng, b)
 				}
-				if nb > inUse {
-					t.Errorf("buffer leak: %d bytes of buf.Default in use before, %d after", inUse, nb)
-				}
+				assert.LessOrEqual(t, nb, inUse, "buffer leak: %d bytes of buf.Default in use before, %d after", inUse, nb)
 				return
 			}
 			time.Sleep(10 * time.Millisecond)
@@ -67,9 +68,7 @@ func clean(t *testing.T) {
 func fdCount(t *testing.T) int {
 	t.Helper()
 	es, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return len(es)
 }
 
@@ -88,9 +87,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
+		require.False(t, time.Now().After(deadline), "timed out waiting for %s", what)
 		time.Sleep(2 * time.Millisecond)
 	}
 }

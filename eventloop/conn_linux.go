@@ -3,7 +3,6 @@
 package eventloop
 
 import (
-	"os"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -14,9 +13,6 @@ import (
 
 // errAgain is the error of a read or write the socket cannot take now.
 const errAgain = unix.EAGAIN
-
-// oneShot disables a registration after its next event, until modified.
-const oneShot = unix.EPOLLONESHOT
 
 // loopConns is a loop's share of the connection machinery: its open
 // connections, a free list of emptied composites, and the iovec array of
@@ -71,53 +67,6 @@ func (lc *loopConns) writev(fd int, c *buf.Composite) (int, error) {
 		}
 		return n, err
 	}
-}
-
-func sysRead(fd int, p []byte) (int, error) {
-	for {
-		n, err := unix.Read(fd, p)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			if err == unix.EAGAIN {
-				return 0, errAgain
-			}
-			return 0, os.NewSyscallError("read", err)
-		}
-		return n, nil
-	}
-}
-
-func sysShutdownWrite(fd int) error {
-	if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
-		return os.NewSyscallError("shutdown", err)
-	}
-	return nil
-}
-
-func sysClose(fd int) { unix.Close(fd) }
-
-// sysSocketError returns the socket's pending error (SO_ERROR), or nil.
-func sysSocketError(fd int) error {
-	v, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ERROR)
-	if err != nil {
-		return os.NewSyscallError("getsockopt", err)
-	}
-	if v != 0 {
-		return os.NewSyscallError("socket", unix.Errno(v))
-	}
-	return nil
-}
-
-// sysUnread returns the bytes waiting to be read in the socket (SIOCINQ);
-// an error counts as none.
-func sysUnread(fd int) int {
-	n, err := unix.IoctlGetInt(fd, unix.SIOCINQ)
-	if err != nil {
-		return 0
-	}
-	return n
 }
 
 // registerConn adds c to the loop's epoll set and its list (on the loop).

@@ -3,7 +3,6 @@ package eventloop_test
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -16,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/buf"
@@ -32,9 +33,7 @@ func (echo) OnReadComplete(x *eventloop.Context)  { x.Flush() }
 func listen(t *testing.T, g *eventloop.Group, network, addr string, h eventloop.Handler, opts ...eventloop.Option) *eventloop.Server {
 	t.Helper()
 	s, err := eventloop.Listen(g, network, addr, h, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
 }
@@ -97,13 +96,11 @@ func TestFrameDecoder(t *testing.T) {
 	g := newGroup(t, eventloop.Config{Loops: 1})
 	var errs atomic.Int32
 	s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
-		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxLength: 16, StripDelimiter: true}))
+		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxFrameLength: 16, StripDelimiter: true}))
 		c.Pipeline().AddLast("app", lineApp{&errs})
 	}))
 	c, err := net.Dial("tcp", s.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer c.Close()
 	for _, part := range []string{"he", "llo\nwor", "ld\n", strings.Repeat("x", 40), "\nok\n"} {
 		c.Write([]byte(part))
@@ -112,15 +109,11 @@ func TestFrameDecoder(t *testing.T) {
 	want := "5:hello\n5:world\n2:ok\n"
 	got := make([]byte, len(want))
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.ReadFull(c, got); err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	if n := errs.Load(); n != 1 {
-		t.Errorf("%d errors reported, want 1 (the long line)", n)
-	}
+	_, err = io.ReadFull(c, got)
+	require.NoError(t, err)
+	assert.Equal(t, want, string(got), "got %q, want %q", got, want)
+	n := errs.Load()
+	assert.Equal(t, int32(1), n, "%d errors reported, want 1 (the long line)", n)
 }
 
 // proxy forwards what one connection reads to another (set in Value) by
@@ -150,21 +143,16 @@ func TestProxyComposite(t *testing.T) {
 		c.Pipeline().AddLast("proxy", proxy{})
 	}))
 	c, err := net.Dial("tcp", front.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer c.Close()
 	for i := range 20 {
 		msg := bytes.Repeat([]byte{byte('a' + i)}, 1+i*997)
 		c.Write(msg)
 		got := make([]byte, len(msg))
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		if _, err := io.ReadFull(c, got); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, msg) {
-			t.Fatalf("message %d differs", i)
-		}
+		_, err := io.ReadFull(c, got)
+		require.NoError(t, err)
+		require.Equal(t, msg, got, "message %d differs", i)
 	}
 }
 
@@ -205,17 +193,11 @@ func TestDial(t *testing.T) {
 	} {
 		h := collect{make(chan []byte, 16)}
 		c, err := eventloop.Dial(g, srv.Addr().Network(), srv.Addr().String(), h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.RemoteAddr() == nil || c.LocalAddr() == nil {
-			t.Errorf("%s: addresses %v %v", srv.Addr().Network(), c.LocalAddr(), c.RemoteAddr())
-		} else if got, want := c.RemoteAddr().String(), srv.Addr().String(); got != want {
-			t.Errorf("%s: RemoteAddr %s, want the server's %s", srv.Addr().Network(), got, want)
-		}
-		if err := c.AsyncWrite(bufOf("ping")); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		require.NotNil(t, c.LocalAddr(), "%s: LocalAddr", srv.Addr().Network())
+		require.NotNil(t, c.RemoteAddr(), "%s: RemoteAddr", srv.Addr().Network())
+		assert.Equal(t, srv.Addr().String(), c.RemoteAddr().String(), "%s: RemoteAddr, want the server's", srv.Addr().Network())
+		require.NoError(t, c.AsyncWrite(bufOf("ping")))
 		var got []byte
 		for len(got) < 4 {
 			select {
@@ -225,22 +207,17 @@ func TestDial(t *testing.T) {
 				t.Fatal("no echo")
 			}
 		}
-		if string(got) != "ping" {
-			t.Errorf("%s: echo %q", srv.Addr().Network(), got)
-		}
+		assert.Equal(t, "ping", string(got), "%s: echo", srv.Addr().Network())
 		c.Close()
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
-	if _, err := eventloop.Dial(g, "tcp", addr, echo{}); err == nil {
-		t.Error("Dial to a closed port succeeded")
-	}
+	_, err := eventloop.Dial(g, "tcp", addr, echo{})
+	assert.Error(t, err, "Dial to a closed port succeeded")
 	var onLoop error
 	run(t, g.Next(), func() { _, onLoop = eventloop.Dial(g, "tcp", addr, echo{}) })
-	if onLoop == nil {
-		t.Error("Dial on a loop did not fail")
-	}
+	assert.Error(t, onLoop, "Dial on a loop did not fail")
 }
 
 func bufOf(s string) *buf.Buffer {
@@ -278,18 +255,12 @@ func TestAcceptedAddrs(t *testing.T) {
 			addr = net.JoinHostPort(tc.dial, strconv.Itoa(s.Addr().(*net.TCPAddr).Port))
 		}
 		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
 		line, err := bufio.NewReader(c).ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := c.RemoteAddr().String() + " " + c.LocalAddr().String() + "\n"
-		if line != want {
-			t.Errorf("%s %s: server sees %q, want %q", tc.network, tc.listen, line, want)
-		}
+		assert.Equal(t, want, line, "%s %s: server sees %q, want %q", tc.network, tc.listen, line, want)
 		c.Close()
 		s.Close()
 	}
@@ -302,16 +273,10 @@ func TestAcceptedAddrs(t *testing.T) {
 func TestDialTimeout(t *testing.T) {
 	g := newGroup(t, eventloop.Config{Loops: 1})
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer unix.Close(fd)
-	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Listen(fd, 0); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
+	require.NoError(t, unix.Listen(fd, 0))
 	sa, _ := unix.Getsockname(fd)
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*unix.SockaddrInet4).Port))
 	// Fill the accept queue (a backlog of 0 holds one connection).
@@ -330,10 +295,7 @@ func TestDialTimeout(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = eventloop.Dial(g, "tcp", addr, echo{}, eventloop.WithDialTimeout(300*time.Millisecond))
-	if !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("Dial to a full accept queue: %v, want os.ErrDeadlineExceeded", err)
-	}
-	if d := time.Since(start); d < 300*time.Millisecond {
-		t.Errorf("Dial gave up after %v, before its 300ms timeout", d)
-	}
+	require.ErrorIs(t, err, os.ErrDeadlineExceeded, "Dial to a full accept queue: %v, want os.ErrDeadlineExceeded", err)
+	d := time.Since(start)
+	assert.False(t, d < 300*time.Millisecond, "Dial gave up after %v, before its 300ms timeout", d)
 }

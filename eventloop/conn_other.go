@@ -9,8 +9,6 @@ import "github.com/netkit/netkit/buf"
 
 var errAgain = ErrUnsupported
 
-const oneShot = 1 << 30
-
 type loopConns struct{ list []*Conn }
 
 func (lc *loopConns) composite() *buf.Composite               { return buf.NewComposite() }
@@ -23,5 +21,5 @@ func sysSocketError(int) error                                { return ErrUnsupp
 func sysUnread(int) int                                       { return 0 }
 func (l *Loop) registerConn(*Conn) error                      { return ErrUnsupported }
 func (l *Loop) unregisterConn(*Conn)                          {}
-func (l *Loop) modify(int, uint32) error                      { return ErrUnsupported }
+func (l *Loop) modify(int, Events) error                      { return ErrUnsupported }
 func (l *Loop) closeConns()                                   {}

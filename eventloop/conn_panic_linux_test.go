@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -72,9 +75,7 @@ func TestHandlerPanic(t *testing.T) {
 	conns := make([]net.Conn, others)
 	for i := range conns {
 		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer c.Close()
 		c.SetDeadline(time.Now().Add(30 * time.Second))
 		conns[i] = c
@@ -85,9 +86,7 @@ func TestHandlerPanic(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := roundTrips(c, 20, fmt.Sprintf("%s %d", phase, i)); err != nil {
-					t.Errorf("client %d %s the panic: %v", i, phase, err)
-				}
+				assert.NoError(t, roundTrips(c, 20, fmt.Sprintf("%s %d", phase, i)), "client %d %s the panic", i, phase)
 			}()
 		}
 		wg.Wait()
@@ -95,42 +94,29 @@ func TestHandlerPanic(t *testing.T) {
 	each("before")
 
 	v, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer v.Close()
 	v.SetDeadline(time.Now().Add(30 * time.Second))
-	if err := roundTrips(v, 3, "victim"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := v.Write([]byte("!\n")); err != nil {
-		t.Fatal(err)
-	}
-	if k, err := v.Read(make([]byte, 16)); k != 0 || (err != io.EOF && !errors.Is(err, syscall.ECONNRESET)) {
-		t.Fatalf("victim read %d bytes, %v after the panic; want its connection closed", k, err)
-	}
+	require.NoError(t, roundTrips(v, 3, "victim"))
+	_, err = v.Write([]byte("!\n"))
+	require.NoError(t, err)
+	k, rerr := v.Read(make([]byte, 16))
+	require.Zero(t, k, "victim read bytes after the panic; want its connection closed")
+	require.True(t, rerr == io.EOF || errors.Is(rerr, syscall.ECONNRESET), "victim read error %v after the panic; want EOF or ECONNRESET", rerr)
 	waitFor(t, "the victim's OnInactive", func() bool { return n.inactive.Load() == 1 })
 
 	each("after")
 	extra, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer extra.Close()
 	extra.SetDeadline(time.Now().Add(30 * time.Second))
-	if err := roundTrips(extra, 5, "new"); err != nil {
-		t.Fatalf("a connection made after the panic: %v", err)
-	}
+	require.NoError(t, roundTrips(extra, 5, "new"), "a connection made after the panic")
 
-	if got := loop.Stats().Panics - before; got != 1 {
-		t.Errorf("Stats().Panics went up by %d, want 1", got)
-	}
+	got := loop.Stats().Panics - before
+	assert.Equal(t, uint64(1), got, "Stats().Panics went up by %d, want 1", got)
 	mu.Lock()
-	if len(panics) != 1 || panics[0] != "boom" {
-		t.Errorf("OnPanic got %v, want [boom]", panics)
-	}
+	assert.False(t, len(panics) != 1 || panics[0] != "boom", "OnPanic got %v, want [boom]", panics)
 	mu.Unlock()
-	if a, i, c := n.active.Load(), n.inactive.Load(), s.Conns(); a != others+2 || i != 1 || c != others+1 {
-		t.Errorf("OnActive %d, OnInactive %d, Conns %d; want %d, 1, %d", a, i, c, others+2, others+1)
-	}
+	a, i, c := n.active.Load(), n.inactive.Load(), s.Conns()
+	assert.False(t, a != others+2 || i != 1 || c != others+1, "OnActive %d, OnInactive %d, Conns %d; want %d, 1, %d", a, i, c, others+2, others+1)
 }

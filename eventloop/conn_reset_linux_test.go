@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -87,25 +89,18 @@ func TestPeerReset(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := resetClient(s.Addr().String(), i); err != nil {
-					t.Errorf("client %d: %v", i, err)
-				}
+				assert.NoError(t, resetClient(s.Addr().String(), i), "client %d", i)
 			}()
 		}
 		wg.Wait()
 	}
 	for range clients * rounds {
 		r := recvOrFail(t, report, "OnInactive")
-		if r.received != resetN {
-			t.Errorf("server read %d bytes before the reset, want %d", r.received, resetN)
-		}
-		if r.actives != 1 || r.inactive != 1 {
-			t.Errorf("OnActive %d, OnInactive %d times; want 1 each", r.actives, r.inactive)
-		}
-		if len(r.errs) != 1 {
-			t.Errorf("OnError fired %d times (%v), want once", len(r.errs), r.errs)
-		} else if !errors.Is(r.errs[0], syscall.ECONNRESET) && !errors.Is(r.errs[0], syscall.EPIPE) {
-			t.Errorf("OnError(%v), want ECONNRESET or EPIPE", r.errs[0])
+		assert.Equal(t, int64(resetN), r.received, "server read %d bytes before the reset, want %d", r.received, resetN)
+		assert.EqualValues(t, 1, r.actives, "OnActive calls")
+		assert.EqualValues(t, 1, r.inactive, "OnInactive calls")
+		if assert.Len(t, r.errs, 1, "OnError calls") {
+			assert.True(t, errors.Is(r.errs[0], syscall.ECONNRESET) || errors.Is(r.errs[0], syscall.EPIPE), "OnError(%v), want ECONNRESET or EPIPE", r.errs[0])
 		}
 	}
 	waitFor(t, "no connection left", func() bool { return s.Conns() == 0 })

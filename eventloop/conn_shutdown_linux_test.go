@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -58,19 +61,16 @@ func (h shutdownServer) OnRead(x *eventloop.Context, msg any) {
 func shutdownClient(t *testing.T, addr string, cmd byte) net.Conn {
 	t.Helper()
 	c, err := smallRcvBuf(context.Background(), "tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	c.SetDeadline(time.Now().Add(30 * time.Second))
-	if _, err := c.Write([]byte{cmd}); err != nil {
-		t.Fatal(err)
-	}
+	_, err = c.Write([]byte{cmd})
+	require.NoError(t, err)
 	if cmd == 'i' {
 		p := make([]byte, 2)
-		if _, err := io.ReadFull(c, p); err != nil || string(p) != "ok" {
-			t.Fatalf("idle client: %q, %v", p, err)
-		}
+		_, err := io.ReadFull(c, p)
+		require.NoError(t, err, "idle client: %q,", p)
+		require.Equal(t, "ok", string(p), "idle client: %q, %v", p, err)
 	}
 	return c
 }
@@ -117,9 +117,7 @@ func TestServerShutdown(t *testing.T) {
 			sc = append(sc, shutdownClient(t, addr, 's'))
 		}
 		for range streams {
-			if q := recvOrFail(t, queued, "the stream to be queued"); q == 0 {
-				t.Fatal("the socket took the whole stream: nothing in flight to drain")
-			}
+			require.NotEqual(t, 0, recvOrFail(t, queued, "the stream to be queued"), "the socket took the whole stream: nothing in flight to drain")
 		}
 		for range idles {
 			ic = append(ic, shutdownClient(t, addr, 'i'))
@@ -127,9 +125,8 @@ func TestServerShutdown(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- s.Shutdown(context.Background()) }()
 		for i, c := range ic {
-			if k, err := c.Read(make([]byte, 1)); err != io.EOF {
-				t.Fatalf("idle client %d: read %d bytes, %v; want EOF", i, k, err)
-			}
+			k, err := c.Read(make([]byte, 1))
+			require.Equal(t, io.EOF, err, "idle client %d: read %d bytes", i, k)
 		}
 		select {
 		case err := <-done:
@@ -138,9 +135,9 @@ func TestServerShutdown(t *testing.T) {
 		}
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			t.Error("a connection was accepted after Shutdown began")
-		} else if !errors.Is(err, syscall.ECONNREFUSED) {
-			t.Errorf("dial after Shutdown began: %v, want ECONNREFUSED", err)
+			assert.Fail(t, "a connection was accepted after Shutdown began")
+		} else {
+			assert.ErrorIs(t, err, syscall.ECONNREFUSED, "dial after Shutdown began")
 		}
 		var wg sync.WaitGroup
 		for i, c := range sc {
@@ -148,24 +145,17 @@ func TestServerShutdown(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				got, err := readStream(c, true)
-				if err != nil || got != shutdownStream {
-					t.Errorf("stream client %d: read %d of %d bytes, then %v", i, got, shutdownStream, err)
-				}
+				assert.False(t, err != nil || got != shutdownStream, "stream client %d: read %d of %d bytes, then %v", i, got, shutdownStream, err)
 			}()
 		}
 		wg.Wait()
-		if err := recvOrFail(t, done, "Shutdown to return"); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		if c := s.Conns(); c != 0 {
-			t.Errorf("Conns() = %d after Shutdown", c)
-		}
-		if a, i := n.active.Load(), n.inactive.Load(); a != streams+idles || i != streams+idles {
-			t.Errorf("OnActive %d, OnInactive %d times; want %d each", a, i, streams+idles)
-		}
-		if e := n.errors(); len(e) != 0 {
-			t.Errorf("OnError: %v", e)
-		}
+		assert.NoError(t, recvOrFail(t, done, "Shutdown to return"), "Shutdown")
+		c := s.Conns()
+		assert.Equal(t, 0, c, "Conns() = %d after Shutdown", c)
+		a, i := n.active.Load(), n.inactive.Load()
+		assert.False(t, a != streams+idles || i != streams+idles, "OnActive %d, OnInactive %d times; want %d each", a, i, streams+idles)
+		e := n.errors()
+		assert.Empty(t, e, "OnError: %v", e)
 	})
 
 	// A client that never reads: Shutdown with a 300 ms deadline returns
@@ -179,26 +169,15 @@ func TestServerShutdown(t *testing.T) {
 		queued := make(chan int, 1)
 		s := listen(t, g, "tcp", "127.0.0.1:0", shutdownServer{n: &n, queued: queued})
 		c := shutdownClient(t, s.Addr().String(), 's')
-		if q := recvOrFail(t, queued, "the stream to be queued"); q == 0 {
-			t.Fatal("the socket took the whole stream: nothing in flight")
-		}
+		require.NotEqual(t, 0, recvOrFail(t, queued, "the stream to be queued"), "the socket took the whole stream: nothing in flight")
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
-		if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Shutdown: %v, want context.DeadlineExceeded", err)
-		}
-		if c := s.Conns(); c != 0 {
-			t.Errorf("Conns() = %d after Shutdown gave up", c)
-		}
-		if i := n.inactive.Load(); i != 1 {
-			t.Errorf("OnInactive fired %d times, want 1", i)
-		}
+		assert.ErrorIs(t, s.Shutdown(ctx), context.DeadlineExceeded, "Shutdown")
+		assert.Zero(t, s.Conns(), "Conns() after Shutdown gave up")
+		i := n.inactive.Load()
+		assert.Equal(t, int64(1), i, "OnInactive fired %d times, want 1", i)
 		got, err := readStream(c, false)
-		if err != nil && !errors.Is(err, syscall.ECONNRESET) {
-			t.Errorf("client: %v after %d bytes", err, got)
-		}
-		if got >= shutdownStream {
-			t.Errorf("client read the whole stream (%d bytes) though Shutdown gave up", got)
-		}
+		assert.False(t, err != nil && !errors.Is(err, syscall.ECONNRESET), "client: %v after %d bytes", err, got)
+		assert.False(t, got >= shutdownStream, "client read the whole stream (%d bytes) though Shutdown gave up", got)
 	})
 }

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -103,28 +106,23 @@ func TestSlowloris(t *testing.T) {
 				t.Errorf("slowloris %d: read %d bytes, %v; want the server to close", i, k, err)
 				return
 			}
-			if elapsed < idle || elapsed > maxClose {
-				t.Errorf("slowloris %d closed after %v; want %v..%v", i, elapsed, idle, maxClose)
-			}
+			assert.False(t, elapsed < idle || elapsed > maxClose, "slowloris %d closed after %v; want %v..%v", i, elapsed, idle, maxClose)
 			t.Logf("slowloris %d closed after %v", i, elapsed)
 		}()
 	}
 
 	// A client that completes a line every 100 ms stays open.
 	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lineAddr := c.LocalAddr().String()
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	p := make([]byte, 5)
 	for range 12 {
-		if _, err := c.Write([]byte("ping\n")); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.ReadFull(c, p); err != nil || string(p) != "ping\n" {
-			t.Fatalf("line client: read %q, %v (closed by the idle timeout?)", p, err)
-		}
+		_, err := c.Write([]byte("ping\n"))
+		require.NoError(t, err)
+		_, err = io.ReadFull(c, p)
+		require.NoError(t, err, "line client: closed by the idle timeout?")
+		require.Equal(t, "ping\n", string(p), "line client")
 		time.Sleep(100 * time.Millisecond)
 	}
 	c.Close()
@@ -134,15 +132,13 @@ func TestSlowloris(t *testing.T) {
 		h := recvOrFail(t, report, "OnInactive")
 		switch {
 		case h.remote == lineAddr:
-			if len(h.errs) != 0 {
-				t.Errorf("line client: OnError %v", h.errs)
-			}
+			assert.Empty(t, h.errs, "line client: OnError %v", h.errs)
 		case lorisAddrs[h.remote]:
-			if len(h.errs) != 1 || !errors.Is(h.errs[0], eventloop.ErrIdleTimeout) {
-				t.Errorf("slowloris %s: OnError %v, want [ErrIdleTimeout]", h.remote, h.errs)
+			if assert.Len(t, h.errs, 1, "slowloris %s: OnError", h.remote) {
+				assert.ErrorIs(t, h.errs[0], eventloop.ErrIdleTimeout, "slowloris %s: OnError", h.remote)
 			}
 		default:
-			t.Errorf("a connection from %s the test did not make", h.remote)
+			assert.Fail(t, "a connection the test did not make", "from %s", h.remote)
 		}
 	}
 	waitFor(t, "no connection left", func() bool { return s.Conns() == 0 })

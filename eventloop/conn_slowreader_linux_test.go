@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/eventloop"
 )
@@ -107,9 +110,7 @@ func TestSlowReader(t *testing.T) {
 		pumps <- p
 	}), eventloop.WithWaterMarks(low, high))
 	c, err := smallRcvBuf(context.Background(), "tcp", s.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer c.Close()
 	p := recvOrFail(t, pumps, "the connection")
 	recvOrFail(t, p.unwritable, "OnWritabilityChanged(false)")
@@ -133,51 +134,35 @@ func TestSlowReader(t *testing.T) {
 	// The client still does not read: the queue stays bounded, unwritable,
 	// and no event fires.
 	for range 20 {
-		if out := sc.Outbound(); out > high+chunk || out < low {
-			t.Fatalf("Outbound() = %d while the client does not read; want %d..%d", out, low, high+chunk)
-		}
-		if sc.Writable() {
-			t.Fatal("Writable() while the client does not read")
-		}
+		out := sc.Outbound()
+		require.LessOrEqual(t, out, high+chunk, "Outbound() = %d while the client does not read; want %d..%d", out, low, high+chunk)
+		require.GreaterOrEqual(t, out, low, "Outbound() = %d while the client does not read; want %d..%d", out, low, high+chunk)
+		require.False(t, sc.Writable(), "Writable() while the client does not read")
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n, _ := snap(); n != stuck {
-		t.Fatalf("%d writability events while the client did not read", n-stuck)
-	}
+	n, _ := snap()
+	require.Equal(t, stuck, n, "%d writability events while the client did not read", n-stuck)
 	c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	r := newStream(1)
 	q := make([]byte, 64<<10)
 	for {
 		n, err := c.Read(q)
-		if err := r.check(q[:n]); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, r.check(q[:n]))
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			t.Fatalf("read after %d bytes: %v", r.off, err)
-		}
+		require.NoError(t, err, "read after %d bytes", r.off)
 	}
-	if r.off != total {
-		t.Fatalf("read %d bytes, want %d", r.off, total)
-	}
+	require.Equal(t, int64(total), r.off, "read %d bytes, want %d", r.off, total)
 	recvOrFail(t, p.inactive, "OnInactive")
 	// The loop is done with p: OnInactive ran.
-	if len(p.events) <= stuck || !p.events[stuck] {
-		t.Errorf("writability events %v: want a true after the client started reading (after event %d)", p.events, stuck)
-	}
-	if len(p.events) < 2 || p.events[len(p.events)-1] != true {
-		t.Errorf("writability events %v: want false, true, … ending with true", p.events)
-	}
+	assert.True(t, len(p.events) > stuck && p.events[stuck], "writability events %v: want a true after the client started reading (after event %d)", p.events, stuck)
+	assert.True(t, len(p.events) >= 2 && p.events[len(p.events)-1], "writability events %v: want false, true, … ending with true", p.events)
 	for i, w := range p.events {
-		if w != (i%2 == 1) {
-			t.Errorf("writability events %v do not alternate from false", p.events)
+		if !assert.Equal(t, i%2 == 1, w, "writability events %v do not alternate from false", p.events) {
 			break
 		}
 	}
-	if p.maxOut > high+chunk {
-		t.Errorf("Outbound() reached %d, over the high mark %d plus one write %d", p.maxOut, high, chunk)
-	}
+	assert.LessOrEqual(t, p.maxOut, high+chunk, "Outbound() reached %d, over the high mark %d plus one write %d", p.maxOut, high, chunk)
 	t.Logf("writability events: %d; most queued: %d bytes", len(p.events), p.maxOut)
 }

@@ -16,7 +16,8 @@
 //   - Reads land in pooled buf buffers sized adaptively between 64 B and
 //     64 KiB, appended to the connection's inbound buf.Composite, which the
 //     first ReadHandler consumes; a partial message stays for the next
-//     read. FrameDecoder turns any codec/frame Decoder into a handler.
+//     read. DecoderHandler turns any codec's stream decoder (a
+//     codec/frame decoder, say) into a handler.
 //   - Writes queue buffers in an outbound composite; Flush writes them with
 //     one writev and waits for EPOLLOUT only while the socket is full.
 //     Above the high water mark (64 KiB) the connection turns unwritable

@@ -57,7 +57,7 @@ func ExamplePipeline() {
 	g, _ := eventloop.NewGroup(eventloop.Config{Loops: 1})
 	defer g.Close()
 	srv, err := eventloop.Listen(g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
-		c.Pipeline().AddLast("lines", eventloop.NewFrameDecoder(&frame.Line{MaxLength: 1024}))
+		c.Pipeline().AddLast("lines", eventloop.NewFrameDecoder(&frame.Line{MaxFrameLength: 1024}))
 		c.Pipeline().AddLast("upper", Upper{})
 	}))
 	if err != nil {

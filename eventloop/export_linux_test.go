@@ -1,5 +1,7 @@
 package eventloop
 
+import "github.com/netkit/netkit/eventloop/internal/poll"
+
 // TID returns the loop's OS thread id, for tests that signal it.
 func (l *Loop) TID() int { return l.tid }
 
@@ -9,10 +11,7 @@ func (l *Loop) Sleeping() bool { return l.wakeup.Load() != awake }
 // UseEpollWait makes every loop wait with epoll_wait's millisecond
 // timeouts, as on a kernel without epoll_pwait2, until the returned
 // function restores the choice.
-func UseEpollWait() (restore func()) {
-	prev := pwait2.Swap(-1)
-	return func() { pwait2.Store(prev) }
-}
+func UseEpollWait() (restore func()) { return poll.UseEpollWait() }
 
 // CountWritevViews calls f with the number of views of the outbound queue
 // handed to each writev, until the returned function removes it.

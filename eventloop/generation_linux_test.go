@@ -1,12 +1,15 @@
 package eventloop
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/netkit/netkit/eventloop/internal/poll"
 )
 
 // errRecorder records the errors and the end of a connection.
@@ -61,7 +64,7 @@ func TestStaleEventNotDelivered(t *testing.T) {
 		defer close(done)
 		a := &Conn{loop: l, fd: fdA, opts: newOptions(nil)}
 		a.start(&ra)
-		setupErr = l.register(trig[0], Readable, fdFunc(func(uint32) {
+		setupErr = l.register(trig[0], Readable, fdFunc(func(Events) {
 			a.Close()
 			// B takes A's descriptor number.
 			if err := unix.Dup3(pb[0], fdA, unix.O_CLOEXEC); err != nil {
@@ -77,17 +80,16 @@ func TestStaleEventNotDelivered(t *testing.T) {
 		defer func() { l.unregister(trig[0]); unix.Close(trig[0]) }()
 		unix.Write(trig[1], []byte{1}) // the trigger is ready first,
 		unix.Close(pa[1])              // then A hangs up
-		events := make([]unix.EpollEvent, 16)
-		var n int
-		if n, setupErr = unix.EpollWait(l.sys.epfd, events, 0); setupErr != nil {
+		events, ok := l.sys.Wait(0)
+		if !ok {
+			setupErr = errors.New("the poller's wait was interrupted")
 			return
 		}
-		events = events[:n]
-		slices.SortStableFunc(events, func(x, y unix.EpollEvent) int {
-			return btoi(int(y.Fd) == trig[0]) - btoi(int(x.Fd) == trig[0])
+		slices.SortStableFunc(events, func(x, y poll.Event) int {
+			return btoi(int(y.FD) == trig[0]) - btoi(int(x.FD) == trig[0])
 		})
 		for _, ev := range events {
-			if int(ev.Fd) == trig[0] || int(ev.Fd) == fdA {
+			if int(ev.FD) == trig[0] || int(ev.FD) == fdA {
 				batched++
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/netkit/netkit/internal/rt/nanotime"
 )
 
 // Config configures NewGroup.
@@ -46,7 +48,7 @@ func NewGroup(cfg Config) (*Group, error) {
 		quiet = DefaultQuietPeriod
 	}
 	g := &Group{done: make(chan struct{})}
-	base, baseNano := time.Now(), runtimeNano()
+	base, baseNano := time.Now(), nanotime.Nano()
 	for i := range n {
 		l := &Loop{group: g, index: i, base: base, baseNano: baseNano, onPanic: cfg.OnPanic, quiet: int64(quiet), done: make(chan struct{})}
 		l.wakeup.Store(awake)

@@ -7,8 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/netkit/netkit/eventloop/internal/gid"
 	"github.com/netkit/netkit/eventloop/internal/mpsc"
+	"github.com/netkit/netkit/internal/rt/gid"
+	"github.com/netkit/netkit/internal/rt/nanotime"
 )
 
 // awake is the wakeup word of a loop that is not sleeping.
@@ -72,7 +73,7 @@ type Loop struct {
 	group    *Group
 	index    int
 	base     time.Time
-	baseNano int64 // runtimeNano() at base
+	baseNano int64 // nanotime.Nano() at base
 	wakeup   atomic.Int64
 	state    atomic.Int32
 	tasks    mpsc.Queue[task]
@@ -98,12 +99,13 @@ type Loop struct {
 func (l *Loop) Now() time.Time { return l.base.Add(time.Duration(l.nanotime())) }
 
 // nanotime returns the loop's monotonic clock in nanoseconds: the time
-// since base, read from the runtime's clock (base's monotonic reading is
-// that clock's too).
-func (l *Loop) nanotime() int64 { return runtimeNano() - l.baseNano }
+// since base, read from the runtime's monotonic clock (see
+// internal/rt/nanotime), which base's monotonic reading is too.
+func (l *Loop) nanotime() int64 { return nanotime.Nano() - l.baseNano }
 
-// InLoop reports whether the caller runs on l's goroutine. It costs about
-// a nanosecond on amd64 and arm64 (see internal/gid).
+// InLoop reports whether the caller runs on l's goroutine: a comparison
+// with an identifier of the calling goroutine that amd64 and arm64 read
+// without a system call (see internal/rt/gid).
 func (l *Loop) InLoop() bool {
 	o := l.owner.Load() // atomic: Close asks while the loop may be leaving
 	return gid.Current() == o && o != 0

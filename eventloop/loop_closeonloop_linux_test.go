@@ -44,9 +44,7 @@ func TestGroupCloseOnLoop(t *testing.T) {
 	g, err := eventloop.NewGroup(eventloop.Config{Loops: 2})
 	require.NoError(t, err)
 	var cerr error
-	if !onLoopReturns(t, g.Loops()[1], func() { cerr = g.Close() }) {
-		t.Fatal("Group.Close called on a loop did not return: deadlock")
-	}
+	require.True(t, onLoopReturns(t, g.Loops()[1], func() { cerr = g.Close() }), "Group.Close called on a loop did not return: deadlock")
 	require.NoError(t, cerr)
 	recvOrFail(t, g.Done(), "Done after Close on a loop")
 	stopped(t, g)
@@ -59,9 +57,7 @@ func TestGroupShutdownOnLoop(t *testing.T) {
 	g, err := eventloop.NewGroup(eventloop.Config{Loops: 2, QuietPeriod: 10 * time.Millisecond})
 	require.NoError(t, err)
 	var serr error
-	if !onLoopReturns(t, g.Loops()[0], func() { serr = g.Shutdown(context.Background()) }) {
-		t.Fatal("Group.Shutdown called on a loop did not return: deadlock")
-	}
+	require.True(t, onLoopReturns(t, g.Loops()[0], func() { serr = g.Shutdown(context.Background()) }), "Group.Shutdown called on a loop did not return: deadlock")
 	require.NoError(t, serr)
 	recvOrFail(t, g.Done(), "Done after Shutdown on a loop")
 	stopped(t, g)
@@ -77,7 +73,7 @@ func TestServerShutdownOnLoop(t *testing.T) {
 	require.NoError(t, err)
 	var errs atomic.Int32
 	s, err := eventloop.Listen(g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
-		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxLength: 16, StripDelimiter: true}))
+		c.Pipeline().AddLast("frames", eventloop.NewFrameDecoder(&frame.Line{MaxFrameLength: 16, StripDelimiter: true}))
 		c.Pipeline().AddLast("app", lineApp{&errs})
 	}))
 	require.NoError(t, err)
@@ -90,9 +86,7 @@ func TestServerShutdownOnLoop(t *testing.T) {
 	time.Sleep(20 * time.Millisecond) // the partial line is read
 	var serr error
 	for _, l := range g.Loops() {
-		if !onLoopReturns(t, l, func() { serr = s.Shutdown(context.Background()) }) {
-			t.Fatal("Server.Shutdown called on a loop did not return: deadlock")
-		}
+		require.True(t, onLoopReturns(t, l, func() { serr = s.Shutdown(context.Background()) }), "Server.Shutdown called on a loop did not return: deadlock")
 		require.NoError(t, serr)
 	}
 	_, err = c.Write([]byte("lo\n"))

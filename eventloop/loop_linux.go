@@ -4,40 +4,25 @@ package eventloop
 
 import (
 	"errors"
-	"os"
 	"runtime"
-	"sync/atomic"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/netkit/netkit/eventloop/internal/gid"
+	"github.com/netkit/netkit/eventloop/internal/poll"
+	"github.com/netkit/netkit/internal/rt/gid"
 )
 
-// sysLoop is a loop's epoll instance and eventfd, and the callbacks of the
-// file descriptors registered on it (touched only by the loop).
+// sysLoop is a loop's poller, and the callbacks of the file descriptors
+// registered on it (touched only by the loop).
 type sysLoop struct {
-	epfd, evfd int
-	handlers   []fdEntry // by descriptor
-	gen        uint32    // the generation of the latest registration
-	events     []unix.EpollEvent
-
-	// wakers counts the goroutines between deciding to write the eventfd
-	// and writing it; closed is set before the descriptors are closed.
-	// close waits for wakers to drain, and a waker that sees closed does
-	// not write: an eventfd number the kernel hands out again (to a
-	// socket, a pipe, a file) never receives a stray 8-byte wakeup.
-	wakers atomic.Int32
-	closed atomic.Bool
+	poll.Poller
+	handlers []fdEntry // by descriptor
+	gen      uint32    // the generation of the latest registration
 }
 
-// testHookWake, when set (by tests), runs in wake between announcing the
-// waker and writing the eventfd.
-var testHookWake func()
-
 // An fdEntry is a registered descriptor's callback and the generation of
-// its registration. The epoll data of each event carries both the
-// descriptor and the generation (in the Pad word), so an event raised for a
+// its registration. The poller's events carry both the descriptor and the
+// generation (as the registration's tag), so an event raised for a
 // descriptor that was closed, and whose number a new registration took,
 // within one batch of events does not reach the new one.
 type fdEntry struct {
@@ -45,112 +30,24 @@ type fdEntry struct {
 	gen uint32
 }
 
-// pwait2 is whether epoll_pwait2 (Linux 5.11) works here: 1 yes, -1 no,
-// 0 not tried yet.
-var pwait2 atomic.Int32
-
-func (s *sysLoop) open() error {
-	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
-		return err
-	}
-	evfd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
-	if err != nil {
-		unix.Close(epfd)
-		return err
-	}
-	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(evfd)}
-	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, evfd, &ev); err != nil {
-		unix.Close(epfd)
-		unix.Close(evfd)
-		return err
-	}
-	s.epfd, s.evfd = epfd, evfd
-	s.events = make([]unix.EpollEvent, 256)
-	return nil
-}
-
-// close releases the descriptors once no waker is about to write the
-// eventfd (a wakeup racing a Close from another goroutine).
-func (s *sysLoop) close() {
-	if s.closed.Swap(true) {
-		return
-	}
-	for s.wakers.Load() != 0 {
-		runtime.Gosched()
-	}
-	unix.Close(s.epfd)
-	unix.Close(s.evfd)
-}
-
-// wake writes the eventfd, unless the loop's descriptors are closed (or
-// being closed).
-func (s *sysLoop) wake() {
-	s.wakers.Add(1)
-	defer s.wakers.Add(-1)
-	if testHookWake != nil {
-		testHookWake()
-	}
-	if s.closed.Load() {
-		return
-	}
-	one := uint64(1)
-	for {
-		_, err := unix.Write(s.evfd, (*[8]byte)(unsafe.Pointer(&one))[:])
-		if err != unix.EINTR {
-			return // EAGAIN: the counter is full, so the loop wakes anyway
-		}
-	}
-}
-
-// drainWake resets the eventfd after a wakeup.
-func (s *sysLoop) drainWake() {
-	var b [8]byte
-	unix.Read(s.evfd, b[:])
-}
+func (s *sysLoop) open() error { return s.Open() }
+func (s *sysLoop) close()      { s.Close() }
+func (s *sysLoop) wake()       { s.Wake() }
 
 // wait blocks until an event or the absolute deadline (the loop's clock, in
-// nanoseconds; noDeadline for none), and returns the ready events. EINTR
-// recomputes the timeout from the deadline, so a signal neither cuts the
-// wait short nor stretches it. With epoll_pwait2 the timeout has
-// nanosecond resolution; without it (Linux < 5.11) it is rounded up to
-// whole milliseconds, so a timer may fire late but never early.
-func (l *Loop) wait(deadline int64) []unix.EpollEvent {
-	s := &l.sys
+// nanoseconds; noDeadline for none), and returns the ready events. A
+// signal recomputes the timeout from the deadline, so it neither cuts the
+// wait short nor stretches it; the timeout's resolution is the poller's
+// (see poll.Poller.Wait): a timer may fire late but never early.
+func (l *Loop) wait(deadline int64) []poll.Event {
 	for {
-		var (
-			n   int
-			err error
-		)
-		if deadline == noDeadline {
-			n, err = unix.EpollWait(s.epfd, s.events, -1)
-		} else {
-			d := max(deadline-l.nanotime(), 0)
-			if pwait2.Load() >= 0 {
-				ts := unix.NsecToTimespec(d)
-				r, _, e := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(s.epfd),
-					uintptr(unsafe.Pointer(&s.events[0])), uintptr(len(s.events)),
-					uintptr(unsafe.Pointer(&ts)), 0, 0)
-				if e == unix.ENOSYS {
-					pwait2.Store(-1)
-					continue
-				}
-				n, err = int(r), nil
-				if e != 0 {
-					err = e
-				}
-			} else {
-				ms := int((d + 999_999) / 1_000_000)
-				n, err = unix.EpollWait(s.epfd, s.events, ms)
-			}
+		timeout := int64(-1)
+		if deadline != noDeadline {
+			timeout = max(deadline-l.nanotime(), 0)
 		}
-		if err == unix.EINTR {
-			continue
+		if events, ok := l.sys.Wait(timeout); ok {
+			return events
 		}
-		if err != nil {
-			panic("eventloop: epoll_wait: " + err.Error())
-		}
-		return s.events[:n]
 	}
 }
 
@@ -203,17 +100,13 @@ func (l *Loop) run(started chan<- struct{}) {
 }
 
 // dispatch runs the callbacks of ready file descriptors.
-func (l *Loop) dispatch(events []unix.EpollEvent) {
+func (l *Loop) dispatch(events []poll.Event) {
 	var ran uint64
 	for i := range events {
 		ev := &events[i]
-		if int(ev.Fd) == l.sys.evfd {
-			l.sys.drainWake()
-			continue
-		}
-		if fd := int(ev.Fd); fd < len(l.sys.handlers) && l.sys.handlers[fd].h != nil && l.sys.handlers[fd].gen == uint32(ev.Pad) {
+		if fd := int(ev.FD); fd < len(l.sys.handlers) && l.sys.handlers[fd].h != nil && l.sys.handlers[fd].gen == ev.Tag {
 			ran++
-			l.callEvents(l.sys.handlers[fd].h, ev.Events)
+			l.callEvents(l.sys.handlers[fd].h, Events(ev.Events))
 		}
 	}
 	if ran > 0 {
@@ -221,33 +114,19 @@ func (l *Loop) dispatch(events []unix.EpollEvent) {
 	}
 }
 
-func (l *Loop) callEvents(h fdHandler, events uint32) {
+func (l *Loop) callEvents(h fdHandler, events Events) {
 	defer l.rescue()
 	h.ready(events)
 }
 
 // An fdHandler is what a registered descriptor's events go to: a
 // connection itself (no closure per connection), or a Register callback.
-type fdHandler interface{ ready(events uint32) }
+type fdHandler interface{ ready(events Events) }
 
 // fdFunc is a Register callback as an fdHandler.
-type fdFunc func(events uint32)
+type fdFunc func(events Events)
 
-func (f fdFunc) ready(events uint32) { f(events) }
-
-// Event bits for Register and Modify: epoll's, which the callback receives
-// as they were reported.
-const (
-	Readable = unix.EPOLLIN
-	Writable = unix.EPOLLOUT
-	Error    = unix.EPOLLERR
-	Hangup   = unix.EPOLLHUP
-	// PeerClosedWrite reports that the peer shut down its writing half.
-	PeerClosedWrite = unix.EPOLLRDHUP
-	// EdgeTriggered makes the registration edge-triggered: the callback runs
-	// once per change of readiness, and must read (or write) until EAGAIN.
-	EdgeTriggered = unix.EPOLLET
-)
+func (f fdFunc) ready(events Events) { f(events) }
 
 // Register adds fd to the loop's epoll set: onReady runs on the loop with
 // the ready events whenever fd is ready for one of events. Registrations
@@ -262,7 +141,7 @@ const (
 // its own generation: an event raised for an earlier registration of the
 // same descriptor number (closed and reused within one round of events)
 // never reaches onReady.
-func (l *Loop) Register(fd int, events uint32, onReady func(events uint32)) error {
+func (l *Loop) Register(fd int, events Events, onReady func(events Events)) error {
 	if onReady == nil {
 		panic("eventloop: Register with a nil callback")
 	}
@@ -270,7 +149,7 @@ func (l *Loop) Register(fd int, events uint32, onReady func(events uint32)) erro
 }
 
 // Modify changes the events a registered fd is watched for.
-func (l *Loop) Modify(fd int, events uint32) error {
+func (l *Loop) Modify(fd int, events Events) error {
 	return l.onLoop(func() error { return l.modify(fd, events) })
 }
 
@@ -280,7 +159,7 @@ func (l *Loop) Unregister(fd int) error {
 }
 
 // register, modify and unregister are the methods above, on the loop.
-func (l *Loop) register(fd int, events uint32, onReady fdHandler) error {
+func (l *Loop) register(fd int, events Events, onReady fdHandler) error {
 	if fd < 0 {
 		return errors.New("eventloop: negative file descriptor")
 	}
@@ -291,9 +170,8 @@ func (l *Loop) register(fd int, events uint32, onReady fdHandler) error {
 	if gen == 0 {
 		gen = 1 // 0 is the eventfd's
 	}
-	ev := unix.EpollEvent{Events: events, Fd: int32(fd), Pad: int32(gen)}
-	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
-		return os.NewSyscallError("epoll_ctl", err)
+	if err := l.sys.Add(fd, poll.Events(events), gen); err != nil {
+		return err
 	}
 	if fd >= len(l.sys.handlers) {
 		l.sys.handlers = append(l.sys.handlers, make([]fdEntry, fd+1-len(l.sys.handlers))...)
@@ -303,15 +181,11 @@ func (l *Loop) register(fd int, events uint32, onReady fdHandler) error {
 	return nil
 }
 
-func (l *Loop) modify(fd int, events uint32) error {
+func (l *Loop) modify(fd int, events Events) error {
 	if fd < 0 || fd >= len(l.sys.handlers) || l.sys.handlers[fd].h == nil {
 		return errors.New("eventloop: file descriptor not registered")
 	}
-	ev := unix.EpollEvent{Events: events, Fd: int32(fd), Pad: int32(l.sys.handlers[fd].gen)}
-	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_MOD, fd, &ev); err != nil {
-		return os.NewSyscallError("epoll_ctl", err)
-	}
-	return nil
+	return l.sys.Mod(fd, poll.Events(events), l.sys.handlers[fd].gen)
 }
 
 func (l *Loop) unregister(fd int) error {
@@ -319,10 +193,7 @@ func (l *Loop) unregister(fd int) error {
 		return errors.New("eventloop: file descriptor not registered")
 	}
 	l.sys.handlers[fd] = fdEntry{}
-	if err := unix.EpollCtl(l.sys.epfd, unix.EPOLL_CTL_DEL, fd, nil); err != nil {
-		return os.NewSyscallError("epoll_ctl", err)
-	}
-	return nil
+	return l.sys.Del(fd)
 }
 
 // onLoop runs f on the loop, at once when called there, else through the

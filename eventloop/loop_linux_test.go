@@ -2,17 +2,17 @@ package eventloop_test
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/eventloop"
@@ -21,9 +21,7 @@ import (
 func newGroup(t *testing.T, cfg eventloop.Config) *eventloop.Group {
 	t.Helper()
 	g, err := eventloop.NewGroup(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { g.Close() })
 	return g
 }
@@ -32,9 +30,7 @@ func newGroup(t *testing.T, cfg eventloop.Config) *eventloop.Group {
 func run(t testing.TB, l *eventloop.Loop, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
-	if err := l.Execute(func() { fn(); close(done) }); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, l.Execute(func() { fn(); close(done) }))
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
@@ -47,36 +43,28 @@ func waitSleeping(t *testing.T, l *eventloop.Loop) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !l.Sleeping() {
-		if time.Now().After(deadline) {
-			t.Fatal("the loop never went to sleep")
-		}
+		require.False(t, time.Now().After(deadline), "the loop never went to sleep")
 		time.Sleep(100 * time.Microsecond)
 	}
 }
 
 func TestExecuteOrderAndInLoop(t *testing.T) {
 	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
-	if l.InLoop() {
-		t.Error("InLoop is true on the test goroutine")
-	}
+	assert.False(t, l.InLoop(), "InLoop is true on the test goroutine")
 	var got []int
 	var inLoop []bool
 	for i := range 100 {
 		l.Execute(func() { got = append(got, i); inLoop = append(inLoop, l.InLoop()) })
 	}
 	run(t, l, func() {})
-	if !slices.Equal(got, func() []int {
+	assert.True(t, slices.Equal(got, func() []int {
 		w := make([]int, 100)
 		for i := range w {
 			w[i] = i
 		}
 		return w
-	}()) {
-		t.Errorf("tasks ran in order %v", got)
-	}
-	if slices.Contains(inLoop, false) {
-		t.Error("InLoop is false inside a task")
-	}
+	}()), "tasks ran in order %v", got)
+	assert.False(t, slices.Contains(inLoop, false), "InLoop is false inside a task")
 }
 
 // TestWakeNotFromInside: tasks queued by a task never write the eventfd.
@@ -92,12 +80,9 @@ func TestWakeNotFromInside(t *testing.T) {
 	})
 	run(t, l, func() {})
 	// The two run calls came from outside: at most one write each.
-	if w := l.Stats().WakeWrites - before; w > 2 {
-		t.Errorf("%d eventfd writes for 2 tasks from outside and 1000 from inside, want ≤ 2", w)
-	}
-	if n.Load() != 1000 {
-		t.Errorf("%d of 1000 inner tasks ran", n.Load())
-	}
+	w := l.Stats().WakeWrites - before
+	assert.False(t, w > 2, "%d eventfd writes for 2 tasks from outside and 1000 from inside, want ≤ 2", w)
+	assert.Equal(t, int32(1000), n.Load(), "%d of 1000 inner tasks ran", n.Load())
 }
 
 // TestWakeOncePerBurst: a burst of 1000 tasks from outside to a sleeping
@@ -115,12 +100,9 @@ func TestWakeOncePerBurst(t *testing.T) {
 	}
 	close(release)
 	run(t, l, func() {})
-	if w := l.Stats().WakeWrites - before; w != 1 {
-		t.Errorf("%d eventfd writes for a burst of 1000 tasks (and one more task while awake), want 1", w)
-	}
-	if n.Load() != 999 {
-		t.Errorf("%d of 999 tasks ran", n.Load())
-	}
+	w := l.Stats().WakeWrites - before
+	assert.Equal(t, uint64(1), w, "%d eventfd writes for a burst of 1000 tasks (and one more task while awake), want 1", w)
+	assert.Equal(t, int32(999), n.Load(), "%d of 999 tasks ran", n.Load())
 }
 
 // TestNoStrandedTask: tasks submitted from outside while the loop goes to
@@ -158,9 +140,8 @@ func TestIdleLoopSleeps(t *testing.T) {
 	waitSleeping(t, l)
 	before := l.Stats().Wakeups
 	time.Sleep(time.Second)
-	if w := l.Stats().Wakeups - before; w != 0 {
-		t.Errorf("an idle loop woke %d times in 1s, want 0", w)
-	}
+	w := l.Stats().Wakeups - before
+	assert.Equal(t, uint64(0), w, "an idle loop woke %d times in 1s, want 0", w)
 }
 
 // TestExecuteManyProducers: every task from many goroutines runs once, in
@@ -191,13 +172,9 @@ func TestExecuteManyProducers(t *testing.T) {
 	wg.Wait()
 	run(t, l, func() {})
 	for p, v := range last {
-		if v != each-1 {
-			t.Errorf("producer %d: last task run %d, want %d", p, v, each-1)
-		}
+		assert.Equal(t, each-1, v, "producer %d: last task run %d, want %d", p, v, each-1)
 	}
-	if bad.Load() != 0 {
-		t.Errorf("%d tasks ran out of their producer's order", bad.Load())
-	}
+	assert.Equal(t, int32(0), bad.Load(), "%d tasks ran out of their producer's order", bad.Load())
 }
 
 // TestTimersFireInOrderNeverEarly: timers scheduled on the loop and from
@@ -239,22 +216,17 @@ func TestTimersFireInOrderNeverEarly(t *testing.T) {
 	run(t, l, func() {})
 	var ids []int
 	for k, f := range got {
-		if f.now.Before(f.due) {
-			t.Errorf("timer %d fired %v early", f.id, f.due.Sub(f.now))
-		}
-		if k > 0 && f.due.Before(got[k-1].due) {
-			t.Errorf("timer %d (due %v) fired after timer %d (due %v)", f.id, f.due, got[k-1].id, got[k-1].due)
+		assert.False(t, f.now.Before(f.due), "timer %d fired %v early", f.id, f.due.Sub(f.now))
+		if k > 0 {
+			assert.False(t, f.due.Before(got[k-1].due), "timer %d (due %v) fired after timer %d (due %v)", f.id, f.due, got[k-1].id, got[k-1].due)
 		}
 		ids = append(ids, f.id)
 	}
 	for i := range 300 {
-		if slices.Contains(ids, i) == canceled[i] {
-			t.Errorf("timer %d: fired %v, canceled %v", i, slices.Contains(ids, i), canceled[i])
-		}
+		assert.NotEqual(t, canceled[i], slices.Contains(ids, i), "timer %d: fired %v, canceled %v", i, slices.Contains(ids, i), canceled[i])
 	}
-	if s := l.Stats(); s.TimersAlive != 0 {
-		t.Errorf("%d timers still queued", s.TimersAlive)
-	}
+	s := l.Stats()
+	assert.Equal(t, 0, s.TimersAlive, "%d timers still queued", s.TimersAlive)
 	_ = dues
 }
 
@@ -268,18 +240,11 @@ func TestStaleTimerHandle(t *testing.T) {
 	<-fired
 	var fresh eventloop.Timer
 	run(t, l, func() { fresh = l.Schedule(20*time.Millisecond, func() { fired <- 2 }) })
-	if old.Cancel() {
-		t.Error("Cancel of a fired timer's handle returned true")
-	}
-	if got := <-fired; got != 2 {
-		t.Errorf("fired %d, want the new timer", got)
-	}
-	if fresh.Cancel() {
-		t.Error("Cancel after firing returned true")
-	}
-	if (eventloop.Timer{}).Cancel() {
-		t.Error("the zero Timer's Cancel returned true")
-	}
+	assert.False(t, old.Cancel(), "Cancel of a fired timer's handle returned true")
+	got := <-fired
+	assert.Equal(t, 2, got, "fired %d, want the new timer", got)
+	assert.False(t, fresh.Cancel(), "Cancel after firing returned true")
+	assert.False(t, (eventloop.Timer{}).Cancel(), "the zero Timer's Cancel returned true")
 }
 
 // TestEvery: a fixed-rate timer fires until canceled, from inside its own
@@ -293,9 +258,7 @@ func TestEvery(t *testing.T) {
 		h = l.Every(2*time.Millisecond, func() {
 			n++
 			if n == 5 {
-				if !h.Cancel() {
-					t.Error("Cancel of a running Every timer returned false")
-				}
+				assert.True(t, h.Cancel(), "Cancel of a running Every timer returned false")
 				close(done)
 			}
 		})
@@ -303,9 +266,7 @@ func TestEvery(t *testing.T) {
 	<-done
 	time.Sleep(10 * time.Millisecond)
 	run(t, l, func() {
-		if n != 5 {
-			t.Errorf("Every ran %d times after Cancel at 5", n)
-		}
+		assert.Equal(t, 5, n, "Every ran %d times after Cancel at 5", n)
 	})
 }
 
@@ -326,17 +287,15 @@ loop:
 			break loop
 		default:
 		}
-		if err := unix.Tgkill(os.Getpid(), l.TID(), unix.SIGURG); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, unix.Tgkill(os.Getpid(), l.TID(), unix.SIGURG))
 		signals++
 		time.Sleep(500 * time.Microsecond)
 	}
 	select {
 	case at := <-fired:
-		if d := at.Sub(start); d < 150*time.Millisecond || d > 400*time.Millisecond {
-			t.Errorf("the timer fired after %v, want 150ms (and not much later)", d)
-		}
+		d := at.Sub(start)
+		assert.GreaterOrEqual(t, d, 150*time.Millisecond, "the timer fired early")
+		assert.LessOrEqual(t, d, 400*time.Millisecond, "the timer fired much later than 150ms")
 	case <-time.After(5 * time.Second):
 		t.Fatal("the timer never fired")
 	}
@@ -352,9 +311,7 @@ func TestPanicRecovered(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, v.(string))
-		if !strings.Contains(string(stack), "TestPanicRecovered") {
-			t.Errorf("the stack does not name the panicking function:\n%s", stack)
-		}
+		assert.Contains(t, string(stack), "TestPanicRecovered", "the stack does not name the panicking function:\n%s", stack)
 	}}).Next()
 	l.Execute(func() { panic("task") })
 	ran := make(chan struct{})
@@ -366,12 +323,9 @@ func TestPanicRecovered(t *testing.T) {
 	<-fired
 	mu.Lock()
 	defer mu.Unlock()
-	if !slices.Equal(got, []string{"task", "timer"}) {
-		t.Errorf("OnPanic got %q", got)
-	}
-	if p := l.Stats().Panics; p != 2 {
-		t.Errorf("Stats.Panics %d, want 2", p)
-	}
+	assert.True(t, slices.Equal(got, []string{"task", "timer"}), "OnPanic got %q", got)
+	p := l.Stats().Panics
+	assert.Equal(t, uint64(2), p, "Stats.Panics %d, want 2", p)
 }
 
 // TestShutdownDrains: Shutdown runs what is queued and what those tasks
@@ -394,22 +348,13 @@ func TestShutdownDrains(t *testing.T) {
 	done := make(chan error)
 	go func() { done <- g.Shutdown(context.Background()) }()
 	time.Sleep(10 * time.Millisecond)
-	if err := l.Execute(func() {}); !errors.Is(err, eventloop.ErrShutdown) {
-		t.Errorf("Execute during Shutdown: %v, want ErrShutdown", err)
-	}
+	err := l.Execute(func() {})
+	assert.ErrorIs(t, err, eventloop.ErrShutdown, "Execute during Shutdown: %v, want ErrShutdown", err)
 	close(block)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if n.Load() != 200 {
-		t.Errorf("%d of 200 tasks ran before the loop stopped", n.Load())
-	}
-	if err := l.Execute(func() {}); !errors.Is(err, eventloop.ErrClosed) {
-		t.Errorf("Execute after Shutdown: %v, want ErrClosed", err)
-	}
-	if timerFired.Load() {
-		t.Error("a timer fired after Shutdown")
-	}
+	require.NoError(t, <-done)
+	assert.Equal(t, int32(200), n.Load(), "%d of 200 tasks ran before the loop stopped", n.Load())
+	assert.ErrorIs(t, l.Execute(func() {}), eventloop.ErrClosed, "Execute after Shutdown")
+	assert.False(t, timerFired.Load(), "a timer fired after Shutdown")
 }
 
 // TestShutdownDeadline: a loop stuck in a task makes Shutdown return the
@@ -425,9 +370,8 @@ func TestShutdownDeadline(t *testing.T) {
 	go func() { done <- g.Shutdown(ctx) }()
 	time.Sleep(100 * time.Millisecond)
 	release <- struct{}{}
-	if err := <-done; !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Shutdown = %v, want context.DeadlineExceeded", err)
-	}
+	err := <-done
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "Shutdown = %v, want context.DeadlineExceeded", err)
 }
 
 // TestRegister: a pipe's read end, registered for reading, runs its
@@ -435,13 +379,11 @@ func TestShutdownDeadline(t *testing.T) {
 func TestRegister(t *testing.T) {
 	l := newGroup(t, eventloop.Config{Loops: 1}).Next()
 	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
 	got := make(chan string, 4)
-	err := l.Register(p[0], eventloop.Readable|eventloop.EdgeTriggered, func(ev uint32) {
+	err := l.Register(p[0], eventloop.Readable|eventloop.EdgeTriggered, func(ev eventloop.Events) {
 		var b [64]byte
 		for {
 			n, err := unix.Read(p[0], b[:])
@@ -451,27 +393,17 @@ func TestRegister(t *testing.T) {
 			got <- string(b[:n])
 		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Register(p[0], eventloop.Readable, func(uint32) {}); err == nil {
-		t.Error("a second Register of the same fd succeeded")
-	}
+	require.NoError(t, err)
+	assert.Error(t, l.Register(p[0], eventloop.Readable, func(eventloop.Events) {}), "a second Register of the same fd succeeded")
 	unix.Write(p[1], []byte("ping"))
 	select {
 	case s := <-got:
-		if s != "ping" {
-			t.Errorf("read %q", s)
-		}
+		assert.Equal(t, "ping", s, "read %q", s)
 	case <-time.After(5 * time.Second):
 		t.Fatal("the callback did not run")
 	}
-	if err := l.Modify(p[0], eventloop.Readable); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Unregister(p[0]); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, l.Modify(p[0], eventloop.Readable))
+	require.NoError(t, l.Unregister(p[0]))
 	unix.Write(p[1], []byte("late"))
 	time.Sleep(20 * time.Millisecond)
 	run(t, l, func() {})
@@ -480,9 +412,7 @@ func TestRegister(t *testing.T) {
 		t.Errorf("callback ran after Unregister: %q", s)
 	default:
 	}
-	if err := l.Unregister(p[0]); err == nil {
-		t.Error("Unregister of an unregistered fd succeeded")
-	}
+	assert.Error(t, l.Unregister(p[0]), "Unregister of an unregistered fd succeeded")
 }
 
 // TestMillisecondFallback: without epoll_pwait2 (Linux < 5.11) waits are
@@ -501,15 +431,12 @@ func TestMillisecondFallback(t *testing.T) {
 		l.ScheduleAt(due, func() { fired <- l.Now() })
 		select {
 		case at := <-fired:
-			if at.Before(due) {
-				t.Fatalf("a %v timer fired %v early", d, due.Sub(at))
-			}
+			require.False(t, at.Before(due), "a %v timer fired %v early", d, due.Sub(at))
 		case <-time.After(5 * time.Second):
 			t.Fatalf("a %v timer never fired", d)
 		}
 	}
 	// Each timer: the Schedule's wake, the timer's, and a spare.
-	if w := l.Stats().Wakeups - before; w > 150 {
-		t.Errorf("%d wakeups for 50 timers: the waits end before the deadlines", w)
-	}
+	w := l.Stats().Wakeups - before
+	assert.False(t, w > 150, "%d wakeups for 50 timers: the waits end before the deadlines", w)
 }

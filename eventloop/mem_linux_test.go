@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
 	"github.com/netkit/netkit/eventloop"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // TestIdleConnMemory: an idle connection, after a message each way, holds
@@ -19,9 +20,8 @@ import (
 // measured on the live heap after a GC over 4,000 connections (the clients
 // are raw descriptors, no Go objects).
 func TestIdleConnMemory(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("the race and invariants builds keep extra state per object")
-	}
+	testenv.SkipRace(t, "the race and invariants builds keep extra state per object")
+	testenv.SkipInvariants(t, "the race and invariants builds keep extra state per object")
 	g := newGroup(t, eventloop.Config{Loops: 1})
 	s := listen(t, g, "tcp", "127.0.0.1:0", echo{})
 	var m0, m1 runtime.MemStats
@@ -44,12 +44,8 @@ func TestIdleConnMemory(t *testing.T) {
 	perConn := float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc)) / n
 	objects := float64(int64(m1.HeapObjects)-int64(m0.HeapObjects)) / n
 	t.Logf("%d connections: %.0f B and %.2f objects of live heap each", s.Conns(), perConn, objects)
-	if s.Conns() != n {
-		t.Fatalf("%d connections open, want %d", s.Conns(), n)
-	}
-	if perConn > 400 || objects > 1.2 {
-		t.Errorf("idle connection: %.0f B, %.2f objects, want ≤ 400 B and 1 object", perConn, objects)
-	}
+	require.Equal(t, n, s.Conns(), "%d connections open, want %d", s.Conns(), n)
+	assert.False(t, perConn > 400 || objects > 1.2, "idle connection: %.0f B, %.2f objects, want ≤ 400 B and 1 object", perConn, objects)
 	for _, fd := range fds {
 		unix.Close(fd)
 	}

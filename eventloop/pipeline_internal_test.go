@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Recording handlers, each implementing a different set of events; every
@@ -83,9 +86,7 @@ func TestPipelineModel(t *testing.T) {
 		c := &Conn{}
 		p := &c.pipe
 		p.init(c)
-		if err := p.AddFirst("sink", sink{&log}); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, p.AddFirst("sink", sink{&log}))
 		type entry struct {
 			name string
 			h    Handler
@@ -114,38 +115,31 @@ func TestPipelineModel(t *testing.T) {
 			switch op := r.IntN(4); {
 			case op == 0 || len(model) < 2:
 				h := make(name)
-				if err := p.AddLast(name, h); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, p.AddLast(name, h))
 				model = append(model, entry{name, h})
 			case op == 1:
 				h := make(name)
-				if err := p.AddFirst(name, h); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, p.AddFirst(name, h))
 				model = slices.Insert(model, 0, entry{name, h})
 			case op == 2:
 				i := 1 + r.IntN(len(model)-1) // keep the sink
 				h, err := p.Remove(model[i].name)
-				if err != nil || h != model[i].h {
-					t.Fatalf("seed %d: Remove(%s) = %v, %v", seed, model[i].name, h, err)
-				}
+				require.NoError(t, err, "seed %d: Remove(%s)", seed, model[i].name)
+				require.Equal(t, model[i].h, h, "seed %d: Remove(%s)", seed, model[i].name)
 				model = slices.Delete(model, i, i+1)
 			default:
 				i := 1 + r.IntN(len(model)-1)
 				h := make(name)
-				if _, err := p.Replace(model[i].name, name, h); err != nil {
-					t.Fatal(err)
-				}
+				_, err := p.Replace(model[i].name, name, h)
+				require.NoError(t, err)
 				model[i] = entry{name, h}
 			}
 			var names []string
 			for _, e := range model {
 				names = append(names, e.name)
 			}
-			if got := p.Names(); !slices.Equal(got, names) {
-				t.Fatalf("seed %d step %d: Names %v, model %v", seed, step, got, names)
-			}
+			got := p.Names()
+			require.True(t, slices.Equal(got, names), "seed %d step %d: Names %v, model %v", seed, step, got, names)
 			for ev, spec := range recEvents {
 				log = log[:0]
 				spec.fire(p)
@@ -163,9 +157,7 @@ func TestPipelineModel(t *testing.T) {
 						break // the sink ends outbound events
 					}
 				}
-				if !slices.Equal(log, want) {
-					t.Fatalf("seed %d step %d: %s visited %v, want %v", seed, step, ev, log, want)
-				}
+				require.True(t, slices.Equal(log, want), "seed %d step %d: %s visited %v, want %v", seed, step, ev, log, want)
 			}
 			// The links themselves: each points at the next handler of its
 			// event (end: the tail), the head's included.
@@ -183,9 +175,8 @@ func TestPipelineModel(t *testing.T) {
 							break
 						}
 					}
-					if got := p.at(links[e]); got != want {
-						t.Fatalf("seed %d: link %d of context %d is %v, want %v", seed, e, i, got, want)
-					}
+					got := p.at(links[e])
+					require.Same(t, want, got, "seed %d: link %d of context %d is %v, want %v", seed, e, i, got, want)
 				}
 			}
 		}
@@ -203,24 +194,15 @@ func TestPipelineErrors(t *testing.T) {
 	c := &Conn{}
 	p := &c.pipe
 	p.init(c)
-	if err := p.AddLast("a", &recRead{recBase{"a", &log}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.AddLast("a", &recRead{recBase{"a", &log}}); err == nil {
-		t.Error("AddLast of a duplicate name succeeded")
-	}
-	if _, err := p.Remove("b"); err == nil {
-		t.Error("Remove of an unknown name succeeded")
-	}
-	if err := p.AddLast("nothing", struct{}{}); err == nil {
-		t.Error("AddLast of a handler of no event succeeded")
-	}
-	if _, err := p.Replace("a", "a", struct{}{}); err == nil {
-		t.Error("Replace with a handler of no event succeeded")
-	}
-	if got := p.Names(); !slices.Equal(got, []string{"a"}) {
-		t.Errorf("Names after failed changes: %v", got)
-	}
+	require.NoError(t, p.AddLast("a", &recRead{recBase{"a", &log}}))
+	assert.Error(t, p.AddLast("a", &recRead{recBase{"a", &log}}), "AddLast of a duplicate name succeeded")
+	_, err := p.Remove("b")
+	assert.Error(t, err, "Remove of an unknown name succeeded")
+	assert.Error(t, p.AddLast("nothing", struct{}{}), "AddLast of a handler of no event succeeded")
+	_, err = p.Replace("a", "a", struct{}{})
+	assert.Error(t, err, "Replace with a handler of no event succeeded")
+	got := p.Names()
+	assert.True(t, slices.Equal(got, []string{"a"}), "Names after failed changes: %v", got)
 }
 
 // BenchmarkPipelineSkip: firing a read through k handlers that ignore it
@@ -270,7 +252,5 @@ func TestPipelineRemoveSelf(t *testing.T) {
 	p.fireRead(nil)
 	p.fireRead(nil)
 	want := []string{"a:read", "remover", "c:read", "a:read", "c:read"}
-	if !slices.Equal(log, want) {
-		t.Errorf("reads visited %v, want %v", log, want)
-	}
+	assert.True(t, slices.Equal(log, want), "reads visited %v, want %v", log, want)
 }

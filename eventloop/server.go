@@ -5,6 +5,8 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+
+	"github.com/netkit/netkit/eventloop/internal/sock"
 )
 
 // A Server accepts connections on a group's loops (see Listen).
@@ -15,8 +17,8 @@ type Server struct {
 	network  string
 	addr     net.Addr
 	lns      []*listener
-	unixPath string   // the socket file to remove at close
-	local    hostPort // the address bound, when it is one address (not a wildcard)
+	unixPath string    // the socket file to remove at close
+	local    sock.Addr // the address bound, when it is one address (not a wildcard)
 
 	conns    atomic.Int64
 	stopping atomic.Bool

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/netkit/netkit/eventloop"
 	"github.com/netkit/netkit/internal/race"
 )
@@ -78,9 +81,7 @@ func TestTestLoopMatchesModel(t *testing.T) {
 						m.canceled, wantOK = true, true
 					}
 				}
-				if gotOK != wantOK {
-					t.Fatalf("seed %d op %d: Cancel(%d) = %v, model %v", seed, op, id, gotOK, wantOK)
-				}
+				require.Equal(t, wantOK, gotOK, "seed %d op %d: Cancel(%d) = %v, model %v", seed, op, id, gotOK, wantOK)
 			default: // advance
 				d := int64(r.IntN(30))
 				end := now + d
@@ -110,13 +111,11 @@ func TestTestLoopMatchesModel(t *testing.T) {
 			}
 			model = slices.DeleteFunc(model, func(m *modelTimer) bool { return m.canceled })
 		}
-		if !slices.Equal(got, want) {
+		if !slices.Equal(got, want) { // report the first difference, not the whole lists
 			for i := range min(len(got), len(want)) {
-				if got[i] != want[i] {
-					t.Fatalf("seed %d: firing %d: got %v, model %v", seed, i, got[i], want[i])
-				}
+				require.Equal(t, want[i], got[i], "seed %d: firing %d", seed, i)
 			}
-			t.Fatalf("seed %d: %d firings, model %d", seed, len(got), len(want))
+			require.Len(t, got, len(want), "seed %d: firings", seed)
 		}
 	}
 }
@@ -135,23 +134,17 @@ func TestTestLoopTasks(t *testing.T) {
 		log = append(log, "timer")
 		l.Execute(func() { log = append(log, "after timer") })
 	})
-	if n := l.RunPending(); n != 3 {
-		t.Errorf("RunPending ran %d, want 3", n)
-	}
-	if n := l.Advance(999 * time.Millisecond); n != 0 {
-		t.Errorf("Advance(999ms) ran %d, want 0", n)
-	}
+	n := l.RunPending()
+	assert.Equal(t, 3, n, "RunPending ran %d, want 3", n)
+	assert.Zero(t, l.Advance(999*time.Millisecond), "Advance(999ms) ran timers")
 	l.Advance(time.Millisecond)
-	if want := []string{"a", "b", "c", "timer", "after timer"}; !slices.Equal(log, want) {
-		t.Errorf("ran %q, want %q", log, want)
-	}
+	want := []string{"a", "b", "c", "timer", "after timer"}
+	assert.True(t, slices.Equal(log, want), "ran %q, want %q", log, want)
 	var panics []any
 	l.OnPanic = func(v any, _ []byte) { panics = append(panics, v) }
 	l.Execute(func() { panic("boom") })
 	l.RunPending()
-	if fmt.Sprint(panics) != "[boom]" {
-		t.Errorf("OnPanic got %v", panics)
-	}
+	assert.Equal(t, "[boom]", fmt.Sprint(panics), "OnPanic got %v", panics)
 }
 
 // ExampleTestLoop tests a retry policy written against Executor on a

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/netkit/netkit/eventloop/internal/poll"
 )
 
 // TestWakeAfterCloseWritesNothing races a wakeup from another goroutine
@@ -19,7 +21,7 @@ func TestWakeAfterCloseWritesNothing(t *testing.T) {
 	g, err := NewGroup(Config{Loops: 1})
 	require.NoError(t, err)
 	l := g.loops[0]
-	evfd := l.sys.evfd
+	evfd := l.sys.WakeFD()
 
 	var p [2]int
 	require.NoError(t, unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
@@ -27,7 +29,7 @@ func TestWakeAfterCloseWritesNothing(t *testing.T) {
 
 	var fired atomic.Bool
 	reused := false
-	testHookWake = func() {
+	poll.TestHookWake = func() {
 		if !fired.CompareAndSwap(false, true) {
 			return
 		}
@@ -44,14 +46,14 @@ func TestWakeAfterCloseWritesNothing(t *testing.T) {
 			// Close waits for this waker: the fixed behaviour.
 		}
 	}
-	defer func() { testHookWake = nil }()
+	defer func() { poll.TestHookWake = nil }()
 
 	for !l.Sleeping() {
 		time.Sleep(time.Millisecond)
 	}
 	_ = l.Execute(func() {})
 	<-g.Done()
-	testHookWake = nil
+	poll.TestHookWake = nil
 	if reused {
 		defer unix.Close(evfd)
 	}

@@ -99,9 +99,7 @@ func BenchmarkWriteSmallBuffers(b *testing.B) {
 				require.NoError(b, c.Loop().Execute(write))
 				for n := 0; n < total; {
 					m, err := peer.Read(r)
-					if err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, err)
 					n += m
 				}
 			}

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/search"
@@ -14,7 +15,9 @@ import (
 // on how the stream was cut into reads: when a longer delimiter listed
 // earlier could still complete at an earlier start, Decode waits for the
 // bytes that settle it. Make one with NewDelimiter; the options may be set
-// before the first Decode.
+// before the first Decode. A Delimiter not made by NewDelimiter, or made
+// without delimiters or with an empty one, decodes nothing: Decode and
+// Next return an error wrapping ErrConfig (see Validate).
 //
 // The search runs on a search.Set: in place within a read, and across
 // reads with the set's Matcher, which resumes where the last call stopped,
@@ -31,6 +34,7 @@ type Delimiter struct {
 	FailFast bool
 
 	pats   [][]byte
+	err    error // why NewDelimiter refused the delimiters
 	set    *search.Set
 	m      search.Matcher
 	maxLen int
@@ -48,16 +52,16 @@ type Delimiter struct {
 }
 
 // NewDelimiter returns a decoder for frames ended by any of delimiters, in
-// order of precedence. It copies them. It panics if there are none or one
-// is empty.
+// order of precedence. It copies them. With no delimiters, or an empty
+// one, the decoder it returns refuses to decode (see Validate).
 func NewDelimiter(delimiters ...[]byte) *Delimiter {
 	if len(delimiters) == 0 {
-		panic("frame: NewDelimiter without delimiters")
+		return &Delimiter{err: fmt.Errorf("%w: NewDelimiter without delimiters", ErrConfig)}
 	}
 	d := &Delimiter{pats: make([][]byte, len(delimiters))}
 	for i, p := range delimiters {
 		if len(p) == 0 {
-			panic("frame: NewDelimiter with an empty delimiter")
+			return &Delimiter{err: fmt.Errorf("%w: NewDelimiter with an empty delimiter (delimiter %d)", ErrConfig, i)}
 		}
 		d.pats[i] = bytes.Clone(p)
 		d.maxLen = max(d.maxLen, len(p))
@@ -66,6 +70,19 @@ func NewDelimiter(delimiters ...[]byte) *Delimiter {
 	d.m = d.set.Matcher()
 	d.tail = make([]byte, d.maxLen)
 	return d
+}
+
+// Validate reports whether d can decode a stream: nil, or an error
+// wrapping ErrConfig when d was not made by NewDelimiter or NewDelimiter
+// refused its delimiters.
+func (d *Delimiter) Validate() error {
+	if d.err != nil {
+		return d.err
+	}
+	if d.set == nil {
+		return fmt.Errorf("%w: Delimiter not made by NewDelimiter", ErrConfig)
+	}
+	return nil
 }
 
 // Reset forgets the stream: the search state, and any too-long frame being
@@ -83,9 +100,10 @@ func (d *Delimiter) restart() {
 	d.base, d.fed, d.have = 0, 0, false
 }
 
-// Decode returns the next frame of in (see Decoder and the package doc).
-func (d *Delimiter) Decode(in *buf.Composite) (*buf.Buffer, error) {
-	return decode(d, in)
+// Decode takes the next frame of in and stores it in *dst, which the
+// caller then owns (see Decoder and the package doc).
+func (d *Delimiter) Decode(in *buf.Composite, dst **buf.Buffer) error {
+	return decode(d, in, dst)
 }
 
 // Next returns the next frame of in as Decode does, but borrowed (see the
@@ -96,7 +114,7 @@ func (d *Delimiter) Next(in *buf.Composite) ([]byte, error) {
 
 func (d *Delimiter) locate(in *buf.Composite) (pre, n, post int, err error) {
 	if d.set == nil {
-		panic("frame: Delimiter not made by NewDelimiter")
+		return 0, 0, 0, d.Validate()
 	}
 	limit := capOr(d.MaxFrameLength)
 	for {

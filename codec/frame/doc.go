@@ -6,12 +6,14 @@
 //
 // # Decoding
 //
-// Every decoder implements [Decoder]. The caller appends each read to a
+// Every decoder implements [Decoder], the codec contract's
+// [codec.StreamDecoder] of *buf.Buffer. The caller appends each read to a
 // composite and calls Decode until it returns [ErrShort]:
 //
 //	in.Append(read) // in takes the buffer's reference
+//	var f *buf.Buffer
 //	for {
-//		f, err := d.Decode(in)
+//		err := d.Decode(in, &f)
 //		if err == frame.ErrShort {
 //			break // wait for the next read
 //		}
@@ -56,8 +58,8 @@
 //
 // # Limits and too-long frames
 //
-// Every decoder but Fixed caps a frame's length (MaxLength or
-// MaxFrameLength, default [DefaultMaxFrameLength]). A frame over the cap
+// Every decoder but Fixed caps a frame's length (MaxFrameLength, 0 meaning
+// [DefaultMaxFrameLength]). A frame over the cap
 // follows Netty's contract: the decoder enters discard mode, drops the
 // frame's bytes as they arrive (returning ErrShort meanwhile, the one case
 // where a call that returns ErrShort consumes input) and reports the frame
@@ -70,6 +72,16 @@
 // Error offsets are stream offsets: bytes counted from the first byte the
 // decoder consumed (since it was made or Reset) to the first byte of the
 // frame at fault.
+//
+// # Configuration
+//
+// The zero values of Line and LengthField are ready to use;
+// Delimiter needs its delimiters (NewDelimiter) and Fixed its Length. A
+// configuration that cannot work — a Fixed without a positive Length, a
+// Delimiter not made by NewDelimiter or made without delimiters, a
+// LengthField whose field cannot be read (see [LengthField]) — is not a
+// panic: Decode and Next return an error wrapping [ErrConfig] on every
+// call and consume nothing, and Validate reports it up front.
 //
 // # Decoders in detail
 //
@@ -98,20 +110,21 @@ import (
 	"github.com/netkit/netkit/codec"
 )
 
-// A Decoder takes the next frame off the front of in. It returns the frame
-// as a buffer the caller owns (Release it once), or ErrShort when in holds
-// no complete frame yet, or a *SyntaxError for a frame it dropped.
-type Decoder interface {
-	Decode(in *buf.Composite) (*buf.Buffer, error)
-}
+// A Decoder takes the next frame off the front of in and stores it in
+// *dst, as a buffer the caller owns (Release it once). It returns nil, or
+// ErrShort when in holds no complete frame yet, or a *SyntaxError for a
+// frame it dropped, or an error wrapping ErrConfig; on an error *dst is
+// left as it was. It is the codec contract's stream decoder, so the event
+// loop's decoder handler runs any of them.
+type Decoder = codec.StreamDecoder[*buf.Buffer]
 
-// DefaultMaxFrameLength caps frames when a decoder's MaxLength or
-// MaxFrameLength is 0: 1 MiB.
+// DefaultMaxFrameLength caps frames when a decoder's MaxFrameLength is 0:
+// 1 MiB.
 const DefaultMaxFrameLength = 1 << 20
 
 // ErrShort reports that the input holds no complete frame yet: append the
-// next read and call Decode again.
-var ErrShort = errors.New("frame: more input needed")
+// next read and call Decode again. It is codec.ErrShort.
+var ErrShort = codec.ErrShort
 
 // Sentinel kinds of [SyntaxError]; test for them with errors.Is.
 var (
@@ -127,9 +140,9 @@ var (
 )
 
 // ErrConfig is wrapped by the error a decoder returns when its
-// configuration cannot work (see [LengthField]): it consumes nothing and
-// returns the error on every call. It is not a *SyntaxError: the stream
-// is not at fault.
+// configuration cannot work (see "Configuration" in the package doc): it
+// consumes nothing and returns the error on every call. It is not a
+// *SyntaxError: the stream is not at fault.
 var ErrConfig = errors.New("frame: invalid configuration")
 
 // A SyntaxError reports a dropped frame: what (Kind, one of the package's
@@ -158,18 +171,18 @@ type locator interface {
 }
 
 // decode is every decoder's Decode: the kept bytes become a buffer the
-// caller owns, and the bytes read are released.
-func decode(d locator, in *buf.Composite) (*buf.Buffer, error) {
+// caller owns, stored in *dst, and the bytes read are released.
+func decode(d locator, in *buf.Composite, dst **buf.Buffer) error {
 	pre, n, post, err := d.locate(in)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if pre > 0 {
 		in.Skip(pre)
 	}
-	f, _ := in.NextRetained(n)
+	*dst, _ = in.NextRetained(n)
 	in.Discard(post)
-	return f, nil
+	return nil
 }
 
 // next is every decoder's Next: the kept bytes are lent (Composite.Next),

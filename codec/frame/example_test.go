@@ -25,8 +25,8 @@ func ExampleLine() {
 	for _, read := range []string{"HELO exa", "mple.org\r\nMAIL FROM:<a@", "example.org>\r\n"} {
 		reads(in, read)
 		for {
-			line, err := d.Decode(in)
-			if err != nil {
+			var line *buf.Buffer
+			if err := d.Decode(in, &line); err != nil {
 				break // frame.ErrShort: wait for the next read
 			}
 			fmt.Printf("%q\n", line.Bytes())
@@ -42,10 +42,11 @@ func ExampleLine() {
 func ExampleLine_tooLong() {
 	in := buf.NewComposite()
 	defer in.Release()
-	d := frame.Line{MaxLength: 8, StripDelimiter: true}
+	d := frame.Line{MaxFrameLength: 8, StripDelimiter: true}
 	reads(in, "short\nmuch too long for the cap\nok\n")
 	for {
-		line, err := d.Decode(in)
+		var line *buf.Buffer
+		err := d.Decode(in, &line)
 		if err == frame.ErrShort {
 			break
 		}
@@ -75,8 +76,8 @@ func ExampleLengthField() {
 	defer in.Release()
 	reads(in, string(wire[:5]), string(wire[5:9]), string(wire[9:])) // cut mid-prefix and mid-body
 	for {
-		f, err := d.Decode(in)
-		if err != nil {
+		var f *buf.Buffer
+		if err := d.Decode(in, &f); err != nil {
 			break
 		}
 		fmt.Printf("%q\n", f.Bytes())
@@ -97,8 +98,8 @@ func ExampleNewDelimiter() {
 	defer in.Release()
 	reads(in, "a;b\r", "\nc\n")
 	for {
-		f, err := d.Decode(in)
-		if err != nil {
+		var f *buf.Buffer
+		if err := d.Decode(in, &f); err != nil {
 			break
 		}
 		fmt.Printf("%q ", f.Bytes())
@@ -133,8 +134,8 @@ func ExampleFixed() {
 	d := frame.Fixed{Length: 3}
 	reads(in, "abcd", "efghi")
 	for {
-		f, err := d.Decode(in)
-		if err != nil {
+		var f *buf.Buffer
+		if err := d.Decode(in, &f); err != nil {
 			break
 		}
 		fmt.Printf("%s ", f.Bytes())

@@ -1,12 +1,13 @@
 package frame_test
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
@@ -26,20 +27,18 @@ func TestLineMatchesModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a := buf.NewAllocator()
 	for round := range 300 {
-		d := frame.Line{MaxLength: r.IntN(24), StripDelimiter: r.IntN(2) == 0, FailFast: r.IntN(2) == 0}
+		d := frame.Line{MaxFrameLength: r.IntN(24), StripDelimiter: r.IntN(2) == 0, FailFast: r.IntN(2) == 0}
 		// Sparse newlines make long lines; '\r' tests the "\r\n" rule.
 		alphabet := []string{"ab\n", "aaaaaaab\r\n", "a\r", "abcdefghijklmnopqrstuvwxyz\n\r"}[round%4]
 		data := randomText(r, r.IntN(3000), alphabet)
 		want := modelLine(d, data)
 		for i, chunks := range chunkings(r, len(data)) {
 			dec := d
-			got := feed(t, a, &dec, data, chunks, capOr(d.MaxLength)+1, i%3)
+			got := feed(t, a, &dec, data, chunks, capOr(d.MaxFrameLength)+1, i%3)
 			sameEvents(t, fmt.Sprintf("round %d %+v, chunks %v, %s", round, d, chunks, feedModes[i%3]), got, want)
 		}
 	}
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every frame and composite was released", in)
-	}
+	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
 }
 
 func TestFixedMatchesModel(t *testing.T) {
@@ -54,9 +53,7 @@ func TestFixedMatchesModel(t *testing.T) {
 			sameEvents(t, fmt.Sprintf("round %d length %d, chunks %v, %s", round, length, chunks, feedModes[i%3]), got, want)
 		}
 	}
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every frame and composite was released", in)
-	}
+	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
 }
 
 func randomLengthField(r *rand.Rand) frame.LengthField {
@@ -101,9 +98,7 @@ func TestLengthFieldMatchesModel(t *testing.T) {
 			sameEvents(t, fmt.Sprintf("round %d %+v, chunks %v, %s", round, d, chunks, feedModes[(i+round)%3]), got, want)
 		}
 	}
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every frame and composite was released", in)
-	}
+	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
 }
 
 var delimiterSets = [][]string{
@@ -141,9 +136,7 @@ func TestDelimiterMatchesModel(t *testing.T) {
 			sameEvents(t, fmt.Sprintf("round %d %q max %d strip %v failFast %v, chunks %v, %s", round, set, maxFrame, strip, failFast, chunks, feedModes[mode]), got, want)
 		}
 	}
-	if in := a.Stats().Total().InUse; in != 0 {
-		t.Errorf("InUse %d after every frame and composite was released", in)
-	}
+	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
 }
 
 // TestDelimiterPrecedence: Netty's rule on one buffer, and the wait that
@@ -155,18 +148,13 @@ func TestDelimiterPrecedence(t *testing.T) {
 	in := buf.NewComposite()
 	defer in.Release()
 	in.Append(buf.Wrap([]byte("xxab")))
-	if f, err := d.Decode(in); err != frame.ErrShort {
-		t.Fatalf("Decode before the c = %v, %v; want ErrShort (abc may still complete)", f, err)
-	}
+	var f *buf.Buffer
+	require.ErrorIs(t, d.Decode(in, &f), frame.ErrShort, "before the c: abc may still complete")
+	require.Nil(t, f, "Decode stored a frame with ErrShort")
 	in.Append(buf.Wrap([]byte("cyyb")))
 	for _, want := range []string{"xx", "yy"} {
-		f, err := d.Decode(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(f.Bytes()) != want {
-			t.Errorf("frame %q, want %q", f.Bytes(), want)
-		}
+		require.NoError(t, d.Decode(in, &f))
+		assert.Equal(t, want, string(f.Bytes()))
 		f.Release()
 	}
 }
@@ -181,41 +169,30 @@ func TestLineZeroCopy(t *testing.T) {
 	second := buf.Wrap([]byte("o\n"))
 	in.Append(second)
 	d := frame.Line{StripDelimiter: true}
-	one, err := d.Decode(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	two, err := d.Decode(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if &one.Bytes()[0] != &first.Bytes()[0] {
-		t.Error("a line within one read was copied")
-	}
+	var one, two *buf.Buffer
+	require.NoError(t, d.Decode(in, &one))
+	require.NoError(t, d.Decode(in, &two))
+	assert.Same(t, &first.Bytes()[0], &one.Bytes()[0], "a line within one read was copied")
 	in.Release()
-	if string(one.Bytes()) != "one" || string(two.Bytes()) != "two" {
-		t.Errorf("frames %q %q after the composite's release", one.Bytes(), two.Bytes())
-	}
-	if first.RefCount() != 2 {
-		t.Errorf("the read's RefCount is %d with the test and the view holding it, want 2", first.RefCount())
-	}
+	assert.Equal(t, "one", string(one.Bytes()), "after the composite's release")
+	assert.Equal(t, "two", string(two.Bytes()), "after the composite's release")
+	assert.Equal(t, 2, first.RefCount(), "the read's RefCount with the test and the view holding it")
 	one.Release()
 	two.Release()
-	if !first.Release() {
-		t.Error("the view kept a reference after its release")
-	}
+	assert.True(t, first.Release(), "the view kept a reference after its release")
 }
 
 // TestErrorsAreTyped: errors.Is and errors.As work, and the message says
 // what and where.
 func TestErrorsAreTyped(t *testing.T) {
-	d := frame.Line{MaxLength: 3}
+	d := frame.Line{MaxFrameLength: 3}
 	in := buf.NewComposite()
 	defer in.Release()
 	in.Append(buf.Wrap([]byte("ok\ntoo long\nok\n")))
 	var errs []error
 	for {
-		f, err := d.Decode(in)
+		var f *buf.Buffer
+		err := d.Decode(in, &f)
 		if err == frame.ErrShort {
 			break
 		}
@@ -225,16 +202,12 @@ func TestErrorsAreTyped(t *testing.T) {
 		}
 		f.Release()
 	}
-	if len(errs) != 1 {
-		t.Fatalf("errors %v, want one", errs)
-	}
+	require.Len(t, errs, 1)
 	var se *frame.SyntaxError
-	if !errors.Is(errs[0], frame.ErrTooLong) || !errors.As(errs[0], &se) || se.Offset != 3 {
-		t.Errorf("error %v: want ErrTooLong at offset 3", errs[0])
-	}
-	if got := errs[0].Error(); got != "frame: frame too long at offset 3" {
-		t.Errorf("message %q", got)
-	}
+	assert.ErrorIs(t, errs[0], frame.ErrTooLong)
+	require.ErrorAs(t, errs[0], &se)
+	assert.Equal(t, 3, se.Offset)
+	assert.EqualError(t, errs[0], "frame: frame too long at offset 3")
 }
 
 func TestAppendLengthField(t *testing.T) {
@@ -255,37 +228,50 @@ func TestAppendLengthField(t *testing.T) {
 	} {
 		got, err := frame.AppendLengthField([]byte("pre"), &c.d, c.n)
 		if c.err {
-			if !errors.Is(err, frame.ErrLengthOverflow) || string(got) != "pre" {
-				t.Errorf("%+v n=%d: %q, %v; want dst unchanged and ErrLengthOverflow", c.d, c.n, got, err)
-			}
+			assert.ErrorIs(t, err, frame.ErrLengthOverflow, "%+v n=%d", c.d, c.n)
+			assert.Equal(t, "pre", string(got), "%+v n=%d: dst changed on error", c.d, c.n)
 			continue
 		}
-		if err != nil || string(got) != "pre"+c.want {
-			t.Errorf("%+v n=%d: %q, %v; want %q", c.d, c.n, got, err, "pre"+c.want)
-		}
+		assert.NoError(t, err, "%+v n=%d", c.d, c.n)
+		assert.Equal(t, "pre"+c.want, string(got), "%+v n=%d", c.d, c.n)
 	}
 }
 
-// TestConfigPanics: configuration mistakes are programming errors (but
-// LengthField's are errors: TestLengthFieldConfig).
-func TestConfigPanics(t *testing.T) {
-	in := buf.NewComposite()
-	defer in.Release()
-	for name, f := range map[string]func(){
-		"Fixed{}":         func() { (&frame.Fixed{}).Decode(in) },
-		"Delimiter{}":     func() { (&frame.Delimiter{}).Decode(in) },
-		"NewDelimiter()":  func() { frame.NewDelimiter() },
-		"empty delimiter": func() { frame.NewDelimiter([]byte("\n"), nil) },
+// TestConfigErrors: a Fixed or Delimiter that cannot decode returns an
+// error wrapping ErrConfig from Validate, Decode and Next, consuming
+// nothing and never panicking (LengthField's: TestLengthFieldConfig).
+func TestConfigErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		d    interface {
+			frame.Decoder
+			Next(*buf.Composite) ([]byte, error)
+			Validate() error
+		}
+		msg string
+	}{
+		{"Fixed{}", &frame.Fixed{}, "frame: invalid configuration: Fixed.Length 0 is not positive"},
+		{"Fixed{-1}", &frame.Fixed{Length: -1}, "frame: invalid configuration: Fixed.Length -1 is not positive"},
+		{"Delimiter{}", &frame.Delimiter{}, "frame: invalid configuration: Delimiter not made by NewDelimiter"},
+		{"NewDelimiter()", frame.NewDelimiter(), "frame: invalid configuration: NewDelimiter without delimiters"},
+		{"empty delimiter", frame.NewDelimiter([]byte("\n"), nil), "frame: invalid configuration: NewDelimiter with an empty delimiter (delimiter 1)"},
 	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s did not panic", name)
-				}
-			}()
-			f()
-		}()
+		t.Run(c.name, func(t *testing.T) {
+			in := buf.NewComposite()
+			defer in.Release()
+			in.Append(buf.Wrap([]byte("abc\ndef\n")))
+			require.EqualError(t, c.d.Validate(), c.msg)
+			require.ErrorIs(t, c.d.Validate(), frame.ErrConfig)
+			var f *buf.Buffer
+			require.NotPanics(t, func() { require.EqualError(t, c.d.Decode(in, &f), c.msg) })
+			require.Nil(t, f)
+			_, err := c.d.Next(in)
+			require.ErrorIs(t, err, frame.ErrConfig)
+			require.Equal(t, 8, in.Len(), "a refused configuration consumes nothing")
+		})
 	}
+	require.NoError(t, (&frame.Fixed{Length: 1}).Validate())
+	require.NoError(t, frame.NewDelimiter([]byte("\n")).Validate())
 }
 
 func capOr(n int) int {
@@ -294,8 +280,6 @@ func capOr(n int) int {
 	}
 	return n
 }
-
-var _ = bytes.Equal
 
 // TestLengthFieldMalformed: each malformed class is a *SyntaxError at the
 // frame's stream offset, skips what Netty skips, and decoding goes on.
@@ -323,24 +307,21 @@ func TestLengthFieldMalformed(t *testing.T) {
 			d := c.d
 			var got []string
 			for {
-				f, err := d.Decode(in)
+				var f *buf.Buffer
+				err := d.Decode(in, &f)
 				if err == frame.ErrShort {
 					break
 				}
 				if err != nil {
 					var se *frame.SyntaxError
-					if !errors.As(err, &se) {
-						t.Fatalf("%v is not a *SyntaxError", err)
-					}
+					require.ErrorAs(t, err, &se)
 					got = append(got, fmt.Sprintf("err %v @%d", se.Kind, se.Offset))
 					continue
 				}
 				got = append(got, string(f.Bytes()))
 				f.Release()
 			}
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("got %q, want %q", got, c.want)
-			}
+			assert.Equal(t, c.want, got)
 		})
 	}
 }

@@ -1,9 +1,10 @@
 package frame_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
@@ -28,13 +29,13 @@ func FuzzLine(f *testing.F) {
 	f.Add([]byte("a\rb\r\r\n\n\r"), uint8(0x81), uint64(0))
 	f.Add([]byte("loooooooooooong\nshort\n"), uint8(0x44), uint64(9))
 	f.Fuzz(func(t *testing.T, data []byte, opts uint8, seed uint64) {
-		d := frame.Line{MaxLength: int(opts & 0x1f), StripDelimiter: opts&0x20 != 0, FailFast: opts&0x40 != 0}
+		d := frame.Line{MaxFrameLength: int(opts & 0x1f), StripDelimiter: opts&0x20 != 0, FailFast: opts&0x40 != 0}
 		if opts&0x80 != 0 {
-			d.MaxLength = 0 // the default cap
+			d.MaxFrameLength = 0 // the default cap
 		}
 		want := modelLine(d, data)
 		dec := d
-		got := feed(t, fuzzAlloc, &dec, data, fuzzChunks(seed, len(data)), capOr(d.MaxLength)+1, fuzzMode(seed))
+		got := feed(t, fuzzAlloc, &dec, data, fuzzChunks(seed, len(data)), capOr(d.MaxFrameLength)+1, fuzzMode(seed))
 		sameEvents(t, "Line", got, want)
 	})
 }
@@ -72,9 +73,12 @@ func FuzzLengthField(f *testing.F) {
 			in := buf.NewComposite()
 			defer in.Release()
 			in.Append(buf.Wrap(data))
-			if _, err2 := d.Decode(in); !errors.Is(err2, frame.ErrConfig) || err2.Error() != err.Error() || in.Len() != len(data) {
-				t.Fatalf("%+v: Decode %v with %d of %d bytes left, Validate %v", d, err2, in.Len(), len(data), err)
-			}
+			var f *buf.Buffer
+			err2 := d.Decode(in, &f)
+			require.ErrorIs(t, err2, frame.ErrConfig, "%+v", d)
+			require.EqualError(t, err2, err.Error(), "%+v: Decode's error is not Validate's", d)
+			require.Equal(t, len(data), in.Len(), "%+v: a refused configuration consumed input", d)
+			require.Nil(t, f)
 			return
 		}
 		dec := d

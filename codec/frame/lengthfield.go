@@ -86,9 +86,10 @@ func (d *LengthField) size() (int, error) {
 	return size, nil
 }
 
-// Decode returns the next frame of in (see Decoder and the package doc).
-func (d *LengthField) Decode(in *buf.Composite) (*buf.Buffer, error) {
-	return decode(d, in)
+// Decode takes the next frame of in and stores it in *dst, which the
+// caller then owns (see Decoder and the package doc).
+func (d *LengthField) Decode(in *buf.Composite, dst **buf.Buffer) error {
+	return decode(d, in, dst)
 }
 
 // Next returns the next frame of in as Decode does, but borrowed (see the

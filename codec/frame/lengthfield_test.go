@@ -31,7 +31,7 @@ func TestLengthFieldHeaderOverCap(t *testing.T) {
 			junk := bytes.Repeat([]byte{0}, cap+4*step)
 			for i := 0; i < len(junk); i += step {
 				in.Append(buf.Wrap(junk[i : i+step]))
-				_, err := d.Decode(in)
+				err := d.Decode(in, new(*buf.Buffer))
 				if err == frame.ErrShort {
 					// The package's bound: the cap plus the last read.
 					require.LessOrEqual(t, in.Len(), cap+step, "ErrShort with %d bytes held, past the cap of %d", in.Len(), cap)
@@ -76,7 +76,8 @@ func TestLengthFieldNegativeLength(t *testing.T) {
 			for i := range len(c.stream) { // a byte at a time
 				in.Append(buf.Wrap([]byte(c.stream[i : i+1])))
 				for {
-					f, err := d.Decode(in)
+					var f *buf.Buffer
+					err := d.Decode(in, &f)
 					if err == frame.ErrShort {
 						break
 					}
@@ -129,7 +130,7 @@ func TestLengthFieldConfig(t *testing.T) {
 			require.ErrorIs(t, d.Validate(), frame.ErrConfig)
 			require.ErrorIs(t, err, frame.ErrConfig)
 			require.Equal(t, "pre", string(dst))
-			_, err = d.Decode(in)
+			err = d.Decode(in, new(*buf.Buffer))
 			require.EqualError(t, err, c.msg)
 			_, err = d.Next(in)
 			require.ErrorIs(t, err, frame.ErrConfig)

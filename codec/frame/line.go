@@ -7,18 +7,18 @@ import (
 )
 
 // Line decodes lines ended by "\n" or "\r\n", as Netty's
-// LineBasedFrameDecoder and bufio.ScanLines do, with no fixed cap on a
-// line's length: MaxLength sets it. The zero value is ready to use, with
+// LineBasedFrameDecoder and bufio.ScanLines do, with a cap on a line's
+// length that MaxFrameLength sets. The zero value is ready to use, with
 // the default cap, keeping delimiters and reporting too-long lines once
 // they have passed.
 //
 // Line searches each byte once: when a call finds no "\n" it remembers how
 // far it looked, and the next call looks only at the bytes appended since.
 type Line struct {
-	// MaxLength caps a line's length, delimiter excluded; 0 means
+	// MaxFrameLength caps a line's length, delimiter excluded; 0 means
 	// DefaultMaxFrameLength. A longer line is discarded and reported as
 	// ErrTooLong (see the package doc).
-	MaxLength int
+	MaxFrameLength int
 	// StripDelimiter leaves the "\n" or "\r\n" out of each frame.
 	StripDelimiter bool
 	// FailFast reports a too-long line as soon as it is known to be too
@@ -37,9 +37,10 @@ func (d *Line) Reset() {
 	d.scanned, d.pos, d.discarding, d.start = 0, 0, false, 0
 }
 
-// Decode returns the next line of in (see Decoder and the package doc).
-func (d *Line) Decode(in *buf.Composite) (*buf.Buffer, error) {
-	return decode(d, in)
+// Decode takes the next line of in and stores it in *dst, which the
+// caller then owns (see Decoder and the package doc).
+func (d *Line) Decode(in *buf.Composite, dst **buf.Buffer) error {
+	return decode(d, in, dst)
 }
 
 // Next returns the next line of in as Decode does, but borrowed (see the
@@ -50,7 +51,7 @@ func (d *Line) Next(in *buf.Composite) ([]byte, error) {
 
 // locate finds the next line and returns its layout (see take), or an error.
 func (d *Line) locate(in *buf.Composite) (pre, n, post int, err error) {
-	max := capOr(d.MaxLength)
+	max := capOr(d.MaxFrameLength)
 	for {
 		eol, cr := d.find(in)
 		if d.discarding {

@@ -2,9 +2,10 @@ package frame_test
 
 import (
 	"encoding/binary"
-	"errors"
 	"runtime"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/frame"
@@ -33,8 +34,8 @@ func TestHugeFrameMemory(t *testing.T) {
 		head, tail []byte // before and after the 1 GiB of filler
 		next       string // the frame after the huge one
 	}{
-		{"Line", &frame.Line{MaxLength: limit, StripDelimiter: true}, nil, []byte("\nnext\n"), "next"},
-		{"LineFailFast", &frame.Line{MaxLength: limit, StripDelimiter: true, FailFast: true}, nil, []byte("\nnext\n"), "next"},
+		{"Line", &frame.Line{MaxFrameLength: limit, StripDelimiter: true}, nil, []byte("\nnext\n"), "next"},
+		{"LineFailFast", &frame.Line{MaxFrameLength: limit, StripDelimiter: true, FailFast: true}, nil, []byte("\nnext\n"), "next"},
 		{"LengthField", &frame.LengthField{MaxFrameLength: limit, Strip: 4}, header, []byte("\x00\x00\x00\x04next"), "next"},
 		{"Delimiter", func() frame.Decoder {
 			d := frame.NewDelimiter([]byte("\r\n"), []byte("\n"))
@@ -56,7 +57,8 @@ func TestHugeFrameMemory(t *testing.T) {
 			var frames []string
 			decode := func() {
 				for {
-					f, err := c.dec.Decode(in)
+					var f *buf.Buffer
+					err := c.dec.Decode(in, &f)
 					if err == frame.ErrShort {
 						break
 					}
@@ -95,22 +97,15 @@ func TestHugeFrameMemory(t *testing.T) {
 			}
 			push(c.tail)
 			t.Logf("peak: composite %d bytes, allocator in use %d bytes, heap +%d bytes", peakLen, peakInUse, int64(peakHeap)-int64(base))
-			if peakLen > limit+read {
-				t.Errorf("the composite held %d bytes, over the cap plus one read (%d)", peakLen, limit+read)
-			}
-			if peakInUse > limit+2*read {
-				t.Errorf("the allocator had %d bytes in use, over the cap plus two reads", peakInUse)
-			}
-			if grow := int64(peakHeap) - int64(base); grow > 4*limit {
-				t.Errorf("the heap grew by %d bytes streaming 1 GiB, over 4 caps", grow)
-			}
+			assert.LessOrEqual(t, peakLen, limit+read, "the composite's peak, over the cap plus one read")
+			assert.LessOrEqual(t, peakInUse, int64(limit+2*read), "the allocator's bytes in use, over the cap plus two reads")
+			assert.LessOrEqual(t, int64(peakHeap)-int64(base), int64(4*limit), "the heap's growth streaming 1 GiB, over 4 caps")
 			var se *frame.SyntaxError
-			if len(errs) != 1 || !errors.As(errs[0], &se) || se.Kind != frame.ErrTooLong || se.Offset != 0 {
-				t.Errorf("errors %v, want one ErrTooLong at offset 0", errs)
+			if assert.Len(t, errs, 1, "want one ErrTooLong at offset 0") && assert.ErrorAs(t, errs[0], &se) {
+				assert.Equal(t, frame.ErrTooLong, se.Kind)
+				assert.Equal(t, 0, se.Offset)
 			}
-			if len(frames) != 1 || frames[0] != c.next {
-				t.Errorf("frames %q, want [%q]", frames, c.next)
-			}
+			assert.Equal(t, []string{c.next}, frames)
 		})
 	}
 }

@@ -8,12 +8,10 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/netkit/netkit/eventloop/internal/sock"
 )
 
 // A listener is one listening socket on one loop.
@@ -22,7 +20,7 @@ type listener struct {
 	l      *Loop
 	fd     int
 	paused bool
-	rsa    unix.RawSockaddrAny // the peer's address from accept4, reused
+	peer   sock.Addr // the peer's address from accept4, reused
 }
 
 // maxAcceptsPerEvent bounds the accepts of one readiness event, so that a
@@ -34,18 +32,17 @@ const maxAcceptsPerEvent = 64
 // would spin, since the pending connection keeps the socket readable.
 const acceptPause = 50 * time.Millisecond
 
-func (ln *listener) onEvent(uint32) {
+func (ln *listener) onEvent(Events) {
 	for range maxAcceptsPerEvent {
-		fd, err := ln.accept()
-		switch err {
-		case nil:
-			ln.s.accepted(ln.l, fd, peerHostPort(&ln.rsa))
+		fd, err := sock.Accept(ln.fd, &ln.peer)
+		if err == nil {
+			ln.s.accepted(ln.l, fd, ln.peer)
 			continue
-		case unix.EAGAIN:
-			return
-		case unix.EINTR, unix.ECONNABORTED:
+		}
+		switch sock.AcceptVerdict(err) {
+		case sock.AcceptRetry:
 			continue
-		case unix.EMFILE, unix.ENFILE, unix.ENOBUFS, unix.ENOMEM:
+		case sock.AcceptPause:
 			ln.paused = true
 			ln.l.modify(ln.fd, 0)
 			ln.l.Schedule(acceptPause, func() {
@@ -56,49 +53,22 @@ func (ln *listener) onEvent(uint32) {
 			})
 			return
 		default:
-			return // the listener was closed under us, or a transient error
+			return // nothing pending, the listener was closed under us, or a transient error
 		}
 	}
 }
 
-// accept takes a connection with accept4, non-blocking and close-on-exec,
-// into ln.rsa: unix.Accept4 would allocate the peer's address.
-func (ln *listener) accept() (int, error) {
-	n := uint32(unsafe.Sizeof(ln.rsa))
-	fd, _, e := unix.Syscall6(unix.SYS_ACCEPT4, uintptr(ln.fd), uintptr(unsafe.Pointer(&ln.rsa)),
-		uintptr(unsafe.Pointer(&n)), unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0, 0)
-	if e != 0 {
-		return -1, e
-	}
-	return int(fd), nil
-}
-
-// peerHostPort decodes an IPv4 or IPv6 address that accept4 wrote.
-func peerHostPort(rsa *unix.RawSockaddrAny) hostPort {
-	switch rsa.Addr.Family {
-	case unix.AF_INET:
-		a := (*unix.RawSockaddrInet4)(unsafe.Pointer(rsa))
-		h := hostPort{port: uint16(a.Port>>8 | a.Port<<8), kind: 4}
-		h.ip = netip.AddrFrom4(a.Addr).As16()
-		return h
-	case unix.AF_INET6:
-		a := (*unix.RawSockaddrInet6)(unsafe.Pointer(rsa))
-		return hostPort{ip: a.Addr, port: uint16(a.Port>>8 | a.Port<<8), kind: 6, zone: a.Scope_id}
-	}
-	return hostPort{} // a Unix peer: unnamed, as a rule
-}
-
 // close unregisters and closes the listening socket.
 func (ln *listener) close() {
-	if !ln.l.force(func() { ln.l.unregister(ln.fd); unix.Close(ln.fd) }) {
-		unix.Close(ln.fd) // the loop has stopped: it watches nothing
+	if !ln.l.force(func() { ln.l.unregister(ln.fd); sock.Close(ln.fd) }) {
+		sock.Close(ln.fd) // the loop has stopped: it watches nothing
 	}
 }
 
 // accepted makes a connection of fd, accepted on loop l.
-func (s *Server) accepted(l *Loop, fd int, peer hostPort) {
+func (s *Server) accepted(l *Loop, fd int, peer sock.Addr) {
 	if s.stopping.Load() {
-		unix.Close(fd)
+		sock.Close(fd)
 		return
 	}
 	s.conns.Add(1)
@@ -111,7 +81,7 @@ func (s *Server) accepted(l *Loop, fd int, peer hostPort) {
 		c.addrs.setTCP(fd, peer, s.local)
 	}
 	if s.network != "unix" {
-		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		sock.SetNoDelay(fd)
 	}
 	if !s.opts.acceptor {
 		c.loop = l
@@ -124,7 +94,7 @@ func (s *Server) accepted(l *Loop, fd int, peer hostPort) {
 		return
 	}
 	if err := c.loop.Execute(func() { c.start(s.h) }); err != nil {
-		unix.Close(fd)
+		sock.Close(fd)
 		s.connClosed()
 	}
 }
@@ -147,7 +117,7 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 	s := &Server{g: g, h: h, opts: o, network: network, idle: make(chan struct{})}
 	backlog := o.backlog
 	if backlog <= 0 {
-		backlog = somaxconn()
+		backlog = sock.Somaxconn()
 	}
 	fail := func(err error) (*Server, error) {
 		s.stopAccepting()
@@ -159,7 +129,7 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 		if err != nil {
 			return nil, err
 		}
-		family, sa, v6only := tcpSockaddr(network, ta)
+		target := sock.TCPTarget(network, ta)
 		n := len(g.loops)
 		if o.acceptor {
 			n = 1
@@ -168,25 +138,26 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 			// SO_REUSEPORT would let this server share a port that another
 			// socket of this user already listens on, splitting its
 			// connections silently: a plain bind first finds it in use.
-			if err := probeBind(family, sa, v6only); err != nil {
+			if err := target.ProbeBind(); err != nil {
 				return fail(err)
 			}
 		}
 		for i := range n {
-			fd, err := listenSocket(family, sa, v6only, n > 1, backlog)
+			fd, err := target.Listen(n > 1, backlog)
 			if err != nil {
 				return fail(err)
 			}
 			if i == 0 {
-				got, err := unix.Getsockname(fd)
+				var got sock.Addr
+				// Later sockets bind the port the first one got.
+				target, got, err = sock.Bound(fd, target)
 				if err != nil {
-					unix.Close(fd)
-					return fail(os.NewSyscallError("getsockname", err))
+					sock.Close(fd)
+					return fail(err)
 				}
-				sa = got // later sockets bind the port the first one got
-				s.addr = net.TCPAddrFromAddrPort(sockaddrToHostPort(got).addrPort())
+				s.addr = net.TCPAddrFromAddrPort(got.AddrPort())
 				if len(ta.IP) > 0 && !ta.IP.IsUnspecified() {
-					s.local = sockaddrToHostPort(got)
+					s.local = got
 				}
 			}
 			l := g.loops[i]
@@ -199,20 +170,12 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 		}
 	case "unix":
 		o.acceptor = true
-		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		fd, err := sock.UnixTarget(addr).Listen(false, backlog)
 		if err != nil {
-			return fail(os.NewSyscallError("socket", err))
-		}
-		if err := unix.Bind(fd, &unix.SockaddrUnix{Name: addr}); err != nil {
-			unix.Close(fd)
-			return fail(os.NewSyscallError("bind", err))
+			return fail(err)
 		}
 		if !strings.HasPrefix(addr, "@") && addr != "" {
 			s.unixPath = addr
-		}
-		if err := unix.Listen(fd, backlog); err != nil {
-			unix.Close(fd)
-			return fail(os.NewSyscallError("listen", err))
 		}
 		s.addr = &net.UnixAddr{Name: addr, Net: "unix"}
 		if err := s.addListener(g.Next(), fd); err != nil {
@@ -227,152 +190,28 @@ func Listen(g *Group, network, addr string, h Handler, opts ...Option) (*Server,
 func (s *Server) addListener(l *Loop, fd int) error {
 	ln := &listener{s: s, l: l, fd: fd}
 	if err := l.Register(fd, Readable, ln.onEvent); err != nil {
-		unix.Close(fd)
+		sock.Close(fd)
 		return err
 	}
 	s.lns = append(s.lns, ln)
 	return nil
 }
 
-// tcpSockaddr picks the socket family and address for a TCP address, as
-// the net package does: an unspecified address of network "tcp" listens
-// on both IPv6 and IPv4 (one IPv6 socket with IPV6_V6ONLY off) where the
-// system has IPv6.
-func tcpSockaddr(network string, ta *net.TCPAddr) (family int, sa unix.Sockaddr, v6only bool) {
-	ip4 := ta.IP.To4()
-	switch {
-	case network == "tcp4" || (ip4 != nil && network != "tcp6"):
-		s4 := &unix.SockaddrInet4{Port: ta.Port}
-		if ip4 != nil {
-			copy(s4.Addr[:], ip4)
-		}
-		return unix.AF_INET, s4, false
-	case network == "tcp" && len(ta.IP) == 0 && !haveIPv6():
-		return unix.AF_INET, &unix.SockaddrInet4{Port: ta.Port}, false
-	}
-	s6 := &unix.SockaddrInet6{Port: ta.Port}
-	copy(s6.Addr[:], ta.IP.To16())
-	if ta.Zone != "" {
-		if ifi, err := net.InterfaceByName(ta.Zone); err == nil {
-			s6.ZoneId = uint32(ifi.Index)
-		}
-	}
-	return unix.AF_INET6, s6, network == "tcp6"
-}
-
-// haveIPv6 reports whether the system can make IPv6 sockets.
-func haveIPv6() bool {
-	fd, err := unix.Socket(unix.AF_INET6, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	unix.Close(fd)
-	return true
-}
-
-func stream(family int) (int, error) {
-	fd, err := unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return -1, os.NewSyscallError("socket", err)
-	}
-	return fd, nil
-}
-
-// listenSocket makes a listening socket bound to sa.
-func listenSocket(family int, sa unix.Sockaddr, v6only, reusePort bool, backlog int) (int, error) {
-	fd, err := stream(family)
-	if err != nil {
-		return -1, err
-	}
-	if err := bindSocket(fd, family, sa, v6only, reusePort); err != nil {
-		unix.Close(fd)
-		return -1, err
-	}
-	if err := unix.Listen(fd, backlog); err != nil {
-		unix.Close(fd)
-		return -1, os.NewSyscallError("listen", err)
-	}
-	return fd, nil
-}
-
-func bindSocket(fd, family int, sa unix.Sockaddr, v6only, reusePort bool) error {
-	if family == unix.AF_INET6 {
-		v := 0
-		if v6only {
-			v = 1
-		}
-		unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, v)
-	}
-	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); err != nil {
-		return os.NewSyscallError("setsockopt", err)
-	}
-	if reusePort {
-		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
-			return os.NewSyscallError("setsockopt", err)
-		}
-	}
-	if err := unix.Bind(fd, sa); err != nil {
-		return os.NewSyscallError("bind", err)
-	}
-	return nil
-}
-
-// probeBind binds a socket without SO_REUSEPORT to sa and closes it: an
-// error says the port is in use.
-func probeBind(family int, sa unix.Sockaddr, v6only bool) error {
-	fd, err := stream(family)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	return bindSocket(fd, family, sa, v6only, false)
-}
-
-// somaxconn reads the system's cap on listen backlogs.
-func somaxconn() int {
-	b, err := os.ReadFile("/proc/sys/net/core/somaxconn")
-	if err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n > 0 {
-			return n
-		}
-	}
-	return unix.SOMAXCONN
-}
-
 func removeSocketFile(path string) { os.Remove(path) }
 
 // setTCP records a TCP connection's addresses: the peer's, and the local
-// one, from getsockname unless known (kind 0: not known).
-func (a *connAddrs) setTCP(fd int, remote, local hostPort) {
+// one, from getsockname unless known (Kind 0: not known).
+func (a *connAddrs) setTCP(fd int, remote, local sock.Addr) {
 	a.remote, a.local = remote, local
-	if local.kind == 0 {
-		if lsa, err := unix.Getsockname(fd); err == nil {
-			a.local = sockaddrToHostPort(lsa)
-		}
+	if local.Kind == 0 {
+		a.local = sock.LocalAddr(fd)
 	}
 }
 
 // setUnix records a Unix connection's paths: the peer's, and the local one
 // from getsockname.
 func (a *connAddrs) setUnix(fd int, remote string) {
-	a.paths = &[2]string{1: remote}
-	if lsa, err := unix.Getsockname(fd); err == nil {
-		if u, ok := lsa.(*unix.SockaddrUnix); ok {
-			a.paths[0] = u.Name
-		}
-	}
-}
-
-func sockaddrToHostPort(sa unix.Sockaddr) hostPort {
-	switch a := sa.(type) {
-	case *unix.SockaddrInet4:
-		h := hostPort{port: uint16(a.Port), kind: 4}
-		h.ip = netip.AddrFrom4(a.Addr).As16()
-		return h
-	case *unix.SockaddrInet6:
-		return hostPort{ip: a.Addr, port: uint16(a.Port), kind: 6, zone: a.ZoneId}
-	}
-	return hostPort{}
+	a.paths = &[2]string{0: sock.LocalPath(fd), 1: remote}
 }
 
 // errDialOnLoop is Dial's error on a loop, which it would block.
@@ -443,7 +282,7 @@ func DialOn(l *Loop, network, addr string, h Handler, done func(*Conn, error), o
 		}
 		dialTCP(l, network, addr, ta, h, done, o, fail)
 	case "unix":
-		connectOn(l, network, unix.AF_UNIX, &unix.SockaddrUnix{Name: addr}, h, done, o, fail)
+		connectOn(l, sock.UnixTarget(addr), h, done, o, fail)
 	default:
 		fail(net.UnknownNetworkError(network))
 	}
@@ -453,36 +292,22 @@ func dialTCP(l *Loop, network, addr string, ta *net.TCPAddr, h Handler, done fun
 	if len(ta.IP) == 0 {
 		ta.IP = net.IPv4(127, 0, 0, 1) // as net.Dial: the local system
 	}
-	family, sa, _ := tcpSockaddr(network, ta)
-	connectOn(l, network, family, sa, h, done, o, fail)
+	connectOn(l, sock.TCPTarget(network, ta), h, done, o, fail)
 }
 
 // connectOn makes the socket and connects it, finishing on l.
-func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler, done func(*Conn, error), o *options, fail func(error)) {
-	fd, err := stream(family)
+func connectOn(l *Loop, t sock.Target, h Handler, done func(*Conn, error), o *options, fail func(error)) {
+	fd, pending, err := t.Connect()
 	if err != nil {
 		fail(err)
 		return
 	}
-	if family != unix.AF_UNIX {
-		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-	}
-	pending := false
-	switch err := unix.Connect(fd, sa); err {
-	case nil:
-	case unix.EINPROGRESS:
-		pending = true
-	default:
-		unix.Close(fd)
-		fail(os.NewSyscallError("connect", err))
-		return
-	}
 	c := &Conn{loop: l, fd: fd, opts: o}
 	connected := func() {
-		if u, ok := sa.(*unix.SockaddrUnix); ok {
-			c.addrs.setUnix(fd, u.Name)
+		if t.Unix() {
+			c.addrs.setUnix(fd, t.Path())
 		} else {
-			c.addrs.setTCP(fd, sockaddrToHostPort(sa), hostPort{})
+			c.addrs.setTCP(fd, t.Addr(), sock.Addr{})
 		}
 		c.start(h)
 		if c.state&csActive == 0 {
@@ -498,21 +323,21 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 		}
 		var timer Timer
 		finished := false
-		if err := l.register(fd, Writable, fdFunc(func(uint32) {
+		if err := l.register(fd, Writable, fdFunc(func(Events) {
 			if finished {
 				return
 			}
 			finished = true
 			timer.Cancel()
 			l.unregister(fd)
-			if err := sysSocketError(fd); err != nil {
-				unix.Close(fd)
+			if err := sock.SocketError(fd); err != nil {
+				sock.Close(fd)
 				fail(err)
 				return
 			}
 			connected()
 		})); err != nil {
-			unix.Close(fd)
+			sock.Close(fd)
 			fail(err)
 			return
 		}
@@ -520,7 +345,7 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 			if !finished {
 				finished = true
 				l.unregister(fd)
-				unix.Close(fd)
+				sock.Close(fd)
 				fail(os.ErrDeadlineExceeded)
 			}
 		})
@@ -530,7 +355,15 @@ func connectOn(l *Loop, network string, family int, sa unix.Sockaddr, h Handler,
 		return
 	}
 	if err := l.Execute(finish); err != nil {
-		unix.Close(fd)
+		sock.Close(fd)
 		fail(err)
 	}
 }
+
+// The connection's system calls, for the code common to every system.
+
+func sysRead(fd int, p []byte) (int, error) { return sock.Read(fd, p) }
+func sysShutdownWrite(fd int) error         { return sock.ShutdownWrite(fd) }
+func sysClose(fd int)                       { sock.Close(fd) }
+func sysSocketError(fd int) error           { return sock.SocketError(fd) }
+func sysUnread(fd int) int                  { return sock.Unread(fd) }

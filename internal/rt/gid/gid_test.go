@@ -4,6 +4,9 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCurrent: a goroutine sees the same value every time, and goroutines
@@ -23,8 +26,7 @@ func TestCurrent(t *testing.T) {
 			start.Done()
 			start.Wait() // all alive at once
 			for range 1000 {
-				if Current() != ids[i] {
-					t.Errorf("goroutine %d: Current changed", i)
+				if !assert.Equal(t, ids[i], Current(), "goroutine %d: Current changed", i) {
 					return
 				}
 				runtime.Gosched()
@@ -34,14 +36,11 @@ func TestCurrent(t *testing.T) {
 	done.Wait()
 	seen := map[uintptr]bool{}
 	for _, id := range ids {
-		if id == 0 || seen[id] {
-			t.Fatalf("identifiers %x: zero or shared by two live goroutines", ids)
-		}
+		require.NotZero(t, id, "identifiers %x", ids)
+		require.False(t, seen[id], "identifiers %x: one shared by two live goroutines", ids)
 		seen[id] = true
 	}
-	if Current() == ids[0] {
-		t.Error("the test goroutine has the identifier of another live goroutine")
-	}
+	assert.NotEqual(t, ids[0], Current(), "the test goroutine has the identifier of another live goroutine")
 }
 
 func BenchmarkCurrent(b *testing.B) {

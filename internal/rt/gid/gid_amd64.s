@@ -1,3 +1,5 @@
+//go:build !nounsafe && !purego
+
 #include "textflag.h"
 
 // func getg() uintptr: the g pointer, from thread-local storage.

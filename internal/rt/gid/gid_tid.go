@@ -1,4 +1,4 @@
-//go:build !amd64 && !arm64 && linux
+//go:build linux && !((amd64 || arm64) && !nounsafe && !purego)
 
 package gid
 

@@ -1,0 +1,106 @@
+package poll
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+func open(t *testing.T) *Poller {
+	t.Helper()
+	var p Poller
+	require.NoError(t, p.Open())
+	t.Cleanup(p.Close)
+	return &p
+}
+
+func pipe(t *testing.T) [2]int {
+	t.Helper()
+	var fds [2]int
+	require.NoError(t, unix.Pipe2(fds[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
+	t.Cleanup(func() { unix.Close(fds[0]); unix.Close(fds[1]) })
+	return fds
+}
+
+// TestTranslation: every netkit bit maps to its own epoll bit and back
+// (ET and OneShot are registration flags, never reported).
+func TestTranslation(t *testing.T) {
+	all := In | Out | Err | Hup | RdHup | ET | OneShot
+	assert.Equal(t, uint32(unix.EPOLLIN|unix.EPOLLOUT|unix.EPOLLERR|unix.EPOLLHUP|unix.EPOLLRDHUP|unix.EPOLLET|unix.EPOLLONESHOT), toEpoll(all))
+	for b := In; b <= OneShot; b <<= 1 {
+		x := toEpoll(b)
+		assert.NotZero(t, x, "bit %#x", b)
+		if b == ET || b == OneShot {
+			assert.Zero(t, fromEpoll(x), "bit %#x", b)
+			continue
+		}
+		assert.Equal(t, b, fromEpoll(x), "bit %#x", b)
+	}
+}
+
+// TestReady: a pipe's read end is reported with its tag once written,
+// Mod changes the tag and events, Del stops the reports.
+func TestReady(t *testing.T) {
+	p := open(t)
+	fds := pipe(t)
+	require.NoError(t, p.Add(fds[0], In, 7))
+	ready, ok := p.Wait(0)
+	require.True(t, ok)
+	assert.Empty(t, ready)
+	_, err := unix.Write(fds[1], []byte("x"))
+	require.NoError(t, err)
+	ready, ok = p.Wait(int64(time.Second))
+	require.True(t, ok)
+	require.Equal(t, []Event{{FD: int32(fds[0]), Tag: 7, Events: In}}, ready)
+	require.NoError(t, p.Mod(fds[0], In|ET, 8))
+	ready, _ = p.Wait(0)
+	require.Equal(t, []Event{{FD: int32(fds[0]), Tag: 8, Events: In}}, ready)
+	ready, _ = p.Wait(0)
+	assert.Empty(t, ready, "edge-triggered: reported once")
+	require.NoError(t, p.Del(fds[0]))
+	unix.Write(fds[1], []byte("y"))
+	ready, _ = p.Wait(0)
+	assert.Empty(t, ready, "reported after Del")
+	assert.Error(t, p.Del(fds[0]), "Del of a descriptor not registered")
+}
+
+// TestWake: Wake from another goroutine ends a wait without limit, and
+// the wakeup itself is not reported; a Wake before a Wait makes it return
+// at once.
+func TestWake(t *testing.T) {
+	for _, pwait2 := range []bool{true, false} {
+		t.Run(map[bool]string{true: "pwait2", false: "epoll_wait"}[pwait2], func(t *testing.T) {
+			if !pwait2 {
+				defer UseEpollWait()()
+			}
+			p := open(t)
+			go func() {
+				time.Sleep(10 * time.Millisecond)
+				p.Wake()
+			}()
+			ready, ok := p.Wait(-1)
+			require.True(t, ok)
+			assert.Empty(t, ready)
+			p.Wake()
+			start := time.Now()
+			ready, _ = p.Wait(int64(time.Hour))
+			assert.Empty(t, ready)
+			assert.Less(t, time.Since(start), time.Minute)
+			start = time.Now()
+			p.Wait(int64(3 * time.Millisecond))
+			assert.GreaterOrEqual(t, time.Since(start), 3*time.Millisecond, "a timed wait ended early")
+		})
+	}
+}
+
+// TestWakeAfterClose writes nothing.
+func TestWakeAfterClose(t *testing.T) {
+	var p Poller
+	require.NoError(t, p.Open())
+	p.Close()
+	p.Wake()
+	p.Close() // twice is harmless
+}
