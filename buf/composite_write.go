@@ -68,8 +68,8 @@ func (c *Composite) buffers(k int) [][]byte {
 // *net.UnixConn, *os.File, …) on Linux, darwin or OpenBSD, WriteTo passes
 // up to 1024 components per writev(2) call straight from component memory,
 // resumes after partial writes, and waits through the runtime's poller
-// while a non-blocking descriptor is full (built with -tags nounsafe, Linux
-// gets one write(2) per component instead of the writev). It checks once per connection
+// while a non-blocking descriptor is full (with internal/rt's pure-Go twins,
+// Linux gets one write(2) per component instead of the writev). It checks once per connection
 // that a socket is a stream socket and returns ErrNotStream, writing
 // nothing, for a datagram or other message socket. Any other writer,
 // which must be a stream of bytes too, gets one Write per component. A
