@@ -3,6 +3,8 @@ package http1
 import (
 	"bytes"
 	"math"
+
+	"github.com/netkit/netkit/codec/internal/ascii"
 )
 
 // A Decoder parses requests with its limits and rules (see the Options).
@@ -200,7 +202,7 @@ func sectionLine(c *config, p []byte, pos, limit int) (lf, end int, err error) {
 // §3), without its line end.
 func requestLine(req *Request, line []byte) error {
 	i := 0
-	for i < len(line) && chars[line[i]]&cToken != 0 {
+	for i < len(line) && ascii.IsTokenByte(line[i]) {
 		i++
 	}
 	if i == len(line) {
@@ -214,7 +216,7 @@ func requestLine(req *Request, line []byte) error {
 	req.Method = methodOf(m)
 	t0 := i + 1
 	j := t0
-	for j < len(line) && chars[line[j]]&cTarget != 0 {
+	for j < len(line) && ascii.Is(line[j], ascii.Target) {
 		j++
 	}
 	if j == len(line) {
@@ -290,7 +292,7 @@ func ipv6(s []byte) bool {
 			i++
 		}
 		j := i
-		for j < len(s) && j-i < 5 && unhex(s[j]) >= 0 {
+		for j < len(s) && j-i < 5 && ascii.Unhex[s[j]] < 16 {
 			j++
 		}
 		if j < len(s) && s[j] == '.' {
@@ -372,7 +374,7 @@ func hierarchical(t []byte) bool {
 // that is not followed by two hex digits (RFC 3986 §2.1), or -1.
 func badEscape(t []byte, k int) int {
 	for k >= 0 {
-		if k+2 >= len(t) || unhex(t[k+1]) < 0 || unhex(t[k+2]) < 0 {
+		if k+2 >= len(t) || ascii.Unhex[t[k+1]] > 15 || ascii.Unhex[t[k+2]] > 15 {
 			return k
 		}
 		n := bytes.IndexByte(t[k+3:], '%')
@@ -451,7 +453,7 @@ func targetForm(m Method, t []byte) error {
 		if t[i] == ':' {
 			return authority(t[i+1:])
 		}
-		if chars[t[i]]&cScheme == 0 {
+		if !ascii.Is(t[i], ascii.Scheme) {
 			return ErrTarget
 		}
 	}
@@ -488,11 +490,11 @@ func authority(rest []byte) error {
 // refused, as net/url refuses it in a host: it would hide a NUL, a
 // delimiter or a letter from whoever compares hosts.
 func hostEscape(p []byte) bool {
-	if len(p) < 3 || unhex(p[2]) < 0 {
+	if len(p) < 3 || ascii.Unhex[p[2]] > 15 {
 		return false
 	}
-	hi := unhex(p[1])
-	return hi >= 8 || hi == 2 && p[2] == '5'
+	hi := ascii.Unhex[p[1]]
+	return 8 <= hi && hi < 16 || hi == 2 && p[2] == '5'
 }
 
 func hostPort(a []byte, needPort bool) error {
@@ -519,7 +521,7 @@ func hostPort(a []byte, needPort bool) error {
 			return ErrTarget
 		}
 		for k, b := range host {
-			if chars[b]&cHost == 0 || b == ':' || b == '[' || b == ']' || b == '@' {
+			if !ascii.Is(b, ascii.Host) || b == ':' || b == '[' || b == ']' || b == '@' {
 				return ErrTarget
 			}
 			if b == '%' && !hostEscape(host[k:]) {
@@ -561,14 +563,18 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int
 // accepts exactly the lines that path accepts, with the same result.
 func quickField(l []byte) (name, value []byte, n int, ok bool) {
 	j := bytes.IndexByte(l, ':')
-	if j <= 0 || !isToken(l[:j]) {
+	if j <= 0 || !ascii.AllIn(l[:j], ascii.Token) {
 		return nil, nil, 0, false
 	}
 	v := j + 1
 	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
 		v++
 	}
-	k := firstCTL(l, v)
+	k := ascii.IndexCTL(l[v:])
+	if k < 0 {
+		return nil, nil, 0, false
+	}
+	k += v
 	if k+1 >= len(l) || l[k] != '\r' || l[k+1] != '\n' {
 		return nil, nil, 0, false
 	}
@@ -577,24 +583,6 @@ func quickField(l []byte) (name, value []byte, n int, ok bool) {
 		e--
 	}
 	return l[:j:j], l[v:e:e], k + 2, true
-}
-
-// isToken reports whether every byte of b is a tchar, four table lookups
-// at a time with one branch.
-func isToken(b []byte) bool { return allIn(b, cToken) }
-
-// allIn reports whether every byte of b is in the class, four table
-// lookups at a time with one branch.
-func allIn(b []byte, class uint8) bool {
-	acc := class
-	for len(b) >= 4 {
-		acc &= chars[b[0]] & chars[b[1]] & chars[b[2]] & chars[b[3]]
-		b = b[4:]
-	}
-	for _, c := range b {
-		acc &= chars[c]
-	}
-	return acc&class != 0
 }
 
 // note checks the field name: value, at offset pos and the count-th of
@@ -606,35 +594,35 @@ func note(c *config, req *Request, hs *headState, name, value []byte, pos, count
 	req.Headers = append(req.Headers, Header{Name: name, Value: value})
 	switch len(name) {
 	case 4:
-		if equalLower(name, "host") {
+		if ascii.EqualLower(name, "host") {
 			hs.hosts++
 			if hs.hosts == 2 {
 				hs.hostOff = pos
 			}
 			for _, b := range value {
-				if chars[b]&cHost == 0 {
+				if !ascii.Is(b, ascii.Host) {
 					return serr(pos, ErrHost)
 				}
 			}
 			req.Host = value
 		}
 	case 6:
-		if equalLower(name, "expect") {
-			if !equalLower(value, "100-continue") {
+		if ascii.EqualLower(name, "expect") {
+			if !ascii.EqualLower(value, "100-continue") {
 				return serr(pos, ErrExpect)
 			}
 			hs.expect = true
 		}
 	case 7:
-		if equalLower(name, "upgrade") {
+		if ascii.EqualLower(name, "upgrade") {
 			hs.upField = true
 		}
 	case 10:
-		if equalLower(name, "connection") {
+		if ascii.EqualLower(name, "connection") {
 			connection(hs, value)
 		}
 	case 14:
-		if equalLower(name, "content-length") {
+		if ascii.EqualLower(name, "content-length") {
 			n, ok := contentLength(value)
 			if !ok {
 				return serr(pos, ErrContentLength)
@@ -646,7 +634,7 @@ func note(c *config, req *Request, hs *headState, name, value []byte, pos, count
 			req.ContentLength = n
 		}
 	case 17:
-		if equalLower(name, "transfer-encoding") {
+		if ascii.EqualLower(name, "transfer-encoding") {
 			if hs.teOff < 0 {
 				hs.teOff = pos
 			}
@@ -664,7 +652,7 @@ func note(c *config, req *Request, hs *headState, name, value []byte, pos, count
 func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
 	l := p[pos:end]
 	j := 0
-	for j < len(l) && chars[l[j]]&cToken != 0 {
+	for j < len(l) && ascii.IsTokenByte(l[j]) {
 		j++
 	}
 	if j == 0 || j == len(l) || l[j] != ':' {
@@ -678,7 +666,7 @@ func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
 	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
 		e--
 	}
-	if k := badValue(l[v:e]); k >= 0 {
+	if k := ascii.IndexCTL(l[v:e]); k >= 0 {
 		return nil, nil, serr(pos+v+k, ErrHeaderValue)
 	}
 	return l[:j:j], l[v:e:e], nil
@@ -727,9 +715,9 @@ func contentLength(v []byte) (int64, bool) {
 // list after its comma.
 func nextElement(v []byte) (elem, rest []byte) {
 	if i := bytes.IndexByte(v, ','); i >= 0 {
-		return trimOWS(v[:i]), v[i+1:]
+		return ascii.TrimOWS(v[:i]), v[i+1:]
 	}
-	return trimOWS(v), nil
+	return ascii.TrimOWS(v), nil
 }
 
 // connection notes the close, keep-alive and upgrade options of a
@@ -740,11 +728,11 @@ func connection(hs *headState, v []byte) {
 		e, v = nextElement(v)
 		switch len(e) {
 		case 5:
-			hs.close = hs.close || equalLower(e, "close")
+			hs.close = hs.close || ascii.EqualLower(e, "close")
 		case 7:
-			hs.upgrade = hs.upgrade || equalLower(e, "upgrade")
+			hs.upgrade = hs.upgrade || ascii.EqualLower(e, "upgrade")
 		case 10:
-			hs.keep = hs.keep || equalLower(e, "keep-alive")
+			hs.keep = hs.keep || ascii.EqualLower(e, "keep-alive")
 		}
 	}
 }
@@ -767,17 +755,17 @@ func transferEncoding(hs *headState, v []byte) bool {
 			return false
 		}
 		i := 0
-		for i < len(e) && chars[e[i]]&cToken != 0 {
+		for i < len(e) && ascii.IsTokenByte(e[i]) {
 			i++
 		}
 		if i == 0 {
 			return false
 		}
-		name, params := e[:i], trimOWS(e[i:])
+		name, params := e[:i], ascii.TrimOWS(e[i:])
 		if len(params) > 0 && params[0] != ';' {
 			return false
 		}
-		if equalLower(name, "chunked") {
+		if ascii.EqualLower(name, "chunked") {
 			if len(params) > 0 {
 				return false
 			}
@@ -863,30 +851,9 @@ func targetHost(m Method, t []byte) []byte {
 // req.Headers.
 func (r *Request) Header(name string) []byte {
 	for i := range r.Headers {
-		if equalFold(r.Headers[i].Name, name) {
+		if ascii.EqualFold(r.Headers[i].Name, name) {
 			return r.Headers[i].Value
 		}
 	}
 	return nil
-}
-
-// equalFold reports whether b and s are equal without regard to ASCII
-// case.
-func equalFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x |= 0x20
-		}
-		if 'A' <= y && y <= 'Z' {
-			y |= 0x20
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

@@ -400,25 +400,3 @@ func TestResponseNoAllocs(t *testing.T) {
 		}
 	}
 }
-
-// TestValidValue checks the word-at-a-time value check against the slow
-// model's, with every byte at every position of values of 1 to 17 bytes,
-// and with obs-text around it.
-func TestValidValue(t *testing.T) {
-	for n := 1; n <= 17; n++ {
-		for pos := range n {
-			for c := range 256 {
-				for _, fill := range []byte{'a', 0xff, 0x80} {
-					v := bytes.Repeat([]byte{fill}, n)
-					v[pos] = byte(c)
-					if got, want := validValue(v), slowValue(string(v)); got != want {
-						t.Fatalf("validValue(%q) = %v, want %v", v, got, want)
-					}
-					if got := validValue(string(v)); got != slowValue(string(v)) {
-						t.Fatalf("validValue(string %q) = %v", v, got)
-					}
-				}
-			}
-		}
-	}
-}

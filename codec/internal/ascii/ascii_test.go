@@ -1,6 +1,7 @@
 package ascii
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -214,6 +215,27 @@ func TestValidFieldValue(t *testing.T) {
 	} {
 		assert.Equal(t, want, ValidFieldValue(v), "%q", v)
 		assert.Equal(t, want, ValidFieldValue([]byte(v)), "bytes %q", v)
+	}
+}
+
+// TestValidFieldValueEveryByte checks the word-at-a-time value check
+// against the ABNF's, with every byte at every position of values of 1 to
+// 17 bytes, among plain bytes and among obs-text.
+func TestValidFieldValueEveryByte(t *testing.T) {
+	const banned = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f" +
+		"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f"
+	for n := 1; n <= 17; n++ {
+		for pos := range n {
+			for c := range 256 {
+				for _, fill := range []byte{'a', 0xff, 0x80} {
+					v := bytes.Repeat([]byte{fill}, n)
+					v[pos] = byte(c)
+					want := !strings.ContainsAny(string(v), banned) && strings.Trim(string(v), " \t") == string(v)
+					require.Equal(t, want, ValidFieldValue(v), "%q", v)
+					require.Equal(t, want, ValidFieldValue(string(v)), "string %q", v)
+				}
+			}
+		}
 	}
 }
 
