@@ -45,19 +45,19 @@ func toSlow(req *Request) slowReq {
 	return r
 }
 
-// fuzzConfig derives the options from a byte: bare LF allowed or not, and
-// default or small limits (so that the fuzzer reaches them).
-func fuzzConfig(b byte) ([]Option, config) {
-	var opts []Option
-	if b&1 != 0 {
-		opts = append(opts, WithAllowBareLF(true))
-	}
+// fuzzConfig derives the Decoder from a byte: bare LF allowed or not, and
+// default or small limits (so that the fuzzer reaches them), and returns
+// it with the config the slow model runs with.
+func fuzzConfig(b byte) (Decoder, config) {
+	var d Decoder
+	d.AllowBareLF = b&1 != 0
 	if b&2 != 0 {
-		opts = append(opts, WithMaxRequestLine(24+int(b>>4)), WithMaxHeaderBytes(40+int(b>>4)*4),
-			WithMaxHeaders(1+int(b>>5)), WithMaxBodySize(int64(b>>3)*3))
+		d.MaxRequestLine = 24 + int(b>>4)
+		d.MaxHeaderBytes = 40 + int(b>>4)*4
+		d.MaxHeaders = 1 + int(b>>5)
+		d.MaxBodySize = 1 + int64(b>>3)*3
 	}
-	d := NewDecoder(opts...)
-	return opts, d.cfg
+	return d, d.config()
 }
 
 func fuzzSeeds(f *testing.F) {
@@ -95,11 +95,11 @@ func FuzzParseRequest(f *testing.F) {
 		case 8:
 			data = append([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"), data...)
 		}
-		opts, cfg := fuzzConfig(flags)
-		d := NewDecoder(opts...)
+		d, cfg := fuzzConfig(flags)
+		fresh := d
 		p := append([]byte(nil), data...)
 		var req Request
-		n, err := d.Parse(&req, p)
+		n, err := d.DecodeBytes(p, &req)
 		want, wn, werr := slowParse(cfg, data)
 		if kindOf(err) != werr {
 			t.Fatalf("Parse: %v, reference: %v", err, werr)
@@ -121,7 +121,7 @@ func FuzzParseRequest(f *testing.F) {
 				t.Fatalf("error %v is not a SyntaxError with a status", err)
 			}
 		}
-		got := decodeSplit(t, NewDecoder(opts...), data, seed)
+		got := decodeSplit(t, &fresh, data, seed)
 		if kindOf(got.err) != kindOf(err) {
 			t.Fatalf("Decode: %v, Parse: %v", got.err, err)
 		}
@@ -190,14 +190,14 @@ func TestDecodeEverySplit(t *testing.T) {
 	} {
 		var whole Request
 		p := []byte(s)
-		n, err := ParseRequest(&whole, p)
+		n, err := decodeBytes(p, &whole)
 		if err != nil || n != len(s) {
 			t.Fatalf("Parse: %d, %v", n, err)
 		}
 		want := toSlow(&whole)
 		check := func(cuts ...int) {
 			t.Helper()
-			d := NewDecoder()
+			d := new(Decoder)
 			in := buf.NewComposite()
 			defer in.Release()
 			var req Request

@@ -7,43 +7,75 @@ import (
 	"github.com/netkit/netkit/codec/internal/ascii"
 )
 
-// A Decoder parses requests with its limits and rules (see the Options).
-// Create one with NewDecoder; the zero value is not ready for use.
+// A Decoder parses requests with its limits and rules. The zero value is
+// ready to use, with the default limits; set the fields before the first
+// call. A limit of 0 (or less) means its default.
 //
-// Parse keeps no state in the Decoder: it is safe for concurrent use.
-// Decode keeps the progress of the request at the front of one
+// DecodeBytes keeps no state in the Decoder: it is safe for concurrent
+// use. Decode keeps the progress of the request at the front of one
 // connection's input: use one Decoder per connection for it.
 type Decoder struct {
-	cfg     config
+	// MaxRequestLine is the longest request line accepted, in bytes with
+	// its CRLF (0: DefaultMaxRequestLine); a longer one is ErrURITooLong.
+	MaxRequestLine int
+
+	// MaxHeaderBytes is the largest header section accepted, in bytes
+	// from after the request line to the empty line included (0:
+	// DefaultMaxHeaderBytes); a larger one is ErrHeaderTooLarge. It
+	// bounds trailer sections too.
+	MaxHeaderBytes int
+
+	// MaxHeaders is the most header fields accepted (0:
+	// DefaultMaxHeaders); more is ErrTooManyHeaders. It bounds trailer
+	// fields too.
+	MaxHeaders int
+
+	// MaxBodySize is the largest body accepted (0: DefaultMaxBodySize);
+	// a larger one is ErrBodyTooLarge, refused from the Content-Length or
+	// as soon as the chunks pass it.
+	MaxBodySize int64
+
+	// AllowBareLF accepts lines ended by LF alone (RFC 9112 §2.2 lets a
+	// recipient do so) in the request line, header and trailer sections
+	// and chunk framing. Off by default: a bare LF is ErrBareLF, since
+	// parsers that disagree on line ends are how requests are smuggled.
+	AllowBareLF bool
+
+	cfg     config      // Decode's limits, from the fields above
 	st      decodeState // Decode's progress, see decode.go
 	scan    Request     // what Decode's line-by-line check of a head fills, then drops
 	scratch []byte      // Decode's copy of a head or line that straddles reads
 }
 
 // NewDecoder returns a Decoder with the default limits changed by opts.
+//
+// Deprecated: use a Decoder value (the zero value is ready) with its
+// fields set.
 func NewDecoder(opts ...Option) *Decoder {
-	d := &Decoder{cfg: defaultConfig()}
+	d := new(Decoder)
 	for _, o := range opts {
-		o(&d.cfg)
+		o(d)
 	}
-	// Out-of-range limits are brought into range, so that no sum of
-	// offsets and limits can overflow.
-	c := &d.cfg
-	c.maxRequestLine = min(max(c.maxRequestLine, 0), math.MaxInt32)
-	c.maxHeaderBytes = min(max(c.maxHeaderBytes, 0), math.MaxInt32)
-	c.maxHeaders = min(max(c.maxHeaders, 0), math.MaxInt32)
-	c.maxBodySize = min(max(c.maxBodySize, 0), 1<<62)
 	return d
 }
 
-var defaultCfg = defaultConfig()
-
-// ParseRequest is Decoder.Parse with the default limits and rules.
+// ParseRequest is DecodeBytes with the default limits and rules, with its
+// arguments in the old order.
+//
+// Deprecated: use (*Decoder).DecodeBytes; the zero Decoder has the
+// default limits and rules.
 func ParseRequest(req *Request, p []byte) (int, error) {
 	return parse(&defaultCfg, req, p)
 }
 
-// Parse parses the request at the front of p (request line, header
+// Parse is DecodeBytes with its arguments in the old order.
+//
+// Deprecated: use DecodeBytes.
+func (d *Decoder) Parse(req *Request, p []byte) (n int, err error) {
+	return d.DecodeBytes(p, req)
+}
+
+// DecodeBytes parses the request at the front of p (request line, header
 // section and body) into req and returns the number of bytes it took. It
 // returns ErrShort, with n = 0, when p ends before the request does and no
 // limit is passed yet, and a *SyntaxError naming one of the package's
@@ -52,23 +84,24 @@ func ParseRequest(req *Request, p []byte) (int, error) {
 // pipelined request.
 //
 // req's []byte fields alias p (see Request). A chunked body is de-chunked
-// in place: once the whole request is known to be in p and valid, Parse
+// in place: once the whole request is known to be in p and valid, DecodeBytes
 // moves the chunks' data together at the start of the body's bytes in p,
 // overwriting the chunk framing, and Body is that data. p is not written
-// to otherwise, and not at all when Parse returns an error.
+// to otherwise, and not at all when DecodeBytes returns an error.
 //
 // Cost: one pass over the head with bytes.IndexByte for line ends, table
 // lookups for names and eight bytes at a time for values; a Content-Length
 // body is not read; a chunked body costs one pass over its chunk lines and
-// one copy of its data. Parse allocates nothing once req.Headers (and
+// one copy of its data. DecodeBytes allocates nothing once req.Headers (and
 // req.Trailers) have grown to the number of fields.
 //
 // HTTP/1.0 and HTTP/1.1 are accepted; HTTP/1.2 to HTTP/1.9 are parsed as
 // HTTP/1.1 (RFC 9110 §2.5) and give Minor = 1; another major version is
 // ErrVersionNotSupported. Empty lines before the request line, which RFC
 // 9112 §2.2 lets a server ignore, are refused (ErrRequestLine).
-func (d *Decoder) Parse(req *Request, p []byte) (n int, err error) {
-	return parse(&d.cfg, req, p)
+func (d *Decoder) DecodeBytes(p []byte, req *Request) (n int, err error) {
+	c := d.config()
+	return parse(&c, req, p)
 }
 
 func parse(c *config, req *Request, p []byte) (int, error) {

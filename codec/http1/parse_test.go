@@ -12,11 +12,19 @@ import (
 	"github.com/netkit/netkit/internal/httpreq"
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/internal/race"
+	"github.com/stretchr/testify/require"
 )
 
 // get returns a GET request with the given header lines.
 func get(lines ...string) string {
 	return "GET / HTTP/1.1\r\nHost: a\r\n" + strings.Join(lines, "") + "\r\n"
+}
+
+// decodeBytes is DecodeBytes of the zero Decoder: the default limits and
+// rules.
+func decodeBytes(p []byte, req *Request) (int, error) {
+	var d Decoder
+	return d.DecodeBytes(p, req)
 }
 
 // post returns a POST request with the given header lines and body.
@@ -27,7 +35,7 @@ func post(body string, lines ...string) string {
 type refusal struct {
 	name string
 	in   string
-	opts []Option
+	dec  Decoder
 	kind *Violation
 }
 
@@ -36,7 +44,7 @@ func checkRefusals(t *testing.T, cases []refusal) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
-			n, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in))
+			n, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
 			if !errors.Is(err, tc.kind) {
 				t.Fatalf("Parse(%q) = %d, %v; want %v", tc.in, n, err, tc.kind)
 			}
@@ -49,7 +57,7 @@ func checkRefusals(t *testing.T, cases []refusal) {
 			}
 			// Decode refuses it the same way, whole and byte by byte.
 			for _, step := range []int{len(tc.in), 1} {
-				d := NewDecoder(tc.opts...)
+				d := tc.dec
 				in := buf.NewComposite()
 				var derr error
 				for i := 0; i < len(tc.in); i += step {
@@ -75,53 +83,53 @@ func checkRefusals(t *testing.T, cases []refusal) {
 func TestSmuggling(t *testing.T) {
 	big := strings.Repeat("a", 100)
 	checkRefusals(t, []refusal{
-		{"CL+TE/RFC9112-6.3", post("0\r\n\r\n", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrLengthAndChunked},
-		{"TE+CL/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: 5\r\n"), nil, ErrLengthAndChunked},
-		{"differing-CL/RFC9112-6.3", post("abcde", "Content-Length: 5\r\n", "Content-Length: 4\r\n"), nil, ErrDuplicateContentLength},
-		{"TE-not-final-chunked/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked, gzip\r\n"), nil, ErrTransferEncoding},
-		{"TE-chunked-twice/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, chunked\r\n"), nil, ErrTransferEncoding},
-		{"TE-chunked-twice-two-fields/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTransferEncoding},
-		{"TE-unknown-coding/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: gzip, chunked\r\n"), nil, ErrUnsupportedCoding},
-		{"TE-chunked-identity/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, identity\r\n"), nil, ErrTransferEncoding},
-		{"TE-identity/RFC9112-6.3", post("", "Transfer-Encoding: identity\r\n"), nil, ErrTransferEncoding},
-		{"TE-in-HTTP/1.0/RFC9112-6.1", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil, ErrTransferEncoding},
-		{"TE-chunked-with-params/RFC9112-7", post("0\r\n\r\n", "Transfer-Encoding: chunked;q=1\r\n"), nil, ErrTransferEncoding},
-		{"obs-fold/RFC9112-5.2", get("X-A: 1\r\n", " 2\r\n"), nil, ErrObsFold},
-		{"obs-fold-tab/RFC9112-5.2", get("X-A: 1\r\n", "\tTransfer-Encoding: chunked\r\n"), nil, ErrObsFold},
-		{"space-before-colon/RFC9112-5.1", get("Transfer-Encoding : chunked\r\n"), nil, ErrSpaceBeforeColon},
-		{"tab-before-colon/RFC9112-5.1", get("Content-Length\t: 0\r\n"), nil, ErrSpaceBeforeColon},
-		{"invalid-token-char/RFC9110-5.1", get("X(A): 1\r\n"), nil, ErrHeaderName},
-		{"empty-name/RFC9110-5.1", get(": 1\r\n"), nil, ErrHeaderName},
-		{"value-NUL/RFC9110-5.5", get("X-A: a\x00b\r\n"), nil, ErrHeaderValue},
-		{"value-CR-alone/RFC9110-5.5", get("X-A: a\rb\r\n"), nil, ErrHeaderValue},
-		{"value-DEL/RFC9110-5.5", get("X-A: a\x7fb\r\n"), nil, ErrHeaderValue},
-		{"bare-LF-header/RFC9112-2.2", get("X-A: 1\n"), nil, ErrBareLF},
-		{"bare-LF-request-line/RFC9112-2.2", "GET / HTTP/1.1\nHost: a\r\n\r\n", nil, ErrBareLF},
-		{"bare-LF-chunk/RFC9112-2.2", post("1\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrBareLF},
-		{"request-line-limit/RFC9112-3", "GET /" + big + " HTTP/1.1\r\nHost: a\r\n\r\n", []Option{WithMaxRequestLine(64)}, ErrURITooLong},
-		{"header-section-limit/RFC6585-5", get("X-A: " + big + "\r\n"), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
-		{"header-count-limit/RFC6585-5", get("X-A: 1\r\n", "X-B: 2\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
-		{"chunk-size-overflow/RFC9112-7.1", post("1000000000000000\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
-		{"chunk-size-16-digits/RFC9112-7.1", post("ffffffffffffffff\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
-		{"CL-plus-sign/RFC9110-8.6", post("a", "Content-Length: +1\r\n"), nil, ErrContentLength},
-		{"CL-minus-sign/RFC9110-8.6", post("a", "Content-Length: -1\r\n"), nil, ErrContentLength},
-		{"CL-inner-space/RFC9110-8.6", post("a", "Content-Length: 1 1\r\n"), nil, ErrContentLength},
-		{"CL-list/RFC9110-8.6", post("a", "Content-Length: 1,1\r\n"), nil, ErrContentLength},
-		{"CL-hex/RFC9110-8.6", post("a", "Content-Length: 0x1\r\n"), nil, ErrContentLength},
-		{"CL-empty/RFC9110-8.6", post("a", "Content-Length: \r\n"), nil, ErrContentLength},
-		{"CL-overflow/RFC9110-8.6", post("a", "Content-Length: 9223372036854775808\r\n"), nil, ErrContentLength},
-		{"chunk-size-garbage/RFC9112-7.1", post("1x\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"chunk-size-sign/RFC9112-7.1", post("+1\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"chunk-data-longer/RFC9112-7.1", post("1\r\nxy\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkData},
-		{"two-hosts/RFC9112-3.2", get("Host: b\r\n"), nil, ErrHost},
+		{"CL+TE/RFC9112-6.3", post("0\r\n\r\n", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrLengthAndChunked},
+		{"TE+CL/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: 5\r\n"), Decoder{}, ErrLengthAndChunked},
+		{"differing-CL/RFC9112-6.3", post("abcde", "Content-Length: 5\r\n", "Content-Length: 4\r\n"), Decoder{}, ErrDuplicateContentLength},
+		{"TE-not-final-chunked/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked, gzip\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-chunked-twice/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, chunked\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-chunked-twice-two-fields/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-unknown-coding/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: gzip, chunked\r\n"), Decoder{}, ErrUnsupportedCoding},
+		{"TE-chunked-identity/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, identity\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-identity/RFC9112-6.3", post("", "Transfer-Encoding: identity\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-in-HTTP/1.0/RFC9112-6.1", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Decoder{}, ErrTransferEncoding},
+		{"TE-chunked-with-params/RFC9112-7", post("0\r\n\r\n", "Transfer-Encoding: chunked;q=1\r\n"), Decoder{}, ErrTransferEncoding},
+		{"obs-fold/RFC9112-5.2", get("X-A: 1\r\n", " 2\r\n"), Decoder{}, ErrObsFold},
+		{"obs-fold-tab/RFC9112-5.2", get("X-A: 1\r\n", "\tTransfer-Encoding: chunked\r\n"), Decoder{}, ErrObsFold},
+		{"space-before-colon/RFC9112-5.1", get("Transfer-Encoding : chunked\r\n"), Decoder{}, ErrSpaceBeforeColon},
+		{"tab-before-colon/RFC9112-5.1", get("Content-Length\t: 0\r\n"), Decoder{}, ErrSpaceBeforeColon},
+		{"invalid-token-char/RFC9110-5.1", get("X(A): 1\r\n"), Decoder{}, ErrHeaderName},
+		{"empty-name/RFC9110-5.1", get(": 1\r\n"), Decoder{}, ErrHeaderName},
+		{"value-NUL/RFC9110-5.5", get("X-A: a\x00b\r\n"), Decoder{}, ErrHeaderValue},
+		{"value-CR-alone/RFC9110-5.5", get("X-A: a\rb\r\n"), Decoder{}, ErrHeaderValue},
+		{"value-DEL/RFC9110-5.5", get("X-A: a\x7fb\r\n"), Decoder{}, ErrHeaderValue},
+		{"bare-LF-header/RFC9112-2.2", get("X-A: 1\n"), Decoder{}, ErrBareLF},
+		{"bare-LF-request-line/RFC9112-2.2", "GET / HTTP/1.1\nHost: a\r\n\r\n", Decoder{}, ErrBareLF},
+		{"bare-LF-chunk/RFC9112-2.2", post("1\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrBareLF},
+		{"request-line-limit/RFC9112-3", "GET /" + big + " HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{MaxRequestLine: 64}, ErrURITooLong},
+		{"header-section-limit/RFC6585-5", get("X-A: " + big + "\r\n"), Decoder{MaxHeaderBytes: 64}, ErrHeaderTooLarge},
+		{"header-count-limit/RFC6585-5", get("X-A: 1\r\n", "X-B: 2\r\n"), Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
+		{"chunk-size-overflow/RFC9112-7.1", post("1000000000000000\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSizeOverflow},
+		{"chunk-size-16-digits/RFC9112-7.1", post("ffffffffffffffff\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSizeOverflow},
+		{"CL-plus-sign/RFC9110-8.6", post("a", "Content-Length: +1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-minus-sign/RFC9110-8.6", post("a", "Content-Length: -1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-inner-space/RFC9110-8.6", post("a", "Content-Length: 1 1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-list/RFC9110-8.6", post("a", "Content-Length: 1,1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-hex/RFC9110-8.6", post("a", "Content-Length: 0x1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-empty/RFC9110-8.6", post("a", "Content-Length: \r\n"), Decoder{}, ErrContentLength},
+		{"CL-overflow/RFC9110-8.6", post("a", "Content-Length: 9223372036854775808\r\n"), Decoder{}, ErrContentLength},
+		{"chunk-size-garbage/RFC9112-7.1", post("1x\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"chunk-size-sign/RFC9112-7.1", post("+1\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"chunk-data-longer/RFC9112-7.1", post("1\r\nxy\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkData},
+		{"two-hosts/RFC9112-3.2", get("Host: b\r\n"), Decoder{}, ErrHost},
 	})
 	// Bare LF is accepted with the option, everywhere a line ends.
 	in := "POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n1\nx\n0\nT: 1\n\n"
 	var req Request
-	if n, err := NewDecoder(WithAllowBareLF(true)).Parse(&req, []byte(in)); err != nil || n != len(in) || string(req.Body) != "x" {
+	if n, err := (&Decoder{AllowBareLF: true}).DecodeBytes([]byte(in), &req); err != nil || n != len(in) || string(req.Body) != "x" {
 		t.Fatalf("bare LF with WithAllowBareLF: %d, %v", n, err)
 	}
-	if _, err := ParseRequest(&req, []byte(in)); !errors.Is(err, ErrBareLF) {
+	if _, err := decodeBytes([]byte(in), &req); !errors.Is(err, ErrBareLF) {
 		t.Fatalf("bare LF by default: %v", err)
 	}
 }
@@ -129,50 +137,50 @@ func TestSmuggling(t *testing.T) {
 // TestRules covers the rules that are not about framing, one case each.
 func TestRules(t *testing.T) {
 	checkRefusals(t, []refusal{
-		{"no-method/RFC9112-3", " / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrMethod},
-		{"method-bad-char/RFC9110-9.1", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrMethod},
-		{"two-spaces/RFC9112-3", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"no-version/RFC9112-3", "GET /\r\nHost: a\r\n\r\n", nil, ErrRequestLine},
-		{"empty-line-first/RFC9112-2.2", "\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrRequestLine},
-		{"target-space/RFC9112-3.2", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrVersion},
-		{"target-non-ascii/RFC9112-3.2", "GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-fragment/RFC9112-3.2", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-CTL/RFC9112-3.2", "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-relative/RFC9112-3.2", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"asterisk-not-OPTIONS/RFC9112-3.2.4", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"CONNECT-origin-form/RFC9112-3.2.3", "CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"CONNECT-no-port/RFC9112-3.2.3", "CONNECT a.example HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"version-lowercase/RFC9112-2.3", "GET / http/1.1\r\nHost: a\r\n\r\n", nil, ErrVersion},
-		{"version-two-digits/RFC9112-2.3", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", nil, ErrVersion},
-		{"version-2/RFC9110-15.6.6", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", nil, ErrVersionNotSupported},
-		{"version-0.9/RFC9110-15.6.6", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", nil, ErrVersionNotSupported},
-		{"no-host-1.1/RFC9112-3.2", "GET / HTTP/1.1\r\n\r\n", nil, ErrHost},
-		{"host-bad-char/RFC9112-3.2", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", nil, ErrHost},
-		{"two-hosts-1.0/RFC9112-3.2", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", nil, ErrHost},
-		{"expect-other/RFC9110-10.1.1", get("Expect: 200-ok\r\n"), nil, ErrExpect},
-		{"CR-not-LF-after-line/RFC9112-2.2", get("X-A: 1\r\r\n"), nil, ErrHeaderValue},
-		{"body-too-large-CL/RFC9110-15.5.14", post("", "Content-Length: 11\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
-		{"body-too-large-chunked/RFC9110-15.5.14", post("8\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
-		{"chunk-ext-no-name/RFC9112-7.1.1", post("1;\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"no-method/RFC9112-3", " / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrMethod},
+		{"method-bad-char/RFC9110-9.1", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrMethod},
+		{"two-spaces/RFC9112-3", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"no-version/RFC9112-3", "GET /\r\nHost: a\r\n\r\n", Decoder{}, ErrRequestLine},
+		{"empty-line-first/RFC9112-2.2", "\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrRequestLine},
+		{"target-space/RFC9112-3.2", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrVersion},
+		{"target-non-ascii/RFC9112-3.2", "GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-fragment/RFC9112-3.2", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-CTL/RFC9112-3.2", "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-relative/RFC9112-3.2", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"asterisk-not-OPTIONS/RFC9112-3.2.4", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"CONNECT-origin-form/RFC9112-3.2.3", "CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"CONNECT-no-port/RFC9112-3.2.3", "CONNECT a.example HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"version-lowercase/RFC9112-2.3", "GET / http/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrVersion},
+		{"version-two-digits/RFC9112-2.3", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", Decoder{}, ErrVersion},
+		{"version-2/RFC9110-15.6.6", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", Decoder{}, ErrVersionNotSupported},
+		{"version-0.9/RFC9110-15.6.6", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", Decoder{}, ErrVersionNotSupported},
+		{"no-host-1.1/RFC9112-3.2", "GET / HTTP/1.1\r\n\r\n", Decoder{}, ErrHost},
+		{"host-bad-char/RFC9112-3.2", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", Decoder{}, ErrHost},
+		{"two-hosts-1.0/RFC9112-3.2", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", Decoder{}, ErrHost},
+		{"expect-other/RFC9110-10.1.1", get("Expect: 200-ok\r\n"), Decoder{}, ErrExpect},
+		{"CR-not-LF-after-line/RFC9112-2.2", get("X-A: 1\r\r\n"), Decoder{}, ErrHeaderValue},
+		{"body-too-large-CL/RFC9110-15.5.14", post("", "Content-Length: 11\r\n"), Decoder{MaxBodySize: 10}, ErrBodyTooLarge},
+		{"body-too-large-chunked/RFC9110-15.5.14", post("8\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxBodySize: 10}, ErrBodyTooLarge},
+		{"chunk-ext-no-name/RFC9112-7.1.1", post("1;\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
 
-		{"chunk-ext-space-before-semicolon/RFC9112-7.1.1", post("1 ;a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"te-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: ,chunked\r\n"), nil, ErrTransferEncoding},
-		{"te-trailing-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: chunked,\r\n"), nil, ErrTransferEncoding},
-		{"target-bad-escape/RFC3986-2.1", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-short-escape/RFC3986-2.1", "GET /a%2 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-bad-port/RFC3986-3.2.3", "GET http://a:1:/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-unclosed-ip-literal/RFC3986-3.2.2", "GET http://[ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-empty-ip-literal/RFC3986-3.2.2", "GET http://[]/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-empty-host/RFC9110-4.2.1", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-userinfo/RFC9110-4.2.4", "GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"chunk-ext-open-quote/RFC9112-7.1.1", post("1;a=\"b\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-ext-empty-value/RFC9112-7.1.1", post("1;a=\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-line-too-long/RFC9112-7.1.1", post("1;a="+strings.Repeat("b", maxChunkLine)+"\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-no-size/RFC9112-7.1", post(";a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"trailer-bad-name/RFC9112-7.1.2", post("0\r\nX(: 1\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTrailer},
-		{"trailer-obs-fold/RFC9112-7.1.2", post("0\r\nX: 1\r\n 2\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTrailer},
-		{"trailer-count/RFC6585-5", post("0\r\nX: 1\r\nY: 2\r\nZ: 3\r\n\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
-		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxHeaderBytes(40)}, ErrHeaderTooLarge},
+		{"chunk-ext-space-before-semicolon/RFC9112-7.1.1", post("1 ;a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"te-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: ,chunked\r\n"), Decoder{}, ErrTransferEncoding},
+		{"te-trailing-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: chunked,\r\n"), Decoder{}, ErrTransferEncoding},
+		{"target-bad-escape/RFC3986-2.1", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-short-escape/RFC3986-2.1", "GET /a%2 HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-bad-port/RFC3986-3.2.3", "GET http://a:1:/ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-unclosed-ip-literal/RFC3986-3.2.2", "GET http://[ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-empty-ip-literal/RFC3986-3.2.2", "GET http://[]/ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-empty-host/RFC9110-4.2.1", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-userinfo/RFC9110-4.2.4", "GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"chunk-ext-open-quote/RFC9112-7.1.1", post("1;a=\"b\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
+		{"chunk-ext-empty-value/RFC9112-7.1.1", post("1;a=\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
+		{"chunk-line-too-long/RFC9112-7.1.1", post("1;a="+strings.Repeat("b", maxChunkLine)+"\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
+		{"chunk-no-size/RFC9112-7.1", post(";a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"trailer-bad-name/RFC9112-7.1.2", post("0\r\nX(: 1\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTrailer},
+		{"trailer-obs-fold/RFC9112-7.1.2", post("0\r\nX: 1\r\n 2\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTrailer},
+		{"trailer-count/RFC6585-5", post("0\r\nX: 1\r\nY: 2\r\nZ: 3\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
+		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxHeaderBytes: 40}, ErrHeaderTooLarge},
 	})
 }
 
@@ -181,31 +189,31 @@ func TestRules(t *testing.T) {
 // never end is refused as soon as it passes its limit.
 func TestLimitsEarly(t *testing.T) {
 	for _, tc := range []refusal{
-		{"request-line", "GET /" + strings.Repeat("a", 100), []Option{WithMaxRequestLine(64)}, ErrURITooLong},
-		{"header-section", "GET / HTTP/1.1\r\nX: " + strings.Repeat("a", 100), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
-		{"header-count", "GET / HTTP/1.1\r\nA: 1\r\nB: 1\r\nC: 1\r\n", []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
-		{"body-CL", post("", "Content-Length: 100\r\n"), []Option{WithMaxBodySize(64)}, ErrBodyTooLarge},
-		{"body-chunks", post("20\r\n"+strings.Repeat("a", 32)+"\r\n20\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(64)}, ErrBodyTooLarge},
-		{"chunk-size", post("1234567890abcdef0", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
+		{"request-line", "GET /" + strings.Repeat("a", 100), Decoder{MaxRequestLine: 64}, ErrURITooLong},
+		{"header-section", "GET / HTTP/1.1\r\nX: " + strings.Repeat("a", 100), Decoder{MaxHeaderBytes: 64}, ErrHeaderTooLarge},
+		{"header-count", "GET / HTTP/1.1\r\nA: 1\r\nB: 1\r\nC: 1\r\n", Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
+		{"body-CL", post("", "Content-Length: 100\r\n"), Decoder{MaxBodySize: 64}, ErrBodyTooLarge},
+		{"body-chunks", post("20\r\n"+strings.Repeat("a", 32)+"\r\n20\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxBodySize: 64}, ErrBodyTooLarge},
+		{"chunk-size", post("1234567890abcdef0", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSizeOverflow},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
-			if _, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in)); !errors.Is(err, tc.kind) {
+			if _, err := tc.dec.DecodeBytes([]byte(tc.in), &req); !errors.Is(err, tc.kind) {
 				t.Fatalf("Parse = %v, want %v", err, tc.kind)
 			}
 		})
 	}
 	// Just below the request-line limit, an unfinished line is short.
 	var req Request
-	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte("GET /"+strings.Repeat("a", 58))); err != ErrShort {
+	if _, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 58)), &req); err != ErrShort {
 		t.Fatalf("63 bytes of request line: %v, want ErrShort", err)
 	}
-	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte("GET /"+strings.Repeat("a", 59))); !errors.Is(err, ErrURITooLong) {
+	if _, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 59)), &req); !errors.Is(err, ErrURITooLong) {
 		t.Fatalf("64 bytes of request line without its end: %v, want ErrURITooLong", err)
 	}
 	// A line of exactly the limit, CRLF included, is accepted.
 	line := "GET /" + strings.Repeat("a", 64-len("GET / HTTP/1.1\r\n")) + " HTTP/1.1\r\n"
-	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte(line+"Host: a\r\n\r\n")); err != nil {
+	if _, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte(line+"Host: a\r\n\r\n"), &req); err != nil {
 		t.Fatalf("request line of %d bytes: %v", len(line), err)
 	}
 }
@@ -214,7 +222,7 @@ func TestLimitsEarly(t *testing.T) {
 func TestAccepted(t *testing.T) {
 	var req Request
 	in := []byte(httpreq.GET10 + "next")
-	n, err := ParseRequest(&req, in)
+	n, err := decodeBytes(in, &req)
 	if err != nil || n != len(httpreq.GET10) {
 		t.Fatalf("GET10: %d, %v", n, err)
 	}
@@ -231,7 +239,7 @@ func TestAccepted(t *testing.T) {
 	}
 
 	in = []byte(httpreq.ChunkedPOST)
-	n, err = ParseRequest(&req, in)
+	n, err = decodeBytes(in, &req)
 	if err != nil || n != len(in) {
 		t.Fatalf("ChunkedPOST: %d, %v", n, err)
 	}
@@ -242,29 +250,29 @@ func TestAccepted(t *testing.T) {
 
 	for _, tc := range []struct {
 		in                             string
-		opts                           []Option
+		dec                            Decoder
 		minor                          int
 		keep, upgrade, expect, chunked bool
 		body                           string
 		method                         Method
 	}{
-		{"GET / HTTP/1.0\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", nil, 0, true, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: foo, CLOSE\r\n\r\n", nil, 1, false, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.9\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", nil, 1, true, true, false, false, "", MethodGet},
-		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
-		{"PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab", nil, 1, true, false, true, false, "ab", MethodPut},
-		{"GET / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
-		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n2\nab\n0\n\n", []Option{WithAllowBareLF(true)}, 1, true, false, false, true, "ab", MethodPatch},
-		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", nil, 1, true, false, false, true, "abc", MethodPost},
-		{"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOther},
-		{"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOptions},
-		{"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", nil, 1, true, false, false, false, "", MethodConnect},
-		{"DELETE http://a.example/x?y=1 HTTP/1.1\r\nHost: a.example\r\n\r\n", nil, 1, true, false, false, false, "", MethodDelete},
-		{"HEAD / HTTP/1.1\r\nHost:\r\nX-Obs: caf\xc3\xa9\t!\r\n\r\n", nil, 1, true, false, false, false, "", MethodHead},
+		{"GET / HTTP/1.0\r\n\r\n", Decoder{}, 0, false, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", Decoder{}, 0, true, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: foo, CLOSE\r\n\r\n", Decoder{}, 1, false, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.9\r\nHost: a\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", Decoder{}, 1, true, true, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodGet},
+		{"PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab", Decoder{}, 1, true, false, true, false, "ab", MethodPut},
+		{"GET / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", Decoder{}, 0, false, false, false, false, "", MethodGet},
+		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n2\nab\n0\n\n", Decoder{AllowBareLF: true}, 1, true, false, false, true, "ab", MethodPatch},
+		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", Decoder{}, 1, true, false, false, true, "abc", MethodPost},
+		{"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodOther},
+		{"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodOptions},
+		{"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodConnect},
+		{"DELETE http://a.example/x?y=1 HTTP/1.1\r\nHost: a.example\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodDelete},
+		{"HEAD / HTTP/1.1\r\nHost:\r\nX-Obs: caf\xc3\xa9\t!\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodHead},
 	} {
-		n, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in))
+		n, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
 		if err != nil || n != len(tc.in) {
 			t.Errorf("%q: %d, %v", tc.in, n, err)
 			continue
@@ -274,7 +282,7 @@ func TestAccepted(t *testing.T) {
 			t.Errorf("%q: %+v", tc.in, req)
 		}
 	}
-	if _, err := ParseRequest(&req, []byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n")); err != nil ||
+	if _, err := decodeBytes([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n"), &req); err != nil ||
 		len(req.Trailers) != 2 || string(req.Trailers[1].Value) != "2" || req.Body != nil {
 		t.Fatalf("trailers: %v %+v", err, req.Trailers)
 	}
@@ -287,7 +295,7 @@ func TestChunkedShortLeavesInput(t *testing.T) {
 	for i := 0; i < len(full); i++ {
 		p := []byte(full[:i])
 		var req Request
-		if _, err := ParseRequest(&req, p); err != ErrShort {
+		if _, err := decodeBytes(p, &req); err != ErrShort {
 			t.Fatalf("prefix %d: %v", i, err)
 		}
 		if string(p) != full[:i] {
@@ -297,7 +305,7 @@ func TestChunkedShortLeavesInput(t *testing.T) {
 	bad := strings.Replace(full, "0\r\n\r\n", "0\r\nX(: 1\r\n\r\n", 1)
 	p := []byte(bad)
 	var req Request
-	if _, err := ParseRequest(&req, p); !errors.Is(err, ErrTrailer) || string(p) != bad {
+	if _, err := decodeBytes(p, &req); !errors.Is(err, ErrTrailer) || string(p) != bad {
 		t.Fatalf("bad trailer: %v, input changed: %v", err, string(p) != bad)
 	}
 }
@@ -310,13 +318,13 @@ func TestPipelined(t *testing.T) {
 	p := []byte(all)
 	var req Request
 	for i, want := range reqs {
-		n, err := ParseRequest(&req, p)
+		n, err := decodeBytes(p, &req)
 		if err != nil || n != len(want) {
 			t.Fatalf("request %d: %d, %v", i, n, err)
 		}
 		p = p[n:]
 	}
-	d := NewDecoder()
+	d := new(Decoder)
 	in := buf.NewComposite()
 	defer in.Release()
 	b := buf.Get(len(all))
@@ -345,7 +353,7 @@ func TestContinue(t *testing.T) {
 		{post("", "Expect: 100-continue\r\n", "Content-Length: 5\r\n"), "hello"},
 		{post("", "Expect: 100-continue\r\n", "Transfer-Encoding: chunked\r\n"), "5\r\nhello\r\n0\r\n\r\n"},
 	} {
-		d := NewDecoder()
+		d := new(Decoder)
 		in := buf.NewComposite()
 		var req Request
 		add := func(s string) {
@@ -376,7 +384,7 @@ func TestContinue(t *testing.T) {
 		in.Release()
 	}
 	// The whole request in one read: no ErrContinue.
-	d := NewDecoder()
+	d := new(Decoder)
 	in := buf.NewComposite()
 	s := post("hello", "Expect: 100-continue\r\n", "Content-Length: 5\r\n")
 	b := buf.Get(len(s))
@@ -394,7 +402,7 @@ func TestContinue(t *testing.T) {
 // once: each Decode looks at the new bytes only (the first call excepted).
 func TestDripLinear(t *testing.T) {
 	s := get(strings.Repeat("X-Long: "+strings.Repeat("v", 200)+"\r\n", 60))
-	d := NewDecoder()
+	d := new(Decoder)
 	in := buf.NewComposite()
 	defer in.Release()
 	var req Request
@@ -423,7 +431,7 @@ func TestAllocs(t *testing.T) {
 	var req Request
 	get10 := []byte(httpreq.GET10)
 	if n := testing.AllocsPerRun(100, func() {
-		if _, err := ParseRequest(&req, get10); err != nil {
+		if _, err := decodeBytes(get10, &req); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
@@ -433,14 +441,14 @@ func TestAllocs(t *testing.T) {
 	p := make([]byte, len(src))
 	if n := testing.AllocsPerRun(100, func() {
 		copy(p, src)
-		if _, err := ParseRequest(&req, p); err != nil {
+		if _, err := decodeBytes(p, &req); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
 		t.Errorf("Parse ChunkedPOST allocates %.1f times", n)
 	}
 	for _, split := range []int{0, 100, len(src) - 10} {
-		d := NewDecoder()
+		d := new(Decoder)
 		in := buf.NewComposite()
 		if n := testing.AllocsPerRun(100, func() {
 			for _, part := range [][]byte{src[:split], src[split:]} {
@@ -465,17 +473,16 @@ func TestAllocs(t *testing.T) {
 }
 
 // TestExtremeLimits checks that limits out of range neither panic nor
-// overflow: negative ones refuse everything, huge ones accept.
+// overflow: zero and negative ones mean the defaults, huge ones accept.
 func TestExtremeLimits(t *testing.T) {
 	in := post("abc", "Content-Length: 3\r\n")
-	for _, opts := range [][]Option{
-		{WithMaxRequestLine(-1), WithMaxHeaderBytes(-1), WithMaxHeaders(-1), WithMaxBodySize(-1)},
-		{WithMaxRequestLine(0), WithMaxHeaderBytes(0), WithMaxHeaders(0), WithMaxBodySize(0)},
-		{WithMaxRequestLine(math.MaxInt), WithMaxHeaderBytes(math.MaxInt), WithMaxHeaders(math.MaxInt), WithMaxBodySize(math.MaxInt64)},
+	for _, d := range []*Decoder{
+		{MaxRequestLine: -1, MaxHeaderBytes: -1, MaxHeaders: -1, MaxBodySize: -1},
+		{},
+		{MaxRequestLine: math.MaxInt, MaxHeaderBytes: math.MaxInt, MaxHeaders: math.MaxInt, MaxBodySize: math.MaxInt64},
 	} {
-		d := NewDecoder(opts...)
 		var req Request
-		_, perr := d.Parse(&req, []byte(in))
+		_, perr := d.DecodeBytes([]byte(in), &req)
 		c := buf.NewComposite()
 		b := buf.Get(len(in))
 		b.Write([]byte(in))
@@ -483,12 +490,13 @@ func TestExtremeLimits(t *testing.T) {
 		derr := d.Decode(c, &req)
 		req.Release()
 		c.Release()
-		if kindOf(perr) != kindOf(derr) {
-			t.Errorf("Parse %v, Decode %v", perr, derr)
-		}
+		require.NoError(t, perr, "%+v", d)
+		require.NoError(t, derr, "%+v", d)
 	}
+	require.Equal(t, defaultCfg, (&Decoder{MaxRequestLine: -5, MaxBodySize: -1}).config(), "negative limits are the defaults")
+	require.Equal(t, config{DefaultMaxRequestLine, DefaultMaxHeaderBytes, DefaultMaxHeaders, DefaultMaxBodySize, false}, defaultCfg)
 	huge := post("", "Content-Length: 9223372036854775807\r\n")
-	d := NewDecoder(WithMaxBodySize(math.MaxInt64))
+	d := &Decoder{MaxBodySize: math.MaxInt64}
 	c := buf.NewComposite()
 	defer c.Release()
 	b := buf.Get(len(huge))
@@ -509,7 +517,7 @@ func TestExtremeLimits(t *testing.T) {
 // TestParseConcurrent parses with one Decoder from several goroutines:
 // Parse keeps no state in it (run with -race).
 func TestParseConcurrent(t *testing.T) {
-	d := NewDecoder(WithMaxHeaders(20))
+	d := &Decoder{MaxHeaders: 20}
 	done := make(chan error)
 	for g := 0; g < 4; g++ {
 		go func() {
@@ -517,11 +525,11 @@ func TestParseConcurrent(t *testing.T) {
 			p := make([]byte, len(httpreq.ChunkedPOST))
 			for i := 0; i < 200; i++ {
 				copy(p, httpreq.ChunkedPOST)
-				if _, err := d.Parse(&req, p); err != nil {
+				if _, err := d.DecodeBytes(p, &req); err != nil {
 					done <- err
 					return
 				}
-				if _, err := d.Parse(&req, []byte(httpreq.GET10)); err != nil {
+				if _, err := d.DecodeBytes([]byte(httpreq.GET10), &req); err != nil {
 					done <- err
 					return
 				}
@@ -549,7 +557,7 @@ func TestAcceptedOddities(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var req Request
-		n, err := ParseRequest(&req, []byte(tc.in))
+		n, err := decodeBytes([]byte(tc.in), &req)
 		if err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query {
 			t.Errorf("%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
 		}
@@ -569,7 +577,7 @@ func TestChunkCounts(t *testing.T) {
 		body.WriteString("0\r\n\r\n")
 		in := post(body.String(), "Transfer-Encoding: chunked\r\n")
 		var req Request
-		m, err := ParseRequest(&req, []byte(in))
+		m, err := decodeBytes([]byte(in), &req)
 		if err != nil || m != len(in) || string(req.Body) != want.String() {
 			t.Errorf("%d chunks: n %d, err %v, body %q, want %q", n, m, err, req.Body, want.String())
 		}

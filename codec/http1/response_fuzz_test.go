@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/netkit/netkit/codec"
 )
 
 // FuzzAppendResponseHeader writes random response heads with
@@ -53,7 +55,7 @@ func FuzzAppendResponseHeader(f *testing.F) {
 		got, err := AppendResponseHeader([]byte("x"), h, []byte(date))
 		want, wantErr := appendResponseHeaderSlow(h, date)
 		if wantErr != nil {
-			var re *ResponseError
+			var re *codec.FieldError
 			if string(got) != "x" || !errors.As(err, &re) || re.Kind != wantErr.Kind || re.Field != wantErr.Field || re.Index != wantErr.Index {
 				t.Fatalf("got %q, %v; want nothing written and %v", got, err, wantErr)
 			}

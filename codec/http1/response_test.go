@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netkit/netkit/codec"
 	"github.com/netkit/netkit/internal/race"
 )
 
@@ -125,9 +126,9 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 			if string(got) != "prefix" {
 				t.Errorf("wrote %q on an error", got)
 			}
-			var re *ResponseError
+			var re *codec.FieldError
 			if !errors.Is(err, tc.kind) || !errors.As(err, &re) {
-				t.Fatalf("error %v, want a *ResponseError of %v", err, tc.kind)
+				t.Fatalf("error %v, want a *codec.FieldError of %v", err, tc.kind)
 			}
 			if re.Field != tc.field || re.Index != tc.index {
 				t.Errorf("error at %s[%d], want %s[%d]", re.Field, re.Index, tc.field, tc.index)
@@ -349,7 +350,7 @@ func TestAppendLastChunk(t *testing.T) {
 				}
 				return
 			}
-			var re *ResponseError
+			var re *codec.FieldError
 			if string(got) != "p" || !errors.Is(err, tc.kind) || !errors.As(err, &re) || re.Field != "trailers" || re.Index != tc.index {
 				t.Errorf("got %q, %v; want %v at trailers[%d] and nothing written", got, err, tc.kind, tc.index)
 			}
@@ -357,7 +358,7 @@ func TestAppendLastChunk(t *testing.T) {
 	}
 }
 
-func TestResponseErrorMessage(t *testing.T) {
+func TestFieldErrorMessage(t *testing.T) {
 	_, err := AppendResponseHeader(nil, &ResponseHeader{Headers: hdrs("A", "1", "B", "\n")}, nil)
 	want := "http1: response field value with a control character (CR, LF, NUL…) or leading or trailing whitespace (RFC 9110 §5.5): Headers[1]"
 	if err == nil || err.Error() != want {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
+	"github.com/netkit/netkit/codec"
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/internal/race"
 )
@@ -203,7 +204,7 @@ func TestResponseWriterRefused(t *testing.T) {
 	buftest.CheckLeaks(t)
 	check := func(name string, err, kind error) {
 		t.Helper()
-		var re *ResponseError
+		var re *codec.FieldError
 		if !errors.Is(err, kind) || !errors.As(err, &re) {
 			t.Errorf("%s: %v, want %v", name, err, kind)
 		}
@@ -330,9 +331,9 @@ func TestResponseWriterNoAllocs(t *testing.T) {
 	// Answering requests (Begin): GET, HEAD, HTTP/1.0 keep-alive, and a
 	// handler that panicked half-way (AbortResponse).
 	var get, head, keep10 Request
-	ParseRequest(&get, []byte("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
-	ParseRequest(&head, []byte("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"))
-	ParseRequest(&keep10, []byte("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"))
+	decodeBytes([]byte("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), &get)
+	decodeBytes([]byte("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"), &head)
+	decodeBytes([]byte("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"), &keep10)
 	check("answered", func() {
 		for _, req := range []*Request{&get, &head, &keep10} {
 			w.Begin(req)
