@@ -77,8 +77,8 @@ func checkRefusals(t *testing.T, cases []refusal) {
 	}
 }
 
-// TestSmuggling has one case per rule of issue 16 that keeps two parsers
-// from disagreeing on where a request ends; each must be refused with its
+// TestSmuggling has one case per framing rule that keeps two parsers
+// (a proxy and a server) from disagreeing on where a request ends; each must be refused with its
 // violation and status.
 func TestSmuggling(t *testing.T) {
 	big := strings.Repeat("a", 100)

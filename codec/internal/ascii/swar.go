@@ -57,8 +57,8 @@ func UnreservedWord(w uint64) uint64 {
 // UnreservedPrefix returns the length of the longest prefix of s whose
 // bytes are all Unreserved, testing 16 bytes per step while it can. The
 // arithmetic of UnreservedWord is written out here for both words because
-// the function is too costly for the inliner, and a call per word halves
-// the speed.
+// the function is too costly for the inliner, and a call per word would
+// cost more than the test itself.
 func UnreservedPrefix(s []byte) int {
 	const lower = Lo8 * 0x20
 	i := 0
