@@ -5,6 +5,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkParse parses the two requests internal/peers parses with
@@ -29,9 +30,8 @@ func BenchmarkParse(b *testing.B) {
 				if chunked {
 					copy(p, src)
 				}
-				if _, err := d.DecodeBytes(p, &req); err != nil {
-					b.Fatal(err)
-				}
+				_, err := d.DecodeBytes(p, &req)
+				require.NoError(b, err)
 			}
 		})
 	}
@@ -52,9 +52,7 @@ func BenchmarkDecode(b *testing.B) {
 			r := buf.Get(len(src))
 			r.Write(src)
 			in.Append(r)
-			if err := d.Decode(in, &req); err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, d.Decode(in, &req))
 		}
 		req.Release()
 	})

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
+	"github.com/stretchr/testify/require"
 )
 
 // kindOf returns the *Violation err wraps, or err itself (nil, ErrShort,
@@ -105,33 +105,23 @@ func FuzzParseRequest(f *testing.F) {
 			t.Fatalf("Parse: %v, reference: %v", err, werr)
 		}
 		if err == nil {
-			if n != wn {
-				t.Fatalf("Parse took %d bytes, reference %d", n, wn)
-			}
-			if got := toSlow(&req); !reflect.DeepEqual(got, want) {
-				t.Fatalf("Parse:\n%+v\nreference:\n%+v", got, want)
-			}
+			require.Equal(t, wn, n, "Parse took %d bytes, reference %d", n, wn)
+			got := toSlow(&req)
+			require.Equal(t, want, got, "Parse:\n%+v\nreference:\n%+v", got, want)
 		}
-		if err != nil && err != ErrShort && n != 0 {
-			t.Fatalf("n = %d with %v", n, err)
-		}
+		require.False(t, err != nil && err != ErrShort && n != 0, "n = %d with %v", n, err)
 		if err != nil && err != ErrShort {
 			var se *SyntaxError
-			if !errors.As(err, &se) || StatusOf(err) < 400 {
-				t.Fatalf("error %v is not a SyntaxError with a status", err)
-			}
+			require.True(t, errors.As(err, &se), "error %v is not a SyntaxError with a status", err)
+			require.GreaterOrEqual(t, StatusOf(err), 400, "error %v is not a SyntaxError with a status", err)
 		}
 		got := decodeSplit(t, &fresh, data, seed)
 		if kindOf(got.err) != kindOf(err) {
 			t.Fatalf("Decode: %v, Parse: %v", got.err, err)
 		}
 		if err == nil {
-			if got.n != n {
-				t.Fatalf("Decode took %d bytes, Parse %d", got.n, n)
-			}
-			if !reflect.DeepEqual(got.req, toSlow(&req)) {
-				t.Fatalf("Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
-			}
+			require.Equal(t, n, got.n, "Decode took %d bytes, Parse %d", got.n, n)
+			require.Equal(t, toSlow(&req), got.req, "Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
 		}
 	})
 }
@@ -158,9 +148,7 @@ func decodeSplit(t *testing.T, d *Decoder, data []byte, seed uint64) decodeResul
 			return decodeResult{req: toSlow(&req), n: fed - in.Len()}
 		case ErrContinue:
 			conts++
-			if conts > 1 {
-				t.Fatalf("ErrContinue twice")
-			}
+			require.LessOrEqual(t, conts, 1, "ErrContinue twice")
 			continue
 		case ErrShort:
 		default:
@@ -191,9 +179,8 @@ func TestDecodeEverySplit(t *testing.T) {
 		var whole Request
 		p := []byte(s)
 		n, err := decodeBytes(p, &whole)
-		if err != nil || n != len(s) {
-			t.Fatalf("Parse: %d, %v", n, err)
-		}
+		require.NoError(t, err, "Parse: %d,", n)
+		require.Equal(t, len(s), n, "Parse: %d, %v", n, err)
 		want := toSlow(&whole)
 		check := func(cuts ...int) {
 			t.Helper()
@@ -219,15 +206,10 @@ func TestDecodeEverySplit(t *testing.T) {
 					t.Fatalf("cuts %v: %v", cuts, err)
 				}
 			}
-			if err != nil {
-				t.Fatalf("cuts %v: %v", cuts, err)
-			}
-			if in.Len() != 0 {
-				t.Fatalf("cuts %v: %d bytes left", cuts, in.Len())
-			}
-			if got := toSlow(&req); !reflect.DeepEqual(got, want) {
-				t.Fatalf("cuts %v:\n%+v\nwant\n%+v", cuts, got, want)
-			}
+			require.NoError(t, err, "cuts %v", cuts)
+			require.Equal(t, 0, in.Len(), "cuts %v: %d bytes left", cuts, in.Len())
+			got := toSlow(&req)
+			require.Equal(t, want, got, "cuts %v:\n%+v\nwant\n%+v", cuts, got, want)
 		}
 		for i := 0; i <= len(s); i++ {
 			check(i)

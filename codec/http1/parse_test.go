@@ -10,8 +10,8 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,16 +45,12 @@ func checkRefusals(t *testing.T, cases []refusal) {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
 			n, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
-			if !errors.Is(err, tc.kind) {
-				t.Fatalf("Parse(%q) = %d, %v; want %v", tc.in, n, err, tc.kind)
-			}
+			require.ErrorIs(t, err, tc.kind, "Parse(%q) = %d, %v; want %v", tc.in, n, err, tc.kind)
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(tc.in) {
-				t.Fatalf("error %v: not a SyntaxError with an offset in the input", err)
-			}
-			if StatusOf(err) != tc.kind.Status {
-				t.Fatalf("StatusOf = %d, want %d", StatusOf(err), tc.kind.Status)
-			}
+			require.True(t, errors.As(err, &se), "error %v: not a SyntaxError with an offset in the input", err)
+			require.GreaterOrEqual(t, se.Offset, 0, "error %v: not a SyntaxError with an offset in the input", err)
+			require.LessOrEqual(t, se.Offset, len(tc.in), "error %v: not a SyntaxError with an offset in the input", err)
+			require.Equal(t, tc.kind.Status, StatusOf(err), "StatusOf = %d, want %d", StatusOf(err), tc.kind.Status)
 			// Decode refuses it the same way, whole and byte by byte.
 			for _, step := range []int{len(tc.in), 1} {
 				d := tc.dec
@@ -69,9 +65,7 @@ func checkRefusals(t *testing.T, cases []refusal) {
 					}
 				}
 				in.Release()
-				if !errors.Is(derr, tc.kind) {
-					t.Fatalf("Decode (reads of %d) = %v; want %v", step, derr, tc.kind)
-				}
+				require.ErrorIs(t, derr, tc.kind, "Decode (reads of %d) = %v; want %v", step, derr, tc.kind)
 			}
 		})
 	}
@@ -126,12 +120,12 @@ func TestSmuggling(t *testing.T) {
 	// Bare LF is accepted with the option, everywhere a line ends.
 	in := "POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n1\nx\n0\nT: 1\n\n"
 	var req Request
-	if n, err := (&Decoder{AllowBareLF: true}).DecodeBytes([]byte(in), &req); err != nil || n != len(in) || string(req.Body) != "x" {
-		t.Fatalf("bare LF with WithAllowBareLF: %d, %v", n, err)
-	}
-	if _, err := decodeBytes([]byte(in), &req); !errors.Is(err, ErrBareLF) {
-		t.Fatalf("bare LF by default: %v", err)
-	}
+	n, err := (&Decoder{AllowBareLF: true}).DecodeBytes([]byte(in), &req)
+	require.NoError(t, err, "bare LF with AllowBareLF")
+	require.Equal(t, len(in), n, "bare LF with AllowBareLF")
+	require.Equal(t, "x", string(req.Body), "bare LF with AllowBareLF")
+	_, err = decodeBytes([]byte(in), &req)
+	require.ErrorIs(t, err, ErrBareLF, "bare LF by default")
 }
 
 // TestRules covers the rules that are not about framing, one case each.
@@ -198,24 +192,20 @@ func TestLimitsEarly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
-			if _, err := tc.dec.DecodeBytes([]byte(tc.in), &req); !errors.Is(err, tc.kind) {
-				t.Fatalf("Parse = %v, want %v", err, tc.kind)
-			}
+			_, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
+			require.ErrorIs(t, err, tc.kind, "Parse = %v, want %v", err, tc.kind)
 		})
 	}
 	// Just below the request-line limit, an unfinished line is short.
 	var req Request
-	if _, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 58)), &req); err != ErrShort {
-		t.Fatalf("63 bytes of request line: %v, want ErrShort", err)
-	}
-	if _, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 59)), &req); !errors.Is(err, ErrURITooLong) {
-		t.Fatalf("64 bytes of request line without its end: %v, want ErrURITooLong", err)
-	}
+	_, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 58)), &req)
+	require.Equal(t, ErrShort, err, "63 bytes of request line")
+	_, err = (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 59)), &req)
+	require.ErrorIs(t, err, ErrURITooLong, "64 bytes of request line without its end")
 	// A line of exactly the limit, CRLF included, is accepted.
 	line := "GET /" + strings.Repeat("a", 64-len("GET / HTTP/1.1\r\n")) + " HTTP/1.1\r\n"
-	if _, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte(line+"Host: a\r\n\r\n"), &req); err != nil {
-		t.Fatalf("request line of %d bytes: %v", len(line), err)
-	}
+	_, err = (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte(line+"Host: a\r\n\r\n"), &req)
+	require.NoError(t, err, "request line of %d bytes", len(line))
 }
 
 // TestAccepted checks what Parse fills for requests it accepts.
@@ -223,30 +213,31 @@ func TestAccepted(t *testing.T) {
 	var req Request
 	in := []byte(httpreq.GET10 + "next")
 	n, err := decodeBytes(in, &req)
-	if err != nil || n != len(httpreq.GET10) {
-		t.Fatalf("GET10: %d, %v", n, err)
-	}
-	if req.Method != MethodGet || string(req.RawMethod) != "GET" || string(req.Path) != "/static/app.js" ||
-		string(req.Query) != "v=4f2c&lang=en" || req.Minor != 1 || len(req.Headers) != 10 ||
-		string(req.Host) != "www.example.com" || !req.KeepAlive || req.Body != nil || req.ContentLength != 0 {
-		t.Fatalf("GET10: %+v", req)
-	}
-	if got := string(req.Header("user-AGENT")); !strings.HasPrefix(got, "Mozilla/5.0") {
-		t.Fatalf("Header(user-AGENT) = %q", got)
-	}
-	if req.Header("X-Absent") != nil {
-		t.Fatal("Header of an absent field is not nil")
-	}
+	require.NoError(t, err, "GET10: %d,", n)
+	require.Equal(t, len(httpreq.GET10), n, "GET10: %d, %v", n, err)
+	require.Equal(t, MethodGet, req.Method, "GET10: %+v", req)
+	require.Equal(t, "GET", string(req.RawMethod), "GET10: %+v", req)
+	require.Equal(t, "/static/app.js", string(req.Path), "GET10: %+v", req)
+	require.Equal(t, "v=4f2c&lang=en", string(req.Query), "GET10: %+v", req)
+	require.Equal(t, 1, req.Minor, "GET10: %+v", req)
+	require.Equal(t, 10, len(req.Headers), "GET10: %+v", req)
+	require.Equal(t, "www.example.com", string(req.Host), "GET10: %+v", req)
+	require.True(t, req.KeepAlive, "GET10: %+v", req)
+	require.Nil(t, req.Body, "GET10: %+v", req)
+	require.Equal(t, int64(0), req.ContentLength, "GET10: %+v", req)
+	got := string(req.Header("user-AGENT"))
+	require.True(t, strings.HasPrefix(got, "Mozilla/5.0"), "Header(user-AGENT) = %q", got)
+	require.Nil(t, req.Header("X-Absent"), "Header of an absent field is not nil")
 
 	in = []byte(httpreq.ChunkedPOST)
 	n, err = decodeBytes(in, &req)
-	if err != nil || n != len(in) {
-		t.Fatalf("ChunkedPOST: %d, %v", n, err)
-	}
+	require.NoError(t, err, "ChunkedPOST: %d,", n)
+	require.Equal(t, len(in), n, "ChunkedPOST: %d, %v", n, err)
 	wantBody := `{"event":"click","id":123456789}{"event":"view","id":1234567890}{"event":"buy","id":12345678901}`
-	if !req.Chunked || req.ContentLength != -1 || string(req.Body) != wantBody || len(req.Trailers) != 0 {
-		t.Fatalf("ChunkedPOST: %+v body %q", req, req.Body)
-	}
+	require.True(t, req.Chunked, "ChunkedPOST: %+v body %q", req, req.Body)
+	require.Equal(t, int64(-1), req.ContentLength, "ChunkedPOST: %+v body %q", req, req.Body)
+	require.Equal(t, wantBody, string(req.Body), "ChunkedPOST: %+v body %q", req, req.Body)
+	require.Equal(t, 0, len(req.Trailers), "ChunkedPOST: %+v body %q", req, req.Body)
 
 	for _, tc := range []struct {
 		in                             string
@@ -277,10 +268,13 @@ func TestAccepted(t *testing.T) {
 			t.Errorf("%q: %d, %v", tc.in, n, err)
 			continue
 		}
-		if req.Minor != tc.minor || req.KeepAlive != tc.keep || req.Upgrade != tc.upgrade || req.Expect100 != tc.expect ||
-			req.Chunked != tc.chunked || string(req.Body) != tc.body || req.Method != tc.method {
-			t.Errorf("%q: %+v", tc.in, req)
-		}
+		assert.Equal(t, tc.minor, req.Minor, "%q: Minor", tc.in)
+		assert.Equal(t, tc.keep, req.KeepAlive, "%q: KeepAlive", tc.in)
+		assert.Equal(t, tc.upgrade, req.Upgrade, "%q: Upgrade", tc.in)
+		assert.Equal(t, tc.expect, req.Expect100, "%q: Expect100", tc.in)
+		assert.Equal(t, tc.chunked, req.Chunked, "%q: Chunked", tc.in)
+		assert.Equal(t, tc.body, string(req.Body), "%q: Body", tc.in)
+		assert.Equal(t, tc.method, req.Method, "%q: Method", tc.in)
 	}
 	if _, err := decodeBytes([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n"), &req); err != nil ||
 		len(req.Trailers) != 2 || string(req.Trailers[1].Value) != "2" || req.Body != nil {
@@ -298,16 +292,14 @@ func TestChunkedShortLeavesInput(t *testing.T) {
 		if _, err := decodeBytes(p, &req); err != ErrShort {
 			t.Fatalf("prefix %d: %v", i, err)
 		}
-		if string(p) != full[:i] {
-			t.Fatalf("prefix %d: input changed", i)
-		}
+		require.Equal(t, full[:i], string(p), "prefix %d: input changed", i)
 	}
 	bad := strings.Replace(full, "0\r\n\r\n", "0\r\nX(: 1\r\n\r\n", 1)
 	p := []byte(bad)
 	var req Request
-	if _, err := decodeBytes(p, &req); !errors.Is(err, ErrTrailer) || string(p) != bad {
-		t.Fatalf("bad trailer: %v, input changed: %v", err, string(p) != bad)
-	}
+	_, err := decodeBytes(p, &req)
+	require.ErrorIs(t, err, ErrTrailer, "bad trailer: %v, input changed: %v", err, string(p) != bad)
+	require.Equal(t, bad, string(p), "bad trailer: %v, input changed: %v", err, string(p) != bad)
 }
 
 // TestPipelined parses three requests, one chunked, from one slice and
@@ -319,9 +311,8 @@ func TestPipelined(t *testing.T) {
 	var req Request
 	for i, want := range reqs {
 		n, err := decodeBytes(p, &req)
-		if err != nil || n != len(want) {
-			t.Fatalf("request %d: %d, %v", i, n, err)
-		}
+		require.NoError(t, err, "request %d: %d,", i, n)
+		require.Equal(t, len(want), n, "request %d: %d, %v", i, n, err)
 		p = p[n:]
 	}
 	d := new(Decoder)
@@ -333,12 +324,9 @@ func TestPipelined(t *testing.T) {
 	methods := []Method{MethodGet, MethodPost, MethodPost}
 	bodies := []int{0, 96, 3}
 	for i := range reqs {
-		if err := d.Decode(in, &req); err != nil {
-			t.Fatalf("Decode %d: %v", i, err)
-		}
-		if req.Method != methods[i] || len(req.Body) != bodies[i] {
-			t.Fatalf("Decode %d: %v body %d", i, req.Method, len(req.Body))
-		}
+		require.NoError(t, d.Decode(in, &req), "Decode %d", i)
+		require.Equal(t, methods[i], req.Method, "Decode %d: %v body %d", i, req.Method, len(req.Body))
+		require.Equal(t, bodies[i], len(req.Body), "Decode %d: %v body %d", i, req.Method, len(req.Body))
 	}
 	if err := d.Decode(in, &req); err != ErrShort || in.Len() != 0 {
 		t.Fatalf("after the three: %v, %d left", err, in.Len())
@@ -377,9 +365,10 @@ func TestContinue(t *testing.T) {
 			t.Fatalf("part of the body: %v, want ErrShort", err)
 		}
 		add(tc.body[2:])
-		if err := d.Decode(in, &req); err != nil || string(req.Body) != "hello" || !req.Expect100 {
-			t.Fatalf("whole: %v %q", err, req.Body)
-		}
+		err := d.Decode(in, &req)
+		require.NoError(t, err, "whole %q", req.Body)
+		require.Equal(t, "hello", string(req.Body), "whole: %v %q", err, req.Body)
+		require.True(t, req.Expect100, "whole: %v %q", err, req.Body)
 		req.Release()
 		in.Release()
 	}
@@ -391,9 +380,7 @@ func TestContinue(t *testing.T) {
 	b.Write([]byte(s))
 	in.Append(b)
 	var req Request
-	if err := d.Decode(in, &req); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.Decode(in, &req))
 	req.Release()
 	in.Release()
 }
@@ -411,11 +398,10 @@ func TestDripLinear(t *testing.T) {
 		b.WriteByte(s[i])
 		in.Append(b)
 		err := d.Decode(in, &req)
-		if i < len(s)-1 && err != ErrShort {
-			t.Fatalf("byte %d: %v", i, err)
-		}
-		if i == len(s)-1 && err != nil {
-			t.Fatal(err)
+		if i < len(s)-1 {
+			require.Equal(t, ErrShort, err, "byte %d", i)
+		} else {
+			require.NoError(t, err, "last byte")
 		}
 		if i < len(s)-1 && d.st.off != i+1 && d.st.line != i+1 {
 			t.Fatalf("byte %d: scanned to %d", i, d.st.off)
@@ -425,32 +411,28 @@ func TestDripLinear(t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
-	}
+	testenv.SkipAllocs(t)
 	var req Request
 	get10 := []byte(httpreq.GET10)
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		if _, err := decodeBytes(get10, &req); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 {
-		t.Errorf("Parse GET10 allocates %.1f times", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "DecodeBytes of GET10 allocates")
 	src := []byte(httpreq.ChunkedPOST)
 	p := make([]byte, len(src))
-	if n := testing.AllocsPerRun(100, func() {
+	n = testing.AllocsPerRun(100, func() {
 		copy(p, src)
 		if _, err := decodeBytes(p, &req); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 {
-		t.Errorf("Parse ChunkedPOST allocates %.1f times", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "DecodeBytes of ChunkedPOST allocates")
 	for _, split := range []int{0, 100, len(src) - 10} {
 		d := new(Decoder)
 		in := buf.NewComposite()
-		if n := testing.AllocsPerRun(100, func() {
+		n := testing.AllocsPerRun(100, func() {
 			for _, part := range [][]byte{src[:split], src[split:]} {
 				if len(part) > 0 {
 					b := buf.Get(len(part))
@@ -465,9 +447,8 @@ func TestAllocs(t *testing.T) {
 				t.Fatal("no body")
 			}
 			req.Release()
-		}); n != 0 {
-			t.Errorf("Decode split %d allocates %.1f times", split, n)
-		}
+		})
+		assert.Equal(t, float64(0), n, "Decode split %d allocates %.1f times", split, n)
 		in.Release()
 	}
 }
@@ -509,9 +490,8 @@ func TestExtremeLimits(t *testing.T) {
 	b = buf.Get(len(huge))
 	b.Write([]byte(huge[10:]))
 	c.Append(b)
-	if err := d.Decode(c, &req); !errors.Is(err, ErrBodyTooLarge) {
-		t.Fatalf("Content-Length over 2^62: %v", err)
-	}
+	err := d.Decode(c, &req)
+	require.ErrorIs(t, err, ErrBodyTooLarge, "Content-Length over 2^62: %v", err)
 }
 
 // TestParseConcurrent parses with one Decoder from several goroutines:
@@ -538,9 +518,7 @@ func TestParseConcurrent(t *testing.T) {
 		}()
 	}
 	for g := 0; g < 4; g++ {
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, <-done)
 	}
 }
 
@@ -558,9 +536,7 @@ func TestAcceptedOddities(t *testing.T) {
 	for _, tc := range cases {
 		var req Request
 		n, err := decodeBytes([]byte(tc.in), &req)
-		if err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query {
-			t.Errorf("%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
-		}
+		assert.False(t, err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query, "%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
 	}
 }
 
@@ -578,8 +554,6 @@ func TestChunkCounts(t *testing.T) {
 		in := post(body.String(), "Transfer-Encoding: chunked\r\n")
 		var req Request
 		m, err := decodeBytes([]byte(in), &req)
-		if err != nil || m != len(in) || string(req.Body) != want.String() {
-			t.Errorf("%d chunks: n %d, err %v, body %q, want %q", n, m, err, req.Body, want.String())
-		}
+		assert.False(t, err != nil || m != len(in) || string(req.Body) != want.String(), "%d chunks: n %d, err %v, body %q, want %q", n, m, err, req.Body, want.String())
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // benchPlaintext is the head of the TechEmpower plaintext response: 200,
@@ -61,9 +63,8 @@ func BenchmarkResponseHeader(b *testing.B) {
 		var d [29]byte
 		for b.Loop() {
 			var err error
-			if dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.AppendCached(d[:0])); err != nil {
-				b.Fatal(err)
-			}
+			dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.AppendCached(d[:0]))
+			require.NoError(b, err)
 		}
 	})
 	b.Run("date=now/impl=netkit", func(b *testing.B) {
@@ -72,9 +73,8 @@ func BenchmarkResponseHeader(b *testing.B) {
 		var d [29]byte
 		for b.Loop() {
 			var err error
-			if dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.Append(d[:0], time.Now())); err != nil {
-				b.Fatal(err)
-			}
+			dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.Append(d[:0], time.Now()))
+			require.NoError(b, err)
 		}
 	})
 	b.Run("date=now/impl=nethttp", func(b *testing.B) {
@@ -106,9 +106,7 @@ func BenchmarkPlaintext(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
 				for range depth {
-					if err := w.Respond(&h, hello); err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, w.Respond(&h, hello))
 				}
 				for buf := w.Take(); buf != nil; buf = w.Take() {
 					buf.Release()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzAppendResponseHeader writes random response heads with
@@ -81,19 +82,14 @@ func FuzzAppendResponseHeader(f *testing.F) {
 		}
 		r := bufio.NewReader(bytes.NewReader(msg))
 		resp, err := http.ReadResponse(r, nil)
-		if err != nil {
-			t.Fatalf("net/http cannot read %q: %v", msg, err)
-		}
+		require.NoError(t, err, "net/http cannot read %q", msg)
 		checkReadBack(t, resp, h, date)
 		if cl > 1<<12 && !bodyless {
 			return
 		}
 		b, err := io.ReadAll(resp.Body)
-		if err != nil || string(b) != body {
-			t.Fatalf("body %q, %v; want %q", b, err, body)
-		}
-		if r.Buffered() != 0 {
-			t.Fatalf("%d bytes after the response in %q", r.Buffered(), msg)
-		}
+		require.NoError(t, err, "body %q, %v; want %q", b, err, body)
+		require.Equal(t, body, string(b), "body %q, %v; want %q", b, err, body)
+		require.Equal(t, 0, r.Buffered(), "%d bytes after the response in %q", r.Buffered(), msg)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 var sinkTime time.Time
@@ -19,9 +21,7 @@ func BenchmarkParse(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				t, err := Parse(in)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				sinkTime = t
 			}
 		})
@@ -30,9 +30,7 @@ func BenchmarkParse(b *testing.B) {
 			for b.Loop() {
 				// string(in) as a caller holding bytes must write it.
 				t, err := http.ParseTime(string(in))
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				sinkTime = t
 			}
 		})
@@ -45,9 +43,7 @@ func BenchmarkParseCookie(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			t, err := ParseCookie(in)
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			sinkTime = t
 		}
 	})

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Layouts of the three forms as net/http writes and reads them; rfc850GMT is
@@ -86,20 +89,16 @@ func checkParse(t *testing.T, in string) {
 	want, werr := http.ParseTime(in)
 	if err != nil {
 		var se *SyntaxError
-		if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(in) {
-			t.Fatalf("Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
-		}
+		require.True(t, errors.As(err, &se), "Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
+		require.GreaterOrEqual(t, se.Offset, 0, "Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
+		require.LessOrEqual(t, se.Offset, len(in), "Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
 		if errors.Is(err, ErrZone) {
 			return // the documented divergence: any RFC 850 zone but GMT/UTC
 		}
-		if werr == nil {
-			t.Fatalf("Parse(%q) = %v; http.ParseTime = %v", in, err, want)
-		}
+		require.Error(t, werr, "Parse(%q) = %v; http.ParseTime = %v", in, err, want)
 		return
 	}
-	if werr != nil {
-		t.Fatalf("Parse(%q) = %v; http.ParseTime fails: %v", in, got, werr)
-	}
+	require.NoError(t, werr, "Parse(%q) = %v; http.ParseTime fails", in, got)
 	if !got.Equal(want) || got.Location() != time.UTC {
 		t.Fatalf("Parse(%q) = %v (%v); http.ParseTime = %v", in, got, got.Location(), want)
 	}
@@ -119,9 +118,7 @@ func TestParseExact(t *testing.T) {
 		"Sun Nov  6 08:49:37 1994",
 	} {
 		got, err := Parse([]byte(in))
-		if err != nil || got != want {
-			t.Errorf("Parse(%q) = %v, %v; want %v (==, same location)", in, got, err, want)
-		}
+		assert.False(t, err != nil || got != want, "Parse(%q) = %v, %v; want %v (==, same location)", in, got, err, want)
 	}
 }
 
@@ -143,9 +140,7 @@ func TestParseErrors(t *testing.T) {
 	} {
 		_, err := Parse([]byte(tc.in))
 		var se *SyntaxError
-		if !errors.Is(err, tc.kind) || !errors.As(err, &se) || se.Offset != tc.off {
-			t.Errorf("Parse(%q) = %v; want %v at offset %d", tc.in, err, tc.kind, tc.off)
-		}
+		assert.False(t, !errors.Is(err, tc.kind) || !errors.As(err, &se) || se.Offset != tc.off, "Parse(%q) = %v; want %v at offset %d", tc.in, err, tc.kind, tc.off)
 	}
 }
 
@@ -223,19 +218,17 @@ func TestParseNoAllocs(t *testing.T) {
 		"Sun Nov  6 08:49:37 1994",
 	} {
 		b := []byte(in)
-		if n := testing.AllocsPerRun(100, func() {
+		n := testing.AllocsPerRun(100, func() {
 			if _, err := Parse(b); err != nil {
 				t.Fatal(err)
 			}
-		}); n != 0 {
-			t.Errorf("Parse(%q): %v allocations, want 0", in, n)
-		}
+		})
+		assert.Equal(t, float64(0), n, "Parse(%q): %v allocations, want 0", in, n)
 	}
 }
 
 func TestErrorMessage(t *testing.T) {
 	_, err := Parse([]byte("Sun, 06 Nox 1994 08:49:37 GMT"))
-	if got := err.Error(); !strings.Contains(got, "httpdate: bad month") || !strings.Contains(got, "offset 8") {
-		t.Errorf("error text %q", got)
-	}
+	got := err.Error()
+	assert.False(t, !strings.Contains(got, "httpdate: bad month") || !strings.Contains(got, "offset 8"), "error text %q", got)
 }

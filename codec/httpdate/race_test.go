@@ -3,13 +3,11 @@ package httpdate
 import (
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // skipUnderRace skips allocation counts, which the race detector inflates.
 func skipUnderRace(t *testing.T) {
 	t.Helper()
-	if race.Enabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
+	testenv.SkipRace(t, "allocation counts are not meaningful under -race")
 }
