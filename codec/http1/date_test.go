@@ -112,7 +112,7 @@ func TestDateCacheConcurrent(t *testing.T) {
 	wg.Wait()
 	close(errs)
 	for s := range errs {
-		t.Errorf("read %q, not one of the dates", s)
+		assert.Fail(t, "a read is not one of the dates", "%q", s)
 	}
 }
 

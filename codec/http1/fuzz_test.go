@@ -8,6 +8,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,9 +102,7 @@ func FuzzParseRequest(f *testing.F) {
 		var req Request
 		n, err := d.DecodeBytes(p, &req)
 		want, wn, werr := slowParse(cfg, data)
-		if kindOf(err) != werr {
-			t.Fatalf("Parse: %v, reference: %v", err, werr)
-		}
+		require.Equal(t, werr, kindOf(err), "DecodeBytes: %v", err)
 		if err == nil {
 			require.Equal(t, wn, n, "Parse took %d bytes, reference %d", n, wn)
 			got := toSlow(&req)
@@ -116,9 +115,7 @@ func FuzzParseRequest(f *testing.F) {
 			require.GreaterOrEqual(t, StatusOf(err), 400, "error %v is not a SyntaxError with a status", err)
 		}
 		got := decodeSplit(t, &fresh, data, seed)
-		if kindOf(got.err) != kindOf(err) {
-			t.Fatalf("Decode: %v, Parse: %v", got.err, err)
-		}
+		require.Equal(t, kindOf(err), kindOf(got.err), "Decode: %v, DecodeBytes: %v", got.err, err)
 		if err == nil {
 			require.Equal(t, n, got.n, "Decode took %d bytes, Parse %d", got.n, n)
 			require.Equal(t, toSlow(&req), got.req, "Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
@@ -202,9 +199,7 @@ func TestDecodeEverySplit(t *testing.T) {
 				if err = d.Decode(in, &req); err == nil {
 					break
 				}
-				if err != ErrShort {
-					t.Fatalf("cuts %v: %v", cuts, err)
-				}
+				require.Equal(t, ErrShort, err, "cuts %v", cuts)
 			}
 			require.NoError(t, err, "cuts %v", cuts)
 			require.Equal(t, 0, in.Len(), "cuts %v: %d bytes left", cuts, in.Len())
@@ -231,8 +226,8 @@ func TestFuzzSeedsAgainstSlow(t *testing.T) {
 		_, cfg := fuzzConfig(byte(i))
 		for _, s := range []string{httpreq.GET10, httpreq.ChunkedPOST} {
 			_, _, err := slowParse(cfg, []byte(s))
-			if i&2 == 0 && err != nil {
-				t.Errorf("flags %d: reference refuses %q: %v", i, s[:20], err)
+			if i&2 == 0 {
+				assert.NoError(t, err, "flags %d: reference refuses %q", i, s[:20])
 			}
 		}
 	}

@@ -264,8 +264,7 @@ func TestAccepted(t *testing.T) {
 		{"HEAD / HTTP/1.1\r\nHost:\r\nX-Obs: caf\xc3\xa9\t!\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodHead},
 	} {
 		n, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
-		if err != nil || n != len(tc.in) {
-			t.Errorf("%q: %d, %v", tc.in, n, err)
+		if !assert.NoError(t, err, "%q", tc.in) || !assert.Equal(t, len(tc.in), n, "%q: length", tc.in) {
 			continue
 		}
 		assert.Equal(t, tc.minor, req.Minor, "%q: Minor", tc.in)
@@ -276,10 +275,11 @@ func TestAccepted(t *testing.T) {
 		assert.Equal(t, tc.body, string(req.Body), "%q: Body", tc.in)
 		assert.Equal(t, tc.method, req.Method, "%q: Method", tc.in)
 	}
-	if _, err := decodeBytes([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n"), &req); err != nil ||
-		len(req.Trailers) != 2 || string(req.Trailers[1].Value) != "2" || req.Body != nil {
-		t.Fatalf("trailers: %v %+v", err, req.Trailers)
-	}
+	_, err = decodeBytes([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n"), &req)
+	require.NoError(t, err, "trailers")
+	require.Len(t, req.Trailers, 2)
+	require.Equal(t, "2", string(req.Trailers[1].Value), "trailer value without its whitespace")
+	require.Nil(t, req.Body)
 }
 
 // TestChunkedShortLeavesInput checks that Parse writes nothing into p
@@ -289,9 +289,8 @@ func TestChunkedShortLeavesInput(t *testing.T) {
 	for i := 0; i < len(full); i++ {
 		p := []byte(full[:i])
 		var req Request
-		if _, err := decodeBytes(p, &req); err != ErrShort {
-			t.Fatalf("prefix %d: %v", i, err)
-		}
+		_, err := decodeBytes(p, &req)
+		require.Equal(t, ErrShort, err, "prefix %d", i)
 		require.Equal(t, full[:i], string(p), "prefix %d: input changed", i)
 	}
 	bad := strings.Replace(full, "0\r\n\r\n", "0\r\nX(: 1\r\n\r\n", 1)
@@ -328,9 +327,8 @@ func TestPipelined(t *testing.T) {
 		require.Equal(t, methods[i], req.Method, "Decode %d: %v body %d", i, req.Method, len(req.Body))
 		require.Equal(t, bodies[i], len(req.Body), "Decode %d: %v body %d", i, req.Method, len(req.Body))
 	}
-	if err := d.Decode(in, &req); err != ErrShort || in.Len() != 0 {
-		t.Fatalf("after the three: %v, %d left", err, in.Len())
-	}
+	require.Equal(t, ErrShort, d.Decode(in, &req), "after the three")
+	require.Zero(t, in.Len(), "bytes left after the three")
 	req.Release()
 }
 
@@ -350,20 +348,12 @@ func TestContinue(t *testing.T) {
 			in.Append(b)
 		}
 		add(tc.head[:10])
-		if err := d.Decode(in, &req); err != ErrShort {
-			t.Fatalf("partial head: %v", err)
-		}
+		require.Equal(t, ErrShort, d.Decode(in, &req), "partial head")
 		add(tc.head[10:])
-		if err := d.Decode(in, &req); err != ErrContinue {
-			t.Fatalf("head: %v, want ErrContinue", err)
-		}
-		if err := d.Decode(in, &req); err != ErrShort {
-			t.Fatalf("again: %v, want ErrShort", err)
-		}
+		require.Equal(t, ErrContinue, d.Decode(in, &req), "head")
+		require.Equal(t, ErrShort, d.Decode(in, &req), "again")
 		add(tc.body[:2])
-		if err := d.Decode(in, &req); err != ErrShort {
-			t.Fatalf("part of the body: %v, want ErrShort", err)
-		}
+		require.Equal(t, ErrShort, d.Decode(in, &req), "part of the body")
 		add(tc.body[2:])
 		err := d.Decode(in, &req)
 		require.NoError(t, err, "whole %q", req.Body)
@@ -403,8 +393,8 @@ func TestDripLinear(t *testing.T) {
 		} else {
 			require.NoError(t, err, "last byte")
 		}
-		if i < len(s)-1 && d.st.off != i+1 && d.st.line != i+1 {
-			t.Fatalf("byte %d: scanned to %d", i, d.st.off)
+		if i < len(s)-1 {
+			require.True(t, d.st.off == i+1 || d.st.line == i+1, "byte %d: scanned to %d", i, d.st.off)
 		}
 	}
 	req.Release()
@@ -484,9 +474,7 @@ func TestExtremeLimits(t *testing.T) {
 	b.Write([]byte(huge[:10]))
 	c.Append(b)
 	var req Request
-	if err := d.Decode(c, &req); err != ErrShort {
-		t.Fatal(err)
-	}
+	require.Equal(t, ErrShort, d.Decode(c, &req))
 	b = buf.Get(len(huge))
 	b.Write([]byte(huge[10:]))
 	c.Append(b)

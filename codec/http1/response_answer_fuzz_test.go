@@ -181,15 +181,15 @@ func FuzzResponseWriterAnswers(f *testing.F) {
 					require.Less(t, k, m.interim, "response %d (%+v): a 1xx too many in %q", i, m, out)
 					continue
 				}
-				if k != m.interim || resp.StatusCode != m.status || string(got) != m.body || resp.Close != m.close {
-					t.Fatalf("response %d: %d after %d 1xx, body %q, close %v; want %+v, in %q",
-						i, resp.StatusCode, k, got, resp.Close, m, out)
-				}
+				require.Equal(t, m.interim, k, "response %d: 1xx responses, in %q", i, out)
+				require.Equal(t, m.status, resp.StatusCode, "response %d: status, in %q", i, out)
+				require.Equal(t, m.body, string(got), "response %d: body, in %q", i, out)
+				require.Equal(t, m.close, resp.Close, "response %d: close, in %q", i, out)
 				break
 			}
 		}
-		if !broken && r.Buffered() != 0 {
-			t.Fatalf("%d bytes after the responses in %q", r.Buffered(), out)
+		if !broken {
+			require.Zero(t, r.Buffered(), "bytes after the responses in %q", out)
 		}
 	})
 }

@@ -3,7 +3,6 @@ package http1
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -57,14 +56,13 @@ func FuzzAppendResponseHeader(f *testing.F) {
 		want, wantErr := appendResponseHeaderSlow(h, date)
 		if wantErr != nil {
 			var re *codec.FieldError
-			if string(got) != "x" || !errors.As(err, &re) || re.Kind != wantErr.Kind || re.Field != wantErr.Field || re.Index != wantErr.Index {
-				t.Fatalf("got %q, %v; want nothing written and %v", got, err, wantErr)
-			}
+			require.Equal(t, "x", string(got), "nothing written for %v", wantErr)
+			require.ErrorAs(t, err, &re)
+			require.Equal(t, *wantErr, *re)
 			return
 		}
-		if err != nil || string(got[1:]) != want {
-			t.Fatalf("got %q, %v\nwant %q", got[1:], err, want)
-		}
+		require.NoError(t, err)
+		require.Equal(t, want, string(got[1:]))
 		msg := got[1:]
 		bodyless := h.Status >= 100 && h.Status < 200 || h.Status == 204 || h.Status == 304
 		var body string

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,10 +123,9 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 			assert.Equal(t, "prefix", string(got), "wrote %q on an error", got)
 			var re *codec.FieldError
 			require.ErrorIs(t, err, tc.kind, "error %v, want a *codec.FieldError of %v", err, tc.kind)
-			require.True(t, errors.As(err, &re), "error %v, want a *codec.FieldError of %v", err, tc.kind)
-			if re.Field != tc.field || re.Index != tc.index {
-				t.Errorf("error at %s[%d], want %s[%d]", re.Field, re.Index, tc.field, tc.index)
-			}
+			require.ErrorAs(t, err, &re)
+			assert.Equal(t, tc.field, re.Field, "field at fault")
+			assert.Equal(t, tc.index, re.Index, "index of the field at fault")
 			s := StatusOf(err)
 			assert.Equal(t, 500, s, "StatusOf = %d, want 500", s)
 		})
@@ -261,9 +259,8 @@ func checkReadBack(t testing.TB, resp *http.Response, h *ResponseHeader, date st
 		switch {
 		case status == 204 || status == 304:
 		case h.ContentLength < 0:
-			if resp.ContentLength != -1 || !reflect.DeepEqual(resp.TransferEncoding, []string{"chunked"}) {
-				t.Errorf("length %d, coding %v; want chunked", resp.ContentLength, resp.TransferEncoding)
-			}
+			assert.Equal(t, int64(-1), resp.ContentLength, "chunked: no length")
+			assert.Equal(t, []string{"chunked"}, resp.TransferEncoding)
 		default:
 			add("Content-Length", strconv.FormatInt(h.ContentLength, 10))
 			assert.Equal(t, h.ContentLength, resp.ContentLength, "ContentLength %d, want %d", resp.ContentLength, h.ContentLength)
@@ -329,11 +326,9 @@ func TestAppendLastChunk(t *testing.T) {
 func TestFieldErrorMessage(t *testing.T) {
 	_, err := AppendResponseHeader(nil, &ResponseHeader{Headers: hdrs("A", "1", "B", "\n")}, nil)
 	want := "http1: response field value with a control character (CR, LF, NUL…) or leading or trailing whitespace (RFC 9110 §5.5): Headers[1]"
-	assert.False(t, err == nil || err.Error() != want, "error %q, want %q", err, want)
+	assert.EqualError(t, err, want)
 	_, err = AppendResponseHeader(nil, &ResponseHeader{Status: 42}, nil)
-	if want := "http1: status code outside 100–999 (RFC 9112 §4): Status"; err == nil || err.Error() != want {
-		t.Errorf("error %q, want %q", err, want)
-	}
+	assert.EqualError(t, err, "http1: status code outside 100–999 (RFC 9112 §4): Status")
 }
 
 // TestResponseNoAllocs checks the header and chunk functions allocate

@@ -68,8 +68,8 @@ func TestResponseWriterPipelined(t *testing.T) {
 		var out []byte
 		n := 0
 		for b := w.Take(); b != nil; b = w.Take() {
-			if size > 0 && b.Cap() != size {
-				t.Errorf("size %d: a buffer of %d bytes", size, b.Cap())
+			if size > 0 {
+				assert.Equal(t, size, b.Cap(), "size %d: buffer capacity", size)
 			}
 			out = append(out, b.Bytes()...)
 			b.Release()
@@ -81,9 +81,9 @@ func TestResponseWriterPipelined(t *testing.T) {
 			resp, err := http.ReadResponse(r, nil)
 			require.NoError(t, err, "size %d: response %d", size, i)
 			body, err := io.ReadAll(resp.Body)
-			if err != nil || string(body) != "Hello, World!" || resp.Close != (i == 15) {
-				t.Errorf("size %d: response %d: body %q, %v, close %v", size, i, body, err, resp.Close)
-			}
+			assert.NoError(t, err, "size %d: response %d", size, i)
+			assert.Equal(t, "Hello, World!", string(body), "size %d: response %d", size, i)
+			assert.Equal(t, i == 15, resp.Close, "size %d: response %d: close", size, i)
 		}
 		assert.Equal(t, 0, r.Buffered(), "size %d: %d bytes after the responses", size, r.Buffered())
 	}
@@ -155,20 +155,17 @@ func TestResponseWriterStreaming(t *testing.T) {
 		require.NoError(t, err)
 		return resp, body
 	}
-	if resp, _ := read("GET"); resp.StatusCode != 100 {
-		t.Errorf("first status %d, want 100", resp.StatusCode)
-	}
+	resp, _ := read("GET")
+	assert.Equal(t, 100, resp.StatusCode, "first status")
 	resp, body := read("GET")
-	if want := string(big) + string(big) + "tail!"; resp.StatusCode != 200 || string(body) != want {
-		t.Errorf("known length: %d, %d bytes, want 200, %d bytes", resp.StatusCode, len(body), len(want))
-	}
+	assert.Equal(t, 200, resp.StatusCode, "known length")
+	assert.Equal(t, string(big)+string(big)+"tail!", string(body), "known length")
 	resp, body = read("GET")
-	if want := "abc" + string(big) + "def"; string(body) != want || resp.Trailer.Get("X-Sum") != "42" {
-		t.Errorf("chunked: %d bytes, trailers %v; want %d bytes and X-Sum: 42", len(body), resp.Trailer, len(want))
-	}
-	if resp, body = read("HEAD"); resp.ContentLength != 1000 || len(body) != 0 {
-		t.Errorf("HEAD: length %d, body %d bytes", resp.ContentLength, len(body))
-	}
+	assert.Equal(t, "abc"+string(big)+"def", string(body), "chunked")
+	assert.Equal(t, "42", resp.Trailer.Get("X-Sum"), "chunked: trailer")
+	resp, body = read("HEAD")
+	assert.Equal(t, int64(1000), resp.ContentLength, "HEAD: length")
+	assert.Empty(t, body, "HEAD: body")
 	resp, _ = read("GET")
 	assert.Equal(t, 204, resp.StatusCode, "last status %d, want 204", resp.StatusCode)
 	assert.Equal(t, 0, r.Buffered(), "%d bytes after the responses", r.Buffered())
@@ -205,9 +202,8 @@ func TestResponseWriterRefused(t *testing.T) {
 	check("WriteBuffer past the length", w.WriteBuffer(b), ErrResponseBody)
 	check("trailers with a length", w.End(hdrs("X", "1")), ErrResponseFraming)
 	assert.Equal(t, n0, w.Len(), "refused calls wrote %d bytes", w.Len()-n0)
-	if _, err := w.Write([]byte("ab")); err != nil {
-		t.Fatal(err)
-	}
+	_, err = w.Write([]byte("ab"))
+	require.NoError(t, err)
 	check("End short", w.End(nil), ErrResponseBody)
 	assert.False(t, w.Open(), "Open after End")
 	check("End again", w.End(nil), ErrResponseState)

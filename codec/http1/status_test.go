@@ -80,9 +80,8 @@ func TestStatusLineNetHTTP(t *testing.T) {
 		msg := string(AppendStatusLine(nil, code)) + "Content-Length: 0\r\n\r\n"
 		resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(msg)), nil)
 		require.NoError(t, err, "%d", code)
-		if resp.StatusCode != code || resp.ProtoMajor != 1 || resp.ProtoMinor != 1 {
-			t.Errorf("%d: read back %d HTTP/%d.%d", code, resp.StatusCode, resp.ProtoMajor, resp.ProtoMinor)
-		}
+		assert.Equal(t, code, resp.StatusCode, "%d: status read back", code)
+		assert.Equal(t, "HTTP/1.1", resp.Proto, "%d: version read back", code)
 		assert.True(t, strings.HasPrefix(resp.Status, (strconv.Itoa(code)+" ")), "%d: status %q", code, resp.Status)
 	}
 }

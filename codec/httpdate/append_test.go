@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/netkit/netkit/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,14 +50,13 @@ func TestAppendRoundTrip(t *testing.T) {
 	for range 10000 {
 		tm := randomTime(r)
 		got, err := Parse(Append(nil, tm))
-		if err != nil || got != tm {
-			t.Fatalf("Parse(Append(%v)) = %v, %v", tm, got, err)
-		}
+		require.NoError(t, err, "Parse(Append(%v))", tm)
+		require.Equal(t, tm, got, "Parse(Append(%v))", tm)
 	}
 }
 
 func TestAppendNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	dst := make([]byte, 0, 64)
 	tm := time.Now()
 	n := testing.AllocsPerRun(100, func() { dst = Append(dst[:0], tm) })

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/netkit/netkit/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,9 +24,7 @@ func checkCookie(t *testing.T, in string) {
 		require.LessOrEqual(t, se.Offset, len(in), "ParseCookie(%q): error %v is not a *SyntaxError with an offset in range", in, err)
 		return
 	}
-	if got != want {
-		t.Fatalf("ParseCookie(%q) = %v; slow model %v", in, got, want)
-	}
+	require.Equal(t, want, got, "ParseCookie(%q) against the slow model", in)
 }
 
 func TestParseCookieExamples(t *testing.T) {
@@ -58,8 +57,9 @@ func TestParseCookieExamples(t *testing.T) {
 		got, err := ParseCookie([]byte(tc.in))
 		if tc.want.IsZero() {
 			assert.Error(t, err, "ParseCookie(%q) = %v; want an error", tc.in, got)
-		} else if err != nil || got != tc.want {
-			t.Errorf("ParseCookie(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		} else {
+			assert.NoError(t, err, "ParseCookie(%q)", tc.in)
+			assert.Equal(t, tc.want, got, "ParseCookie(%q)", tc.in)
 		}
 		checkCookie(t, tc.in)
 	}
@@ -139,7 +139,7 @@ func TestParseCookieRandom(t *testing.T) {
 }
 
 func TestParseCookieNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	b := []byte(time.Now().UTC().Format(http.TimeFormat))
 	n := testing.AllocsPerRun(100, func() {
 		if _, err := ParseCookie(b); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/netkit/netkit/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -99,9 +100,8 @@ func checkParse(t *testing.T, in string) {
 		return
 	}
 	require.NoError(t, werr, "Parse(%q) = %v; http.ParseTime fails", in, got)
-	if !got.Equal(want) || got.Location() != time.UTC {
-		t.Fatalf("Parse(%q) = %v (%v); http.ParseTime = %v", in, got, got.Location(), want)
-	}
+	require.True(t, got.Equal(want), "Parse(%q) = %v; http.ParseTime = %v", in, got, want)
+	require.Same(t, time.UTC, got.Location(), "Parse(%q): location", in)
 }
 
 func TestParseTable(t *testing.T) {
@@ -168,9 +168,8 @@ func TestParseRandom(t *testing.T) {
 			checkParse(t, in)
 		}
 		got, err := Parse([]byte(tm.Format(http.TimeFormat)))
-		if err != nil || got != tm {
-			t.Fatalf("Parse(%q) = %v, %v; want %v", tm.Format(http.TimeFormat), got, err, tm)
-		}
+		require.NoError(t, err, "Parse(%q)", tm.Format(http.TimeFormat))
+		require.Equal(t, tm, got, "Parse(%q)", tm.Format(http.TimeFormat))
 	}
 }
 
@@ -211,7 +210,7 @@ func TestParseMutations(t *testing.T) {
 }
 
 func TestParseNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	for _, in := range []string{
 		"Sun, 06 Nov 1994 08:49:37 GMT",
 		"Sunday, 06-Nov-94 08:49:37 GMT",

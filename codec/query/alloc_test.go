@@ -8,13 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func skipUnderRace(t *testing.T) {
-	t.Helper()
-	testenv.SkipRace(t, "allocation counts are not meaningful")
-}
-
 func TestParseNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	var vs query.Values
 	inputs := [][]byte{[]byte(shortQuery), []byte(eightParams), []byte("a=1&b=%zz"), []byte("")}
 	for _, in := range inputs[:2] {
@@ -37,7 +32,7 @@ func TestParseNoAllocs(t *testing.T) {
 }
 
 func TestGetNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	var vs query.Values
 	require.NoError(t, vs.Parse([]byte(eightParams)))
 	allocs := testing.AllocsPerRun(1000, func() {
@@ -51,7 +46,7 @@ func TestGetNoAllocs(t *testing.T) {
 }
 
 func TestAppendEncodeNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	var vs query.Values
 	require.NoError(t, vs.Parse([]byte(eightParams)))
 	dst := make([]byte, 0, 1024)
@@ -62,7 +57,7 @@ func TestAppendEncodeNoAllocs(t *testing.T) {
 }
 
 func TestEscapeUnescapeNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	dst := make([]byte, 0, 4096)
 	raw := []byte(escapeInput())
 	esc := []byte(unescapeInput)

@@ -67,9 +67,7 @@ func checkUnescape(t *testing.T, s string) {
 		var se *query.SyntaxError
 		errors.As(err, &se)
 		bad := s[se.Offset:min(len(s), se.Offset+3)]
-		if wantErr.Error() != url.EscapeError(bad).Error() {
-			t.Fatalf("Unescape(%q): offset %d names %q; net/url: %v", s, se.Offset, bad, wantErr)
-		}
+		require.EqualError(t, wantErr, url.EscapeError(bad).Error(), "Unescape(%q): offset %d names %q", s, se.Offset, bad)
 	}
 }
 
@@ -78,9 +76,9 @@ func checkEscapeError(t *testing.T, s string, err error) {
 	var se *query.SyntaxError
 	require.True(t, errors.As(err, &se), "Unescape(%q): error %v is not a SyntaxError of kind ErrBadEscape", s, err)
 	require.ErrorIs(t, err, query.ErrBadEscape, "Unescape(%q): error %v is not a SyntaxError of kind ErrBadEscape", s, err)
-	if se.Offset < 0 || se.Offset >= len(s) || s[se.Offset] != '%' {
-		t.Fatalf("Unescape(%q): offset %d is not a '%%'", s, se.Offset)
-	}
+	require.GreaterOrEqual(t, se.Offset, 0, "Unescape(%q): offset", s)
+	require.Less(t, se.Offset, len(s), "Unescape(%q): offset", s)
+	require.Equal(t, byte('%'), s[se.Offset], "Unescape(%q): offset %d is not a '%%'", s, se.Offset)
 }
 
 func TestSyntaxErrorMessage(t *testing.T) {
