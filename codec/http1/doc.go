@@ -49,7 +49,8 @@
 // it passes one, never after it was buffered whole: the request line 8 KiB
 // (414); the header section 16 KiB and 100 fields (431), trailers
 // included; the body 4 MiB (413), from the Content-Length at once, or as
-// the chunks pass it. Each can be changed on the Decoder.
+// the chunks pass it. Each is a field of Decoder (MaxRequestLine,
+// MaxHeaderBytes, MaxHeaders, MaxBodySize), where 0 means the default.
 //
 // # How a request is parsed
 //
@@ -80,7 +81,7 @@
 // with its sentinel, status and offset, by the slice parser and by Decode,
 // in one read and byte by byte; TestRules 43 more, named by RFC section;
 // TestDecodeEverySplit tries every split of three requests into two and
-// three reads. FuzzParseRequest compares the parser with a slow reference
+// three reads. FuzzDecodeBytes compares the parser with a slow reference
 // parser (same verdict, violation and fields, and Decode over random
 // splits). The writer has FuzzAppendResponseHeader, its responses are read
 // back by net/http.ReadResponse, and it allocates nothing. In

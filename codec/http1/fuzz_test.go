@@ -82,10 +82,10 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(byte(10), []byte("1\r\na\r\n2\r\nbc\r\n0\r\n\r\n"), uint64(9))
 }
 
-// FuzzParseRequest checks Parse against slowParse (same verdict, same
+// FuzzDecodeBytes checks DecodeBytes against slowParse (same verdict, same
 // violation, same fields), and Decode over random splits of the input
-// into reads against Parse.
-func FuzzParseRequest(f *testing.F) {
+// into reads against DecodeBytes.
+func FuzzDecodeBytes(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, flags byte, data []byte, seed uint64) {
 		// Flags 4 and 8 put the data after a valid start, so that the
@@ -104,9 +104,9 @@ func FuzzParseRequest(f *testing.F) {
 		want, wn, werr := slowParse(cfg, data)
 		require.Equal(t, werr, kindOf(err), "DecodeBytes: %v", err)
 		if err == nil {
-			require.Equal(t, wn, n, "Parse took %d bytes, reference %d", n, wn)
+			require.Equal(t, wn, n, "DecodeBytes took %d bytes, reference %d", n, wn)
 			got := toSlow(&req)
-			require.Equal(t, want, got, "Parse:\n%+v\nreference:\n%+v", got, want)
+			require.Equal(t, want, got, "DecodeBytes:\n%+v\nreference:\n%+v", got, want)
 		}
 		require.False(t, err != nil && err != ErrShort && n != 0, "n = %d with %v", n, err)
 		if err != nil && err != ErrShort {
@@ -117,7 +117,7 @@ func FuzzParseRequest(f *testing.F) {
 		got := decodeSplit(t, &fresh, data, seed)
 		require.Equal(t, kindOf(err), kindOf(got.err), "Decode: %v, DecodeBytes: %v", got.err, err)
 		if err == nil {
-			require.Equal(t, n, got.n, "Decode took %d bytes, Parse %d", got.n, n)
+			require.Equal(t, n, got.n, "Decode took %d bytes, DecodeBytes %d", got.n, n)
 			require.Equal(t, toSlow(&req), got.req, "Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
 		}
 	})
@@ -167,7 +167,7 @@ func decodeSplit(t *testing.T, d *Decoder, data []byte, seed uint64) decodeResul
 
 // TestDecodeEverySplit decodes the two benchmark requests, and a chunked
 // request with a trailer, cut into two and into three reads at every
-// point, and compares with Parse of the whole.
+// point, and compares with DecodeBytes of the whole.
 func TestDecodeEverySplit(t *testing.T) {
 	for _, s := range []string{
 		httpreq.GET10, httpreq.ChunkedPOST,
@@ -176,8 +176,8 @@ func TestDecodeEverySplit(t *testing.T) {
 		var whole Request
 		p := []byte(s)
 		n, err := decodeBytes(p, &whole)
-		require.NoError(t, err, "Parse: %d,", n)
-		require.Equal(t, len(s), n, "Parse: %d, %v", n, err)
+		require.NoError(t, err, "DecodeBytes: %d,", n)
+		require.Equal(t, len(s), n, "DecodeBytes: %d, %v", n, err)
 		want := toSlow(&whole)
 		check := func(cuts ...int) {
 			t.Helper()

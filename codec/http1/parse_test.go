@@ -193,7 +193,7 @@ func TestLimitsEarly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
 			_, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
-			require.ErrorIs(t, err, tc.kind, "Parse = %v, want %v", err, tc.kind)
+			require.ErrorIs(t, err, tc.kind, "DecodeBytes = %v, want %v", err, tc.kind)
 		})
 	}
 	// Just below the request-line limit, an unfinished line is short.
@@ -208,7 +208,7 @@ func TestLimitsEarly(t *testing.T) {
 	require.NoError(t, err, "request line of %d bytes", len(line))
 }
 
-// TestAccepted checks what Parse fills for requests it accepts.
+// TestAccepted checks what DecodeBytes fills for requests it accepts.
 func TestAccepted(t *testing.T) {
 	var req Request
 	in := []byte(httpreq.GET10 + "next")
@@ -282,7 +282,7 @@ func TestAccepted(t *testing.T) {
 	require.Nil(t, req.Body)
 }
 
-// TestChunkedShortLeavesInput checks that Parse writes nothing into p
+// TestChunkedShortLeavesInput checks that DecodeBytes writes nothing into p
 // until the whole chunked body is in, nor when it refuses the request.
 func TestChunkedShortLeavesInput(t *testing.T) {
 	full := httpreq.ChunkedPOST
@@ -483,7 +483,7 @@ func TestExtremeLimits(t *testing.T) {
 }
 
 // TestParseConcurrent parses with one Decoder from several goroutines:
-// Parse keeps no state in it (run with -race).
+// DecodeBytes keeps no state in it (run with -race).
 func TestParseConcurrent(t *testing.T) {
 	d := &Decoder{MaxHeaders: 20}
 	done := make(chan error)

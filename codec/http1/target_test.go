@@ -10,7 +10,7 @@ import (
 
 // TestTargetHost checks which host a request names (RFC 9112 §3.2.2): the
 // authority of an absolute-form target, whatever the Host field says; the
-// target itself for CONNECT (authority-form); else the Host field. Parse
+// target itself for CONNECT (authority-form); else the Host field. DecodeBytes
 // and Decode, whole and byte by byte, agree.
 func TestTargetHost(t *testing.T) {
 	for _, tc := range []struct {
@@ -41,7 +41,7 @@ func TestTargetHost(t *testing.T) {
 			n, err := decodeBytes([]byte(tc.in), &req)
 			require.NoError(t, err)
 			require.Equal(t, len(tc.in), n)
-			check("Parse", &req)
+			check("DecodeBytes", &req)
 			for _, step := range []int{len(tc.in), 1} {
 				d := new(Decoder)
 				in := buf.NewComposite()
