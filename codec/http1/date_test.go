@@ -58,7 +58,9 @@ func TestDateCacheZero(t *testing.T) {
 	before := time.Now().Truncate(time.Second)
 	got, err := http.ParseTime(string(c.AppendCached(nil)))
 	after := time.Now()
-	assert.False(t, err != nil || got.Before(before) || got.After(after), "AppendCached on a zero DateCache: %v, %v; want between %v and %v", got, err, before, after)
+	assert.NoError(t, err, "AppendCached on a zero DateCache")
+	assert.False(t, got.Before(before), "AppendCached on a zero DateCache: %v, before %v", got, before)
+	assert.False(t, got.After(after), "AppendCached on a zero DateCache: %v, after %v", got, after)
 }
 
 // TestDateCacheYears checks dates outside 0000–9999, which httpdate

@@ -524,7 +524,10 @@ func TestAcceptedOddities(t *testing.T) {
 	for _, tc := range cases {
 		var req Request
 		n, err := decodeBytes([]byte(tc.in), &req)
-		assert.False(t, err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query, "%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
+		assert.NoError(t, err, "%q", tc.in)
+		assert.Equal(t, len(tc.in), n, "%q: length", tc.in)
+		assert.Equal(t, tc.body, string(req.Body), "%q: body", tc.in)
+		assert.Equal(t, tc.query, string(req.Query), "%q: query", tc.in)
 	}
 }
 
@@ -542,6 +545,8 @@ func TestChunkCounts(t *testing.T) {
 		in := post(body.String(), "Transfer-Encoding: chunked\r\n")
 		var req Request
 		m, err := decodeBytes([]byte(in), &req)
-		assert.False(t, err != nil || m != len(in) || string(req.Body) != want.String(), "%d chunks: n %d, err %v, body %q, want %q", n, m, err, req.Body, want.String())
+		assert.NoError(t, err, "%d chunks", n)
+		assert.Equal(t, len(in), m, "%d chunks: length", n)
+		assert.Equal(t, want.String(), string(req.Body), "%d chunks: body", n)
 	}
 }

@@ -3,7 +3,6 @@ package http1
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -314,11 +313,17 @@ func TestAppendLastChunk(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := AppendLastChunk([]byte("p"), tc.trailers)
 			if tc.kind == nil {
-				assert.False(t, err != nil || string(got) != "p"+tc.want, "got %q, %v; want %q", got, err, "p"+tc.want)
+				assert.NoError(t, err)
+				assert.Equal(t, "p"+tc.want, string(got))
 				return
 			}
 			var re *codec.FieldError
-			assert.False(t, string(got) != "p" || !errors.Is(err, tc.kind) || !errors.As(err, &re) || re.Field != "trailers" || re.Index != tc.index, "got %q, %v; want %v at trailers[%d] and nothing written", got, err, tc.kind, tc.index)
+			assert.Equal(t, "p", string(got), "nothing written")
+			assert.ErrorIs(t, err, tc.kind)
+			if assert.ErrorAs(t, err, &re) {
+				assert.Equal(t, "trailers", re.Field)
+				assert.Equal(t, tc.index, re.Index)
+			}
 		})
 	}
 }

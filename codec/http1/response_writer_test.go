@@ -3,7 +3,6 @@ package http1
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"testing"
@@ -48,8 +47,10 @@ func TestResponseWriterPlaintext(t *testing.T) {
 	require.NoError(t, w.Respond(&respPlaintext, respHello))
 	out, n := takeAll(w)
 	want := "HTTP/1.1 200 OK\r\nDate: " + respDate + "\r\nServer: netkit\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
-	assert.False(t, string(out) != want || n != 1, "got %d buffers\n%q\nwant 1\n%q", n, out, want)
-	assert.False(t, w.Take() != nil || w.Len() != 0, "Take after the last buffer")
+	assert.Equal(t, want, string(out))
+	assert.Equal(t, 1, n, "buffers")
+	assert.Nil(t, w.Take(), "Take after the last buffer")
+	assert.Zero(t, w.Len(), "Len after the last buffer")
 }
 
 // TestResponseWriterPipelined writes 16 responses, as to 16 pipelined
@@ -75,7 +76,8 @@ func TestResponseWriterPipelined(t *testing.T) {
 			b.Release()
 			n++
 		}
-		assert.False(t, len(out) != total || (size == 0) != (n == 1), "size %d: %d buffers of %d bytes (Len %d)", size, n, len(out), total)
+		assert.Equal(t, total, len(out), "size %d: bytes taken and Len", size)
+		assert.Equal(t, size == 0, n == 1, "size %d: %d buffers", size, n)
 		r := bufio.NewReader(bytes.NewReader(out))
 		for i := range 16 {
 			resp, err := http.ReadResponse(r, nil)
@@ -178,7 +180,8 @@ func TestResponseWriterRefused(t *testing.T) {
 	check := func(name string, err, kind error) {
 		t.Helper()
 		var re *codec.FieldError
-		assert.False(t, !errors.Is(err, kind) || !errors.As(err, &re), "%s: %v, want %v", name, err, kind)
+		assert.ErrorIs(t, err, kind, name)
+		assert.ErrorAs(t, err, &re, name)
 	}
 	w := &ResponseWriter{}
 	_, err := w.Write([]byte("x"))
@@ -221,7 +224,8 @@ func TestResponseWriterRefused(t *testing.T) {
 	// the response stayed open
 	require.NoError(t, w.End(nil))
 	w.Abort()
-	assert.False(t, w.Len() != 0 || w.Take() != nil, "Abort left buffers")
+	assert.Zero(t, w.Len(), "Abort left bytes")
+	assert.Nil(t, w.Take(), "Abort left buffers")
 	// Abort in the middle of a body, with queued buffers.
 	require.NoError(t, w.WriteHeader(&ResponseHeader{ContentLength: -1}))
 	b = buf.Get(8)

@@ -79,7 +79,10 @@ func TestParseCookieErrors(t *testing.T) {
 	} {
 		_, err := ParseCookie([]byte(tc.in))
 		var se *SyntaxError
-		assert.False(t, !errors.Is(err, tc.kind) || !errors.As(err, &se) || se.Offset != tc.off, "ParseCookie(%q) = %v; want %v at offset %d", tc.in, err, tc.kind, tc.off)
+		assert.ErrorIs(t, err, tc.kind, "ParseCookie(%q)", tc.in)
+		if assert.ErrorAs(t, err, &se, "ParseCookie(%q)", tc.in) {
+			assert.Equal(t, tc.off, se.Offset, "ParseCookie(%q): offset", tc.in)
+		}
 	}
 }
 
