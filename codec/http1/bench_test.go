@@ -5,7 +5,6 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
-	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkParse parses the two requests internal/peers parses with
@@ -31,7 +30,9 @@ func BenchmarkParse(b *testing.B) {
 					copy(p, src)
 				}
 				_, err := d.DecodeBytes(p, &req)
-				require.NoError(b, err)
+				if err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
@@ -52,7 +53,9 @@ func BenchmarkDecode(b *testing.B) {
 			r := buf.Get(len(src))
 			r.Write(src)
 			in.Append(r)
-			require.NoError(b, d.Decode(in, &req))
+			if err := d.Decode(in, &req); err != nil {
+				b.Fatal(err)
+			}
 		}
 		req.Release()
 	})

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 )
 
 // benchPlaintext is the head of the TechEmpower plaintext response: 200,
@@ -64,7 +62,9 @@ func BenchmarkResponseHeader(b *testing.B) {
 		for b.Loop() {
 			var err error
 			dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.AppendCached(d[:0]))
-			require.NoError(b, err)
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("date=now/impl=netkit", func(b *testing.B) {
@@ -74,7 +74,9 @@ func BenchmarkResponseHeader(b *testing.B) {
 		for b.Loop() {
 			var err error
 			dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.Append(d[:0], time.Now()))
-			require.NoError(b, err)
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("date=now/impl=nethttp", func(b *testing.B) {
@@ -106,7 +108,9 @@ func BenchmarkPlaintext(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
 				for range depth {
-					require.NoError(b, w.Respond(&h, hello))
+					if err := w.Respond(&h, hello); err != nil {
+						b.Fatal(err)
+					}
 				}
 				for buf := w.Take(); buf != nil; buf = w.Take() {
 					buf.Release()
