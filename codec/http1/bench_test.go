@@ -20,6 +20,7 @@ func BenchmarkParse(b *testing.B) {
 			src := []byte(tc.in)
 			p := make([]byte, len(src))
 			copy(p, src)
+			var d Decoder
 			var req Request
 			chunked := tc.name == "chunkedpost"
 			b.SetBytes(int64(len(src)))
@@ -28,7 +29,8 @@ func BenchmarkParse(b *testing.B) {
 				if chunked {
 					copy(p, src)
 				}
-				if _, err := ParseRequest(&req, p); err != nil {
+				_, err := d.DecodeBytes(p, &req)
+				if err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -41,7 +43,7 @@ func BenchmarkParse(b *testing.B) {
 func BenchmarkDecode(b *testing.B) {
 	b.Run("req=get10/impl=netkit", func(b *testing.B) {
 		src := []byte(httpreq.GET10)
-		d := NewDecoder()
+		d := new(Decoder)
 		in := buf.NewComposite()
 		defer in.Release()
 		var req Request

@@ -1,6 +1,10 @@
 package http1
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/netkit/netkit/codec/internal/ascii"
+)
 
 // maxChunkLine bounds a chunk-size line, extensions and line end included:
 // a longer one is ErrChunkExtension. Chunk extensions have no registered
@@ -26,7 +30,7 @@ func chunks(c *config, req *Request, p []byte, body int, compact bool, sp *chunk
 		// A size of 16 digits is refused before the line end is looked
 		// at, so that a prefix of the request is refused the same way
 		// (a line whose 16th byte is not a hex digit cannot be one).
-		if lim-pos > 15 && unhex(p[pos+15]) >= 0 {
+		if lim-pos > 15 && ascii.Unhex[p[pos+15]] < 16 {
 			if err := partialChunkLine(p[pos:lim], pos); err != nil {
 				return 0, 0, err
 			}
@@ -135,14 +139,14 @@ func chunkLine(l []byte, off int) (int64, error) {
 	var n int64
 	i := 0
 	for ; i < len(l); i++ {
-		h := unhex(l[i])
-		if h < 0 {
+		h := ascii.Unhex[l[i]]
+		if h > 15 {
 			break
 		}
 		if i == 15 {
 			return 0, serr(off, ErrChunkSizeOverflow)
 		}
-		n = n<<4 | h
+		n = n<<4 | int64(h)
 	}
 	if i == 0 {
 		return 0, serr(off, ErrChunkSize)
@@ -189,7 +193,7 @@ func chunkLine(l []byte, off int) (int64, error) {
 // arrived: a size of more than 15 digits is refused before its end.
 func partialChunkLine(l []byte, off int) error {
 	i := 0
-	for i < len(l) && unhex(l[i]) >= 0 {
+	for i < len(l) && ascii.Unhex[l[i]] < 16 {
 		i++
 	}
 	if i > 15 {
@@ -206,7 +210,7 @@ func skipBWS(l []byte, i int) int {
 }
 
 func skipToken(l []byte, i int) int {
-	for i < len(l) && chars[l[i]]&cToken != 0 {
+	for i < len(l) && ascii.IsTokenByte(l[i]) {
 		i++
 	}
 	return i
@@ -221,10 +225,10 @@ func quoted(l []byte, i int) int {
 			return i + 1
 		case c == '\\':
 			i++
-			if i == len(l) || (chars[l[i]]&cVChar == 0 && l[i] != ' ' && l[i] != '\t') {
+			if i == len(l) || (!ascii.Is(l[i], ascii.VChar) && l[i] != ' ' && l[i] != '\t') {
 				return -1
 			}
-		case chars[c]&cQdText == 0:
+		case !ascii.Is(c, ascii.QdText):
 			return -1
 		}
 	}

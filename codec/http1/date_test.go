@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
 )
 
 func httpDate(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
@@ -28,19 +29,13 @@ func TestDateCache(t *testing.T) {
 	} {
 		base = base.Add(step)
 		want := httpDate(base)
-		if got := string(c.Append([]byte("x"), base)); got != "x"+want {
-			t.Errorf("step %d: Append(%v) = %q, want %q", i, base, got, "x"+want)
-		}
-		if got := string(c.AppendCached(nil)); got != want {
-			t.Errorf("step %d: AppendCached = %q, want %q", i, got, want)
-		}
+		assert.Equal(t, "x"+want, string(c.Append([]byte("x"), base)), "step %d: Append(%v)", i, base)
+		assert.Equal(t, want, string(c.AppendCached(nil)), "step %d: AppendCached", i)
 	}
 	// Another zone: the date is in GMT.
 	paris := base.In(time.FixedZone("CET", 3600))
 	c.Update(paris.Add(time.Second))
-	if got, want := string(c.AppendCached(nil)), httpDate(paris.Add(time.Second)); got != want {
-		t.Errorf("Update in CET: %q, want %q", got, want)
-	}
+	assert.Equal(t, httpDate(paris.Add(time.Second)), string(c.AppendCached(nil)), "Update in CET")
 }
 
 // TestDateCacheSameSecond checks that Update keeps the cached value within
@@ -51,13 +46,9 @@ func TestDateCacheSameSecond(t *testing.T) {
 	c.Update(t0)
 	d := c.v.Load()
 	c.Update(t0.Add(999 * time.Millisecond))
-	if c.v.Load() != d {
-		t.Error("Update within the same second reformatted")
-	}
+	assert.Same(t, d, c.v.Load(), "Update within the same second reformatted")
 	c.Update(t0.Add(time.Second))
-	if c.v.Load() == d {
-		t.Error("Update in the next second kept the old date")
-	}
+	assert.NotSame(t, d, c.v.Load(), "Update in the next second kept the old date")
 }
 
 // TestDateCacheZero checks that a DateCache never updated answers the
@@ -67,9 +58,9 @@ func TestDateCacheZero(t *testing.T) {
 	before := time.Now().Truncate(time.Second)
 	got, err := http.ParseTime(string(c.AppendCached(nil)))
 	after := time.Now()
-	if err != nil || got.Before(before) || got.After(after) {
-		t.Errorf("AppendCached on a zero DateCache: %v, %v; want between %v and %v", got, err, before, after)
-	}
+	assert.NoError(t, err, "AppendCached on a zero DateCache")
+	assert.False(t, got.Before(before), "AppendCached on a zero DateCache: %v, before %v", got, before)
+	assert.False(t, got.After(after), "AppendCached on a zero DateCache: %v, after %v", got, after)
 }
 
 // TestDateCacheYears checks dates outside 0000–9999, which httpdate
@@ -82,9 +73,8 @@ func TestDateCacheYears(t *testing.T) {
 		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
 	} {
-		if got, want := string(c.Append(nil, tm)), httpDate(tm); got != want {
-			t.Errorf("Append(%v) = %q, want %q", tm, got, want)
-		}
+		got, want := string(c.Append(nil, tm)), httpDate(tm)
+		assert.Equal(t, want, got, "Append(%v) = %q, want %q", tm, got, want)
 	}
 }
 
@@ -124,23 +114,20 @@ func TestDateCacheConcurrent(t *testing.T) {
 	wg.Wait()
 	close(errs)
 	for s := range errs {
-		t.Errorf("read %q, not one of the dates", s)
+		assert.Fail(t, "a read is not one of the dates", "%q", s)
 	}
 }
 
 func TestDateCacheNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("the race detector allocates")
-	}
+	testenv.SkipRace(t, "the race detector allocates")
 	var c DateCache
 	now := time.Unix(1_700_000_000, 500)
 	c.Update(now)
 	dst := make([]byte, 0, 64)
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		dst = c.Append(dst[:0], now)
 		dst = c.AppendCached(dst[:0])
 		c.Update(now)
-	}); n != 0 {
-		t.Errorf("%v allocations in the same second, want 0", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "%v allocations in the same second, want 0", n)
 }

@@ -51,6 +51,7 @@ type decodeState struct {
 // head straddles reads.
 func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
 	req.Release()
+	d.cfg = d.config()
 	st := &d.st
 	if st.off == 0 && st.head == 0 {
 		// The common case: the whole request is in the first read.
@@ -110,7 +111,7 @@ func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
 	in.Discard(0)
 	n, err := parse(&d.cfg, req, b.Bytes())
 	if err == nil && n != st.total {
-		err = serr(n, ErrRequestLine) // cannot happen: the scan and Parse agree on framing
+		err = serr(n, ErrRequestLine) // cannot happen: the scan and DecodeBytes agree on framing
 	}
 	d.st = decodeState{}
 	if err != nil {
@@ -155,9 +156,9 @@ func (d *Decoder) front(in *buf.Composite, n int) []byte {
 }
 
 // scanHead looks for the end of the head in the bytes that arrived since
-// the last call. It checks each line as it ends, as Parse does and in the
+// the last call. It checks each line as it ends, as DecodeBytes does and in the
 // same order (limit, line end, request line or field, field count), so
-// that a request Parse refuses is refused by Decode with the same error as
+// that a request DecodeBytes refuses is refused by Decode with the same error as
 // soon as the offending line is in. It returns ErrShort while the head is
 // incomplete.
 func (d *Decoder) scanHead(in *buf.Composite) error {
@@ -232,7 +233,7 @@ func (d *Decoder) lineEnd(in *buf.Composite, limit int) int {
 }
 
 // walkChunks finds the end of a chunked body as chunks arrives, checking
-// what chunks (in Parse) checks in the same order, so that both report the
+// what chunks (in DecodeBytes) checks in the same order, so that both report the
 // same error. It sets st.total once the trailer section has ended.
 func (d *Decoder) walkChunks(in *buf.Composite) error {
 	st, c := &d.st, &d.cfg

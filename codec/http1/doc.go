@@ -3,14 +3,16 @@
 // requests be smuggled past a proxy is refused with a typed error that
 // names the status to answer (see StatusOf).
 //
-// The package follows the conventions of package codec: no I/O, no panics
-// on any input, ErrShort when more input is needed, errors of type
-// *SyntaxError carrying the offset and one of the exported *Violation
-// kinds, and limits on by default.
+// The package follows the contract of package codec: no I/O, no panics on
+// any input, ErrShort (codec.ErrShort) when more input is needed, errors
+// of type *SyntaxError carrying the offset and one of the exported
+// *Violation kinds (each a codec.Rule plus the status to answer), a
+// *codec.FieldError for a response the writer refuses, and limits on by
+// default as exported fields of Decoder, whose zero value is ready to use.
 //
 // # Parsing requests
 //
-// ParseRequest and Decoder.Parse parse one whole request from a []byte;
+// Decoder.DecodeBytes parses one whole request from a []byte;
 // Decoder.Decode parses the request at the front of a connection's
 // *buf.Composite, whether it arrives over several reads or several arrive
 // in one. Both fill a Request in place, whose slices alias the input.
@@ -19,7 +21,7 @@
 // section or header count over its limit; a method, target, field name or
 // field value with a character its grammar does not allow (field values
 // may hold obs-text, 0x80–0xFF); whitespace between a field name and its
-// colon; obs-fold; a line ended by LF alone (unless WithAllowBareLF); a
+// colon; obs-fold; a line ended by LF alone (unless Decoder.AllowBareLF); a
 // Content-Length that is not 1*DIGIT or overflows, or two that differ;
 // Content-Length with Transfer-Encoding; a Transfer-Encoding whose last
 // coding is not chunked, that names chunked twice, or in an HTTP/1.0
@@ -47,7 +49,8 @@
 // it passes one, never after it was buffered whole: the request line 8 KiB
 // (414); the header section 16 KiB and 100 fields (431), trailers
 // included; the body 4 MiB (413), from the Content-Length at once, or as
-// the chunks pass it. Each can be changed on the Decoder.
+// the chunks pass it. Each is a field of Decoder (MaxRequestLine,
+// MaxHeaderBytes, MaxHeaders, MaxBodySize), where 0 means the default.
 //
 // # How a request is parsed
 //
@@ -78,7 +81,7 @@
 // with its sentinel, status and offset, by the slice parser and by Decode,
 // in one read and byte by byte; TestRules 43 more, named by RFC section;
 // TestDecodeEverySplit tries every split of three requests into two and
-// three reads. FuzzParseRequest compares the parser with a slow reference
+// three reads. FuzzDecodeBytes compares the parser with a slow reference
 // parser (same verdict, violation and fields, and Decode over random
 // splits). The writer has FuzzAppendResponseHeader, its responses are read
 // back by net/http.ReadResponse, and it allocates nothing. In

@@ -7,8 +7,8 @@ import (
 )
 
 // ErrShort means the input ends before the request does: append more bytes
-// and call again. Nothing was consumed.
-var ErrShort = errors.New("http1: short input")
+// and call again. Nothing was consumed. It is codec.ErrShort.
+var ErrShort = codec.ErrShort
 
 // ErrContinue is returned once by Decoder.Decode for a request whose head
 // is complete, that asks for "Expect: 100-continue" and whose body has not
@@ -23,25 +23,24 @@ var ErrContinue = errors.New("http1: the client waits for 100 Continue")
 // SyntaxError the connection's framing is lost: answer, then close.
 type SyntaxError = codec.SyntaxError
 
-// A Violation is a rule a request breaks. Every sentinel error of the
-// package except ErrShort and ErrContinue is one; they are compared by
-// identity (errors.Is).
+// A Violation is a rule a request breaks, or a response would break. Every
+// sentinel error of the package except ErrShort and ErrContinue is one;
+// they are compared by identity (errors.Is).
 type Violation struct {
+	// Rule is the rule: where it is stated (Ref, such as "RFC 9112
+	// §6.3") and what is wrong (Msg).
+	codec.Rule
 	// Status is the response status a server should answer: 400, 413,
 	// 414, 417, 431, 501 or 505 for a request the parser refuses; 500 for
 	// a response the writer refuses (the server's own fault).
 	Status int
-	// Section is where the rule is stated, such as "RFC 9112 §6.3".
-	Section string
-	// Msg says what is wrong.
-	Msg string
 }
 
-// Error returns "http1: <Msg> (<Section>)".
-func (v *Violation) Error() string { return "http1: " + v.Msg + " (" + v.Section + ")" }
+// Error returns "http1: <Msg> (<Ref>)".
+func (v *Violation) Error() string { return "http1: " + v.Rule.String() }
 
-func violation(status int, section, msg string) *Violation {
-	return &Violation{Status: status, Section: section, Msg: msg}
+func violation(status int, ref, msg string) *Violation {
+	return &Violation{Rule: codec.Rule{Ref: ref, Msg: msg}, Status: status}
 }
 
 // StatusOf returns the status a server should answer for err: the Status
@@ -100,7 +99,12 @@ var (
 // the package refuses to write is a fault of the server, not of the
 // client: these violations carry Status 500, and AppendResponseHeader,
 // AppendLastChunk and ResponseWriter return them wrapped in a
-// *ResponseError that names the field at fault.
+// *codec.FieldError that names the field at fault: Field is a
+// ResponseHeader field ("Status", "ContentLength", "ContentType",
+// "Server", "Headers"), "date", "trailers" or "body", or the
+// ResponseWriter method misused; Index is the position in Headers or
+// trailers, -1 for other fields. Nothing of the refused response has been
+// written.
 var (
 	ErrResponseStatus        = violation(500, "RFC 9112 §4", "status code outside 100–999")
 	ErrResponseFieldName     = violation(500, "RFC 9110 §5.1", "response field name is not a token")

@@ -7,10 +7,11 @@ import (
 	"github.com/netkit/netkit/codec/http1"
 )
 
-func ExampleParseRequest() {
+func ExampleDecoder_DecodeBytes() {
 	p := []byte("GET /search?q=netkit HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n")
+	var d http1.Decoder // the zero Decoder has the default limits
 	var req http1.Request
-	n, err := http1.ParseRequest(&req, p)
+	n, err := d.DecodeBytes(p, &req)
 	if err != nil {
 		fmt.Println(err, http1.StatusOf(err))
 		return
@@ -19,7 +20,7 @@ func ExampleParseRequest() {
 	fmt.Printf("%s\n", req.Header("accept"))
 
 	// A request that could be smuggled is refused with the status to answer.
-	_, err = http1.ParseRequest(&req, []byte("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"))
+	_, err = d.DecodeBytes([]byte("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"), &req)
 	fmt.Println(err, http1.StatusOf(err))
 	// Output:
 	// true GET /search q=netkit example.com true
@@ -28,7 +29,7 @@ func ExampleParseRequest() {
 }
 
 func ExampleDecoder_Decode() {
-	d := http1.NewDecoder(http1.WithMaxHeaders(20))
+	d := &http1.Decoder{MaxHeaders: 20}
 	in := buf.NewComposite()
 	defer in.Release()
 	read := func(s string) { // what a connection's reads would append

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // kindOf returns the *Violation err wraps, or err itself (nil, ErrShort,
@@ -45,19 +46,19 @@ func toSlow(req *Request) slowReq {
 	return r
 }
 
-// fuzzConfig derives the options from a byte: bare LF allowed or not, and
-// default or small limits (so that the fuzzer reaches them).
-func fuzzConfig(b byte) ([]Option, config) {
-	var opts []Option
-	if b&1 != 0 {
-		opts = append(opts, WithAllowBareLF(true))
-	}
+// fuzzConfig derives the Decoder from a byte: bare LF allowed or not, and
+// default or small limits (so that the fuzzer reaches them), and returns
+// it with the config the slow model runs with.
+func fuzzConfig(b byte) (Decoder, config) {
+	var d Decoder
+	d.AllowBareLF = b&1 != 0
 	if b&2 != 0 {
-		opts = append(opts, WithMaxRequestLine(24+int(b>>4)), WithMaxHeaderBytes(40+int(b>>4)*4),
-			WithMaxHeaders(1+int(b>>5)), WithMaxBodySize(int64(b>>3)*3))
+		d.MaxRequestLine = 24 + int(b>>4)
+		d.MaxHeaderBytes = 40 + int(b>>4)*4
+		d.MaxHeaders = 1 + int(b>>5)
+		d.MaxBodySize = 1 + int64(b>>3)*3
 	}
-	d := NewDecoder(opts...)
-	return opts, d.cfg
+	return d, d.config()
 }
 
 func fuzzSeeds(f *testing.F) {
@@ -81,10 +82,10 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(byte(10), []byte("1\r\na\r\n2\r\nbc\r\n0\r\n\r\n"), uint64(9))
 }
 
-// FuzzParseRequest checks Parse against slowParse (same verdict, same
+// FuzzDecodeBytes checks DecodeBytes against slowParse (same verdict, same
 // violation, same fields), and Decode over random splits of the input
-// into reads against Parse.
-func FuzzParseRequest(f *testing.F) {
+// into reads against DecodeBytes.
+func FuzzDecodeBytes(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, flags byte, data []byte, seed uint64) {
 		// Flags 4 and 8 put the data after a valid start, so that the
@@ -95,43 +96,29 @@ func FuzzParseRequest(f *testing.F) {
 		case 8:
 			data = append([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"), data...)
 		}
-		opts, cfg := fuzzConfig(flags)
-		d := NewDecoder(opts...)
+		d, cfg := fuzzConfig(flags)
+		fresh := d
 		p := append([]byte(nil), data...)
 		var req Request
-		n, err := d.Parse(&req, p)
+		n, err := d.DecodeBytes(p, &req)
 		want, wn, werr := slowParse(cfg, data)
-		if kindOf(err) != werr {
-			t.Fatalf("Parse: %v, reference: %v", err, werr)
-		}
+		require.Equal(t, werr, kindOf(err), "DecodeBytes: %v", err)
 		if err == nil {
-			if n != wn {
-				t.Fatalf("Parse took %d bytes, reference %d", n, wn)
-			}
-			if got := toSlow(&req); !reflect.DeepEqual(got, want) {
-				t.Fatalf("Parse:\n%+v\nreference:\n%+v", got, want)
-			}
+			require.Equal(t, wn, n, "DecodeBytes took %d bytes, reference %d", n, wn)
+			got := toSlow(&req)
+			require.Equal(t, want, got, "DecodeBytes:\n%+v\nreference:\n%+v", got, want)
 		}
-		if err != nil && err != ErrShort && n != 0 {
-			t.Fatalf("n = %d with %v", n, err)
-		}
+		require.False(t, err != nil && err != ErrShort && n != 0, "n = %d with %v", n, err)
 		if err != nil && err != ErrShort {
 			var se *SyntaxError
-			if !errors.As(err, &se) || StatusOf(err) < 400 {
-				t.Fatalf("error %v is not a SyntaxError with a status", err)
-			}
+			require.True(t, errors.As(err, &se), "error %v is not a SyntaxError with a status", err)
+			require.GreaterOrEqual(t, StatusOf(err), 400, "error %v is not a SyntaxError with a status", err)
 		}
-		got := decodeSplit(t, NewDecoder(opts...), data, seed)
-		if kindOf(got.err) != kindOf(err) {
-			t.Fatalf("Decode: %v, Parse: %v", got.err, err)
-		}
+		got := decodeSplit(t, &fresh, data, seed)
+		require.Equal(t, kindOf(err), kindOf(got.err), "Decode: %v, DecodeBytes: %v", got.err, err)
 		if err == nil {
-			if got.n != n {
-				t.Fatalf("Decode took %d bytes, Parse %d", got.n, n)
-			}
-			if !reflect.DeepEqual(got.req, toSlow(&req)) {
-				t.Fatalf("Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
-			}
+			require.Equal(t, n, got.n, "Decode took %d bytes, DecodeBytes %d", got.n, n)
+			require.Equal(t, toSlow(&req), got.req, "Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
 		}
 	})
 }
@@ -158,9 +145,7 @@ func decodeSplit(t *testing.T, d *Decoder, data []byte, seed uint64) decodeResul
 			return decodeResult{req: toSlow(&req), n: fed - in.Len()}
 		case ErrContinue:
 			conts++
-			if conts > 1 {
-				t.Fatalf("ErrContinue twice")
-			}
+			require.LessOrEqual(t, conts, 1, "ErrContinue twice")
 			continue
 		case ErrShort:
 		default:
@@ -182,7 +167,7 @@ func decodeSplit(t *testing.T, d *Decoder, data []byte, seed uint64) decodeResul
 
 // TestDecodeEverySplit decodes the two benchmark requests, and a chunked
 // request with a trailer, cut into two and into three reads at every
-// point, and compares with Parse of the whole.
+// point, and compares with DecodeBytes of the whole.
 func TestDecodeEverySplit(t *testing.T) {
 	for _, s := range []string{
 		httpreq.GET10, httpreq.ChunkedPOST,
@@ -190,14 +175,13 @@ func TestDecodeEverySplit(t *testing.T) {
 	} {
 		var whole Request
 		p := []byte(s)
-		n, err := ParseRequest(&whole, p)
-		if err != nil || n != len(s) {
-			t.Fatalf("Parse: %d, %v", n, err)
-		}
+		n, err := decodeBytes(p, &whole)
+		require.NoError(t, err, "DecodeBytes: %d,", n)
+		require.Equal(t, len(s), n, "DecodeBytes: %d, %v", n, err)
 		want := toSlow(&whole)
 		check := func(cuts ...int) {
 			t.Helper()
-			d := NewDecoder()
+			d := new(Decoder)
 			in := buf.NewComposite()
 			defer in.Release()
 			var req Request
@@ -215,19 +199,12 @@ func TestDecodeEverySplit(t *testing.T) {
 				if err = d.Decode(in, &req); err == nil {
 					break
 				}
-				if err != ErrShort {
-					t.Fatalf("cuts %v: %v", cuts, err)
-				}
+				require.Equal(t, ErrShort, err, "cuts %v", cuts)
 			}
-			if err != nil {
-				t.Fatalf("cuts %v: %v", cuts, err)
-			}
-			if in.Len() != 0 {
-				t.Fatalf("cuts %v: %d bytes left", cuts, in.Len())
-			}
-			if got := toSlow(&req); !reflect.DeepEqual(got, want) {
-				t.Fatalf("cuts %v:\n%+v\nwant\n%+v", cuts, got, want)
-			}
+			require.NoError(t, err, "cuts %v", cuts)
+			require.Equal(t, 0, in.Len(), "cuts %v: %d bytes left", cuts, in.Len())
+			got := toSlow(&req)
+			require.Equal(t, want, got, "cuts %v:\n%+v\nwant\n%+v", cuts, got, want)
 		}
 		for i := 0; i <= len(s); i++ {
 			check(i)
@@ -249,8 +226,8 @@ func TestFuzzSeedsAgainstSlow(t *testing.T) {
 		_, cfg := fuzzConfig(byte(i))
 		for _, s := range []string{httpreq.GET10, httpreq.ChunkedPOST} {
 			_, _, err := slowParse(cfg, []byte(s))
-			if i&2 == 0 && err != nil {
-				t.Errorf("flags %d: reference refuses %q: %v", i, s[:20], err)
+			if i&2 == 0 {
+				assert.NoError(t, err, "flags %d: reference refuses %q", i, s[:20])
 			}
 		}
 	}

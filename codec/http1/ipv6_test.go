@@ -3,6 +3,8 @@ package http1
 import (
 	"net/netip"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestIPv6 checks ipv6 against net/netip on literals of every shape.
@@ -12,9 +14,8 @@ func TestIPv6(t *testing.T) {
 		"1:2:3:4:5:6:7", "::1.2.3", "::1.2.3.256", "::01.2.3.4", "1.2.3.4", "", ":", "::g", "1:2:3:4:5:6:7:8::", "::1:2:3:4:5:6:7", "fe80::1%en0", "0:0:0:0:0:0:0:0"} {
 		ip, err := netip.ParseAddr(s)
 		want := err == nil && ip.Is6() && ip.Zone() == ""
-		if got := ipv6([]byte(s)); got != want {
-			t.Errorf("ipv6(%q) = %v, netip says %v", s, got, want)
-		}
+		got := ipv6([]byte(s))
+		assert.Equal(t, want, got, "ipv6(%q) = %v, netip says %v", s, got, want)
 	}
 }
 
@@ -25,8 +26,7 @@ func FuzzIPv6(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		ip, err := netip.ParseAddr(s)
 		want := err == nil && ip.Is6() && ip.Zone() == ""
-		if got := ipv6([]byte(s)); got != want {
-			t.Errorf("ipv6(%q) = %v, netip says %v", s, got, want)
-		}
+		got := ipv6([]byte(s))
+		assert.Equal(t, want, got, "ipv6(%q) = %v, netip says %v", s, got, want)
 	})
 }

@@ -1,7 +1,10 @@
 package http1
 
-// Default limits. Each is checked while the bytes arrive, so a request
-// over a limit is refused as soon as it passes it, never buffered whole.
+import "math"
+
+// Default limits: what a Decoder whose limit field is 0 uses. Each is
+// checked while the bytes arrive, so a request over a limit is refused as
+// soon as it passes it, never buffered whole.
 const (
 	DefaultMaxRequestLine = 8 << 10  // bytes, CRLF included; over it: 414
 	DefaultMaxHeaderBytes = 16 << 10 // bytes of the header section after the request line; over it: 431
@@ -9,6 +12,9 @@ const (
 	DefaultMaxBodySize    = 4 << 20  // bytes of body, de-chunked, plus chunk framing for chunked ones; over it: 413
 )
 
+// config is the limits and rules a parse runs with: a Decoder's fields
+// with the defaults filled in and every limit brought into a range where
+// no sum of offsets and limits can overflow.
 type config struct {
 	maxRequestLine int
 	maxHeaderBytes int
@@ -17,41 +23,60 @@ type config struct {
 	allowBareLF    bool
 }
 
-func defaultConfig() config {
-	return config{
+// config returns the limits and rules d's fields ask for.
+func (d *Decoder) config() config {
+	c := config{
 		maxRequestLine: DefaultMaxRequestLine,
 		maxHeaderBytes: DefaultMaxHeaderBytes,
 		maxHeaders:     DefaultMaxHeaders,
 		maxBodySize:    DefaultMaxBodySize,
+		allowBareLF:    d.AllowBareLF,
 	}
+	if d.MaxRequestLine > 0 {
+		c.maxRequestLine = min(d.MaxRequestLine, math.MaxInt32)
+	}
+	if d.MaxHeaderBytes > 0 {
+		c.maxHeaderBytes = min(d.MaxHeaderBytes, math.MaxInt32)
+	}
+	if d.MaxHeaders > 0 {
+		c.maxHeaders = min(d.MaxHeaders, math.MaxInt32)
+	}
+	if d.MaxBodySize > 0 {
+		c.maxBodySize = min(d.MaxBodySize, 1<<62)
+	}
+	return c
 }
 
-// An Option changes a limit or rule of a Decoder.
-type Option func(*config)
+// defaultCfg is the config of the zero Decoder, for ParseRequest.
+var defaultCfg = new(Decoder).config()
 
-// WithMaxRequestLine sets the longest request line accepted, in bytes
-// with its CRLF (default DefaultMaxRequestLine); a longer one is
-// ErrURITooLong.
-func WithMaxRequestLine(n int) Option { return func(c *config) { c.maxRequestLine = n } }
+// An Option changes a limit or rule of a Decoder made by NewDecoder.
+//
+// Deprecated: set the Decoder's fields (MaxRequestLine, MaxHeaderBytes,
+// MaxHeaders, MaxBodySize, AllowBareLF) instead.
+type Option func(*Decoder)
 
-// WithMaxHeaderBytes sets the largest header section accepted, in bytes
-// from after the request line to the empty line included (default
-// DefaultMaxHeaderBytes); a larger one is ErrHeaderTooLarge. It bounds
-// trailer sections too.
-func WithMaxHeaderBytes(n int) Option { return func(c *config) { c.maxHeaderBytes = n } }
+// WithMaxRequestLine sets Decoder.MaxRequestLine.
+//
+// Deprecated: set the field. Unlike before, 0 now means the default.
+func WithMaxRequestLine(n int) Option { return func(d *Decoder) { d.MaxRequestLine = n } }
 
-// WithMaxHeaders sets the most header fields accepted (default
-// DefaultMaxHeaders); more is ErrTooManyHeaders. It bounds trailer fields
-// too.
-func WithMaxHeaders(n int) Option { return func(c *config) { c.maxHeaders = n } }
+// WithMaxHeaderBytes sets Decoder.MaxHeaderBytes.
+//
+// Deprecated: set the field. Unlike before, 0 now means the default.
+func WithMaxHeaderBytes(n int) Option { return func(d *Decoder) { d.MaxHeaderBytes = n } }
 
-// WithMaxBodySize sets the largest body accepted (default
-// DefaultMaxBodySize); a larger one is ErrBodyTooLarge, refused from the
-// Content-Length or as soon as the chunks pass it.
-func WithMaxBodySize(n int64) Option { return func(c *config) { c.maxBodySize = n } }
+// WithMaxHeaders sets Decoder.MaxHeaders.
+//
+// Deprecated: set the field. Unlike before, 0 now means the default.
+func WithMaxHeaders(n int) Option { return func(d *Decoder) { d.MaxHeaders = n } }
 
-// WithAllowBareLF accepts lines ended by LF alone (RFC 9112 §2.2 lets a
-// recipient do so) in the request line, header and trailer sections and
-// chunk framing. Off by default: a bare LF is ErrBareLF, since parsers
-// that disagree on line ends are how requests are smuggled.
-func WithAllowBareLF(allow bool) Option { return func(c *config) { c.allowBareLF = allow } }
+// WithMaxBodySize sets Decoder.MaxBodySize.
+//
+// Deprecated: set the field. Unlike before, 0 now means the default.
+func WithMaxBodySize(n int64) Option { return func(d *Decoder) { d.MaxBodySize = n } }
+
+// WithAllowBareLF sets Decoder.AllowBareLF.
+//
+// Deprecated: set the field.
+func WithAllowBareLF(allow bool) Option { return func(d *Decoder) { d.AllowBareLF = allow } }

@@ -3,45 +3,79 @@ package http1
 import (
 	"bytes"
 	"math"
+
+	"github.com/netkit/netkit/codec/internal/ascii"
 )
 
-// A Decoder parses requests with its limits and rules (see the Options).
-// Create one with NewDecoder; the zero value is not ready for use.
+// A Decoder parses requests with its limits and rules. The zero value is
+// ready to use, with the default limits; set the fields before the first
+// call. A limit of 0 (or less) means its default.
 //
-// Parse keeps no state in the Decoder: it is safe for concurrent use.
-// Decode keeps the progress of the request at the front of one
+// DecodeBytes keeps no state in the Decoder: it is safe for concurrent
+// use. Decode keeps the progress of the request at the front of one
 // connection's input: use one Decoder per connection for it.
 type Decoder struct {
-	cfg     config
+	// MaxRequestLine is the longest request line accepted, in bytes with
+	// its CRLF (0: DefaultMaxRequestLine); a longer one is ErrURITooLong.
+	MaxRequestLine int
+
+	// MaxHeaderBytes is the largest header section accepted, in bytes
+	// from after the request line to the empty line included (0:
+	// DefaultMaxHeaderBytes); a larger one is ErrHeaderTooLarge. It
+	// bounds trailer sections too.
+	MaxHeaderBytes int
+
+	// MaxHeaders is the most header fields accepted (0:
+	// DefaultMaxHeaders); more is ErrTooManyHeaders. It bounds trailer
+	// fields too.
+	MaxHeaders int
+
+	// MaxBodySize is the largest body accepted (0: DefaultMaxBodySize);
+	// a larger one is ErrBodyTooLarge, refused from the Content-Length or
+	// as soon as the chunks pass it.
+	MaxBodySize int64
+
+	// AllowBareLF accepts lines ended by LF alone (RFC 9112 §2.2 lets a
+	// recipient do so) in the request line, header and trailer sections
+	// and chunk framing. Off by default: a bare LF is ErrBareLF, since
+	// parsers that disagree on line ends are how requests are smuggled.
+	AllowBareLF bool
+
+	cfg     config      // Decode's limits, from the fields above
 	st      decodeState // Decode's progress, see decode.go
 	scan    Request     // what Decode's line-by-line check of a head fills, then drops
 	scratch []byte      // Decode's copy of a head or line that straddles reads
 }
 
 // NewDecoder returns a Decoder with the default limits changed by opts.
+//
+// Deprecated: use a Decoder value (the zero value is ready) with its
+// fields set.
 func NewDecoder(opts ...Option) *Decoder {
-	d := &Decoder{cfg: defaultConfig()}
+	d := new(Decoder)
 	for _, o := range opts {
-		o(&d.cfg)
+		o(d)
 	}
-	// Out-of-range limits are brought into range, so that no sum of
-	// offsets and limits can overflow.
-	c := &d.cfg
-	c.maxRequestLine = min(max(c.maxRequestLine, 0), math.MaxInt32)
-	c.maxHeaderBytes = min(max(c.maxHeaderBytes, 0), math.MaxInt32)
-	c.maxHeaders = min(max(c.maxHeaders, 0), math.MaxInt32)
-	c.maxBodySize = min(max(c.maxBodySize, 0), 1<<62)
 	return d
 }
 
-var defaultCfg = defaultConfig()
-
-// ParseRequest is Decoder.Parse with the default limits and rules.
+// ParseRequest is DecodeBytes with the default limits and rules, with its
+// arguments in the old order.
+//
+// Deprecated: use (*Decoder).DecodeBytes; the zero Decoder has the
+// default limits and rules.
 func ParseRequest(req *Request, p []byte) (int, error) {
 	return parse(&defaultCfg, req, p)
 }
 
-// Parse parses the request at the front of p (request line, header
+// Parse is DecodeBytes with its arguments in the old order.
+//
+// Deprecated: use DecodeBytes.
+func (d *Decoder) Parse(req *Request, p []byte) (n int, err error) {
+	return d.DecodeBytes(p, req)
+}
+
+// DecodeBytes parses the request at the front of p (request line, header
 // section and body) into req and returns the number of bytes it took. It
 // returns ErrShort, with n = 0, when p ends before the request does and no
 // limit is passed yet, and a *SyntaxError naming one of the package's
@@ -50,23 +84,24 @@ func ParseRequest(req *Request, p []byte) (int, error) {
 // pipelined request.
 //
 // req's []byte fields alias p (see Request). A chunked body is de-chunked
-// in place: once the whole request is known to be in p and valid, Parse
+// in place: once the whole request is known to be in p and valid, DecodeBytes
 // moves the chunks' data together at the start of the body's bytes in p,
 // overwriting the chunk framing, and Body is that data. p is not written
-// to otherwise, and not at all when Parse returns an error.
+// to otherwise, and not at all when DecodeBytes returns an error.
 //
 // Cost: one pass over the head with bytes.IndexByte for line ends, table
 // lookups for names and eight bytes at a time for values; a Content-Length
 // body is not read; a chunked body costs one pass over its chunk lines and
-// one copy of its data. Parse allocates nothing once req.Headers (and
+// one copy of its data. DecodeBytes allocates nothing once req.Headers (and
 // req.Trailers) have grown to the number of fields.
 //
 // HTTP/1.0 and HTTP/1.1 are accepted; HTTP/1.2 to HTTP/1.9 are parsed as
 // HTTP/1.1 (RFC 9110 §2.5) and give Minor = 1; another major version is
 // ErrVersionNotSupported. Empty lines before the request line, which RFC
 // 9112 §2.2 lets a server ignore, are refused (ErrRequestLine).
-func (d *Decoder) Parse(req *Request, p []byte) (n int, err error) {
-	return parse(&d.cfg, req, p)
+func (d *Decoder) DecodeBytes(p []byte, req *Request) (n int, err error) {
+	c := d.config()
+	return parse(&c, req, p)
 }
 
 func parse(c *config, req *Request, p []byte) (int, error) {
@@ -200,7 +235,7 @@ func sectionLine(c *config, p []byte, pos, limit int) (lf, end int, err error) {
 // §3), without its line end.
 func requestLine(req *Request, line []byte) error {
 	i := 0
-	for i < len(line) && chars[line[i]]&cToken != 0 {
+	for i < len(line) && ascii.IsTokenByte(line[i]) {
 		i++
 	}
 	if i == len(line) {
@@ -214,7 +249,7 @@ func requestLine(req *Request, line []byte) error {
 	req.Method = methodOf(m)
 	t0 := i + 1
 	j := t0
-	for j < len(line) && chars[line[j]]&cTarget != 0 {
+	for j < len(line) && ascii.Is(line[j], ascii.Target) {
 		j++
 	}
 	if j == len(line) {
@@ -290,7 +325,7 @@ func ipv6(s []byte) bool {
 			i++
 		}
 		j := i
-		for j < len(s) && j-i < 5 && unhex(s[j]) >= 0 {
+		for j < len(s) && j-i < 5 && ascii.Unhex[s[j]] < 16 {
 			j++
 		}
 		if j < len(s) && s[j] == '.' {
@@ -372,7 +407,7 @@ func hierarchical(t []byte) bool {
 // that is not followed by two hex digits (RFC 3986 §2.1), or -1.
 func badEscape(t []byte, k int) int {
 	for k >= 0 {
-		if k+2 >= len(t) || unhex(t[k+1]) < 0 || unhex(t[k+2]) < 0 {
+		if k+2 >= len(t) || ascii.Unhex[t[k+1]] > 15 || ascii.Unhex[t[k+2]] > 15 {
 			return k
 		}
 		n := bytes.IndexByte(t[k+3:], '%')
@@ -451,7 +486,7 @@ func targetForm(m Method, t []byte) error {
 		if t[i] == ':' {
 			return authority(t[i+1:])
 		}
-		if chars[t[i]]&cScheme == 0 {
+		if !ascii.Is(t[i], ascii.Scheme) {
 			return ErrTarget
 		}
 	}
@@ -488,11 +523,11 @@ func authority(rest []byte) error {
 // refused, as net/url refuses it in a host: it would hide a NUL, a
 // delimiter or a letter from whoever compares hosts.
 func hostEscape(p []byte) bool {
-	if len(p) < 3 || unhex(p[2]) < 0 {
+	if len(p) < 3 || ascii.Unhex[p[2]] > 15 {
 		return false
 	}
-	hi := unhex(p[1])
-	return hi >= 8 || hi == 2 && p[2] == '5'
+	hi := ascii.Unhex[p[1]]
+	return 8 <= hi && hi < 16 || hi == 2 && p[2] == '5'
 }
 
 func hostPort(a []byte, needPort bool) error {
@@ -519,7 +554,7 @@ func hostPort(a []byte, needPort bool) error {
 			return ErrTarget
 		}
 		for k, b := range host {
-			if chars[b]&cHost == 0 || b == ':' || b == '[' || b == ']' || b == '@' {
+			if !ascii.Is(b, ascii.Host) || b == ':' || b == '[' || b == ']' || b == '@' {
 				return ErrTarget
 			}
 			if b == '%' && !hostEscape(host[k:]) {
@@ -561,14 +596,18 @@ func field(c *config, req *Request, hs *headState, p []byte, pos, end, count int
 // accepts exactly the lines that path accepts, with the same result.
 func quickField(l []byte) (name, value []byte, n int, ok bool) {
 	j := bytes.IndexByte(l, ':')
-	if j <= 0 || !isToken(l[:j]) {
+	if j <= 0 || !ascii.AllIn(l[:j], ascii.Token) {
 		return nil, nil, 0, false
 	}
 	v := j + 1
 	for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
 		v++
 	}
-	k := firstCTL(l, v)
+	k := ascii.IndexCTL(l[v:])
+	if k < 0 {
+		return nil, nil, 0, false
+	}
+	k += v
 	if k+1 >= len(l) || l[k] != '\r' || l[k+1] != '\n' {
 		return nil, nil, 0, false
 	}
@@ -577,24 +616,6 @@ func quickField(l []byte) (name, value []byte, n int, ok bool) {
 		e--
 	}
 	return l[:j:j], l[v:e:e], k + 2, true
-}
-
-// isToken reports whether every byte of b is a tchar, four table lookups
-// at a time with one branch.
-func isToken(b []byte) bool { return allIn(b, cToken) }
-
-// allIn reports whether every byte of b is in the class, four table
-// lookups at a time with one branch.
-func allIn(b []byte, class uint8) bool {
-	acc := class
-	for len(b) >= 4 {
-		acc &= chars[b[0]] & chars[b[1]] & chars[b[2]] & chars[b[3]]
-		b = b[4:]
-	}
-	for _, c := range b {
-		acc &= chars[c]
-	}
-	return acc&class != 0
 }
 
 // note checks the field name: value, at offset pos and the count-th of
@@ -606,35 +627,35 @@ func note(c *config, req *Request, hs *headState, name, value []byte, pos, count
 	req.Headers = append(req.Headers, Header{Name: name, Value: value})
 	switch len(name) {
 	case 4:
-		if equalLower(name, "host") {
+		if ascii.EqualLower(name, "host") {
 			hs.hosts++
 			if hs.hosts == 2 {
 				hs.hostOff = pos
 			}
 			for _, b := range value {
-				if chars[b]&cHost == 0 {
+				if !ascii.Is(b, ascii.Host) {
 					return serr(pos, ErrHost)
 				}
 			}
 			req.Host = value
 		}
 	case 6:
-		if equalLower(name, "expect") {
-			if !equalLower(value, "100-continue") {
+		if ascii.EqualLower(name, "expect") {
+			if !ascii.EqualLower(value, "100-continue") {
 				return serr(pos, ErrExpect)
 			}
 			hs.expect = true
 		}
 	case 7:
-		if equalLower(name, "upgrade") {
+		if ascii.EqualLower(name, "upgrade") {
 			hs.upField = true
 		}
 	case 10:
-		if equalLower(name, "connection") {
+		if ascii.EqualLower(name, "connection") {
 			connection(hs, value)
 		}
 	case 14:
-		if equalLower(name, "content-length") {
+		if ascii.EqualLower(name, "content-length") {
 			n, ok := contentLength(value)
 			if !ok {
 				return serr(pos, ErrContentLength)
@@ -646,7 +667,7 @@ func note(c *config, req *Request, hs *headState, name, value []byte, pos, count
 			req.ContentLength = n
 		}
 	case 17:
-		if equalLower(name, "transfer-encoding") {
+		if ascii.EqualLower(name, "transfer-encoding") {
 			if hs.teOff < 0 {
 				hs.teOff = pos
 			}
@@ -664,7 +685,7 @@ func note(c *config, req *Request, hs *headState, name, value []byte, pos, count
 func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
 	l := p[pos:end]
 	j := 0
-	for j < len(l) && chars[l[j]]&cToken != 0 {
+	for j < len(l) && ascii.IsTokenByte(l[j]) {
 		j++
 	}
 	if j == 0 || j == len(l) || l[j] != ':' {
@@ -678,7 +699,7 @@ func fieldLine(p []byte, pos, end int) (name, value []byte, err error) {
 	for e > v && (l[e-1] == ' ' || l[e-1] == '\t') {
 		e--
 	}
-	if k := badValue(l[v:e]); k >= 0 {
+	if k := ascii.IndexCTL(l[v:e]); k >= 0 {
 		return nil, nil, serr(pos+v+k, ErrHeaderValue)
 	}
 	return l[:j:j], l[v:e:e], nil
@@ -727,9 +748,9 @@ func contentLength(v []byte) (int64, bool) {
 // list after its comma.
 func nextElement(v []byte) (elem, rest []byte) {
 	if i := bytes.IndexByte(v, ','); i >= 0 {
-		return trimOWS(v[:i]), v[i+1:]
+		return ascii.TrimOWS(v[:i]), v[i+1:]
 	}
-	return trimOWS(v), nil
+	return ascii.TrimOWS(v), nil
 }
 
 // connection notes the close, keep-alive and upgrade options of a
@@ -740,11 +761,11 @@ func connection(hs *headState, v []byte) {
 		e, v = nextElement(v)
 		switch len(e) {
 		case 5:
-			hs.close = hs.close || equalLower(e, "close")
+			hs.close = hs.close || ascii.EqualLower(e, "close")
 		case 7:
-			hs.upgrade = hs.upgrade || equalLower(e, "upgrade")
+			hs.upgrade = hs.upgrade || ascii.EqualLower(e, "upgrade")
 		case 10:
-			hs.keep = hs.keep || equalLower(e, "keep-alive")
+			hs.keep = hs.keep || ascii.EqualLower(e, "keep-alive")
 		}
 	}
 }
@@ -767,17 +788,17 @@ func transferEncoding(hs *headState, v []byte) bool {
 			return false
 		}
 		i := 0
-		for i < len(e) && chars[e[i]]&cToken != 0 {
+		for i < len(e) && ascii.IsTokenByte(e[i]) {
 			i++
 		}
 		if i == 0 {
 			return false
 		}
-		name, params := e[:i], trimOWS(e[i:])
+		name, params := e[:i], ascii.TrimOWS(e[i:])
 		if len(params) > 0 && params[0] != ';' {
 			return false
 		}
-		if equalLower(name, "chunked") {
+		if ascii.EqualLower(name, "chunked") {
 			if len(params) > 0 {
 				return false
 			}
@@ -863,30 +884,9 @@ func targetHost(m Method, t []byte) []byte {
 // req.Headers.
 func (r *Request) Header(name string) []byte {
 	for i := range r.Headers {
-		if equalFold(r.Headers[i].Name, name) {
+		if ascii.EqualFold(r.Headers[i].Name, name) {
 			return r.Headers[i].Value
 		}
 	}
 	return nil
-}
-
-// equalFold reports whether b and s are equal without regard to ASCII
-// case.
-func equalFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x |= 0x20
-		}
-		if 'A' <= y && y <= 'Z' {
-			y |= 0x20
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

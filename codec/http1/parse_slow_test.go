@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// slowParse is the reference the fuzz target checks Parse against: the
+// slowParse is the reference the fuzz target checks DecodeBytes against: the
 // rules of the package's documentation written out one at a time on
 // strings, with character sets spelled as strings, no tables and no
-// tricks. It returns what Parse would fill, the length taken, and nil,
+// tricks. It returns what DecodeBytes would fill, the length taken, and nil,
 // ErrShort or the *Violation refused.
 func slowParse(c config, in []byte) (r slowReq, n int, kind error) {
 	defer func() {

@@ -10,13 +10,21 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/internal/httpreq"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // get returns a GET request with the given header lines.
 func get(lines ...string) string {
 	return "GET / HTTP/1.1\r\nHost: a\r\n" + strings.Join(lines, "") + "\r\n"
+}
+
+// decodeBytes is DecodeBytes of the zero Decoder: the default limits and
+// rules.
+func decodeBytes(p []byte, req *Request) (int, error) {
+	var d Decoder
+	return d.DecodeBytes(p, req)
 }
 
 // post returns a POST request with the given header lines and body.
@@ -27,7 +35,7 @@ func post(body string, lines ...string) string {
 type refusal struct {
 	name string
 	in   string
-	opts []Option
+	dec  Decoder
 	kind *Violation
 }
 
@@ -36,20 +44,16 @@ func checkRefusals(t *testing.T, cases []refusal) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
-			n, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in))
-			if !errors.Is(err, tc.kind) {
-				t.Fatalf("Parse(%q) = %d, %v; want %v", tc.in, n, err, tc.kind)
-			}
+			n, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
+			require.ErrorIs(t, err, tc.kind, "Parse(%q) = %d, %v; want %v", tc.in, n, err, tc.kind)
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(tc.in) {
-				t.Fatalf("error %v: not a SyntaxError with an offset in the input", err)
-			}
-			if StatusOf(err) != tc.kind.Status {
-				t.Fatalf("StatusOf = %d, want %d", StatusOf(err), tc.kind.Status)
-			}
+			require.True(t, errors.As(err, &se), "error %v: not a SyntaxError with an offset in the input", err)
+			require.GreaterOrEqual(t, se.Offset, 0, "error %v: not a SyntaxError with an offset in the input", err)
+			require.LessOrEqual(t, se.Offset, len(tc.in), "error %v: not a SyntaxError with an offset in the input", err)
+			require.Equal(t, tc.kind.Status, StatusOf(err), "StatusOf = %d, want %d", StatusOf(err), tc.kind.Status)
 			// Decode refuses it the same way, whole and byte by byte.
 			for _, step := range []int{len(tc.in), 1} {
-				d := NewDecoder(tc.opts...)
+				d := tc.dec
 				in := buf.NewComposite()
 				var derr error
 				for i := 0; i < len(tc.in); i += step {
@@ -61,118 +65,116 @@ func checkRefusals(t *testing.T, cases []refusal) {
 					}
 				}
 				in.Release()
-				if !errors.Is(derr, tc.kind) {
-					t.Fatalf("Decode (reads of %d) = %v; want %v", step, derr, tc.kind)
-				}
+				require.ErrorIs(t, derr, tc.kind, "Decode (reads of %d) = %v; want %v", step, derr, tc.kind)
 			}
 		})
 	}
 }
 
-// TestSmuggling has one case per rule of issue 16 that keeps two parsers
-// from disagreeing on where a request ends; each must be refused with its
+// TestSmuggling has one case per framing rule that keeps two parsers
+// (a proxy and a server) from disagreeing on where a request ends; each must be refused with its
 // violation and status.
 func TestSmuggling(t *testing.T) {
 	big := strings.Repeat("a", 100)
 	checkRefusals(t, []refusal{
-		{"CL+TE/RFC9112-6.3", post("0\r\n\r\n", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrLengthAndChunked},
-		{"TE+CL/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: 5\r\n"), nil, ErrLengthAndChunked},
-		{"differing-CL/RFC9112-6.3", post("abcde", "Content-Length: 5\r\n", "Content-Length: 4\r\n"), nil, ErrDuplicateContentLength},
-		{"TE-not-final-chunked/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked, gzip\r\n"), nil, ErrTransferEncoding},
-		{"TE-chunked-twice/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, chunked\r\n"), nil, ErrTransferEncoding},
-		{"TE-chunked-twice-two-fields/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTransferEncoding},
-		{"TE-unknown-coding/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: gzip, chunked\r\n"), nil, ErrUnsupportedCoding},
-		{"TE-chunked-identity/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, identity\r\n"), nil, ErrTransferEncoding},
-		{"TE-identity/RFC9112-6.3", post("", "Transfer-Encoding: identity\r\n"), nil, ErrTransferEncoding},
-		{"TE-in-HTTP/1.0/RFC9112-6.1", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil, ErrTransferEncoding},
-		{"TE-chunked-with-params/RFC9112-7", post("0\r\n\r\n", "Transfer-Encoding: chunked;q=1\r\n"), nil, ErrTransferEncoding},
-		{"obs-fold/RFC9112-5.2", get("X-A: 1\r\n", " 2\r\n"), nil, ErrObsFold},
-		{"obs-fold-tab/RFC9112-5.2", get("X-A: 1\r\n", "\tTransfer-Encoding: chunked\r\n"), nil, ErrObsFold},
-		{"space-before-colon/RFC9112-5.1", get("Transfer-Encoding : chunked\r\n"), nil, ErrSpaceBeforeColon},
-		{"tab-before-colon/RFC9112-5.1", get("Content-Length\t: 0\r\n"), nil, ErrSpaceBeforeColon},
-		{"invalid-token-char/RFC9110-5.1", get("X(A): 1\r\n"), nil, ErrHeaderName},
-		{"empty-name/RFC9110-5.1", get(": 1\r\n"), nil, ErrHeaderName},
-		{"value-NUL/RFC9110-5.5", get("X-A: a\x00b\r\n"), nil, ErrHeaderValue},
-		{"value-CR-alone/RFC9110-5.5", get("X-A: a\rb\r\n"), nil, ErrHeaderValue},
-		{"value-DEL/RFC9110-5.5", get("X-A: a\x7fb\r\n"), nil, ErrHeaderValue},
-		{"bare-LF-header/RFC9112-2.2", get("X-A: 1\n"), nil, ErrBareLF},
-		{"bare-LF-request-line/RFC9112-2.2", "GET / HTTP/1.1\nHost: a\r\n\r\n", nil, ErrBareLF},
-		{"bare-LF-chunk/RFC9112-2.2", post("1\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrBareLF},
-		{"request-line-limit/RFC9112-3", "GET /" + big + " HTTP/1.1\r\nHost: a\r\n\r\n", []Option{WithMaxRequestLine(64)}, ErrURITooLong},
-		{"header-section-limit/RFC6585-5", get("X-A: " + big + "\r\n"), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
-		{"header-count-limit/RFC6585-5", get("X-A: 1\r\n", "X-B: 2\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
-		{"chunk-size-overflow/RFC9112-7.1", post("1000000000000000\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
-		{"chunk-size-16-digits/RFC9112-7.1", post("ffffffffffffffff\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
-		{"CL-plus-sign/RFC9110-8.6", post("a", "Content-Length: +1\r\n"), nil, ErrContentLength},
-		{"CL-minus-sign/RFC9110-8.6", post("a", "Content-Length: -1\r\n"), nil, ErrContentLength},
-		{"CL-inner-space/RFC9110-8.6", post("a", "Content-Length: 1 1\r\n"), nil, ErrContentLength},
-		{"CL-list/RFC9110-8.6", post("a", "Content-Length: 1,1\r\n"), nil, ErrContentLength},
-		{"CL-hex/RFC9110-8.6", post("a", "Content-Length: 0x1\r\n"), nil, ErrContentLength},
-		{"CL-empty/RFC9110-8.6", post("a", "Content-Length: \r\n"), nil, ErrContentLength},
-		{"CL-overflow/RFC9110-8.6", post("a", "Content-Length: 9223372036854775808\r\n"), nil, ErrContentLength},
-		{"chunk-size-garbage/RFC9112-7.1", post("1x\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"chunk-size-sign/RFC9112-7.1", post("+1\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"chunk-data-longer/RFC9112-7.1", post("1\r\nxy\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkData},
-		{"two-hosts/RFC9112-3.2", get("Host: b\r\n"), nil, ErrHost},
+		{"CL+TE/RFC9112-6.3", post("0\r\n\r\n", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrLengthAndChunked},
+		{"TE+CL/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: 5\r\n"), Decoder{}, ErrLengthAndChunked},
+		{"differing-CL/RFC9112-6.3", post("abcde", "Content-Length: 5\r\n", "Content-Length: 4\r\n"), Decoder{}, ErrDuplicateContentLength},
+		{"TE-not-final-chunked/RFC9112-6.3", post("0\r\n\r\n", "Transfer-Encoding: chunked, gzip\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-chunked-twice/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, chunked\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-chunked-twice-two-fields/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-unknown-coding/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: gzip, chunked\r\n"), Decoder{}, ErrUnsupportedCoding},
+		{"TE-chunked-identity/RFC9112-6.1", post("0\r\n\r\n", "Transfer-Encoding: chunked, identity\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-identity/RFC9112-6.3", post("", "Transfer-Encoding: identity\r\n"), Decoder{}, ErrTransferEncoding},
+		{"TE-in-HTTP/1.0/RFC9112-6.1", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", Decoder{}, ErrTransferEncoding},
+		{"TE-chunked-with-params/RFC9112-7", post("0\r\n\r\n", "Transfer-Encoding: chunked;q=1\r\n"), Decoder{}, ErrTransferEncoding},
+		{"obs-fold/RFC9112-5.2", get("X-A: 1\r\n", " 2\r\n"), Decoder{}, ErrObsFold},
+		{"obs-fold-tab/RFC9112-5.2", get("X-A: 1\r\n", "\tTransfer-Encoding: chunked\r\n"), Decoder{}, ErrObsFold},
+		{"space-before-colon/RFC9112-5.1", get("Transfer-Encoding : chunked\r\n"), Decoder{}, ErrSpaceBeforeColon},
+		{"tab-before-colon/RFC9112-5.1", get("Content-Length\t: 0\r\n"), Decoder{}, ErrSpaceBeforeColon},
+		{"invalid-token-char/RFC9110-5.1", get("X(A): 1\r\n"), Decoder{}, ErrHeaderName},
+		{"empty-name/RFC9110-5.1", get(": 1\r\n"), Decoder{}, ErrHeaderName},
+		{"value-NUL/RFC9110-5.5", get("X-A: a\x00b\r\n"), Decoder{}, ErrHeaderValue},
+		{"value-CR-alone/RFC9110-5.5", get("X-A: a\rb\r\n"), Decoder{}, ErrHeaderValue},
+		{"value-DEL/RFC9110-5.5", get("X-A: a\x7fb\r\n"), Decoder{}, ErrHeaderValue},
+		{"bare-LF-header/RFC9112-2.2", get("X-A: 1\n"), Decoder{}, ErrBareLF},
+		{"bare-LF-request-line/RFC9112-2.2", "GET / HTTP/1.1\nHost: a\r\n\r\n", Decoder{}, ErrBareLF},
+		{"bare-LF-chunk/RFC9112-2.2", post("1\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrBareLF},
+		{"request-line-limit/RFC9112-3", "GET /" + big + " HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{MaxRequestLine: 64}, ErrURITooLong},
+		{"header-section-limit/RFC6585-5", get("X-A: " + big + "\r\n"), Decoder{MaxHeaderBytes: 64}, ErrHeaderTooLarge},
+		{"header-count-limit/RFC6585-5", get("X-A: 1\r\n", "X-B: 2\r\n"), Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
+		{"chunk-size-overflow/RFC9112-7.1", post("1000000000000000\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSizeOverflow},
+		{"chunk-size-16-digits/RFC9112-7.1", post("ffffffffffffffff\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSizeOverflow},
+		{"CL-plus-sign/RFC9110-8.6", post("a", "Content-Length: +1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-minus-sign/RFC9110-8.6", post("a", "Content-Length: -1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-inner-space/RFC9110-8.6", post("a", "Content-Length: 1 1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-list/RFC9110-8.6", post("a", "Content-Length: 1,1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-hex/RFC9110-8.6", post("a", "Content-Length: 0x1\r\n"), Decoder{}, ErrContentLength},
+		{"CL-empty/RFC9110-8.6", post("a", "Content-Length: \r\n"), Decoder{}, ErrContentLength},
+		{"CL-overflow/RFC9110-8.6", post("a", "Content-Length: 9223372036854775808\r\n"), Decoder{}, ErrContentLength},
+		{"chunk-size-garbage/RFC9112-7.1", post("1x\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"chunk-size-sign/RFC9112-7.1", post("+1\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"chunk-data-longer/RFC9112-7.1", post("1\r\nxy\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkData},
+		{"two-hosts/RFC9112-3.2", get("Host: b\r\n"), Decoder{}, ErrHost},
 	})
 	// Bare LF is accepted with the option, everywhere a line ends.
 	in := "POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n1\nx\n0\nT: 1\n\n"
 	var req Request
-	if n, err := NewDecoder(WithAllowBareLF(true)).Parse(&req, []byte(in)); err != nil || n != len(in) || string(req.Body) != "x" {
-		t.Fatalf("bare LF with WithAllowBareLF: %d, %v", n, err)
-	}
-	if _, err := ParseRequest(&req, []byte(in)); !errors.Is(err, ErrBareLF) {
-		t.Fatalf("bare LF by default: %v", err)
-	}
+	n, err := (&Decoder{AllowBareLF: true}).DecodeBytes([]byte(in), &req)
+	require.NoError(t, err, "bare LF with AllowBareLF")
+	require.Equal(t, len(in), n, "bare LF with AllowBareLF")
+	require.Equal(t, "x", string(req.Body), "bare LF with AllowBareLF")
+	_, err = decodeBytes([]byte(in), &req)
+	require.ErrorIs(t, err, ErrBareLF, "bare LF by default")
 }
 
 // TestRules covers the rules that are not about framing, one case each.
 func TestRules(t *testing.T) {
 	checkRefusals(t, []refusal{
-		{"no-method/RFC9112-3", " / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrMethod},
-		{"method-bad-char/RFC9110-9.1", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrMethod},
-		{"two-spaces/RFC9112-3", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"no-version/RFC9112-3", "GET /\r\nHost: a\r\n\r\n", nil, ErrRequestLine},
-		{"empty-line-first/RFC9112-2.2", "\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrRequestLine},
-		{"target-space/RFC9112-3.2", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrVersion},
-		{"target-non-ascii/RFC9112-3.2", "GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-fragment/RFC9112-3.2", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-CTL/RFC9112-3.2", "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-relative/RFC9112-3.2", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"asterisk-not-OPTIONS/RFC9112-3.2.4", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"CONNECT-origin-form/RFC9112-3.2.3", "CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"CONNECT-no-port/RFC9112-3.2.3", "CONNECT a.example HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"version-lowercase/RFC9112-2.3", "GET / http/1.1\r\nHost: a\r\n\r\n", nil, ErrVersion},
-		{"version-two-digits/RFC9112-2.3", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", nil, ErrVersion},
-		{"version-2/RFC9110-15.6.6", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", nil, ErrVersionNotSupported},
-		{"version-0.9/RFC9110-15.6.6", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", nil, ErrVersionNotSupported},
-		{"no-host-1.1/RFC9112-3.2", "GET / HTTP/1.1\r\n\r\n", nil, ErrHost},
-		{"host-bad-char/RFC9112-3.2", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", nil, ErrHost},
-		{"two-hosts-1.0/RFC9112-3.2", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", nil, ErrHost},
-		{"expect-other/RFC9110-10.1.1", get("Expect: 200-ok\r\n"), nil, ErrExpect},
-		{"CR-not-LF-after-line/RFC9112-2.2", get("X-A: 1\r\r\n"), nil, ErrHeaderValue},
-		{"body-too-large-CL/RFC9110-15.5.14", post("", "Content-Length: 11\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
-		{"body-too-large-chunked/RFC9110-15.5.14", post("8\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(10)}, ErrBodyTooLarge},
-		{"chunk-ext-no-name/RFC9112-7.1.1", post("1;\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
+		{"no-method/RFC9112-3", " / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrMethod},
+		{"method-bad-char/RFC9110-9.1", "GE(T / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrMethod},
+		{"two-spaces/RFC9112-3", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"no-version/RFC9112-3", "GET /\r\nHost: a\r\n\r\n", Decoder{}, ErrRequestLine},
+		{"empty-line-first/RFC9112-2.2", "\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrRequestLine},
+		{"target-space/RFC9112-3.2", "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrVersion},
+		{"target-non-ascii/RFC9112-3.2", "GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-fragment/RFC9112-3.2", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-CTL/RFC9112-3.2", "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-relative/RFC9112-3.2", "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"asterisk-not-OPTIONS/RFC9112-3.2.4", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"CONNECT-origin-form/RFC9112-3.2.3", "CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"CONNECT-no-port/RFC9112-3.2.3", "CONNECT a.example HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"version-lowercase/RFC9112-2.3", "GET / http/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrVersion},
+		{"version-two-digits/RFC9112-2.3", "GET / HTTP/1.10\r\nHost: a\r\n\r\n", Decoder{}, ErrVersion},
+		{"version-2/RFC9110-15.6.6", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", Decoder{}, ErrVersionNotSupported},
+		{"version-0.9/RFC9110-15.6.6", "GET / HTTP/0.9\r\nHost: a\r\n\r\n", Decoder{}, ErrVersionNotSupported},
+		{"no-host-1.1/RFC9112-3.2", "GET / HTTP/1.1\r\n\r\n", Decoder{}, ErrHost},
+		{"host-bad-char/RFC9112-3.2", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", Decoder{}, ErrHost},
+		{"two-hosts-1.0/RFC9112-3.2", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", Decoder{}, ErrHost},
+		{"expect-other/RFC9110-10.1.1", get("Expect: 200-ok\r\n"), Decoder{}, ErrExpect},
+		{"CR-not-LF-after-line/RFC9112-2.2", get("X-A: 1\r\r\n"), Decoder{}, ErrHeaderValue},
+		{"body-too-large-CL/RFC9110-15.5.14", post("", "Content-Length: 11\r\n"), Decoder{MaxBodySize: 10}, ErrBodyTooLarge},
+		{"body-too-large-chunked/RFC9110-15.5.14", post("8\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxBodySize: 10}, ErrBodyTooLarge},
+		{"chunk-ext-no-name/RFC9112-7.1.1", post("1;\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
 
-		{"chunk-ext-space-before-semicolon/RFC9112-7.1.1", post("1 ;a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"te-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: ,chunked\r\n"), nil, ErrTransferEncoding},
-		{"te-trailing-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: chunked,\r\n"), nil, ErrTransferEncoding},
-		{"target-bad-escape/RFC3986-2.1", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"target-short-escape/RFC3986-2.1", "GET /a%2 HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-bad-port/RFC3986-3.2.3", "GET http://a:1:/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-unclosed-ip-literal/RFC3986-3.2.2", "GET http://[ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-empty-ip-literal/RFC3986-3.2.2", "GET http://[]/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-empty-host/RFC9110-4.2.1", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"absolute-userinfo/RFC9110-4.2.4", "GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n", nil, ErrTarget},
-		{"chunk-ext-open-quote/RFC9112-7.1.1", post("1;a=\"b\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-ext-empty-value/RFC9112-7.1.1", post("1;a=\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-line-too-long/RFC9112-7.1.1", post("1;a="+strings.Repeat("b", maxChunkLine)+"\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkExtension},
-		{"chunk-no-size/RFC9112-7.1", post(";a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSize},
-		{"trailer-bad-name/RFC9112-7.1.2", post("0\r\nX(: 1\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTrailer},
-		{"trailer-obs-fold/RFC9112-7.1.2", post("0\r\nX: 1\r\n 2\r\n\r\n", "Transfer-Encoding: chunked\r\n"), nil, ErrTrailer},
-		{"trailer-count/RFC6585-5", post("0\r\nX: 1\r\nY: 2\r\nZ: 3\r\n\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
-		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxHeaderBytes(40)}, ErrHeaderTooLarge},
+		{"chunk-ext-space-before-semicolon/RFC9112-7.1.1", post("1 ;a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"te-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: ,chunked\r\n"), Decoder{}, ErrTransferEncoding},
+		{"te-trailing-empty-element/RFC9110-5.6.1", post("2\r\nab\r\n0\r\n\r\n", "Transfer-Encoding: chunked,\r\n"), Decoder{}, ErrTransferEncoding},
+		{"target-bad-escape/RFC3986-2.1", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"target-short-escape/RFC3986-2.1", "GET /a%2 HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-bad-port/RFC3986-3.2.3", "GET http://a:1:/ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-unclosed-ip-literal/RFC3986-3.2.2", "GET http://[ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-empty-ip-literal/RFC3986-3.2.2", "GET http://[]/ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-empty-host/RFC9110-4.2.1", "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"absolute-userinfo/RFC9110-4.2.4", "GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, ErrTarget},
+		{"chunk-ext-open-quote/RFC9112-7.1.1", post("1;a=\"b\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
+		{"chunk-ext-empty-value/RFC9112-7.1.1", post("1;a=\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
+		{"chunk-line-too-long/RFC9112-7.1.1", post("1;a="+strings.Repeat("b", maxChunkLine)+"\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkExtension},
+		{"chunk-no-size/RFC9112-7.1", post(";a\r\nx\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSize},
+		{"trailer-bad-name/RFC9112-7.1.2", post("0\r\nX(: 1\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTrailer},
+		{"trailer-obs-fold/RFC9112-7.1.2", post("0\r\nX: 1\r\n 2\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTrailer},
+		{"trailer-count/RFC6585-5", post("0\r\nX: 1\r\nY: 2\r\nZ: 3\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
+		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxHeaderBytes: 40}, ErrHeaderTooLarge},
 	})
 }
 
@@ -181,125 +183,122 @@ func TestRules(t *testing.T) {
 // never end is refused as soon as it passes its limit.
 func TestLimitsEarly(t *testing.T) {
 	for _, tc := range []refusal{
-		{"request-line", "GET /" + strings.Repeat("a", 100), []Option{WithMaxRequestLine(64)}, ErrURITooLong},
-		{"header-section", "GET / HTTP/1.1\r\nX: " + strings.Repeat("a", 100), []Option{WithMaxHeaderBytes(64)}, ErrHeaderTooLarge},
-		{"header-count", "GET / HTTP/1.1\r\nA: 1\r\nB: 1\r\nC: 1\r\n", []Option{WithMaxHeaders(2)}, ErrTooManyHeaders},
-		{"body-CL", post("", "Content-Length: 100\r\n"), []Option{WithMaxBodySize(64)}, ErrBodyTooLarge},
-		{"body-chunks", post("20\r\n"+strings.Repeat("a", 32)+"\r\n20\r\n", "Transfer-Encoding: chunked\r\n"), []Option{WithMaxBodySize(64)}, ErrBodyTooLarge},
-		{"chunk-size", post("1234567890abcdef0", "Transfer-Encoding: chunked\r\n"), nil, ErrChunkSizeOverflow},
+		{"request-line", "GET /" + strings.Repeat("a", 100), Decoder{MaxRequestLine: 64}, ErrURITooLong},
+		{"header-section", "GET / HTTP/1.1\r\nX: " + strings.Repeat("a", 100), Decoder{MaxHeaderBytes: 64}, ErrHeaderTooLarge},
+		{"header-count", "GET / HTTP/1.1\r\nA: 1\r\nB: 1\r\nC: 1\r\n", Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
+		{"body-CL", post("", "Content-Length: 100\r\n"), Decoder{MaxBodySize: 64}, ErrBodyTooLarge},
+		{"body-chunks", post("20\r\n"+strings.Repeat("a", 32)+"\r\n20\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxBodySize: 64}, ErrBodyTooLarge},
+		{"chunk-size", post("1234567890abcdef0", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrChunkSizeOverflow},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var req Request
-			if _, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in)); !errors.Is(err, tc.kind) {
-				t.Fatalf("Parse = %v, want %v", err, tc.kind)
-			}
+			_, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
+			require.ErrorIs(t, err, tc.kind, "DecodeBytes = %v, want %v", err, tc.kind)
 		})
 	}
 	// Just below the request-line limit, an unfinished line is short.
 	var req Request
-	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte("GET /"+strings.Repeat("a", 58))); err != ErrShort {
-		t.Fatalf("63 bytes of request line: %v, want ErrShort", err)
-	}
-	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte("GET /"+strings.Repeat("a", 59))); !errors.Is(err, ErrURITooLong) {
-		t.Fatalf("64 bytes of request line without its end: %v, want ErrURITooLong", err)
-	}
+	_, err := (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 58)), &req)
+	require.Equal(t, ErrShort, err, "63 bytes of request line")
+	_, err = (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte("GET /"+strings.Repeat("a", 59)), &req)
+	require.ErrorIs(t, err, ErrURITooLong, "64 bytes of request line without its end")
 	// A line of exactly the limit, CRLF included, is accepted.
 	line := "GET /" + strings.Repeat("a", 64-len("GET / HTTP/1.1\r\n")) + " HTTP/1.1\r\n"
-	if _, err := NewDecoder(WithMaxRequestLine(64)).Parse(&req, []byte(line+"Host: a\r\n\r\n")); err != nil {
-		t.Fatalf("request line of %d bytes: %v", len(line), err)
-	}
+	_, err = (&Decoder{MaxRequestLine: 64}).DecodeBytes([]byte(line+"Host: a\r\n\r\n"), &req)
+	require.NoError(t, err, "request line of %d bytes", len(line))
 }
 
-// TestAccepted checks what Parse fills for requests it accepts.
+// TestAccepted checks what DecodeBytes fills for requests it accepts.
 func TestAccepted(t *testing.T) {
 	var req Request
 	in := []byte(httpreq.GET10 + "next")
-	n, err := ParseRequest(&req, in)
-	if err != nil || n != len(httpreq.GET10) {
-		t.Fatalf("GET10: %d, %v", n, err)
-	}
-	if req.Method != MethodGet || string(req.RawMethod) != "GET" || string(req.Path) != "/static/app.js" ||
-		string(req.Query) != "v=4f2c&lang=en" || req.Minor != 1 || len(req.Headers) != 10 ||
-		string(req.Host) != "www.example.com" || !req.KeepAlive || req.Body != nil || req.ContentLength != 0 {
-		t.Fatalf("GET10: %+v", req)
-	}
-	if got := string(req.Header("user-AGENT")); !strings.HasPrefix(got, "Mozilla/5.0") {
-		t.Fatalf("Header(user-AGENT) = %q", got)
-	}
-	if req.Header("X-Absent") != nil {
-		t.Fatal("Header of an absent field is not nil")
-	}
+	n, err := decodeBytes(in, &req)
+	require.NoError(t, err, "GET10: %d,", n)
+	require.Equal(t, len(httpreq.GET10), n, "GET10: %d, %v", n, err)
+	require.Equal(t, MethodGet, req.Method, "GET10: %+v", req)
+	require.Equal(t, "GET", string(req.RawMethod), "GET10: %+v", req)
+	require.Equal(t, "/static/app.js", string(req.Path), "GET10: %+v", req)
+	require.Equal(t, "v=4f2c&lang=en", string(req.Query), "GET10: %+v", req)
+	require.Equal(t, 1, req.Minor, "GET10: %+v", req)
+	require.Equal(t, 10, len(req.Headers), "GET10: %+v", req)
+	require.Equal(t, "www.example.com", string(req.Host), "GET10: %+v", req)
+	require.True(t, req.KeepAlive, "GET10: %+v", req)
+	require.Nil(t, req.Body, "GET10: %+v", req)
+	require.Equal(t, int64(0), req.ContentLength, "GET10: %+v", req)
+	got := string(req.Header("user-AGENT"))
+	require.True(t, strings.HasPrefix(got, "Mozilla/5.0"), "Header(user-AGENT) = %q", got)
+	require.Nil(t, req.Header("X-Absent"), "Header of an absent field is not nil")
 
 	in = []byte(httpreq.ChunkedPOST)
-	n, err = ParseRequest(&req, in)
-	if err != nil || n != len(in) {
-		t.Fatalf("ChunkedPOST: %d, %v", n, err)
-	}
+	n, err = decodeBytes(in, &req)
+	require.NoError(t, err, "ChunkedPOST: %d,", n)
+	require.Equal(t, len(in), n, "ChunkedPOST: %d, %v", n, err)
 	wantBody := `{"event":"click","id":123456789}{"event":"view","id":1234567890}{"event":"buy","id":12345678901}`
-	if !req.Chunked || req.ContentLength != -1 || string(req.Body) != wantBody || len(req.Trailers) != 0 {
-		t.Fatalf("ChunkedPOST: %+v body %q", req, req.Body)
-	}
+	require.True(t, req.Chunked, "ChunkedPOST: %+v body %q", req, req.Body)
+	require.Equal(t, int64(-1), req.ContentLength, "ChunkedPOST: %+v body %q", req, req.Body)
+	require.Equal(t, wantBody, string(req.Body), "ChunkedPOST: %+v body %q", req, req.Body)
+	require.Equal(t, 0, len(req.Trailers), "ChunkedPOST: %+v body %q", req, req.Body)
 
 	for _, tc := range []struct {
 		in                             string
-		opts                           []Option
+		dec                            Decoder
 		minor                          int
 		keep, upgrade, expect, chunked bool
 		body                           string
 		method                         Method
 	}{
-		{"GET / HTTP/1.0\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", nil, 0, true, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: foo, CLOSE\r\n\r\n", nil, 1, false, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.9\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
-		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", nil, 1, true, true, false, false, "", MethodGet},
-		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\n\r\n", nil, 1, true, false, false, false, "", MethodGet},
-		{"PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab", nil, 1, true, false, true, false, "ab", MethodPut},
-		{"GET / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", nil, 0, false, false, false, false, "", MethodGet},
-		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n2\nab\n0\n\n", []Option{WithAllowBareLF(true)}, 1, true, false, false, true, "ab", MethodPatch},
-		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", nil, 1, true, false, false, true, "abc", MethodPost},
-		{"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOther},
-		{"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", nil, 1, true, false, false, false, "", MethodOptions},
-		{"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", nil, 1, true, false, false, false, "", MethodConnect},
-		{"DELETE http://a.example/x?y=1 HTTP/1.1\r\nHost: a.example\r\n\r\n", nil, 1, true, false, false, false, "", MethodDelete},
-		{"HEAD / HTTP/1.1\r\nHost:\r\nX-Obs: caf\xc3\xa9\t!\r\n\r\n", nil, 1, true, false, false, false, "", MethodHead},
+		{"GET / HTTP/1.0\r\n\r\n", Decoder{}, 0, false, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", Decoder{}, 0, true, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: foo, CLOSE\r\n\r\n", Decoder{}, 1, false, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.9\r\nHost: a\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", Decoder{}, 1, true, true, false, false, "", MethodGet},
+		{"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodGet},
+		{"PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab", Decoder{}, 1, true, false, true, false, "ab", MethodPut},
+		{"GET / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n", Decoder{}, 0, false, false, false, false, "", MethodGet},
+		{"PATCH / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n2\nab\n0\n\n", Decoder{AllowBareLF: true}, 1, true, false, false, true, "ab", MethodPatch},
+		{"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3; a = \"x\\\"y\" ; b\r\nabc\r\n00\r\nX-T: 1\r\n\r\n", Decoder{}, 1, true, false, false, true, "abc", MethodPost},
+		{"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodOther},
+		{"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodOptions},
+		{"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodConnect},
+		{"DELETE http://a.example/x?y=1 HTTP/1.1\r\nHost: a.example\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodDelete},
+		{"HEAD / HTTP/1.1\r\nHost:\r\nX-Obs: caf\xc3\xa9\t!\r\n\r\n", Decoder{}, 1, true, false, false, false, "", MethodHead},
 	} {
-		n, err := NewDecoder(tc.opts...).Parse(&req, []byte(tc.in))
-		if err != nil || n != len(tc.in) {
-			t.Errorf("%q: %d, %v", tc.in, n, err)
+		n, err := tc.dec.DecodeBytes([]byte(tc.in), &req)
+		if !assert.NoError(t, err, "%q", tc.in) || !assert.Equal(t, len(tc.in), n, "%q: length", tc.in) {
 			continue
 		}
-		if req.Minor != tc.minor || req.KeepAlive != tc.keep || req.Upgrade != tc.upgrade || req.Expect100 != tc.expect ||
-			req.Chunked != tc.chunked || string(req.Body) != tc.body || req.Method != tc.method {
-			t.Errorf("%q: %+v", tc.in, req)
-		}
+		assert.Equal(t, tc.minor, req.Minor, "%q: Minor", tc.in)
+		assert.Equal(t, tc.keep, req.KeepAlive, "%q: KeepAlive", tc.in)
+		assert.Equal(t, tc.upgrade, req.Upgrade, "%q: Upgrade", tc.in)
+		assert.Equal(t, tc.expect, req.Expect100, "%q: Expect100", tc.in)
+		assert.Equal(t, tc.chunked, req.Chunked, "%q: Chunked", tc.in)
+		assert.Equal(t, tc.body, string(req.Body), "%q: Body", tc.in)
+		assert.Equal(t, tc.method, req.Method, "%q: Method", tc.in)
 	}
-	if _, err := ParseRequest(&req, []byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n")); err != nil ||
-		len(req.Trailers) != 2 || string(req.Trailers[1].Value) != "2" || req.Body != nil {
-		t.Fatalf("trailers: %v %+v", err, req.Trailers)
-	}
+	_, err = decodeBytes([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\nY:2 \r\n\r\n"), &req)
+	require.NoError(t, err, "trailers")
+	require.Len(t, req.Trailers, 2)
+	require.Equal(t, "2", string(req.Trailers[1].Value), "trailer value without its whitespace")
+	require.Nil(t, req.Body)
 }
 
-// TestChunkedShortLeavesInput checks that Parse writes nothing into p
+// TestChunkedShortLeavesInput checks that DecodeBytes writes nothing into p
 // until the whole chunked body is in, nor when it refuses the request.
 func TestChunkedShortLeavesInput(t *testing.T) {
 	full := httpreq.ChunkedPOST
 	for i := 0; i < len(full); i++ {
 		p := []byte(full[:i])
 		var req Request
-		if _, err := ParseRequest(&req, p); err != ErrShort {
-			t.Fatalf("prefix %d: %v", i, err)
-		}
-		if string(p) != full[:i] {
-			t.Fatalf("prefix %d: input changed", i)
-		}
+		_, err := decodeBytes(p, &req)
+		require.Equal(t, ErrShort, err, "prefix %d", i)
+		require.Equal(t, full[:i], string(p), "prefix %d: input changed", i)
 	}
 	bad := strings.Replace(full, "0\r\n\r\n", "0\r\nX(: 1\r\n\r\n", 1)
 	p := []byte(bad)
 	var req Request
-	if _, err := ParseRequest(&req, p); !errors.Is(err, ErrTrailer) || string(p) != bad {
-		t.Fatalf("bad trailer: %v, input changed: %v", err, string(p) != bad)
-	}
+	_, err := decodeBytes(p, &req)
+	require.ErrorIs(t, err, ErrTrailer, "bad trailer: %v, input changed: %v", err, string(p) != bad)
+	require.Equal(t, bad, string(p), "bad trailer: %v, input changed: %v", err, string(p) != bad)
 }
 
 // TestPipelined parses three requests, one chunked, from one slice and
@@ -310,13 +309,12 @@ func TestPipelined(t *testing.T) {
 	p := []byte(all)
 	var req Request
 	for i, want := range reqs {
-		n, err := ParseRequest(&req, p)
-		if err != nil || n != len(want) {
-			t.Fatalf("request %d: %d, %v", i, n, err)
-		}
+		n, err := decodeBytes(p, &req)
+		require.NoError(t, err, "request %d: %d,", i, n)
+		require.Equal(t, len(want), n, "request %d: %d, %v", i, n, err)
 		p = p[n:]
 	}
-	d := NewDecoder()
+	d := new(Decoder)
 	in := buf.NewComposite()
 	defer in.Release()
 	b := buf.Get(len(all))
@@ -325,16 +323,12 @@ func TestPipelined(t *testing.T) {
 	methods := []Method{MethodGet, MethodPost, MethodPost}
 	bodies := []int{0, 96, 3}
 	for i := range reqs {
-		if err := d.Decode(in, &req); err != nil {
-			t.Fatalf("Decode %d: %v", i, err)
-		}
-		if req.Method != methods[i] || len(req.Body) != bodies[i] {
-			t.Fatalf("Decode %d: %v body %d", i, req.Method, len(req.Body))
-		}
+		require.NoError(t, d.Decode(in, &req), "Decode %d", i)
+		require.Equal(t, methods[i], req.Method, "Decode %d: %v body %d", i, req.Method, len(req.Body))
+		require.Equal(t, bodies[i], len(req.Body), "Decode %d: %v body %d", i, req.Method, len(req.Body))
 	}
-	if err := d.Decode(in, &req); err != ErrShort || in.Len() != 0 {
-		t.Fatalf("after the three: %v, %d left", err, in.Len())
-	}
+	require.Equal(t, ErrShort, d.Decode(in, &req), "after the three")
+	require.Zero(t, in.Len(), "bytes left after the three")
 	req.Release()
 }
 
@@ -345,7 +339,7 @@ func TestContinue(t *testing.T) {
 		{post("", "Expect: 100-continue\r\n", "Content-Length: 5\r\n"), "hello"},
 		{post("", "Expect: 100-continue\r\n", "Transfer-Encoding: chunked\r\n"), "5\r\nhello\r\n0\r\n\r\n"},
 	} {
-		d := NewDecoder()
+		d := new(Decoder)
 		in := buf.NewComposite()
 		var req Request
 		add := func(s string) {
@@ -354,38 +348,29 @@ func TestContinue(t *testing.T) {
 			in.Append(b)
 		}
 		add(tc.head[:10])
-		if err := d.Decode(in, &req); err != ErrShort {
-			t.Fatalf("partial head: %v", err)
-		}
+		require.Equal(t, ErrShort, d.Decode(in, &req), "partial head")
 		add(tc.head[10:])
-		if err := d.Decode(in, &req); err != ErrContinue {
-			t.Fatalf("head: %v, want ErrContinue", err)
-		}
-		if err := d.Decode(in, &req); err != ErrShort {
-			t.Fatalf("again: %v, want ErrShort", err)
-		}
+		require.Equal(t, ErrContinue, d.Decode(in, &req), "head")
+		require.Equal(t, ErrShort, d.Decode(in, &req), "again")
 		add(tc.body[:2])
-		if err := d.Decode(in, &req); err != ErrShort {
-			t.Fatalf("part of the body: %v, want ErrShort", err)
-		}
+		require.Equal(t, ErrShort, d.Decode(in, &req), "part of the body")
 		add(tc.body[2:])
-		if err := d.Decode(in, &req); err != nil || string(req.Body) != "hello" || !req.Expect100 {
-			t.Fatalf("whole: %v %q", err, req.Body)
-		}
+		err := d.Decode(in, &req)
+		require.NoError(t, err, "whole %q", req.Body)
+		require.Equal(t, "hello", string(req.Body), "whole: %v %q", err, req.Body)
+		require.True(t, req.Expect100, "whole: %v %q", err, req.Body)
 		req.Release()
 		in.Release()
 	}
 	// The whole request in one read: no ErrContinue.
-	d := NewDecoder()
+	d := new(Decoder)
 	in := buf.NewComposite()
 	s := post("hello", "Expect: 100-continue\r\n", "Content-Length: 5\r\n")
 	b := buf.Get(len(s))
 	b.Write([]byte(s))
 	in.Append(b)
 	var req Request
-	if err := d.Decode(in, &req); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.Decode(in, &req))
 	req.Release()
 	in.Release()
 }
@@ -394,7 +379,7 @@ func TestContinue(t *testing.T) {
 // once: each Decode looks at the new bytes only (the first call excepted).
 func TestDripLinear(t *testing.T) {
 	s := get(strings.Repeat("X-Long: "+strings.Repeat("v", 200)+"\r\n", 60))
-	d := NewDecoder()
+	d := new(Decoder)
 	in := buf.NewComposite()
 	defer in.Release()
 	var req Request
@@ -403,46 +388,41 @@ func TestDripLinear(t *testing.T) {
 		b.WriteByte(s[i])
 		in.Append(b)
 		err := d.Decode(in, &req)
-		if i < len(s)-1 && err != ErrShort {
-			t.Fatalf("byte %d: %v", i, err)
+		if i < len(s)-1 {
+			require.Equal(t, ErrShort, err, "byte %d", i)
+		} else {
+			require.NoError(t, err, "last byte")
 		}
-		if i == len(s)-1 && err != nil {
-			t.Fatal(err)
-		}
-		if i < len(s)-1 && d.st.off != i+1 && d.st.line != i+1 {
-			t.Fatalf("byte %d: scanned to %d", i, d.st.off)
+		if i < len(s)-1 {
+			require.True(t, d.st.off == i+1 || d.st.line == i+1, "byte %d: scanned to %d", i, d.st.off)
 		}
 	}
 	req.Release()
 }
 
 func TestAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
-	}
+	testenv.SkipAllocs(t)
 	var req Request
 	get10 := []byte(httpreq.GET10)
-	if n := testing.AllocsPerRun(100, func() {
-		if _, err := ParseRequest(&req, get10); err != nil {
+	n := testing.AllocsPerRun(100, func() {
+		if _, err := decodeBytes(get10, &req); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 {
-		t.Errorf("Parse GET10 allocates %.1f times", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "DecodeBytes of GET10 allocates")
 	src := []byte(httpreq.ChunkedPOST)
 	p := make([]byte, len(src))
-	if n := testing.AllocsPerRun(100, func() {
+	n = testing.AllocsPerRun(100, func() {
 		copy(p, src)
-		if _, err := ParseRequest(&req, p); err != nil {
+		if _, err := decodeBytes(p, &req); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 {
-		t.Errorf("Parse ChunkedPOST allocates %.1f times", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "DecodeBytes of ChunkedPOST allocates")
 	for _, split := range []int{0, 100, len(src) - 10} {
-		d := NewDecoder()
+		d := new(Decoder)
 		in := buf.NewComposite()
-		if n := testing.AllocsPerRun(100, func() {
+		n := testing.AllocsPerRun(100, func() {
 			for _, part := range [][]byte{src[:split], src[split:]} {
 				if len(part) > 0 {
 					b := buf.Get(len(part))
@@ -457,25 +437,23 @@ func TestAllocs(t *testing.T) {
 				t.Fatal("no body")
 			}
 			req.Release()
-		}); n != 0 {
-			t.Errorf("Decode split %d allocates %.1f times", split, n)
-		}
+		})
+		assert.Equal(t, float64(0), n, "Decode split %d allocates %.1f times", split, n)
 		in.Release()
 	}
 }
 
 // TestExtremeLimits checks that limits out of range neither panic nor
-// overflow: negative ones refuse everything, huge ones accept.
+// overflow: zero and negative ones mean the defaults, huge ones accept.
 func TestExtremeLimits(t *testing.T) {
 	in := post("abc", "Content-Length: 3\r\n")
-	for _, opts := range [][]Option{
-		{WithMaxRequestLine(-1), WithMaxHeaderBytes(-1), WithMaxHeaders(-1), WithMaxBodySize(-1)},
-		{WithMaxRequestLine(0), WithMaxHeaderBytes(0), WithMaxHeaders(0), WithMaxBodySize(0)},
-		{WithMaxRequestLine(math.MaxInt), WithMaxHeaderBytes(math.MaxInt), WithMaxHeaders(math.MaxInt), WithMaxBodySize(math.MaxInt64)},
+	for _, d := range []*Decoder{
+		{MaxRequestLine: -1, MaxHeaderBytes: -1, MaxHeaders: -1, MaxBodySize: -1},
+		{},
+		{MaxRequestLine: math.MaxInt, MaxHeaderBytes: math.MaxInt, MaxHeaders: math.MaxInt, MaxBodySize: math.MaxInt64},
 	} {
-		d := NewDecoder(opts...)
 		var req Request
-		_, perr := d.Parse(&req, []byte(in))
+		_, perr := d.DecodeBytes([]byte(in), &req)
 		c := buf.NewComposite()
 		b := buf.Get(len(in))
 		b.Write([]byte(in))
@@ -483,33 +461,31 @@ func TestExtremeLimits(t *testing.T) {
 		derr := d.Decode(c, &req)
 		req.Release()
 		c.Release()
-		if kindOf(perr) != kindOf(derr) {
-			t.Errorf("Parse %v, Decode %v", perr, derr)
-		}
+		require.NoError(t, perr, "%+v", d)
+		require.NoError(t, derr, "%+v", d)
 	}
+	require.Equal(t, defaultCfg, (&Decoder{MaxRequestLine: -5, MaxBodySize: -1}).config(), "negative limits are the defaults")
+	require.Equal(t, config{DefaultMaxRequestLine, DefaultMaxHeaderBytes, DefaultMaxHeaders, DefaultMaxBodySize, false}, defaultCfg)
 	huge := post("", "Content-Length: 9223372036854775807\r\n")
-	d := NewDecoder(WithMaxBodySize(math.MaxInt64))
+	d := &Decoder{MaxBodySize: math.MaxInt64}
 	c := buf.NewComposite()
 	defer c.Release()
 	b := buf.Get(len(huge))
 	b.Write([]byte(huge[:10]))
 	c.Append(b)
 	var req Request
-	if err := d.Decode(c, &req); err != ErrShort {
-		t.Fatal(err)
-	}
+	require.Equal(t, ErrShort, d.Decode(c, &req))
 	b = buf.Get(len(huge))
 	b.Write([]byte(huge[10:]))
 	c.Append(b)
-	if err := d.Decode(c, &req); !errors.Is(err, ErrBodyTooLarge) {
-		t.Fatalf("Content-Length over 2^62: %v", err)
-	}
+	err := d.Decode(c, &req)
+	require.ErrorIs(t, err, ErrBodyTooLarge, "Content-Length over 2^62: %v", err)
 }
 
 // TestParseConcurrent parses with one Decoder from several goroutines:
-// Parse keeps no state in it (run with -race).
+// DecodeBytes keeps no state in it (run with -race).
 func TestParseConcurrent(t *testing.T) {
-	d := NewDecoder(WithMaxHeaders(20))
+	d := &Decoder{MaxHeaders: 20}
 	done := make(chan error)
 	for g := 0; g < 4; g++ {
 		go func() {
@@ -517,11 +493,11 @@ func TestParseConcurrent(t *testing.T) {
 			p := make([]byte, len(httpreq.ChunkedPOST))
 			for i := 0; i < 200; i++ {
 				copy(p, httpreq.ChunkedPOST)
-				if _, err := d.Parse(&req, p); err != nil {
+				if _, err := d.DecodeBytes(p, &req); err != nil {
 					done <- err
 					return
 				}
-				if _, err := d.Parse(&req, []byte(httpreq.GET10)); err != nil {
+				if _, err := d.DecodeBytes([]byte(httpreq.GET10), &req); err != nil {
 					done <- err
 					return
 				}
@@ -530,9 +506,7 @@ func TestParseConcurrent(t *testing.T) {
 		}()
 	}
 	for g := 0; g < 4; g++ {
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, <-done)
 	}
 }
 
@@ -549,10 +523,11 @@ func TestAcceptedOddities(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var req Request
-		n, err := ParseRequest(&req, []byte(tc.in))
-		if err != nil || n != len(tc.in) || string(req.Body) != tc.body || string(req.Query) != tc.query {
-			t.Errorf("%q: n %d, err %v, body %q, query %q", tc.in, n, err, req.Body, req.Query)
-		}
+		n, err := decodeBytes([]byte(tc.in), &req)
+		assert.NoError(t, err, "%q", tc.in)
+		assert.Equal(t, len(tc.in), n, "%q: length", tc.in)
+		assert.Equal(t, tc.body, string(req.Body), "%q: body", tc.in)
+		assert.Equal(t, tc.query, string(req.Query), "%q: query", tc.in)
 	}
 }
 
@@ -569,9 +544,9 @@ func TestChunkCounts(t *testing.T) {
 		body.WriteString("0\r\n\r\n")
 		in := post(body.String(), "Transfer-Encoding: chunked\r\n")
 		var req Request
-		m, err := ParseRequest(&req, []byte(in))
-		if err != nil || m != len(in) || string(req.Body) != want.String() {
-			t.Errorf("%d chunks: n %d, err %v, body %q, want %q", n, m, err, req.Body, want.String())
-		}
+		m, err := decodeBytes([]byte(in), &req)
+		assert.NoError(t, err, "%d chunks", n)
+		assert.Equal(t, len(in), m, "%d chunks: length", n)
+		assert.Equal(t, want.String(), string(req.Body), "%d chunks: body", n)
 	}
 }

@@ -49,7 +49,7 @@ type Header struct {
 	Name, Value []byte
 }
 
-// A Request is a parsed HTTP/1.1 request, filled in place by Parse or
+// A Request is a parsed HTTP/1.1 request, filled in place by DecodeBytes or
 // Decode and reused for the next request so that its slices keep their
 // capacity.
 //

@@ -3,6 +3,9 @@ package http1
 import (
 	"bytes"
 	"strconv"
+
+	"github.com/netkit/netkit/codec"
+	"github.com/netkit/netkit/codec/internal/ascii"
 )
 
 // A ResponseHeader describes the head of a response, for
@@ -48,138 +51,14 @@ type ResponseHeader struct {
 	Headers []Header
 }
 
-// A ResponseError reports a response the package refuses to write: what
-// (Kind, one of the ErrResponse* violations, so errors.Is works and
-// StatusOf answers 500) and which field is at fault. Nothing of the
-// refused response has been written.
-type ResponseError struct {
-	Kind error
-	// Field names the field at fault: a ResponseHeader field ("Status",
-	// "ContentLength", "ContentType", "Server", "Headers"), "date",
-	// "trailers" or "body", or the ResponseWriter method misused.
-	Field string
-	// Index is the position in Headers or trailers, -1 for other fields.
-	Index int
-}
-
-func (e *ResponseError) Error() string {
-	s := e.Kind.Error() + ": " + e.Field
-	if e.Index >= 0 {
-		s += "[" + strconv.Itoa(e.Index) + "]"
-	}
-	return s
-}
-
-// Unwrap returns Kind, for errors.Is.
-func (e *ResponseError) Unwrap() error { return e.Kind }
+// ResponseError is the type of the errors that report a response the
+// package refuses to write.
+//
+// Deprecated: use codec.FieldError, which it names.
+type ResponseError = codec.FieldError
 
 func respErr(kind *Violation, field string, index int) error {
-	return &ResponseError{Kind: kind, Field: field, Index: index}
-}
-
-// tchar marks the characters of a token (RFC 9110 §5.6.2).
-var tchar = func() (t [256]bool) {
-	for _, c := range []byte("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-		t[c] = true
-	}
-	return
-}()
-
-// valueByte marks the bytes a field value may hold (RFC 9110 §5.5):
-// HTAB, SP, visible ASCII and obs-text; not NUL, CR, LF, other controls
-// or DEL.
-var valueByte = func() (t [256]bool) {
-	t['\t'] = true
-	for c := 0x20; c < 0x100; c++ {
-		t[c] = c != 0x7f
-	}
-	return
-}()
-
-func validName(name []byte) bool {
-	if len(name) == 0 {
-		return false
-	}
-	for _, c := range name {
-		if !tchar[c] {
-			return false
-		}
-	}
-	return true
-}
-
-// validValue reports whether v is a field-value: field-vchars, with SP and
-// HTAB only between them. It checks eight bytes at a time for a byte below
-// 0x20 or equal to 0x7f (DEL), and looks at the bytes one by one only in
-// a word that has one (HTAB is allowed).
-func validValue[T ~string | ~[]byte](v T) bool {
-	n := len(v)
-	if n == 0 {
-		return true
-	}
-	if isOWS(v[0]) || isOWS(v[n-1]) {
-		return false
-	}
-	if n < 8 {
-		return validBytes(v)
-	}
-	for i := 0; ; i += 8 {
-		if i+8 > n {
-			i = n - 8 // the last word overlaps the one before
-		}
-		w := v[i : i+8]
-		_ = w[7]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		if suspect(x) && !validBytes(w) {
-			return false
-		}
-		if i+8 == n {
-			return true
-		}
-	}
-}
-
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// suspect reports whether a byte of x is below 0x20 or is 0x7f (the
-// word tricks of "Bit Twiddling Hacks": hasless and haszero, exact for
-// these constants).
-func suspect(x uint64) bool {
-	y := x ^ 0x7f*lsb
-	return (x-0x20*lsb)&^x&msb|(y-lsb)&^y&msb != 0
-}
-
-func validBytes[T ~string | ~[]byte](v T) bool {
-	for i := 0; i < len(v); i++ {
-		if !valueByte[v[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-func isOWS(c byte) bool { return c == ' ' || c == '\t' }
-
-// fieldIs reports whether name equals lower, a lowercase ASCII string,
-// ignoring ASCII case.
-func fieldIs(name []byte, lower string) bool {
-	if len(name) != len(lower) {
-		return false
-	}
-	for i := range len(name) {
-		c := name[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
+	return &codec.FieldError{Kind: kind, Field: field, Index: index}
 }
 
 // checkList checks a Connection or (trailer set) Trailer value: a
@@ -194,16 +73,16 @@ func checkList(v []byte, trailer bool) *Violation {
 		if i >= 0 {
 			tok, v = v[:i], v[i+1:]
 		}
-		for len(tok) > 0 && isOWS(tok[0]) {
+		for len(tok) > 0 && ascii.IsOWS(tok[0]) {
 			tok = tok[1:]
 		}
-		for len(tok) > 0 && isOWS(tok[len(tok)-1]) {
+		for len(tok) > 0 && ascii.IsOWS(tok[len(tok)-1]) {
 			tok = tok[:len(tok)-1]
 		}
-		if len(tok) > 0 && !validName(tok) {
+		if len(tok) > 0 && !ascii.IsToken(tok) {
 			return ErrResponseFieldValue
 		}
-		if trailer && framingName(tok) || !trailer && fieldIs(tok, "close") {
+		if trailer && framingName(tok) || !trailer && ascii.EqualLower(tok, "close") {
 			return ErrResponseFraming
 		}
 		if i < 0 {
@@ -222,7 +101,7 @@ func checkList(v []byte, trailer bool) *Violation {
 // httpdate.Append; it is checked like any field value.
 //
 // Nothing is written, dst is returned unchanged and the error is a
-// *ResponseError, when the response would be broken:
+// *codec.FieldError, when the response would be broken:
 //
 //   - ErrResponseStatus: Status outside 100–999 (0 means 200);
 //   - ErrResponseContentLength: ContentLength below -1;
@@ -276,7 +155,7 @@ func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bo
 	dst = AppendStatusLine(dst, status)
 	if final {
 		if len(date) > 0 {
-			if !trusted && !validValue(date) {
+			if !trusted && !ascii.ValidFieldValue(date) {
 				return dst[:n0], respErr(ErrResponseFieldValue, "date", -1)
 			}
 			dst = append(dst, "Date: "...)
@@ -284,7 +163,7 @@ func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bo
 			dst = append(dst, '\r', '\n')
 		}
 		if h.Server != "" {
-			if !validValue(h.Server) {
+			if !ascii.ValidFieldValue(h.Server) {
 				return dst[:n0], respErr(ErrResponseFieldValue, "Server", -1)
 			}
 			dst = append(dst, "Server: "...)
@@ -292,7 +171,7 @@ func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bo
 			dst = append(dst, '\r', '\n')
 		}
 		if h.ContentType != "" {
-			if !validValue(h.ContentType) {
+			if !ascii.ValidFieldValue(h.ContentType) {
 				return dst[:n0], respErr(ErrResponseFieldValue, "ContentType", -1)
 			}
 			dst = append(dst, "Content-Type: "...)
@@ -331,42 +210,42 @@ func appendHead(dst []byte, h *ResponseHeader, cl int64, date []byte, trusted bo
 // response is not 1xx (so the struct's fields are written), dated that a
 // Date field is written.
 func checkField(f *Header, h *ResponseHeader, final, dated bool) *Violation {
-	if !validName(f.Name) {
+	if !ascii.IsToken(f.Name) {
 		return ErrResponseFieldName
 	}
-	if !validValue(f.Value) {
+	if !ascii.ValidFieldValue(f.Value) {
 		return ErrResponseFieldValue
 	}
 	switch len(f.Name) {
 	case 4:
-		if dated && fieldIs(f.Name, "date") {
+		if dated && ascii.EqualLower(f.Name, "date") {
 			return ErrResponseFraming
 		}
 	case 6:
-		if final && h.Server != "" && fieldIs(f.Name, "server") {
+		if final && h.Server != "" && ascii.EqualLower(f.Name, "server") {
 			return ErrResponseFraming
 		}
 	case 10:
-		if fieldIs(f.Name, "connection") {
+		if ascii.EqualLower(f.Name, "connection") {
 			if final && h.Close {
 				return ErrResponseFraming
 			}
 			return checkList(f.Value, false)
 		}
 	case 7:
-		if fieldIs(f.Name, "trailer") {
+		if ascii.EqualLower(f.Name, "trailer") {
 			return checkList(f.Value, true)
 		}
 	case 12:
-		if final && h.ContentType != "" && fieldIs(f.Name, "content-type") {
+		if final && h.ContentType != "" && ascii.EqualLower(f.Name, "content-type") {
 			return ErrResponseFraming
 		}
 	case 14:
-		if fieldIs(f.Name, "content-length") {
+		if ascii.EqualLower(f.Name, "content-length") {
 			return ErrResponseFraming
 		}
 	case 17:
-		if fieldIs(f.Name, "transfer-encoding") {
+		if ascii.EqualLower(f.Name, "transfer-encoding") {
 			return ErrResponseFraming
 		}
 	}
@@ -410,7 +289,7 @@ func appendChunkSize(dst []byte, n int) []byte {
 // AppendResponseHeader; a trailer that would change the framing —
 // Content-Length, Transfer-Encoding, Trailer or Connection (RFC 9110
 // §6.5.1) — is refused with ErrResponseFraming. On an error nothing is
-// written, dst is returned unchanged and the error is a *ResponseError
+// written, dst is returned unchanged and the error is a *codec.FieldError
 // naming "trailers" and the index. It allocates only when dst must grow
 // or when it fails.
 func AppendLastChunk(dst []byte, trailers []Header) ([]byte, error) {
@@ -430,10 +309,10 @@ func AppendLastChunk(dst []byte, trailers []Header) ([]byte, error) {
 }
 
 func checkTrailer(f *Header) *Violation {
-	if !validName(f.Name) {
+	if !ascii.IsToken(f.Name) {
 		return ErrResponseFieldName
 	}
-	if !validValue(f.Value) {
+	if !ascii.ValidFieldValue(f.Value) {
 		return ErrResponseFieldValue
 	}
 	if framingName(f.Name) {
@@ -446,6 +325,6 @@ func checkTrailer(f *Header) *Violation {
 // it changes the message's framing: Content-Length, Transfer-Encoding,
 // Trailer, Connection.
 func framingName(name []byte) bool {
-	return fieldIs(name, "content-length") || fieldIs(name, "transfer-encoding") ||
-		fieldIs(name, "trailer") || fieldIs(name, "connection")
+	return ascii.EqualLower(name, "content-length") || ascii.EqualLower(name, "transfer-encoding") ||
+		ascii.EqualLower(name, "trailer") || ascii.EqualLower(name, "connection")
 }

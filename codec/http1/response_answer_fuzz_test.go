@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/stretchr/testify/require"
 )
 
 // answerModel is what a request's final response must read back as.
@@ -72,9 +73,8 @@ func FuzzResponseWriterAnswers(f *testing.F) {
 			}
 			kept = append(kept, raw)
 			req := new(Request)
-			if _, err := ParseRequest(req, []byte(kept[len(kept)-1])); err != nil {
-				t.Fatal(err)
-			}
+			_, err := decodeBytes([]byte(kept[len(kept)-1]), req)
+			require.NoError(t, err)
 			w.Begin(req)
 			final := false
 			var body []byte
@@ -145,17 +145,11 @@ func FuzzResponseWriterAnswers(f *testing.F) {
 					broken = true // a short body: the server closes after it
 				}
 			case !w.Answered():
-				if err := w.Respond(&ResponseHeader{Status: 500}, []byte("none")); err != nil {
-					t.Fatalf("the 500: %v", err)
-				}
+				require.NoError(t, w.Respond(&ResponseHeader{Status: 500}, []byte("none")), "the 500")
 				final, m.status, body = true, 500, []byte("none")
 			}
-			if !final {
-				t.Fatal("answered without a final response")
-			}
-			if broken && !w.MustClose() {
-				t.Fatal("a broken response without MustClose: the next one would be read as its rest")
-			}
+			require.True(t, final, "answered without a final response")
+			require.False(t, broken && !w.MustClose(), "a broken response without MustClose: the next one would be read as its rest")
 			if m.status == 0 {
 				m.status = 200
 			}
@@ -180,28 +174,22 @@ func FuzzResponseWriterAnswers(f *testing.F) {
 		for i, m := range models {
 			for k := 0; ; k++ {
 				resp, err := http.ReadResponse(r, &http.Request{Method: m.method})
-				if err != nil {
-					t.Fatalf("response %d (%+v): %v in %q", i, m, err, out)
-				}
+				require.NoError(t, err, "response %d (%+v) in %q", i, m, out)
 				got, err := io.ReadAll(resp.Body)
-				if err != nil {
-					t.Fatalf("response %d (%+v): body: %v in %q", i, m, err, out)
-				}
+				require.NoError(t, err, "response %d (%+v): body in %q", i, m, out)
 				if resp.StatusCode < 200 {
-					if k >= m.interim {
-						t.Fatalf("response %d (%+v): a 1xx too many in %q", i, m, out)
-					}
+					require.Less(t, k, m.interim, "response %d (%+v): a 1xx too many in %q", i, m, out)
 					continue
 				}
-				if k != m.interim || resp.StatusCode != m.status || string(got) != m.body || resp.Close != m.close {
-					t.Fatalf("response %d: %d after %d 1xx, body %q, close %v; want %+v, in %q",
-						i, resp.StatusCode, k, got, resp.Close, m, out)
-				}
+				require.Equal(t, m.interim, k, "response %d: 1xx responses, in %q", i, out)
+				require.Equal(t, m.status, resp.StatusCode, "response %d: status, in %q", i, out)
+				require.Equal(t, m.body, string(got), "response %d: body, in %q", i, out)
+				require.Equal(t, m.close, resp.Close, "response %d: close, in %q", i, out)
 				break
 			}
 		}
-		if !broken && r.Buffered() != 0 {
-			t.Fatalf("%d bytes after the responses in %q", r.Buffered(), out)
+		if !broken {
+			require.Zero(t, r.Buffered(), "bytes after the responses in %q", out)
 		}
 	})
 }

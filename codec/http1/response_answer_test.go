@@ -18,7 +18,7 @@ import (
 func parsed(t *testing.T, in string) *Request {
 	t.Helper()
 	req := new(Request)
-	_, err := ParseRequest(req, []byte(in))
+	_, err := decodeBytes([]byte(in), req)
 	require.NoError(t, err)
 	return req
 }

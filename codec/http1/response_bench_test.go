@@ -61,7 +61,8 @@ func BenchmarkResponseHeader(b *testing.B) {
 		var d [29]byte
 		for b.Loop() {
 			var err error
-			if dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.AppendCached(d[:0])); err != nil {
+			dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.AppendCached(d[:0]))
+			if err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -72,7 +73,8 @@ func BenchmarkResponseHeader(b *testing.B) {
 		var d [29]byte
 		for b.Loop() {
 			var err error
-			if dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.Append(d[:0], time.Now())); err != nil {
+			dst, err = AppendResponseHeader(dst[:0], &benchPlaintext, dates.Append(d[:0], time.Now()))
+			if err != nil {
 				b.Fatal(err)
 			}
 		}

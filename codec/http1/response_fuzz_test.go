@@ -3,11 +3,13 @@ package http1
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/netkit/netkit/codec"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzAppendResponseHeader writes random response heads with
@@ -53,15 +55,14 @@ func FuzzAppendResponseHeader(f *testing.F) {
 		got, err := AppendResponseHeader([]byte("x"), h, []byte(date))
 		want, wantErr := appendResponseHeaderSlow(h, date)
 		if wantErr != nil {
-			var re *ResponseError
-			if string(got) != "x" || !errors.As(err, &re) || re.Kind != wantErr.Kind || re.Field != wantErr.Field || re.Index != wantErr.Index {
-				t.Fatalf("got %q, %v; want nothing written and %v", got, err, wantErr)
-			}
+			var re *codec.FieldError
+			require.Equal(t, "x", string(got), "nothing written for %v", wantErr)
+			require.ErrorAs(t, err, &re)
+			require.Equal(t, *wantErr, *re)
 			return
 		}
-		if err != nil || string(got[1:]) != want {
-			t.Fatalf("got %q, %v\nwant %q", got[1:], err, want)
-		}
+		require.NoError(t, err)
+		require.Equal(t, want, string(got[1:]))
 		msg := got[1:]
 		bodyless := h.Status >= 100 && h.Status < 200 || h.Status == 204 || h.Status == 304
 		var body string
@@ -79,19 +80,14 @@ func FuzzAppendResponseHeader(f *testing.F) {
 		}
 		r := bufio.NewReader(bytes.NewReader(msg))
 		resp, err := http.ReadResponse(r, nil)
-		if err != nil {
-			t.Fatalf("net/http cannot read %q: %v", msg, err)
-		}
+		require.NoError(t, err, "net/http cannot read %q", msg)
 		checkReadBack(t, resp, h, date)
 		if cl > 1<<12 && !bodyless {
 			return
 		}
 		b, err := io.ReadAll(resp.Body)
-		if err != nil || string(b) != body {
-			t.Fatalf("body %q, %v; want %q", b, err, body)
-		}
-		if r.Buffered() != 0 {
-			t.Fatalf("%d bytes after the response in %q", r.Buffered(), msg)
-		}
+		require.NoError(t, err, "body %q, %v; want %q", b, err, body)
+		require.Equal(t, body, string(b), "body %q, %v; want %q", b, err, body)
+		require.Equal(t, 0, r.Buffered(), "%d bytes after the response in %q", r.Buffered(), msg)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/netkit/netkit/codec"
 )
 
 // appendResponseHeaderSlow is AppendResponseHeader written as directly as
@@ -11,9 +13,9 @@ import (
 // states them, tokens by regular expression, names compared with
 // strings.EqualFold, the head formatted with fmt. It returns the head or
 // the error's kind, field and index.
-func appendResponseHeaderSlow(h *ResponseHeader, date string) (string, *ResponseError) {
-	fail := func(kind error, field string, index int) (string, *ResponseError) {
-		return "", &ResponseError{Kind: kind, Field: field, Index: index}
+func appendResponseHeaderSlow(h *ResponseHeader, date string) (string, *codec.FieldError) {
+	fail := func(kind error, field string, index int) (string, *codec.FieldError) {
+		return "", &codec.FieldError{Kind: kind, Field: field, Index: index}
 	}
 	status := h.Status
 	if status == 0 {

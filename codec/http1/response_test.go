@@ -3,15 +3,16 @@ package http1
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/codec"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const respDate = "Sun, 06 Nov 1994 08:49:37 GMT"
@@ -62,12 +63,8 @@ func TestAppendResponseHeader(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := AppendResponseHeader([]byte("prefix"), &tc.h, []byte(tc.date))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != "prefix"+tc.want {
-				t.Errorf("got\n%q\nwant\n%q", got, "prefix"+tc.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, "prefix"+tc.want, string(got), "got\n%q\nwant\n%q", got, "prefix"+tc.want)
 		})
 	}
 }
@@ -122,19 +119,14 @@ func TestAppendResponseHeaderRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := []byte("prefix")
 			got, err := AppendResponseHeader(dst, &tc.h, []byte(tc.date))
-			if string(got) != "prefix" {
-				t.Errorf("wrote %q on an error", got)
-			}
-			var re *ResponseError
-			if !errors.Is(err, tc.kind) || !errors.As(err, &re) {
-				t.Fatalf("error %v, want a *ResponseError of %v", err, tc.kind)
-			}
-			if re.Field != tc.field || re.Index != tc.index {
-				t.Errorf("error at %s[%d], want %s[%d]", re.Field, re.Index, tc.field, tc.index)
-			}
-			if s := StatusOf(err); s != 500 {
-				t.Errorf("StatusOf = %d, want 500", s)
-			}
+			assert.Equal(t, "prefix", string(got), "wrote %q on an error", got)
+			var re *codec.FieldError
+			require.ErrorIs(t, err, tc.kind, "error %v, want a *codec.FieldError of %v", err, tc.kind)
+			require.ErrorAs(t, err, &re)
+			assert.Equal(t, tc.field, re.Field, "field at fault")
+			assert.Equal(t, tc.index, re.Index, "index of the field at fault")
+			s := StatusOf(err)
+			assert.Equal(t, 500, s, "StatusOf = %d, want 500", s)
 		})
 	}
 }
@@ -171,9 +163,8 @@ func TestCheckList(t *testing.T) {
 		{"X, connection", true, ErrResponseFraming},
 		{"X Y", true, ErrResponseFieldValue},
 	} {
-		if got := checkList([]byte(tc.v), tc.trailer); got != tc.want {
-			t.Errorf("checkList(%q, %v) = %v, want %v", tc.v, tc.trailer, got, tc.want)
-		}
+		got := checkList([]byte(tc.v), tc.trailer)
+		assert.Same(t, tc.want, got, "checkList(%q, %v) = %v, want %v", tc.v, tc.trailer, got, tc.want)
 	}
 }
 
@@ -183,16 +174,11 @@ func readResponse(t testing.TB, msg []byte, method string) (*http.Response, []by
 	t.Helper()
 	r := bufio.NewReader(bytes.NewReader(msg))
 	resp, err := http.ReadResponse(r, &http.Request{Method: method})
-	if err != nil {
-		t.Fatalf("net/http cannot read %q: %v", msg, err)
-	}
+	require.NoError(t, err, "net/http cannot read %q", msg)
 	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("net/http cannot read the body of %q: %v", msg, err)
-	}
-	if n := r.Buffered(); n > 0 {
-		t.Fatalf("%d bytes after the response in %q", n, msg)
-	}
+	require.NoError(t, err, "net/http cannot read the body of %q", msg)
+	n := r.Buffered()
+	require.LessOrEqual(t, n, 0, "%d bytes after the response in %q", n, msg)
 	return resp, body
 }
 
@@ -219,34 +205,27 @@ func TestResponseNetHTTP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg, err := AppendResponseHeader(nil, &tc.h, []byte(respDate))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			switch {
 			case tc.wantBody == "":
 			case tc.h.ContentLength < 0:
 				msg = AppendChunk(msg, body)
 				msg = AppendChunk(msg, nil)
 				msg = AppendChunk(msg, body)
-				if msg, err = AppendLastChunk(msg, tc.trailers); err != nil {
-					t.Fatal(err)
-				}
+				msg, err = AppendLastChunk(msg, tc.trailers)
+				require.NoError(t, err)
 			default:
 				msg = append(msg, body...)
 			}
 			resp, got := readResponse(t, msg, tc.method)
 			checkReadBack(t, resp, &tc.h, respDate)
-			if string(got) != tc.wantBody {
-				t.Errorf("body %q, want %q", got, tc.wantBody)
-			}
+			assert.Equal(t, tc.wantBody, string(got), "body %q, want %q", got, tc.wantBody)
 			wantTrailer := http.Header{}
 			for _, f := range tc.trailers {
 				wantTrailer.Add(string(f.Name), string(f.Value))
 			}
 			if len(resp.Trailer) > 0 || len(wantTrailer) > 0 {
-				if !reflect.DeepEqual(resp.Trailer, wantTrailer) {
-					t.Errorf("trailers %v, want %v", resp.Trailer, wantTrailer)
-				}
+				assert.Equal(t, wantTrailer, resp.Trailer, "trailers %v, want %v", resp.Trailer, wantTrailer)
 			}
 		})
 	}
@@ -259,9 +238,7 @@ func checkReadBack(t testing.TB, resp *http.Response, h *ResponseHeader, date st
 	if status == 0 {
 		status = 200
 	}
-	if resp.StatusCode != status {
-		t.Errorf("status %d, want %d", resp.StatusCode, status)
-	}
+	assert.Equal(t, status, resp.StatusCode, "status %d, want %d", resp.StatusCode, status)
 	final := status >= 200
 	want := http.Header{}
 	add := func(name, value string) {
@@ -281,18 +258,13 @@ func checkReadBack(t testing.TB, resp *http.Response, h *ResponseHeader, date st
 		switch {
 		case status == 204 || status == 304:
 		case h.ContentLength < 0:
-			if resp.ContentLength != -1 || !reflect.DeepEqual(resp.TransferEncoding, []string{"chunked"}) {
-				t.Errorf("length %d, coding %v; want chunked", resp.ContentLength, resp.TransferEncoding)
-			}
+			assert.Equal(t, int64(-1), resp.ContentLength, "chunked: no length")
+			assert.Equal(t, []string{"chunked"}, resp.TransferEncoding)
 		default:
 			add("Content-Length", strconv.FormatInt(h.ContentLength, 10))
-			if resp.ContentLength != h.ContentLength {
-				t.Errorf("ContentLength %d, want %d", resp.ContentLength, h.ContentLength)
-			}
+			assert.Equal(t, h.ContentLength, resp.ContentLength, "ContentLength %d, want %d", resp.ContentLength, h.ContentLength)
 		}
-		if resp.Close != h.Close {
-			t.Errorf("Close %v, want %v", resp.Close, h.Close)
-		}
+		assert.Equal(t, h.Close, resp.Close, "Close %v, want %v", resp.Close, h.Close)
 	}
 	for _, f := range h.Headers {
 		chunked := final && status != 204 && status != 304 && h.ContentLength < 0
@@ -301,9 +273,7 @@ func checkReadBack(t testing.TB, resp *http.Response, h *ResponseHeader, date st
 		}
 		add(string(f.Name), string(f.Value))
 	}
-	if !reflect.DeepEqual(resp.Header, want) {
-		t.Errorf("fields\n%v\nwant\n%v", resp.Header, want)
-	}
+	assert.Equal(t, want, resp.Header, "fields\n%v\nwant\n%v", resp.Header, want)
 }
 
 func TestAppendChunk(t *testing.T) {
@@ -317,9 +287,8 @@ func TestAppendChunk(t *testing.T) {
 		{strings.Repeat("y", 4096), "1000\r\n" + strings.Repeat("y", 4096) + "\r\n"},
 		{strings.Repeat("z", 0xabcde), "abcde\r\n" + strings.Repeat("z", 0xabcde) + "\r\n"},
 	} {
-		if got := string(AppendChunk([]byte("p"), []byte(tc.p))); got != "p"+tc.want {
-			t.Errorf("AppendChunk(%d bytes) = %.40q…, want %.40q…", len(tc.p), got, "p"+tc.want)
-		}
+		got := string(AppendChunk([]byte("p"), []byte(tc.p)))
+		assert.Equal(t, "p"+tc.want, got, "AppendChunk(%d bytes) = %.40q…, want %.40q…", len(tc.p), got, "p"+tc.want)
 	}
 }
 
@@ -344,37 +313,33 @@ func TestAppendLastChunk(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := AppendLastChunk([]byte("p"), tc.trailers)
 			if tc.kind == nil {
-				if err != nil || string(got) != "p"+tc.want {
-					t.Errorf("got %q, %v; want %q", got, err, "p"+tc.want)
-				}
+				assert.NoError(t, err)
+				assert.Equal(t, "p"+tc.want, string(got))
 				return
 			}
-			var re *ResponseError
-			if string(got) != "p" || !errors.Is(err, tc.kind) || !errors.As(err, &re) || re.Field != "trailers" || re.Index != tc.index {
-				t.Errorf("got %q, %v; want %v at trailers[%d] and nothing written", got, err, tc.kind, tc.index)
+			var re *codec.FieldError
+			assert.Equal(t, "p", string(got), "nothing written")
+			assert.ErrorIs(t, err, tc.kind)
+			if assert.ErrorAs(t, err, &re) {
+				assert.Equal(t, "trailers", re.Field)
+				assert.Equal(t, tc.index, re.Index)
 			}
 		})
 	}
 }
 
-func TestResponseErrorMessage(t *testing.T) {
+func TestFieldErrorMessage(t *testing.T) {
 	_, err := AppendResponseHeader(nil, &ResponseHeader{Headers: hdrs("A", "1", "B", "\n")}, nil)
 	want := "http1: response field value with a control character (CR, LF, NUL…) or leading or trailing whitespace (RFC 9110 §5.5): Headers[1]"
-	if err == nil || err.Error() != want {
-		t.Errorf("error %q, want %q", err, want)
-	}
+	assert.EqualError(t, err, want)
 	_, err = AppendResponseHeader(nil, &ResponseHeader{Status: 42}, nil)
-	if want := "http1: status code outside 100–999 (RFC 9112 §4): Status"; err == nil || err.Error() != want {
-		t.Errorf("error %q, want %q", err, want)
-	}
+	assert.EqualError(t, err, "http1: status code outside 100–999 (RFC 9112 §4): Status")
 }
 
 // TestResponseNoAllocs checks the header and chunk functions allocate
 // nothing when dst has room.
 func TestResponseNoAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("the race detector allocates")
-	}
+	testenv.SkipRace(t, "the race detector allocates")
 	h := &ResponseHeader{ContentLength: 13, ContentType: "text/plain", Server: "netkit", Headers: hdrs("X-Request-Id", "42", "Connection", "keep-alive")}
 	date := []byte(respDate)
 	p := []byte("Hello, World!")
@@ -383,42 +348,17 @@ func TestResponseNoAllocs(t *testing.T) {
 	for name, f := range map[string]func(){
 		"AppendResponseHeader": func() {
 			var err error
-			if dst, err = AppendResponseHeader(dst[:0], h, date); err != nil {
-				t.Fatal(err)
-			}
+			dst, err = AppendResponseHeader(dst[:0], h, date)
+			require.NoError(t, err)
 		},
 		"AppendChunk": func() { dst = AppendChunk(dst[:0], p) },
 		"AppendLastChunk": func() {
 			var err error
-			if dst, err = AppendLastChunk(dst[:0], tr); err != nil {
-				t.Fatal(err)
-			}
+			dst, err = AppendLastChunk(dst[:0], tr)
+			require.NoError(t, err)
 		},
 	} {
-		if n := testing.AllocsPerRun(100, f); n != 0 {
-			t.Errorf("%s: %v allocations, want 0", name, n)
-		}
-	}
-}
-
-// TestValidValue checks the word-at-a-time value check against the slow
-// model's, with every byte at every position of values of 1 to 17 bytes,
-// and with obs-text around it.
-func TestValidValue(t *testing.T) {
-	for n := 1; n <= 17; n++ {
-		for pos := range n {
-			for c := range 256 {
-				for _, fill := range []byte{'a', 0xff, 0x80} {
-					v := bytes.Repeat([]byte{fill}, n)
-					v[pos] = byte(c)
-					if got, want := validValue(v), slowValue(string(v)); got != want {
-						t.Fatalf("validValue(%q) = %v, want %v", v, got, want)
-					}
-					if got := validValue(string(v)); got != slowValue(string(v)) {
-						t.Fatalf("validValue(string %q) = %v", v, got)
-					}
-				}
-			}
-		}
+		n := testing.AllocsPerRun(100, f)
+		assert.Equal(t, float64(0), n, "%s: %v allocations, want 0", name, n)
 	}
 }

@@ -3,7 +3,6 @@ package http1
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"testing"
@@ -11,8 +10,10 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/buf/buftest"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/codec"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -43,17 +44,13 @@ func takeAll(w *ResponseWriter) ([]byte, int) {
 func TestResponseWriterPlaintext(t *testing.T) {
 	buftest.CheckLeaks(t)
 	w := &ResponseWriter{Dates: respDates()}
-	if err := w.Respond(&respPlaintext, respHello); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.Respond(&respPlaintext, respHello))
 	out, n := takeAll(w)
 	want := "HTTP/1.1 200 OK\r\nDate: " + respDate + "\r\nServer: netkit\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
-	if string(out) != want || n != 1 {
-		t.Errorf("got %d buffers\n%q\nwant 1\n%q", n, out, want)
-	}
-	if w.Take() != nil || w.Len() != 0 {
-		t.Error("Take after the last buffer")
-	}
+	assert.Equal(t, want, string(out))
+	assert.Equal(t, 1, n, "buffers")
+	assert.Nil(t, w.Take(), "Take after the last buffer")
+	assert.Zero(t, w.Len(), "Len after the last buffer")
 }
 
 // TestResponseWriterPipelined writes 16 responses, as to 16 pipelined
@@ -66,38 +63,31 @@ func TestResponseWriterPipelined(t *testing.T) {
 		for i := range 16 {
 			h := respPlaintext
 			h.Close = i == 15
-			if err := w.Respond(&h, respHello); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, w.Respond(&h, respHello))
 		}
 		total := w.Len()
 		var out []byte
 		n := 0
 		for b := w.Take(); b != nil; b = w.Take() {
-			if size > 0 && b.Cap() != size {
-				t.Errorf("size %d: a buffer of %d bytes", size, b.Cap())
+			if size > 0 {
+				assert.Equal(t, size, b.Cap(), "size %d: buffer capacity", size)
 			}
 			out = append(out, b.Bytes()...)
 			b.Release()
 			n++
 		}
-		if len(out) != total || (size == 0) != (n == 1) {
-			t.Errorf("size %d: %d buffers of %d bytes (Len %d)", size, n, len(out), total)
-		}
+		assert.Equal(t, total, len(out), "size %d: bytes taken and Len", size)
+		assert.Equal(t, size == 0, n == 1, "size %d: %d buffers", size, n)
 		r := bufio.NewReader(bytes.NewReader(out))
 		for i := range 16 {
 			resp, err := http.ReadResponse(r, nil)
-			if err != nil {
-				t.Fatalf("size %d: response %d: %v", size, i, err)
-			}
+			require.NoError(t, err, "size %d: response %d", size, i)
 			body, err := io.ReadAll(resp.Body)
-			if err != nil || string(body) != "Hello, World!" || resp.Close != (i == 15) {
-				t.Errorf("size %d: response %d: body %q, %v, close %v", size, i, body, err, resp.Close)
-			}
+			assert.NoError(t, err, "size %d: response %d", size, i)
+			assert.Equal(t, "Hello, World!", string(body), "size %d: response %d", size, i)
+			assert.Equal(t, i == 15, resp.Close, "size %d: response %d: close", size, i)
 		}
-		if r.Buffered() != 0 {
-			t.Errorf("size %d: %d bytes after the responses", size, r.Buffered())
-		}
+		assert.Equal(t, 0, r.Buffered(), "size %d: %d bytes after the responses", size, r.Buffered())
 	}
 }
 
@@ -109,9 +99,7 @@ func TestResponseWriterStreaming(t *testing.T) {
 	w := &ResponseWriter{Dates: respDates(), BufferSize: 64}
 	must := func(err error) {
 		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1000)
 	var given []*buf.Buffer
@@ -159,42 +147,30 @@ func TestResponseWriterStreaming(t *testing.T) {
 		out = append(out, b.Bytes()...)
 		b.Release()
 	}
-	if seen != len(given) {
-		t.Errorf("%d of the %d buffers given to WriteBuffer were handed over", seen, len(given))
-	}
+	assert.Equal(t, len(given), seen, "%d of the %d buffers given to WriteBuffer were handed over", seen, len(given))
 	r := bufio.NewReader(bytes.NewReader(out))
 	read := func(method string) (*http.Response, []byte) {
 		t.Helper()
 		resp, err := http.ReadResponse(r, &http.Request{Method: method})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return resp, body
 	}
-	if resp, _ := read("GET"); resp.StatusCode != 100 {
-		t.Errorf("first status %d, want 100", resp.StatusCode)
-	}
+	resp, _ := read("GET")
+	assert.Equal(t, 100, resp.StatusCode, "first status")
 	resp, body := read("GET")
-	if want := string(big) + string(big) + "tail!"; resp.StatusCode != 200 || string(body) != want {
-		t.Errorf("known length: %d, %d bytes, want 200, %d bytes", resp.StatusCode, len(body), len(want))
-	}
+	assert.Equal(t, 200, resp.StatusCode, "known length")
+	assert.Equal(t, string(big)+string(big)+"tail!", string(body), "known length")
 	resp, body = read("GET")
-	if want := "abc" + string(big) + "def"; string(body) != want || resp.Trailer.Get("X-Sum") != "42" {
-		t.Errorf("chunked: %d bytes, trailers %v; want %d bytes and X-Sum: 42", len(body), resp.Trailer, len(want))
-	}
-	if resp, body = read("HEAD"); resp.ContentLength != 1000 || len(body) != 0 {
-		t.Errorf("HEAD: length %d, body %d bytes", resp.ContentLength, len(body))
-	}
-	if resp, _ = read("GET"); resp.StatusCode != 204 {
-		t.Errorf("last status %d, want 204", resp.StatusCode)
-	}
-	if r.Buffered() != 0 {
-		t.Errorf("%d bytes after the responses", r.Buffered())
-	}
+	assert.Equal(t, "abc"+string(big)+"def", string(body), "chunked")
+	assert.Equal(t, "42", resp.Trailer.Get("X-Sum"), "chunked: trailer")
+	resp, body = read("HEAD")
+	assert.Equal(t, int64(1000), resp.ContentLength, "HEAD: length")
+	assert.Empty(t, body, "HEAD: body")
+	resp, _ = read("GET")
+	assert.Equal(t, 204, resp.StatusCode, "last status %d, want 204", resp.StatusCode)
+	assert.Equal(t, 0, r.Buffered(), "%d bytes after the responses", r.Buffered())
 }
 
 // TestResponseWriterRefused checks the framing and order rules; each
@@ -203,10 +179,9 @@ func TestResponseWriterRefused(t *testing.T) {
 	buftest.CheckLeaks(t)
 	check := func(name string, err, kind error) {
 		t.Helper()
-		var re *ResponseError
-		if !errors.Is(err, kind) || !errors.As(err, &re) {
-			t.Errorf("%s: %v, want %v", name, err, kind)
-		}
+		var re *codec.FieldError
+		assert.ErrorIs(t, err, kind, name)
+		assert.ErrorAs(t, err, &re, name)
 	}
 	w := &ResponseWriter{}
 	_, err := w.Write([]byte("x"))
@@ -215,19 +190,11 @@ func TestResponseWriterRefused(t *testing.T) {
 	check("End before a header", w.End(nil), ErrResponseState)
 	check("bad header", w.WriteHeader(&ResponseHeader{Headers: hdrs("X", "a\r\nb")}), ErrResponseFieldValue)
 	check("bad Respond", w.Respond(&ResponseHeader{Status: 7}, nil), ErrResponseStatus)
-	if w.Len() != 0 {
-		t.Errorf("refused calls wrote %d bytes", w.Len())
-	}
+	assert.Equal(t, 0, w.Len(), "refused calls wrote %d bytes", w.Len())
 
-	if w.Open() {
-		t.Error("Open before a header")
-	}
-	if err := w.WriteHeader(&ResponseHeader{ContentLength: 3}); err != nil {
-		t.Fatal(err)
-	}
-	if !w.Open() {
-		t.Error("not Open after a header with a body due")
-	}
+	assert.False(t, w.Open(), "Open before a header")
+	require.NoError(t, w.WriteHeader(&ResponseHeader{ContentLength: 3}))
+	assert.True(t, w.Open(), "not Open after a header with a body due")
 	n0 := w.Len()
 	check("header in a body", w.WriteHeader(&ResponseHeader{}), ErrResponseState)
 	check("Respond in a body", w.Respond(&respPlaintext, respHello), ErrResponseState)
@@ -237,67 +204,44 @@ func TestResponseWriterRefused(t *testing.T) {
 	b.WriteString("abcd")
 	check("WriteBuffer past the length", w.WriteBuffer(b), ErrResponseBody)
 	check("trailers with a length", w.End(hdrs("X", "1")), ErrResponseFraming)
-	if w.Len() != n0 {
-		t.Errorf("refused calls wrote %d bytes", w.Len()-n0)
-	}
-	if _, err := w.Write([]byte("ab")); err != nil {
-		t.Fatal(err)
-	}
+	assert.Equal(t, n0, w.Len(), "refused calls wrote %d bytes", w.Len()-n0)
+	_, err = w.Write([]byte("ab"))
+	require.NoError(t, err)
 	check("End short", w.End(nil), ErrResponseBody)
-	if w.Open() {
-		t.Error("Open after End")
-	}
+	assert.False(t, w.Open(), "Open after End")
 	check("End again", w.End(nil), ErrResponseState)
 
 	for _, s := range []int{100, 101, 204, 304} {
 		check("body in a bodiless response", w.Respond(&ResponseHeader{Status: s}, []byte("x")), ErrResponseBody)
 	}
-	if err := w.WriteHeader(&ResponseHeader{Status: 304}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.WriteHeader(&ResponseHeader{Status: 304}))
 	_, err = w.Write([]byte("x"))
 	check("Write in a 304", err, ErrResponseBody)
-	if err := w.End(nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.End(nil))
 
-	if err := w.WriteHeader(&ResponseHeader{ContentLength: -1}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.WriteHeader(&ResponseHeader{ContentLength: -1}))
 	check("bad trailer", w.End(hdrs("Content-Length", "1")), ErrResponseFraming)
-	if err := w.End(nil); err != nil { // the response stayed open
-		t.Fatal(err)
-	}
+	// the response stayed open
+	require.NoError(t, w.End(nil))
 	w.Abort()
-	if w.Len() != 0 || w.Take() != nil {
-		t.Error("Abort left buffers")
-	}
+	assert.Zero(t, w.Len(), "Abort left bytes")
+	assert.Nil(t, w.Take(), "Abort left buffers")
 	// Abort in the middle of a body, with queued buffers.
-	if err := w.WriteHeader(&ResponseHeader{ContentLength: -1}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.WriteHeader(&ResponseHeader{ContentLength: -1}))
 	b = buf.Get(8)
 	b.WriteString("abcd")
-	if err := w.WriteBuffer(b); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, w.WriteBuffer(b))
 	w.Abort()
-	if err := w.Respond(&respPlaintext, respHello); err != nil {
-		t.Fatalf("after Abort: %v", err)
-	}
+	require.NoError(t, w.Respond(&respPlaintext, respHello), "after Abort")
 	out, _ := takeAll(w)
-	if !bytes.HasPrefix(out, []byte("HTTP/1.1 200 OK\r\n")) {
-		t.Errorf("after Abort: %q", out)
-	}
+	assert.True(t, bytes.HasPrefix(out, []byte("HTTP/1.1 200 OK\r\n")), "after Abort: %q", out)
 }
 
 // TestResponseWriterNoAllocs checks the plaintext response, 16 pipelined
 // responses and a chunked response allocate nothing in steady state,
 // buffers taken and released as the event loop would after writing them.
 func TestResponseWriterNoAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("the race detector allocates; the invariants build never recycles buffers")
-	}
+	testenv.SkipAllocs(t)
 	w := &ResponseWriter{Dates: respDates()}
 	release := func() {
 		for b := w.Take(); b != nil; b = w.Take() {
@@ -307,38 +251,31 @@ func TestResponseWriterNoAllocs(t *testing.T) {
 	check := func(name string, f func()) {
 		t.Helper()
 		f() // warm the pools
-		if n := testing.AllocsPerRun(100, f); n != 0 {
-			t.Errorf("%s: %v allocations, want 0", name, n)
-		}
+		n := testing.AllocsPerRun(100, f)
+		assert.Equal(t, float64(0), n, "%s: %v allocations, want 0", name, n)
 	}
 	check("plaintext", func() {
 		h := respPlaintext
 		h.Close = false
-		if err := w.Respond(&h, respHello); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, w.Respond(&h, respHello))
 		release()
 	})
 	check("pipelined", func() {
 		for range 16 {
-			if err := w.Respond(&respPlaintext, respHello); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, w.Respond(&respPlaintext, respHello))
 		}
 		release()
 	})
 	// Answering requests (Begin): GET, HEAD, HTTP/1.0 keep-alive, and a
 	// handler that panicked half-way (AbortResponse).
 	var get, head, keep10 Request
-	ParseRequest(&get, []byte("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
-	ParseRequest(&head, []byte("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"))
-	ParseRequest(&keep10, []byte("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"))
+	decodeBytes([]byte("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), &get)
+	decodeBytes([]byte("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"), &head)
+	decodeBytes([]byte("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"), &keep10)
 	check("answered", func() {
 		for _, req := range []*Request{&get, &head, &keep10} {
 			w.Begin(req)
-			if err := w.Respond(&respPlaintext, respHello); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, w.Respond(&respPlaintext, respHello))
 		}
 		w.Begin(&get)
 		w.Respond(&respPlaintext, respHello)
@@ -349,14 +286,10 @@ func TestResponseWriterNoAllocs(t *testing.T) {
 	body.Write(bytes.Repeat([]byte("x"), 4096))
 	defer body.Release()
 	check("chunked", func() {
-		if err := w.WriteHeader(&ResponseHeader{ContentLength: -1}); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, w.WriteHeader(&ResponseHeader{ContentLength: -1}))
 		w.Write(respHello)
 		w.WriteBuffer(body.Retain())
-		if err := w.End(nil); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, w.End(nil))
 		release()
 	})
 }

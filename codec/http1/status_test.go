@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestAppendStatusLine(t *testing.T) {
@@ -66,9 +69,7 @@ func TestAppendStatusLine(t *testing.T) {
 		{1 << 30, ""},
 	} {
 		got := string(AppendStatusLine([]byte("x"), tc.code))
-		if got != "x"+tc.want {
-			t.Errorf("AppendStatusLine(%d) = %q, want %q", tc.code, got, "x"+tc.want)
-		}
+		assert.Equal(t, "x"+tc.want, got, "AppendStatusLine(%d) = %q, want %q", tc.code, got, "x"+tc.want)
 	}
 }
 
@@ -78,24 +79,18 @@ func TestStatusLineNetHTTP(t *testing.T) {
 	for code := 100; code <= 999; code++ {
 		msg := string(AppendStatusLine(nil, code)) + "Content-Length: 0\r\n\r\n"
 		resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(msg)), nil)
-		if err != nil {
-			t.Fatalf("%d: %v", code, err)
-		}
-		if resp.StatusCode != code || resp.ProtoMajor != 1 || resp.ProtoMinor != 1 {
-			t.Errorf("%d: read back %d HTTP/%d.%d", code, resp.StatusCode, resp.ProtoMajor, resp.ProtoMinor)
-		}
-		if want := strconv.Itoa(code) + " "; !strings.HasPrefix(resp.Status, want) {
-			t.Errorf("%d: status %q", code, resp.Status)
-		}
+		require.NoError(t, err, "%d", code)
+		assert.Equal(t, code, resp.StatusCode, "%d: status read back", code)
+		assert.Equal(t, "HTTP/1.1", resp.Proto, "%d: version read back", code)
+		assert.True(t, strings.HasPrefix(resp.Status, (strconv.Itoa(code)+" ")), "%d: status %q", code, resp.Status)
 	}
 }
 
 func TestAppendStatusLineNoAllocs(t *testing.T) {
 	dst := make([]byte, 0, 64)
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		dst = AppendStatusLine(dst[:0], 200)
 		dst = AppendStatusLine(dst[:0], 299)
-	}); n != 0 {
-		t.Errorf("%v allocations, want 0", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "%v allocations, want 0", n)
 }

@@ -10,7 +10,7 @@ import (
 
 // TestTargetHost checks which host a request names (RFC 9112 §3.2.2): the
 // authority of an absolute-form target, whatever the Host field says; the
-// target itself for CONNECT (authority-form); else the Host field. Parse
+// target itself for CONNECT (authority-form); else the Host field. DecodeBytes
 // and Decode, whole and byte by byte, agree.
 func TestTargetHost(t *testing.T) {
 	for _, tc := range []struct {
@@ -38,12 +38,12 @@ func TestTargetHost(t *testing.T) {
 				require.Equal(t, tc.host, string(req.Host), how)
 			}
 			var req Request
-			n, err := ParseRequest(&req, []byte(tc.in))
+			n, err := decodeBytes([]byte(tc.in), &req)
 			require.NoError(t, err)
 			require.Equal(t, len(tc.in), n)
-			check("Parse", &req)
+			check("DecodeBytes", &req)
 			for _, step := range []int{len(tc.in), 1} {
-				d := NewDecoder()
+				d := new(Decoder)
 				in := buf.NewComposite()
 				var derr error
 				for i := 0; i < len(tc.in); i += step {
@@ -89,7 +89,7 @@ func TestAbsoluteFormPath(t *testing.T) {
 			}
 			in := m + tc.target + " HTTP/1.1\r\nHost: b\r\n\r\n"
 			var req Request
-			_, err := ParseRequest(&req, []byte(in))
+			_, err := decodeBytes([]byte(in), &req)
 			require.NoError(t, err)
 			require.Equal(t, tc.target, string(req.Target))
 			require.Equal(t, tc.path, string(req.Path))
@@ -98,7 +98,7 @@ func TestAbsoluteFormPath(t *testing.T) {
 			} else {
 				require.Equal(t, tc.query, string(req.Query))
 			}
-			slow, _, serr := slowParse(defaultConfig(), []byte(in))
+			slow, _, serr := slowParse(defaultCfg, []byte(in))
 			require.NoError(t, serr)
 			require.Equal(t, tc.path, slow.path, "the slow reference")
 		})
@@ -124,8 +124,8 @@ func TestHostEscapes(t *testing.T) {
 		{"CONNECT caf%C3%A9:443 HTTP/1.1\r\nHost: b\r\n\r\n", true},
 	} {
 		var req Request
-		_, err := ParseRequest(&req, []byte(tc.in))
-		_, _, serr := slowParse(defaultConfig(), []byte(tc.in))
+		_, err := decodeBytes([]byte(tc.in), &req)
+		_, _, serr := slowParse(defaultCfg, []byte(tc.in))
 		if tc.ok {
 			require.NoError(t, err, tc.in)
 			require.NoError(t, serr, "slow reference: %q", tc.in)

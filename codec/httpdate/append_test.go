@@ -6,15 +6,17 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func checkAppend(t *testing.T, tm time.Time) {
 	t.Helper()
 	want := tm.UTC().AppendFormat([]byte("x"), http.TimeFormat)
 	got := Append([]byte("x"), tm)
-	if string(got) != string(want) {
-		t.Fatalf("Append(%v) = %q; AppendFormat %q", tm, got, want)
-	}
+	require.Equal(t, string(want), string(got), "Append(%v) = %q; AppendFormat %q", tm, got, want)
 }
 
 func TestAppend(t *testing.T) {
@@ -48,19 +50,17 @@ func TestAppendRoundTrip(t *testing.T) {
 	for range 10000 {
 		tm := randomTime(r)
 		got, err := Parse(Append(nil, tm))
-		if err != nil || got != tm {
-			t.Fatalf("Parse(Append(%v)) = %v, %v", tm, got, err)
-		}
+		require.NoError(t, err, "Parse(Append(%v))", tm)
+		require.Equal(t, tm, got, "Parse(Append(%v))", tm)
 	}
 }
 
 func TestAppendNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	dst := make([]byte, 0, 64)
 	tm := time.Now()
-	if n := testing.AllocsPerRun(100, func() { dst = Append(dst[:0], tm) }); n != 0 {
-		t.Errorf("Append: %v allocations, want 0", n)
-	}
+	n := testing.AllocsPerRun(100, func() { dst = Append(dst[:0], tm) })
+	assert.Equal(t, float64(0), n, "Append: %v allocations, want 0", n)
 }
 
 // TestCivil checks the calendar arithmetic against package time over a wide
@@ -69,11 +69,10 @@ func TestCivil(t *testing.T) {
 	for days := int64(-800000); days <= 3000000; days += 17 {
 		tm := time.Unix(days*86400, 0).UTC()
 		y, m, d := civilFromDays(days)
-		if y != int64(tm.Year()) || m != int(tm.Month()) || d != tm.Day() {
-			t.Fatalf("civilFromDays(%d) = %d-%d-%d; want %v", days, y, m, d, tm)
-		}
-		if got := daysFromCivil(tm.Year(), int(tm.Month()), tm.Day()); got != days {
-			t.Fatalf("daysFromCivil(%v) = %d; want %d", tm, got, days)
-		}
+		require.Equal(t, int64(tm.Year()), y, "civilFromDays(%d) = %d-%d-%d; want %v", days, y, m, d, tm)
+		require.Equal(t, int(tm.Month()), m, "civilFromDays(%d) = %d-%d-%d; want %v", days, y, m, d, tm)
+		require.Equal(t, tm.Day(), d, "civilFromDays(%d) = %d-%d-%d; want %v", days, y, m, d, tm)
+		got := daysFromCivil(tm.Year(), int(tm.Month()), tm.Day())
+		require.Equal(t, days, got, "daysFromCivil(%v) = %d; want %d", tm, got, days)
 	}
 }

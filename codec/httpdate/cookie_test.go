@@ -6,25 +6,25 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func checkCookie(t *testing.T, in string) {
 	t.Helper()
 	got, err := ParseCookie([]byte(in))
 	want, ok := parseCookieSlow(in)
-	if ok != (err == nil) {
-		t.Fatalf("ParseCookie(%q) = %v, %v; slow model ok=%v %v", in, got, err, ok, want)
-	}
+	require.Equal(t, err == nil, ok, "ParseCookie(%q) = %v, %v; slow model ok=%v %v", in, got, err, ok, want)
 	if err != nil {
 		var se *SyntaxError
-		if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(in) {
-			t.Fatalf("ParseCookie(%q): error %v is not a *SyntaxError with an offset in range", in, err)
-		}
+		require.True(t, errors.As(err, &se), "ParseCookie(%q): error %v is not a *SyntaxError with an offset in range", in, err)
+		require.GreaterOrEqual(t, se.Offset, 0, "ParseCookie(%q): error %v is not a *SyntaxError with an offset in range", in, err)
+		require.LessOrEqual(t, se.Offset, len(in), "ParseCookie(%q): error %v is not a *SyntaxError with an offset in range", in, err)
 		return
 	}
-	if got != want {
-		t.Fatalf("ParseCookie(%q) = %v; slow model %v", in, got, want)
-	}
+	require.Equal(t, want, got, "ParseCookie(%q) against the slow model", in)
 }
 
 func TestParseCookieExamples(t *testing.T) {
@@ -56,11 +56,10 @@ func TestParseCookieExamples(t *testing.T) {
 	} {
 		got, err := ParseCookie([]byte(tc.in))
 		if tc.want.IsZero() {
-			if err == nil {
-				t.Errorf("ParseCookie(%q) = %v; want an error", tc.in, got)
-			}
-		} else if err != nil || got != tc.want {
-			t.Errorf("ParseCookie(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			assert.Error(t, err, "ParseCookie(%q) = %v; want an error", tc.in, got)
+		} else {
+			assert.NoError(t, err, "ParseCookie(%q)", tc.in)
+			assert.Equal(t, tc.want, got, "ParseCookie(%q)", tc.in)
 		}
 		checkCookie(t, tc.in)
 	}
@@ -80,8 +79,9 @@ func TestParseCookieErrors(t *testing.T) {
 	} {
 		_, err := ParseCookie([]byte(tc.in))
 		var se *SyntaxError
-		if !errors.Is(err, tc.kind) || !errors.As(err, &se) || se.Offset != tc.off {
-			t.Errorf("ParseCookie(%q) = %v; want %v at offset %d", tc.in, err, tc.kind, tc.off)
+		assert.ErrorIs(t, err, tc.kind, "ParseCookie(%q)", tc.in)
+		if assert.ErrorAs(t, err, &se, "ParseCookie(%q)", tc.in) {
+			assert.Equal(t, tc.off, se.Offset, "ParseCookie(%q): offset", tc.in)
 		}
 	}
 }
@@ -142,13 +142,12 @@ func TestParseCookieRandom(t *testing.T) {
 }
 
 func TestParseCookieNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	b := []byte(time.Now().UTC().Format(http.TimeFormat))
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		if _, err := ParseCookie(b); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 {
-		t.Errorf("ParseCookie: %v allocations, want 0", n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "ParseCookie: %v allocations, want 0", n)
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func FuzzParse(f *testing.F) {
@@ -39,11 +41,10 @@ func FuzzAppend(f *testing.F) {
 		}
 		b := Append(nil, tm)
 		got, err := Parse(b)
-		if err != nil || !got.Equal(tm.Truncate(time.Second)) {
-			t.Fatalf("Parse(%q) = %v, %v; want %v", b, got, err, tm.Truncate(time.Second))
-		}
-		if want, err := http.ParseTime(string(b)); err != nil || !want.Equal(got) {
-			t.Fatalf("http.ParseTime(%q) = %v, %v; Parse %v", b, want, err, got)
-		}
+		require.NoError(t, err, "Parse(%q)", b)
+		require.True(t, got.Equal(tm.Truncate(time.Second)), "Parse(%q) = %v; want %v", b, got, tm.Truncate(time.Second))
+		want, err := http.ParseTime(string(b))
+		require.NoError(t, err, "http.ParseTime(%q)", b)
+		require.True(t, want.Equal(got), "http.ParseTime(%q) = %v; Parse %v", b, want, got)
 	})
 }

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Layouts of the three forms as net/http writes and reads them; rfc850GMT is
@@ -86,23 +89,18 @@ func checkParse(t *testing.T, in string) {
 	want, werr := http.ParseTime(in)
 	if err != nil {
 		var se *SyntaxError
-		if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(in) {
-			t.Fatalf("Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
-		}
+		require.True(t, errors.As(err, &se), "Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
+		require.GreaterOrEqual(t, se.Offset, 0, "Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
+		require.LessOrEqual(t, se.Offset, len(in), "Parse(%q): error %v is not a *SyntaxError with an offset in range", in, err)
 		if errors.Is(err, ErrZone) {
 			return // the documented divergence: any RFC 850 zone but GMT/UTC
 		}
-		if werr == nil {
-			t.Fatalf("Parse(%q) = %v; http.ParseTime = %v", in, err, want)
-		}
+		require.Error(t, werr, "Parse(%q) = %v; http.ParseTime = %v", in, err, want)
 		return
 	}
-	if werr != nil {
-		t.Fatalf("Parse(%q) = %v; http.ParseTime fails: %v", in, got, werr)
-	}
-	if !got.Equal(want) || got.Location() != time.UTC {
-		t.Fatalf("Parse(%q) = %v (%v); http.ParseTime = %v", in, got, got.Location(), want)
-	}
+	require.NoError(t, werr, "Parse(%q) = %v; http.ParseTime fails", in, got)
+	require.True(t, got.Equal(want), "Parse(%q) = %v; http.ParseTime = %v", in, got, want)
+	require.Same(t, time.UTC, got.Location(), "Parse(%q): location", in)
 }
 
 func TestParseTable(t *testing.T) {
@@ -119,9 +117,8 @@ func TestParseExact(t *testing.T) {
 		"Sun Nov  6 08:49:37 1994",
 	} {
 		got, err := Parse([]byte(in))
-		if err != nil || got != want {
-			t.Errorf("Parse(%q) = %v, %v; want %v (==, same location)", in, got, err, want)
-		}
+		assert.NoError(t, err, "Parse(%q)", in)
+		assert.Equal(t, want, got, "Parse(%q): the same instant and location", in)
 	}
 }
 
@@ -143,8 +140,9 @@ func TestParseErrors(t *testing.T) {
 	} {
 		_, err := Parse([]byte(tc.in))
 		var se *SyntaxError
-		if !errors.Is(err, tc.kind) || !errors.As(err, &se) || se.Offset != tc.off {
-			t.Errorf("Parse(%q) = %v; want %v at offset %d", tc.in, err, tc.kind, tc.off)
+		assert.ErrorIs(t, err, tc.kind, "Parse(%q)", tc.in)
+		if assert.ErrorAs(t, err, &se, "Parse(%q)", tc.in) {
+			assert.Equal(t, tc.off, se.Offset, "Parse(%q): offset", tc.in)
 		}
 	}
 }
@@ -173,9 +171,8 @@ func TestParseRandom(t *testing.T) {
 			checkParse(t, in)
 		}
 		got, err := Parse([]byte(tm.Format(http.TimeFormat)))
-		if err != nil || got != tm {
-			t.Fatalf("Parse(%q) = %v, %v; want %v", tm.Format(http.TimeFormat), got, err, tm)
-		}
+		require.NoError(t, err, "Parse(%q)", tm.Format(http.TimeFormat))
+		require.Equal(t, tm, got, "Parse(%q)", tm.Format(http.TimeFormat))
 	}
 }
 
@@ -216,26 +213,25 @@ func TestParseMutations(t *testing.T) {
 }
 
 func TestParseNoAllocs(t *testing.T) {
-	skipUnderRace(t)
+	testenv.SkipAllocs(t)
 	for _, in := range []string{
 		"Sun, 06 Nov 1994 08:49:37 GMT",
 		"Sunday, 06-Nov-94 08:49:37 GMT",
 		"Sun Nov  6 08:49:37 1994",
 	} {
 		b := []byte(in)
-		if n := testing.AllocsPerRun(100, func() {
+		n := testing.AllocsPerRun(100, func() {
 			if _, err := Parse(b); err != nil {
 				t.Fatal(err)
 			}
-		}); n != 0 {
-			t.Errorf("Parse(%q): %v allocations, want 0", in, n)
-		}
+		})
+		assert.Equal(t, float64(0), n, "Parse(%q): %v allocations, want 0", in, n)
 	}
 }
 
 func TestErrorMessage(t *testing.T) {
 	_, err := Parse([]byte("Sun, 06 Nox 1994 08:49:37 GMT"))
-	if got := err.Error(); !strings.Contains(got, "httpdate: bad month") || !strings.Contains(got, "offset 8") {
-		t.Errorf("error text %q", got)
-	}
+	got := err.Error()
+	assert.Contains(t, got, "httpdate: bad month")
+	assert.Contains(t, got, "offset 8")
 }

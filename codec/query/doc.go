@@ -1,11 +1,16 @@
 // Package query escapes, unescapes and parses URL query strings
 // (application/x-www-form-urlencoded) without allocating in steady state.
 //
-// The package follows the codec conventions of netkit/codec: it does no I/O,
-// its decoders never panic on any input, malformed input is reported as a
+// The package follows the contract of package codec: it does no I/O, its
+// decoders never panic on any input, malformed input is reported as a
 // [*SyntaxError] that carries the byte offset and one of the exported sentinel
 // kinds ([ErrBadEscape], [ErrSemicolon], [ErrTooManyParams]), encoders append
-// to the caller's slice, and every limit has a safe default and an option.
+// to the caller's slice ([AppendEscape], [AppendUnescape], [Values.AppendEncode]),
+// and the one limit, [Values.MaxParams], is a field whose zero value means a
+// safe default; the zero [Values] is ready to use. A query string has no
+// framing of its own (it is all of the input, never a prefix of it), so it is
+// parsed by [Values.Parse], which needs no byte count and no ErrShort, rather
+// than by a DecodeBytes.
 //
 // By default the package is exactly as strict as net/url: [Unescape] accepts
 // and rejects the same inputs as url.QueryUnescape and returns the same

@@ -1,32 +1,17 @@
 package query
 
-import "strings"
+import (
+	"strings"
 
-const upperhex = "0123456789ABCDEF"
-
-// keep[c] is true for the bytes a query component carries unescaped: the
-// unreserved set of RFC 3986 (ALPHA, DIGIT, '-', '.', '_', '~'), as net/url's
-// QueryEscape keeps them.
-var keep = func() (t [256]bool) {
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		t[c] = true
-		t[c+'a'-'A'] = true
-	}
-	for _, c := range "-._~" {
-		t[c] = true
-	}
-	return t
-}()
+	"github.com/netkit/netkit/codec/internal/ascii"
+)
 
 // AppendEscape appends the query-component escaping of s to dst and returns
 // the extended slice: the bytes url.QueryEscape returns. A space becomes '+',
 // unreserved bytes stay, every other byte becomes %XX with upper-case hex.
 // It allocates only when dst has to grow. O(len(s)).
 func AppendEscape(dst, s []byte) []byte {
-	i := keepPrefix(s)
+	i := ascii.UnreservedPrefix(s)
 	if i == len(s) {
 		return append(dst, s...)
 	}
@@ -35,10 +20,10 @@ func AppendEscape(dst, s []byte) []byte {
 		if c := s[i]; c == ' ' {
 			dst = append(dst, '+')
 		} else {
-			dst = append(dst, '%', upperhex[c>>4], upperhex[c&15])
+			dst = append(dst, '%', ascii.UpperHex[c>>4], ascii.UpperHex[c&15])
 		}
 		i++
-		n := keepPrefix(s[i:])
+		n := ascii.UnreservedPrefix(s[i:])
 		dst = append(dst, s[i:i+n]...)
 		i += n
 	}
@@ -51,7 +36,7 @@ func AppendEscape(dst, s []byte) []byte {
 func Escape(s string) string {
 	n, changed := len(s), false
 	for i := 0; i < len(s); i++ {
-		if !keep[s[i]] {
+		if !ascii.Is(s[i], ascii.Unreserved) {
 			changed = true
 			if s[i] != ' ' {
 				n += 2
@@ -65,7 +50,7 @@ func Escape(s string) string {
 	b.Grow(n)
 	for i := 0; i < len(s); {
 		j := i
-		for j < len(s) && keep[s[j]] {
+		for j < len(s) && ascii.Is(s[j], ascii.Unreserved) {
 			j++
 		}
 		b.WriteString(s[i:j])
@@ -76,8 +61,8 @@ func Escape(s string) string {
 			b.WriteByte('+')
 		} else {
 			b.WriteByte('%')
-			b.WriteByte(upperhex[c>>4])
-			b.WriteByte(upperhex[c&15])
+			b.WriteByte(ascii.UpperHex[c>>4])
+			b.WriteByte(ascii.UpperHex[c&15])
 		}
 		i = j + 1
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec/query"
+	"github.com/stretchr/testify/require"
 )
 
 var escapeCases = []string{
@@ -30,13 +31,9 @@ func TestEscapeMatchesNetURL(t *testing.T) {
 func checkEscape(t *testing.T, s string) {
 	t.Helper()
 	want := url.QueryEscape(s)
-	if got := query.Escape(s); got != want {
-		t.Fatalf("Escape(%q) = %q, want %q", s, got, want)
-	}
+	require.Equal(t, want, query.Escape(s), "Escape(%q)", s)
 	prefix := []byte("pre")
-	if got := query.AppendEscape(prefix, []byte(s)); string(got) != "pre"+want {
-		t.Fatalf("AppendEscape(%q) = %q, want %q", s, got, "pre"+want)
-	}
+	require.Equal(t, "pre"+want, string(query.AppendEscape(prefix, []byte(s))), "AppendEscape(%q)", s)
 }
 
 func TestUnescapeMatchesNetURL(t *testing.T) {
@@ -57,48 +54,39 @@ func checkUnescape(t *testing.T, s string) {
 	t.Helper()
 	want, wantErr := url.QueryUnescape(s)
 	got, err := query.Unescape(s)
-	if (err != nil) != (wantErr != nil) || got != want {
-		t.Fatalf("Unescape(%q) = %q, %v; net/url: %q, %v", s, got, err, want, wantErr)
-	}
+	require.Equal(t, wantErr != nil, err != nil, "Unescape(%q) = %q, %v; net/url: %q, %v", s, got, err, want, wantErr)
+	require.Equal(t, want, got, "Unescape(%q) = %q, %v; net/url: %q, %v", s, got, err, want, wantErr)
 	b, err2 := query.AppendUnescape([]byte("pre"), []byte(s))
-	if (err2 != nil) != (wantErr != nil) {
-		t.Fatalf("AppendUnescape(%q) error %v; net/url: %v", s, err2, wantErr)
-	}
-	if err2 == nil && string(b) != "pre"+want {
-		t.Fatalf("AppendUnescape(%q) = %q, want %q", s, b, "pre"+want)
+	require.Equal(t, wantErr != nil, err2 != nil, "AppendUnescape(%q) error %v; net/url: %v", s, err2, wantErr)
+	if err2 == nil {
+		require.Equal(t, "pre"+want, string(b), "AppendUnescape(%q)", s)
 	}
 	if err2 != nil {
-		if string(b) != "pre" {
-			t.Fatalf("AppendUnescape(%q) changed dst on error: %q", s, b)
-		}
+		require.Equal(t, "pre", string(b), "AppendUnescape(%q) changed dst on error: %q", s, b)
 		checkEscapeError(t, s, err)
 		checkEscapeError(t, s, err2)
 		// net/url names the bad escape: up to 3 bytes from the '%'.
 		var se *query.SyntaxError
 		errors.As(err, &se)
 		bad := s[se.Offset:min(len(s), se.Offset+3)]
-		if wantErr.Error() != url.EscapeError(bad).Error() {
-			t.Fatalf("Unescape(%q): offset %d names %q; net/url: %v", s, se.Offset, bad, wantErr)
-		}
+		require.EqualError(t, wantErr, url.EscapeError(bad).Error(), "Unescape(%q): offset %d names %q", s, se.Offset, bad)
 	}
 }
 
 func checkEscapeError(t *testing.T, s string, err error) {
 	t.Helper()
 	var se *query.SyntaxError
-	if !errors.As(err, &se) || !errors.Is(err, query.ErrBadEscape) {
-		t.Fatalf("Unescape(%q): error %v is not a SyntaxError of kind ErrBadEscape", s, err)
-	}
-	if se.Offset < 0 || se.Offset >= len(s) || s[se.Offset] != '%' {
-		t.Fatalf("Unescape(%q): offset %d is not a '%%'", s, se.Offset)
-	}
+	require.True(t, errors.As(err, &se), "Unescape(%q): error %v is not a SyntaxError of kind ErrBadEscape", s, err)
+	require.ErrorIs(t, err, query.ErrBadEscape, "Unescape(%q): error %v is not a SyntaxError of kind ErrBadEscape", s, err)
+	require.GreaterOrEqual(t, se.Offset, 0, "Unescape(%q): offset", s)
+	require.Less(t, se.Offset, len(s), "Unescape(%q): offset", s)
+	require.Equal(t, byte('%'), s[se.Offset], "Unescape(%q): offset %d is not a '%%'", s, se.Offset)
 }
 
 func TestSyntaxErrorMessage(t *testing.T) {
 	_, err := query.Unescape("ab%4")
-	if got, want := err.Error(), "query: invalid escape at offset 2"; got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
+	got, want := err.Error(), "query: invalid escape at offset 2"
+	require.Equal(t, want, got, "got %q, want %q", got, want)
 }
 
 // alphabet is rich in the bytes that matter to queries.

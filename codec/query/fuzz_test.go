@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec/query"
+	"github.com/stretchr/testify/require"
 )
 
 var fuzzSeeds = []string{
@@ -40,8 +41,8 @@ func FuzzEscape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		checkEscape(t, in)
-		if back, err := query.Unescape(query.Escape(in)); err != nil || back != in {
-			t.Fatalf("Unescape(Escape(%q)) = %q, %v", in, back, err)
-		}
+		back, err := query.Unescape(query.Escape(in))
+		require.NoError(t, err, "Unescape(Escape(%q)) = %q,", in, back)
+		require.Equal(t, in, back, "Unescape(Escape(%q)) = %q, %v", in, back, err)
 	})
 }

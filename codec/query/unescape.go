@@ -3,23 +3,9 @@ package query
 import (
 	"slices"
 	"strings"
-)
 
-// unhex maps a hexadecimal digit to its value and every other byte to 0xFF,
-// so that unhex[a]|unhex[b] < 16 tests two digits at once.
-var unhex = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xFF
-	}
-	for c := byte('0'); c <= '9'; c++ {
-		t[c] = c - '0'
-	}
-	for c := byte('a'); c <= 'f'; c++ {
-		t[c] = c - 'a' + 10
-		t[c-'a'+'A'] = c - 'a' + 10
-	}
-	return t
-}()
+	"github.com/netkit/netkit/codec/internal/ascii"
+)
 
 // decode writes the query-component decoding of s into out, which must have
 // room for len(s) bytes, and returns how many bytes it wrote and the offset
@@ -32,7 +18,7 @@ func decode(out, s []byte, lenient bool) (int, int) {
 		switch c := s[i]; c {
 		case '%':
 			if i+2 < len(s) {
-				if h, l := unhex[s[i+1]], unhex[s[i+2]]; h|l < 16 {
+				if h, l := ascii.Unhex[s[i+1]], ascii.Unhex[s[i+2]]; h|l < 16 {
 					out[j] = h<<4 | l
 					j++
 					i += 2
@@ -86,10 +72,10 @@ func Unescape(s string) (string, error) {
 	for ; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '%':
-			if i+2 >= len(s) || unhex[s[i+1]]|unhex[s[i+2]] >= 16 {
+			if i+2 >= len(s) || ascii.Unhex[s[i+1]]|ascii.Unhex[s[i+2]] >= 16 {
 				return "", &SyntaxError{Offset: i, Kind: ErrBadEscape}
 			}
-			b.WriteByte(unhex[s[i+1]]<<4 | unhex[s[i+2]])
+			b.WriteByte(ascii.Unhex[s[i+1]]<<4 | ascii.Unhex[s[i+2]])
 			i += 2
 		case '+':
 			b.WriteByte(' ')

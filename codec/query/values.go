@@ -3,6 +3,8 @@ package query
 import (
 	"bytes"
 	"iter"
+
+	"github.com/netkit/netkit/codec/internal/ascii"
 )
 
 // DefaultMaxParams is the parameter cap of a [Values] whose MaxParams is 0.
@@ -136,7 +138,7 @@ func (vs *Values) parse(query []byte) error {
 			continue
 		case clsPercent:
 			if i+2 < len(query) {
-				if h, l := unhex[query[i+1]], unhex[query[i+2]]; h|l < 16 {
+				if h, l := ascii.Unhex[query[i+1]], ascii.Unhex[query[i+2]]; h|l < 16 {
 					buf[j] = h<<4 | l
 					j++
 					i += 2

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec/query"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type kv struct{ k, v string }
@@ -61,75 +63,59 @@ func TestParseTable(t *testing.T) {
 			vs := tt.opts
 			vs.Add([]byte("stale"), []byte("pair")) // Parse replaces the contents
 			err := vs.Parse([]byte(tt.in))
-			if got := pairs(&vs); !slices.Equal(got, tt.want) {
-				t.Errorf("pairs = %q, want %q", got, tt.want)
-			}
+			got := pairs(&vs)
+			assert.True(t, slices.Equal(got, tt.want), "pairs = %q, want %q", got, tt.want)
 			if tt.kind == nil {
-				if err != nil {
-					t.Fatalf("error %v, want none", err)
-				}
+				require.NoError(t, err)
 				return
 			}
 			var se *query.SyntaxError
-			if !errors.Is(err, tt.kind) || !errors.As(err, &se) || se.Offset != tt.where {
-				t.Fatalf("error %v, want %v at offset %d", err, tt.kind, tt.where)
-			}
+			require.ErrorIs(t, err, tt.kind)
+			require.ErrorAs(t, err, &se)
+			require.Equal(t, tt.where, se.Offset, "offset of %v", err)
 		})
 	}
 }
 
 func TestGetHasLen(t *testing.T) {
 	var vs query.Values
-	if err := vs.Parse([]byte("a=1&b=&a=2&c")); err != nil {
-		t.Fatal(err)
-	}
-	if vs.Len() != 4 {
-		t.Fatalf("Len = %d, want 4", vs.Len())
-	}
+	require.NoError(t, vs.Parse([]byte("a=1&b=&a=2&c")))
+	require.Equal(t, 4, vs.Len())
 	for _, c := range []struct {
 		key, val string
 		ok       bool
 	}{{"a", "1", true}, {"b", "", true}, {"c", "", true}, {"d", "", false}, {"", "", false}} {
 		v, ok := vs.Get(c.key)
-		if string(v) != c.val || ok != c.ok || vs.Has(c.key) != c.ok {
-			t.Errorf("Get(%q) = %q, %v; want %q, %v", c.key, v, ok, c.val, c.ok)
-		}
+		assert.Equal(t, c.val, string(v), "Get(%q)", c.key)
+		assert.Equal(t, c.ok, ok, "Get(%q)", c.key)
+		assert.Equal(t, c.ok, vs.Has(c.key), "Has(%q)", c.key)
 	}
 	// Results have no spare capacity: appending cannot clobber the next pair.
 	v, _ := vs.Get("a")
 	_ = append(v, 'X')
-	if w, _ := vs.Get("b"); string(w) != "" {
-		t.Fatalf("append to a value changed the next key: %q", w)
-	}
-	if k := pairs(&vs)[1].k; k != "b" {
-		t.Fatalf("append to a value changed the next key: %q", k)
-	}
+	w, _ := vs.Get("b")
+	require.Equal(t, "", string(w), "append to a value changed the next key: %q", w)
+	k := pairs(&vs)[1].k
+	require.Equal(t, "b", k, "append to a value changed the next key: %q", k)
 	// All stops when asked.
 	n := 0
 	for range vs.All() {
 		n++
 		break
 	}
-	if n != 1 {
-		t.Fatalf("All yielded %d pairs after break", n)
-	}
+	require.Equal(t, 1, n, "All yielded %d pairs after break", n)
 	vs.Reset()
-	if vs.Len() != 0 || vs.Has("a") {
-		t.Fatal("Reset left pairs")
-	}
+	require.Equal(t, 0, vs.Len(), "Reset left pairs")
+	require.False(t, vs.Has("a"), "Reset left pairs")
 }
 
 func TestAppendEncode(t *testing.T) {
 	var vs query.Values
-	if got := vs.AppendEncode(nil); len(got) != 0 {
-		t.Fatalf("empty encodes to %q", got)
-	}
+	require.Empty(t, vs.AppendEncode(nil), "an empty Values encodes to nothing")
 	vs.Add([]byte("b"), []byte("x y"))
 	vs.Add([]byte("a&"), []byte(""))
 	vs.Add([]byte("b"), []byte("é;"))
-	if got, want := string(vs.AppendEncode([]byte("?"))), "?b=x+y&a%26=&b=%C3%A9%3B"; got != want {
-		t.Fatalf("AppendEncode = %q, want %q", got, want)
-	}
+	require.Equal(t, "?b=x+y&a%26=&b=%C3%A9%3B", string(vs.AppendEncode([]byte("?"))))
 	// Sorted input gives net/url's bytes; a parse round trip keeps the pairs.
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 1000 {
@@ -144,16 +130,11 @@ func TestAppendEncode(t *testing.T) {
 			}
 		}
 		enc := sorted.AppendEncode(nil)
-		if string(enc) != uv.Encode() {
-			t.Fatalf("AppendEncode = %q, url.Values.Encode = %q", enc, uv.Encode())
-		}
+		require.Equal(t, uv.Encode(), string(enc), "AppendEncode = %q, url.Values.Encode = %q", enc, uv.Encode())
 		var back query.Values
-		if err := back.Parse(enc); err != nil {
-			t.Fatalf("Parse(%q): %v", enc, err)
-		}
-		if got, want := pairs(&back), pairs(&sorted); !slices.Equal(got, want) && !(len(got) == 0 && allEmptyKeyless(want)) {
-			t.Fatalf("round trip of %q: %q, want %q", enc, got, want)
-		}
+		require.NoError(t, back.Parse(enc), "Parse(%q)", enc)
+		got, want := pairs(&back), pairs(&sorted)
+		require.False(t, !slices.Equal(got, want) && !(len(got) == 0 && allEmptyKeyless(want)), "round trip of %q: %q, want %q", enc, got, want)
 	}
 }
 
@@ -176,33 +157,25 @@ func checkParse(t *testing.T, in string) {
 	vs := query.Values{MaxParams: 10000}
 	err := vs.Parse([]byte(in))
 	want, wantErr := url.ParseQuery(in)
-	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("Parse(%.80q) error %v; net/url: %v", in, err, wantErr)
-	}
+	require.Equal(t, wantErr != nil, err != nil, "Parse(%.80q) error %v; net/url: %v", in, err, wantErr)
 	got := url.Values{}
 	for _, p := range pairs(&vs) {
 		got[p.k] = append(got[p.k], p.v)
 	}
-	if !maps.EqualFunc(got, want, slices.Equal) {
-		t.Fatalf("Parse(%.80q) = %q; net/url: %q", in, got, want)
-	}
+	require.True(t, maps.EqualFunc(got, want, slices.Equal), "Parse(%.80q) = %q; net/url: %q", in, got, want)
 	if err != nil {
 		var se *query.SyntaxError
-		if !errors.As(err, &se) || se.Offset < 0 || se.Offset >= len(in) {
-			t.Fatalf("Parse(%.80q): error %v has no offset in the input", in, err)
-		}
+		require.True(t, errors.As(err, &se), "Parse(%.80q): error %v has no offset in the input", in, err)
+		require.GreaterOrEqual(t, se.Offset, 0, "Parse(%.80q): error %v has no offset in the input", in, err)
+		require.Less(t, se.Offset, len(in), "Parse(%.80q): error %v has no offset in the input", in, err)
 		switch se.Kind {
 		case query.ErrBadEscape:
-			if in[se.Offset] != '%' {
-				t.Fatalf("Parse(%.80q): bad escape at %d is not a '%%'", in, se.Offset)
-			}
+			require.Equal(t, byte('%'), in[se.Offset], "Parse(%.80q): bad escape at %d is not a '%%'", in, se.Offset)
 		case query.ErrSemicolon:
-			if in[se.Offset] != ';' {
-				t.Fatalf("Parse(%.80q): semicolon at %d is not a ';'", in, se.Offset)
-			}
+			require.Equal(t, byte(';'), in[se.Offset], "Parse(%.80q): semicolon at %d is not a ';'", in, se.Offset)
 		case query.ErrTooManyParams:
 		default:
-			t.Fatalf("Parse(%.80q): unexpected kind %v", in, se.Kind)
+			require.Fail(t, "unexpected kind", "Parse(%.80q): %v", in, se.Kind)
 		}
 	}
 	checkParseOptions(t, in, &vs, err)
@@ -215,11 +188,10 @@ func checkParseOptions(t *testing.T, in string, strict *query.Values, strictErr 
 	t.Helper()
 	lenient := query.Values{Lenient: true, MaxParams: -1}
 	err := lenient.Parse([]byte(in))
-	if errors.Is(err, query.ErrBadEscape) {
-		t.Fatalf("lenient Parse(%.80q) = %v", in, err)
-	}
-	if strictErr == nil && (err != nil || !slices.Equal(pairs(&lenient), pairs(strict))) {
-		t.Fatalf("lenient Parse(%.80q) = %q, %v; strict %q", in, pairs(&lenient), err, pairs(strict))
+	require.NotErrorIs(t, err, query.ErrBadEscape, "lenient Parse(%.80q) = %v", in, err)
+	if strictErr == nil {
+		require.NoError(t, err, "lenient Parse(%.80q) where strict accepts", in)
+		require.True(t, slices.Equal(pairs(&lenient), pairs(strict)), "lenient Parse(%.80q) = %q; strict %q", in, pairs(&lenient), pairs(strict))
 	}
 	semi := query.Values{SemicolonIsNormalChar: true, MaxParams: 10000}
 	err = semi.Parse([]byte(in))
@@ -228,9 +200,8 @@ func checkParseOptions(t *testing.T, in string, strict *query.Values, strictErr 
 	for _, p := range pairs(&semi) {
 		got[p.k] = append(got[p.k], p.v)
 	}
-	if (err != nil) != (wantErr != nil) || !maps.EqualFunc(got, want, slices.Equal) {
-		t.Fatalf("SemicolonIsNormalChar Parse(%.80q) = %q, %v; net/url with %%3B: %q, %v", in, got, err, want, wantErr)
-	}
+	require.Equal(t, wantErr != nil, err != nil, "SemicolonIsNormalChar Parse(%.80q) = %q, %v; net/url with %%3B: %q, %v", in, got, err, want, wantErr)
+	require.True(t, maps.EqualFunc(got, want, slices.Equal), "SemicolonIsNormalChar Parse(%.80q) = %q, %v; net/url with %%3B: %q, %v", in, got, err, want, wantErr)
 }
 
 func TestParseMatchesNetURL(t *testing.T) {

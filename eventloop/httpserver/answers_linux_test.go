@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/netkit/netkit/codec"
 	"github.com/netkit/netkit/codec/http1"
 )
 
@@ -153,8 +154,8 @@ func TestOneFinalResponse(t *testing.T) {
 	require.Len(t, errs, 4)
 	for i, err := range errs {
 		require.Error(t, err, "write %d after the final response", i)
-		var re *http1.ResponseError
-		require.True(t, errors.As(err, &re), "write %d: %v is not a *http1.ResponseError", i, err)
+		var re *codec.FieldError
+		require.True(t, errors.As(err, &re), "write %d: %v is not a *codec.FieldError", i, err)
 	}
 }
 

@@ -67,14 +67,29 @@ func (p *HandlerPanic) Unwrap() error {
 type Option func(*options)
 
 type options struct {
-	decoder []http1.Option
+	decoder []func(*http1.Decoder)
 	loop    []eventloop.Option
 }
 
-// WithDecoderOptions sets the request parser's limits and rules (see
-// http1.NewDecoder); by default http1's defaults apply.
+// WithDecoder sets the request parser's limits and rules: set is called
+// on each connection's http1.Decoder, a zero one (http1's defaults), before
+// its first request, as in
+//
+//	httpserver.WithDecoder(func(d *http1.Decoder) { d.MaxBodySize = 1 << 20 })
+func WithDecoder(set func(*http1.Decoder)) Option {
+	return func(o *options) { o.decoder = append(o.decoder, set) }
+}
+
+// WithDecoderOptions applies http1's functional options to each
+// connection's decoder.
+//
+// Deprecated: use WithDecoder, which sets the http1.Decoder's fields.
 func WithDecoderOptions(opts ...http1.Option) Option {
-	return func(o *options) { o.decoder = append(o.decoder, opts...) }
+	return func(o *options) {
+		for _, op := range opts {
+			o.decoder = append(o.decoder, op)
+		}
+	}
 }
 
 // WithConnOptions passes options to eventloop.Listen: water marks, idle
@@ -141,7 +156,10 @@ const responseBuffer = 4 << 10
 // init builds a new connection's pipeline: one handler, its own state.
 func (s *Server) init(c *eventloop.Conn) {
 	st := s.loops[c.Loop()]
-	hc := &conn{s: s, dec: http1.NewDecoder(s.opts.decoder...)}
+	hc := &conn{s: s, dec: new(http1.Decoder)}
+	for _, set := range s.opts.decoder {
+		set(hc.dec)
+	}
 	hc.w.Dates = &st.dates
 	hc.w.BufferSize = responseBuffer
 	if err := c.Pipeline().AddLast("http1", hc); err != nil {

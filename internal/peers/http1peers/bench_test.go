@@ -31,7 +31,7 @@ var benchInputs = []struct{ name, in string }{
 // scratch slice (its chunked parse rewrites the body in place). Nothing
 // else is set up inside the loop.
 //
-//   - netkit: http1.ParseRequest into a reused Request, head and body.
+//   - netkit: http1.Decoder.DecodeBytes (the zero Decoder) into a reused Request, head and body.
 //   - fasthttp-header: a reused fasthttp.RequestHeader's Read: the head
 //     only (for chunkedpost it leaves the body unread).
 //   - fasthttp: a reused fasthttp.Request's Read: head and body
@@ -103,13 +103,14 @@ func benchNetHTTP(b *testing.B, in string) {
 }
 
 func benchNetkit(b *testing.B, in string) {
+	var d http1.Decoder
 	var req http1.Request
 	scratch := make([]byte, len(in))
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
 		copy(scratch, in)
-		n, err := http1.ParseRequest(&req, scratch)
+		n, err := d.DecodeBytes(scratch, &req)
 		if err != nil || n != len(in) {
 			b.Fatal(n, err)
 		}

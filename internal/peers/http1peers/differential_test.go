@@ -72,7 +72,7 @@ func compare(in []byte) (outcome, *stricter, error) {
 var seed = flag.Uint64("seed", 2026, "the seed of TestDifferentialNetHTTP's generator")
 
 // TestDifferentialNetHTTP runs generated requests through netkit's
-// ParseRequest and net/http's ReadRequest: valid ones, which both must
+// Decoder.DecodeBytes and net/http's ReadRequest: valid ones, which both must
 // accept and read alike, and mutated ones, on which they must agree but
 // for the stricter table's rows. It logs how often each mutation was
 // accepted, rejected by both, or rejected by netkit alone.

@@ -9,8 +9,8 @@ import (
 )
 
 // NetkitParse parses the request at the front of p with netkit's
-// http1.ParseRequest (the default limits and rules), or with a Decoder
-// made with opts when there are any. It parses a copy of p, since a
+// http1.Decoder.DecodeBytes: the zero Decoder (the default limits and
+// rules), changed by the set functions when there are any. It parses a copy of p, since a
 // chunked body is de-chunked in place.
 //
 // It also checks what Parsed cannot hold: that Method agrees with
@@ -18,16 +18,14 @@ import (
 // authority for an absolute-form target), and that the consumed length is
 // within p; a disagreement is returned as an error that is no
 // *http1.SyntaxError, which the tests report.
-func NetkitParse(p []byte, opts ...http1.Option) (*Parsed, error) {
+func NetkitParse(p []byte, set ...func(*http1.Decoder)) (*Parsed, error) {
 	in := bytes.Clone(p)
 	var req http1.Request
-	var n int
-	var err error
-	if len(opts) == 0 {
-		n, err = http1.ParseRequest(&req, in)
-	} else {
-		n, err = http1.NewDecoder(opts...).Parse(&req, in)
+	var d http1.Decoder
+	for _, f := range set {
+		f(&d)
 	}
+	n, err := d.DecodeBytes(in, &req)
 	if err != nil {
 		return nil, err
 	}
