@@ -18,7 +18,9 @@ all: test
 
 ## test: vet, tests (plain, -race, -tags invariants), the whole module on
 ##       the pure-Go twins of internal/rt and search (-tags nounsafe,purego:
-##       no unsafe, no go:linkname, no assembly), peers module, darwin,
+##       no unsafe, no go:linkname, no assembly; -short, since netbench's
+##       long tests build other modules, which the tags do not reach),
+##       peers module, darwin,
 ##       arm64 and 386 (32-bit) builds, the generated assembly's
 ##       regeneration check; browser tests need Chromium, MQTT
 ##       interoperability tests need mosquitto and its clients (skipped,
@@ -29,7 +31,7 @@ test:
 	$(GO) test -count=1 -race $(PKGS)
 	$(GO) test -count=1 -tags invariants $(PKGS)
 	$(GO) vet -tags nounsafe,purego $(PKGS)
-	$(GO) test -count=1 -tags nounsafe,purego $(PKGS)
+	$(GO) test -count=1 -short -tags nounsafe,purego $(PKGS)
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
 	GOARCH=arm64 $(GO) vet ./search/...
