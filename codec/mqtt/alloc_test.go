@@ -40,7 +40,7 @@ func TestDecodeAllocs(t *testing.T) {
 			}
 			var pk Packet
 			if n := testing.AllocsPerRun(100, func() {
-				if _, err := Decode(b, dv, &pk); err != nil {
+				if _, err := DecodeBytes(b, dv, &pk); err != nil {
 					t.Fatal(err)
 				}
 			}); n != 0 {

@@ -35,7 +35,7 @@ func BenchmarkPublishDecode(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Decode(in, v, &pk); err != nil {
+				if _, err := DecodeBytes(in, v, &pk); err != nil {
 					b.Fatal(err)
 				}
 			}

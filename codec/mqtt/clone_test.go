@@ -17,7 +17,7 @@ func clonePackets(t testing.TB) (names []string, ps []*Packet) {
 	add := func(name string, v Version, b []byte, err error) {
 		require.NoError(t, err, name)
 		p := new(Packet)
-		_, err = Decode(b, v, p)
+		_, err = DecodeBytes(b, v, p)
 		require.NoError(t, err, name)
 		names, ps = append(names, name), append(ps, p)
 	}
@@ -72,7 +72,7 @@ func TestCloneAllocs(t *testing.T) {
 	big := Packet{}
 	pub, err := (&Encoder{Version: V311}).AppendPublish(nil, &Publish{Topic: []byte("a/b"), Payload: make([]byte, 65536)})
 	require.NoError(t, err)
-	_, err = Decode(pub, V311, &big)
+	_, err = DecodeBytes(pub, V311, &big)
 	require.NoError(t, err)
 	require.Equal(t, 65536, len(big.Publish.Payload))
 	bytes := bytesPerOp(100, func() { sink = big.Clone() })
@@ -90,7 +90,7 @@ func TestPublishClone(t *testing.T) {
 	in, err := e.AppendPublish(nil, benchPublish(V5))
 	require.NoError(t, err)
 	var p Packet
-	_, err = Decode(in, V5, &p)
+	_, err = DecodeBytes(in, V5, &p)
 	require.NoError(t, err)
 	c := p.Publish.Clone()
 	want, err := e.AppendPublish(nil, c)
@@ -113,7 +113,7 @@ func TestPublishClone(t *testing.T) {
 	}
 	retained, err := (&Encoder{Version: V311}).AppendPublish(nil, &Publish{Retain: true, Topic: []byte("a/b"), Payload: []byte("hello")})
 	require.NoError(t, err)
-	_, err = Decode(retained, V311, &p)
+	_, err = DecodeBytes(retained, V311, &p)
 	require.NoError(t, err)
 	var sink *Publish
 	allocs := testing.AllocsPerRun(100, func() { sink = p.Publish.Clone() })

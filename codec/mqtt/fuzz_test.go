@@ -54,7 +54,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, vb byte, split uint16) {
 		v := Version(vb)
 		var p Packet
-		n, err := Decode(data, v, &p)
+		n, err := DecodeBytes(data, v, &p)
 		if err != nil {
 			if n != 0 {
 				t.Fatalf("error %v with n=%d", err, n)
@@ -75,7 +75,7 @@ func FuzzDecode(f *testing.F) {
 			if p.Type == TypeConnect {
 				dv = 0
 			}
-			m, err := Decode(b, dv, &q)
+			m, err := DecodeBytes(b, dv, &q)
 			if err != nil || m != len(b) {
 				t.Fatalf("re-encoding %x of %x does not decode: %d %v", b, data[:n], m, err)
 			}

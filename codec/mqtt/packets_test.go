@@ -190,9 +190,9 @@ func TestRoundTrip(t *testing.T) {
 		for _, p := range samples(v) {
 			b := mustEncode(t, &p)
 			var d Packet
-			n, err := Decode(b, v, &d)
+			n, err := DecodeBytes(b, v, &d)
 			if p.Type == TypeConnect {
-				n, err = Decode(b, 0, &d)
+				n, err = DecodeBytes(b, 0, &d)
 			}
 			if err != nil || n != len(b) {
 				t.Fatalf("%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
@@ -211,7 +211,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			// Every prefix is short.
 			for i := range b {
-				if n, err := Decode(b[:i], v, &d); err != ErrShort && !(p.Type == TypeConnect && err != nil) {
+				if n, err := DecodeBytes(b[:i], v, &d); err != ErrShort && !(p.Type == TypeConnect && err != nil) {
 					t.Fatalf("%v %v: prefix %d: n=%d err=%v", v, p.Type, i, n, err)
 				}
 			}
@@ -232,37 +232,37 @@ func TestKnownBytes(t *testing.T) {
 	// CONNECT 3.1.1: "MQTT", level 4, clean session, keep alive 60, client id "abc".
 	var p Packet
 	b := h("10 0f 0004 4d515454 04 02 003c 0003 616263")
-	if n, err := Decode(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V311 || !p.Connect.CleanStart ||
+	if n, err := DecodeBytes(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V311 || !p.Connect.CleanStart ||
 		p.Connect.KeepAlive != 60 || string(p.Connect.ClientID) != "abc" {
 		t.Fatalf("CONNECT 3.1.1: n=%d err=%v %+v", n, err, p.Connect)
 	}
 	// CONNECT 5.0 with session expiry 10 and an empty client id.
 	b = h("10 12 0004 4d515454 05 02 000a 05 11 0000000a 0000")
-	if n, err := Decode(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V5 || p.Connect.Props.SessionExpiry != 10 ||
+	if n, err := DecodeBytes(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V5 || p.Connect.Props.SessionExpiry != 10 ||
 		!p.Connect.Props.Present.Has(PropSessionExpiry) || len(p.Connect.ClientID) != 0 {
 		t.Fatalf("CONNECT 5: n=%d err=%v %+v", n, err, p.Connect)
 	}
 	// PUBLISH 3.1.1 QoS 1 retain, topic "a/b", id 0x1234, payload "hi".
 	b = h("33 09 0003 612f62 1234 6869")
-	if n, err := Decode(b, V311, &p); err != nil || n != len(b) || p.Publish.QoS != 1 || !p.Publish.Retain ||
+	if n, err := DecodeBytes(b, V311, &p); err != nil || n != len(b) || p.Publish.QoS != 1 || !p.Publish.Retain ||
 		string(p.Publish.Topic) != "a/b" || p.Publish.PacketID != 0x1234 || string(p.Publish.Payload) != "hi" {
 		t.Fatalf("PUBLISH: n=%d err=%v %+v", n, err, p.Publish)
 	}
 	// PUBLISH 5.0 QoS 0 with two subscription identifiers (1 and 300) and a user property.
 	b = h("30 12 0001 74 0c 0b01 0b ac02 26 0001 6b 0001 76 7061")
-	if n, err := Decode(b, V5, &p); err != nil || n != len(b) || len(p.Publish.Props.SubscriptionIDs) != 2 ||
+	if n, err := DecodeBytes(b, V5, &p); err != nil || n != len(b) || len(p.Publish.Props.SubscriptionIDs) != 2 ||
 		p.Publish.Props.SubscriptionIDs[1] != 300 || len(p.Publish.Props.User) != 1 || string(p.Publish.Payload) != "pa" {
 		t.Fatalf("PUBLISH 5: n=%d err=%v %+v", n, err, p.Publish)
 	}
 	// SUBACK 5.0 id 7, no properties, granted QoS 1 and 0x87.
 	b = h("90 05 0007 00 01 87")
-	if n, err := Decode(b, V5, &p); err != nil || n != len(b) || p.Suback.PacketID != 7 || len(p.Suback.Reasons) != 2 || p.Suback.Reasons[1] != NotAuthorized {
+	if n, err := DecodeBytes(b, V5, &p); err != nil || n != len(b) || p.Suback.PacketID != 7 || len(p.Suback.Reasons) != 2 || p.Suback.Reasons[1] != NotAuthorized {
 		t.Fatalf("SUBACK: n=%d err=%v %+v", n, err, p.Suback)
 	}
 	// PUBACK 5.0 short forms: no reason (Success), reason without properties.
 	for _, s := range []string{"40 02 0001", "40 03 0001 10"} {
 		b = h(s)
-		if n, err := Decode(b, V5, &p); err != nil || n != len(b) || p.Ack.PacketID != 1 {
+		if n, err := DecodeBytes(b, V5, &p); err != nil || n != len(b) || p.Ack.PacketID != 1 {
 			t.Fatalf("PUBACK %s: n=%d err=%v", s, n, err)
 		}
 	}

@@ -101,14 +101,14 @@ func TestViolations(t *testing.T) {
 				t.Fatal(err)
 			}
 			var p Packet
-			n, err := Decode(in, c.v, &p)
+			n, err := DecodeBytes(in, c.v, &p)
 			var se *SyntaxError
 			var v *Violation
 			if !errors.Is(err, c.want) || !errors.As(err, &se) || !errors.As(err, &v) || n != 0 {
-				t.Fatalf("Decode(%s) = %d, %v; want %v", c.in, n, err, c.want)
+				t.Fatalf("DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
 			}
-			if v.Rule != c.rule || ReasonOf(err) != c.want.Reason || se.Offset != c.at {
-				t.Fatalf("%v: rule %q reason %v offset %d; want %q %v %d", err, v.Rule, ReasonOf(err), se.Offset, c.rule, c.want.Reason, c.at)
+			if v.Ref != c.rule || ReasonOf(err) != c.want.Reason || se.Offset != c.at {
+				t.Fatalf("%v: rule %q reason %v offset %d; want %q %v %d", err, v.Ref, ReasonOf(err), se.Offset, c.rule, c.want.Reason, c.at)
 			}
 			if !strings.Contains(err.Error(), c.rule) {
 				t.Fatalf("message %q does not name %s", err, c.rule)
@@ -181,7 +181,7 @@ func TestSecondConnect(t *testing.T) {
 	in := must(hexBytes("10 0c 0004 4d515454 04 02 003c 0000"))
 	for _, v := range []Version{0, V311, V5} {
 		var p Packet
-		n, err := Decode(in, v, &p)
+		n, err := DecodeBytes(in, v, &p)
 		require.NoError(t, err, "Decode with version %v", v)
 		require.Equal(t, len(in), n)
 		require.Equal(t, TypeConnect, p.Type)

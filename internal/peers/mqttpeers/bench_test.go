@@ -82,7 +82,7 @@ func benchDecode(b *testing.B, v byte, in []byte) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := mqtt.Decode(in, nv, &pk); err != nil {
+			if _, err := mqtt.DecodeBytes(in, nv, &pk); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -258,7 +258,7 @@ func BenchmarkRemainingLength(b *testing.B) {
 		var pk mqtt.Packet
 		b.ReportAllocs()
 		for b.Loop() {
-			_, sinkErr = mqtt.Decode(attackHeader, 0, &pk)
+			_, sinkErr = mqtt.DecodeBytes(attackHeader, 0, &pk)
 		}
 		if sinkErr == nil {
 			b.Fatal("netkit accepted the header")
@@ -334,7 +334,7 @@ func TestNetkitBenchNoAllocs(t *testing.T) {
 			v = 0
 		}
 		var pk mqtt.Packet
-		if n := testing.AllocsPerRun(100, func() { mqtt.Decode(in, v, &pk) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(in, v, &pk) }); n != 0 {
 			t.Errorf("decoding %s v%d: %v allocs, want 0", TypeName(p.Type), p.Version, n)
 		}
 		e := mqtt.Encoder{Version: mqtt.Version(p.Version)}
@@ -345,7 +345,7 @@ func TestNetkitBenchNoAllocs(t *testing.T) {
 		}
 	}
 	var pk mqtt.Packet
-	if n := testing.AllocsPerRun(100, func() { mqtt.Decode(attackHeader, 0, &pk) }); n > 1 {
+	if n := testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(attackHeader, 0, &pk) }); n > 1 {
 		t.Errorf("rejecting the 256 MiB header: %v allocs, want at most 1", n)
 	}
 }

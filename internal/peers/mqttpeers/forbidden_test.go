@@ -287,8 +287,8 @@ func TestForbiddenNetkit(t *testing.T) {
 					t.Errorf("%s: ReasonOf = %v, want %v", how, got, c.reason)
 				}
 				var v *mqtt.Violation
-				if errors.As(err, &v) && (v.Rule == "" || !strings.Contains(err.Error(), v.Rule)) {
-					t.Errorf("%s: %q does not name its rule %q", how, err, v.Rule)
+				if errors.As(err, &v) && (v.Ref == "" || !strings.Contains(err.Error(), v.Ref)) {
+					t.Errorf("%s: %q does not name its rule %q", how, err, v.Ref)
 				}
 			}
 			if !c.stream {
@@ -301,9 +301,9 @@ func TestForbiddenNetkit(t *testing.T) {
 			_, err := Netkit.ReadFrom(Endless(c.in), c.v)
 			check("Decoder", err)
 			var pk mqtt.Packet
-			_, err = mqtt.Decode(c.in, mqtt.Version(c.v), &pk)
+			_, err = mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk)
 			check("Decode", err)
-			if a := allocatedBytes(func() { mqtt.Decode(c.in, mqtt.Version(c.v), &pk) }); a >= 4096 {
+			if a := allocatedBytes(func() { mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk) }); a >= 4096 {
 				t.Errorf("decoding % X allocated %d bytes, want < 4 KiB", c.in, a)
 			}
 			if race.Enabled || invariants.Enabled {
@@ -371,7 +371,7 @@ func forbiddenMarkdown() string {
 		if c.v == V5 {
 			v = "5.0"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | rejects: `%s`, 0x%02X, %s |", c.rule, v, in, sentinelNames[c.want], byte(c.reason), c.want.Rule)
+		fmt.Fprintf(&b, "| %s | %s | %s | rejects: `%s`, 0x%02X, %s |", c.rule, v, in, sentinelNames[c.want], byte(c.reason), c.want.Ref)
 		for _, p := range peers {
 			o := c.peers[p.Name]
 			if o == "" {
