@@ -356,7 +356,9 @@ type Encoder struct {
 }
 
 // fieldErr reports kind for a field that is not in a list.
-func fieldErr(field string, kind error) error { return &FieldError{Kind: kind, Field: field, Index: -1} }
+func fieldErr(field string, kind error) error {
+	return &FieldError{Kind: kind, Field: field, Index: -1}
+}
 
 // fieldErrAt reports kind for element i of a list of fields.
 func fieldErrAt(field string, i int, kind error) error {
