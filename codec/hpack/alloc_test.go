@@ -14,8 +14,8 @@ func TestAllocs(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	cold, warm := requestBlocks()
-	d := NewRequestDecoder()
-	if err := d.Decode(cold, countEmit); err != nil {
+	d := &Decoder{Validate: Request}
+	if err := d.DecodeBlock(cold, countEmit); err != nil {
 		t.Fatal(err)
 	}
 	check := func(name string, max float64, f func()) {
@@ -25,29 +25,29 @@ func TestAllocs(t *testing.T) {
 		}
 	}
 	check("warm decode", 0, func() {
-		if err := d.Decode(warm, countEmit); err != nil {
+		if err := d.DecodeBlock(warm, countEmit); err != nil {
 			t.Fatal(err)
 		}
 	})
 	check("literal decode", 0, func() {
 		d.Reset()
-		if err := d.Decode(cold, countEmit); err != nil {
+		if err := d.DecodeBlock(cold, countEmit); err != nil {
 			t.Fatal(err)
 		}
 	})
 	check("cold decode", 2, func() {
-		if err := NewDecoder().Decode(cold, countEmit); err != nil {
+		if err := new(Decoder).DecodeBlock(cold, countEmit); err != nil {
 			t.Fatal(err)
 		}
 	})
-	e := NewEncoder()
+	e := new(Encoder)
 	buf := e.AppendFields(make([]byte, 0, 1024), requestFields)
 	check("warm encode", 0, func() { buf = e.AppendFields(buf[:0], requestFields) })
 	check("literal encode", 0, func() {
 		e.Reset()
 		buf = e.AppendFields(buf[:0], requestFields)
 	})
-	check("cold encode", 2, func() { buf = NewEncoder().AppendFields(buf[:0], requestFields) })
+	check("cold encode", 2, func() { buf = new(Encoder).AppendFields(buf[:0], requestFields) })
 	check("fragments", 0, func() {
 		d.Reset()
 		for i := 0; i < len(cold); i += 7 {

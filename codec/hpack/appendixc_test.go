@@ -283,7 +283,7 @@ func unhex(tb testing.TB, s string) []byte {
 // decodeList decodes one block and returns the emitted fields, copied.
 func decodeList(d *Decoder, block []byte) ([]appField, error) {
 	var got []appField
-	err := d.Decode(block, func(name, value []byte, sensitive bool) error {
+	err := d.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 		got = append(got, appField{name: string(name), value: string(value), sensitive: sensitive})
 		return nil
 	})
@@ -325,10 +325,10 @@ func checkTable(tb testing.TB, d *Decoder, want []appEntry, size int) {
 // newDecoder returns a decoder for the sequence. For C.5 and C.6 the RFC's
 // decoder has a table of 256 octets from the start: our SETTINGS bound is
 // 256, so the table starts at 256 and the blocks need no size update.
-func (s appSequence) newDecoder() *Decoder { return NewDecoder(WithMaxTableSize(s.maxTable)) }
+func (s appSequence) newDecoder() *Decoder { return &Decoder{MaxTableSize: s.maxTable} }
 
 func (s appSequence) newEncoder() *Encoder {
-	return NewEncoder(WithEncoderTableLimit(s.maxTable))
+	return &Encoder{MaxTableSize: s.maxTable}
 }
 
 // The integer examples of C.1 (RFC 7541 §5.1), checked through the

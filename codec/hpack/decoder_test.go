@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,20 +40,20 @@ func TestDecodeRejects(t *testing.T) {
 		{"RFC7541_4.2/size_update_not_down_to_lowest_settings", func(d *Decoder) { d.SetMaxTableSize(100); d.SetMaxTableSize(200) }, cat(upd(150), idx(2)), ErrSizeUpdateMissed, 2},
 		{"RFC7541_2.3/block_ends_inside_a_string", nil, lit("name", "value")[:8], ErrTruncated, 0},
 		{"RFC7541_2.3/block_ends_inside_an_integer", nil, []byte{0x82, 0xff}, ErrTruncated, 1},
-		{"RFC7541_7.4/string_longer_than_maximum", func(d *Decoder) { *d = *NewDecoder(WithMaxStringLength(99)) }, lit("a", big), ErrStringTooLong, 0},
-		{"RFC7541_7.4/string_length_checked_before_bytes_arrive", func(d *Decoder) { *d = *NewDecoder(WithMaxStringLength(99)) }, lit("a", big)[:5], ErrStringTooLong, 0},
+		{"RFC7541_7.4/string_longer_than_maximum", func(d *Decoder) { *d = Decoder{MaxStringLength: 99} }, lit("a", big), ErrStringTooLong, 0},
+		{"RFC7541_7.4/string_length_checked_before_bytes_arrive", func(d *Decoder) { *d = Decoder{MaxStringLength: 99} }, lit("a", big)[:5], ErrStringTooLong, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.want == nil {
-				d := NewDecoder()
+				d := new(Decoder)
 				got, err := collect(d, Headers, cat([]byte{0x00}, rawStr(":path"), rawStr("/x")))
 				if err != nil || !slices.Equal(got, []string{":path: /x"}) {
 					t.Fatalf("%q %v", got, err)
 				}
 				return
 			}
-			d := NewDecoder()
+			d := new(Decoder)
 			if c.setup != nil {
 				c.setup(d)
 			}
@@ -76,7 +77,7 @@ func TestDecodeRejects(t *testing.T) {
 }
 
 func TestDecodeSizeUpdates(t *testing.T) {
-	d := NewDecoder()
+	d := new(Decoder)
 	if _, err := collect(d, Headers, cat(litInc("aaaa", "bbbb"), litInc("cccc", "dddd"))); err != nil {
 		t.Fatal(err)
 	}
@@ -85,14 +86,14 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	if err != nil || !slices.Equal(got, []string{"e: f", "e: f"}) {
 		t.Fatalf("%q %v", got, err)
 	}
-	if d.TableLen() != 1 || d.TableSize() != 34 || d.MaxTableSize() != 4096 {
-		t.Fatalf("table %d entries, size %d, max %d:\n%s", d.TableLen(), d.TableSize(), d.MaxTableSize(), tableString(d))
+	if d.TableLen() != 1 || d.TableSize() != 34 || d.TableMaxSize() != 4096 {
+		t.Fatalf("table %d entries, size %d, max %d:\n%s", d.TableLen(), d.TableSize(), d.TableMaxSize(), tableString(d))
 	}
 	// SETTINGS lowered: the table shrinks now, the next block must start
 	// with an update no larger, after which blocks go on.
 	d.SetMaxTableSize(10)
-	if d.TableLen() != 0 || d.MaxTableSize() != 10 {
-		t.Fatalf("after SetMaxTableSize(10): %d entries, max %d", d.TableLen(), d.MaxTableSize())
+	if d.TableLen() != 0 || d.TableMaxSize() != 10 {
+		t.Fatalf("after SetMaxTableSize(10): %d entries, max %d", d.TableLen(), d.TableMaxSize())
 	}
 	if _, err := collect(d, Headers, cat(upd(10), idx(2))); err != nil {
 		t.Fatal(err)
@@ -102,8 +103,8 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	}
 	// SETTINGS raised: nothing changes until the peer's update.
 	d.SetMaxTableSize(8192)
-	if d.MaxTableSize() != 10 {
-		t.Fatalf("max %d before the update, want 10", d.MaxTableSize())
+	if d.TableMaxSize() != 10 {
+		t.Fatalf("max %d before the update, want 10", d.TableMaxSize())
 	}
 	big := strings.Repeat("v", 5000)
 	if _, err := collect(d, Headers, cat(upd(8192), litInc("k", big), idx(62))); err != nil {
@@ -118,7 +119,7 @@ func TestDecodeSizeUpdates(t *testing.T) {
 // §4.4); eviction makes room for the new entry first, even when the new
 // entry's name is the evicted entry's (§4.4's last paragraph).
 func TestDecodeEviction(t *testing.T) {
-	d := NewDecoder(WithMaxTableSize(100))
+	d := &Decoder{MaxTableSize: 100}
 	blocks := [][]byte{
 		litInc("name-one", "value-one"),                         // 8+9+32 = 49
 		litInc("name-two", "value-two"),                         // 98
@@ -154,9 +155,9 @@ func TestDecodeTableWraps(t *testing.T) {
 		t.Run(fmt.Sprint(max), func(t *testing.T) { testTableWraps(t, max) })
 	}
 	// A large maximum with small entries keeps a small arena.
-	d := NewDecoder(WithMaxTableSize(1 << 20))
-	if _, err := collect(d, Headers, cat(upd(1<<20), idx(2))); err != nil || d.MaxTableSize() != 1<<20 {
-		t.Fatal(err, d.MaxTableSize())
+	d := &Decoder{MaxTableSize: 1 << 20}
+	if _, err := collect(d, Headers, cat(upd(1<<20), idx(2))); err != nil || d.TableMaxSize() != 1<<20 {
+		t.Fatal(err, d.TableMaxSize())
 	}
 	for i := range 100 {
 		if _, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v")); err != nil {
@@ -169,7 +170,7 @@ func TestDecodeTableWraps(t *testing.T) {
 }
 
 func testTableWraps(t *testing.T, max int) {
-	d := NewDecoder(WithMaxTableSize(max))
+	d := &Decoder{MaxTableSize: max}
 	// The table starts at 4096 at most; the peer grows it to max.
 	if _, err := collect(d, Headers, cat(upd(max), idx(2))); err != nil {
 		t.Fatal(err)
@@ -208,16 +209,16 @@ func testTableWraps(t *testing.T, max int) {
 // stops emitting at the field over the limit but keeps the table in step.
 func TestDecodeLimits(t *testing.T) {
 	t.Run("RFC9113_6.5.2/header_list_size", func(t *testing.T) {
-		d := NewDecoder(WithMaxHeaderListSize(100))
+		d := &Decoder{MaxHeaderListSize: 100}
 		// 32+1+30 = 63, then 126 > 100: the second field is at fault; the
 		// third is added to the table although not emitted.
 		block := cat(lit("a", strings.Repeat("1", 30)), lit("b", strings.Repeat("2", 30)), litInc("c", "3"))
 		got, err := collect(d, Headers, block)
 		wantKind(t, err, ErrListTooLarge)
-		var he *HeaderError
-		if !errors.As(err, &he) || he.Field != 1 || he.Name != "b" {
-			t.Fatalf("%#v", err)
-		}
+		var fe *FieldError
+		require.ErrorAs(t, err, &fe)
+		assert.Equal(t, 1, fe.Index)
+		assert.Equal(t, "b", fe.Field)
 		if !slices.Equal(got, []string{"a: " + strings.Repeat("1", 30)}) {
 			t.Fatalf("emitted %q", got)
 		}
@@ -226,7 +227,7 @@ func TestDecodeLimits(t *testing.T) {
 		}
 	})
 	t.Run("RFC9113_10.5.1/field_count", func(t *testing.T) {
-		d := NewDecoder(WithMaxFields(3))
+		d := &Decoder{MaxFields: 3}
 		got, err := collect(d, Headers, cat(idx(2), idx(4), idx(6), idx(8), litInc("x", "y")))
 		wantKind(t, err, ErrTooManyFields)
 		if len(got) != 3 {
@@ -237,10 +238,9 @@ func TestDecodeLimits(t *testing.T) {
 		}
 	})
 	t.Run("defaults", func(t *testing.T) {
-		d := NewDecoder()
-		if d.cfg.maxList != 64<<10 || d.cfg.maxFields != 256 || d.cfg.maxString != 64<<10 || d.cfg.maxTable != 4096 {
-			t.Fatalf("%+v", d.cfg)
-		}
+		d := new(Decoder)
+		assert.Equal(t, config{maxList: 64 << 10, maxFields: 256, maxString: 64 << 10}, d.limits())
+		assert.Equal(t, 4096, d.TableMaxSize())
 		var b []byte
 		for range 257 {
 			b = append(b, idx(2)...)
@@ -255,17 +255,17 @@ func TestDecodeLimits(t *testing.T) {
 // refuses it without allocating, having emitted at most the list budget.
 func TestDecodeBomb(t *testing.T) {
 	block := bombBlock()
-	d := NewDecoder()
+	d := new(Decoder)
 	emitted := 0
 	emit := func(n, v []byte, _ bool) error { emitted += len(n) + len(v) + 32; return nil }
-	err := d.Decode(block, emit)
+	err := d.DecodeBlock(block, emit)
 	wantKind(t, err, ErrListTooLarge)
 	if emitted > DefaultMaxHeaderListSize {
 		t.Fatalf("emitted %d bytes of headers", emitted)
 	}
 	allocs := testing.AllocsPerRun(20, func() {
 		d.Reset()
-		if err := d.Decode(block, emit); !errors.Is(err, ErrListTooLarge) {
+		if err := d.DecodeBlock(block, emit); !errors.Is(err, ErrListTooLarge) {
 			t.Fatal(err)
 		}
 	})
@@ -289,14 +289,14 @@ func bombBlock() []byte {
 // literals; an error from emit stops the emitting, and the block is still
 // processed to its end.
 func TestDecodeEmit(t *testing.T) {
-	d := NewDecoder()
+	d := new(Decoder)
 	got, err := collect(d, Headers, cat(idx(2), never("authorization", "secret"), litIdx(4, "/a")))
 	if err != nil || !slices.Equal(got, []string{":method: GET", "authorization:: secret", ":path: /a"}) {
 		t.Fatalf("%q %v", got, err)
 	}
 	stop := errors.New("stop")
 	n := 0
-	err = d.Decode(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
+	err = d.DecodeBlock(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
 		n++
 		return stop
 	})
@@ -306,7 +306,7 @@ func TestDecodeEmit(t *testing.T) {
 	if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "k: v" {
 		t.Fatalf("table out of step: %q %v", got, err)
 	}
-	if err := d.Decode(idx(2), nil); err != nil {
+	if err := d.DecodeBlock(idx(2), nil); err != nil {
 		t.Fatal("nil emit:", err)
 	}
 }
@@ -315,14 +315,14 @@ func TestDecodeEmit(t *testing.T) {
 func TestDecodeFragments(t *testing.T) {
 	block := cat(upd(256), idx(2), litInc("custom-key", "custom-value"), never("secret", strings.Repeat("s", 200)),
 		litIdx(4, "/path"), idx(62), lit("x", ""))
-	ref := NewDecoder()
+	ref := new(Decoder)
 	want, err := collect(ref, Headers, block)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for cut1 := 0; cut1 <= len(block); cut1++ {
 		for _, cut2 := range []int{cut1, (cut1 + len(block)) / 2, len(block)} {
-			d := NewDecoder()
+			d := new(Decoder)
 			var got []string
 			emit := func(n, v []byte, s bool) error {
 				sep := ": "
@@ -345,18 +345,18 @@ func TestDecodeFragments(t *testing.T) {
 	}
 	// Ending the block inside a representation is a truncation at the
 	// representation's block offset.
-	d := NewDecoder()
+	d := new(Decoder)
 	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
 		t.Fatal(err)
 	}
 	err = d.DecodeFragment(Headers, block[10:20], true, nil)
 	wantKind(t, err, ErrTruncated)
 	// A whole block may not start while a fragmented one is open.
-	d = NewDecoder()
+	d = new(Decoder)
 	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, d.Decode(idx(2), nil), ErrBlockUnfinished)
+	wantKind(t, d.DecodeBlock(idx(2), nil), ErrBlockUnfinished)
 }
 
 // Integers are summed in 64 bits and capped at 2^32-1, or at

@@ -9,7 +9,7 @@ import (
 )
 
 func TestEncoderRepresentations(t *testing.T) {
-	e := NewEncoder()
+	e := new(Encoder)
 	cases := []struct {
 		name, value string
 		sensitive   bool
@@ -47,8 +47,8 @@ func TestEncoderRepresentations(t *testing.T) {
 // the final maximum after SetMaxTableSize calls, before the next field, and
 // a decoder given the same settings follows.
 func TestEncoderSizeUpdates(t *testing.T) {
-	e := NewEncoder()
-	d := NewDecoder()
+	e := new(Encoder)
+	d := new(Decoder)
 	step := func(wantPrefix string, fields ...Field) {
 		t.Helper()
 		b := e.AppendFields(nil, fields)
@@ -77,11 +77,11 @@ func TestEncoderSizeUpdates(t *testing.T) {
 	e.SetMaxTableSize(8192) // above the encoder's limit of 4096
 	d.SetMaxTableSize(8192)
 	step("3fe11f", f) // 4096 = 31 + 4065 (0xe1 0x1f)
-	if e.MaxTableSize() != 4096 {
-		t.Fatalf("max %d", e.MaxTableSize())
+	if e.TableMaxSize() != 4096 {
+		t.Fatalf("max %d", e.TableMaxSize())
 	}
 
-	small := NewEncoder(WithEncoderTableLimit(256))
+	small := &Encoder{MaxTableSize: 256}
 	b := small.AppendField(nil, "a", "b", false)
 	if !bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}) { // 256 = 31 + 225
 		t.Fatalf("first block % x: no size update to 256", b)
@@ -101,9 +101,9 @@ func TestEncoderIndexChains(t *testing.T) {
 }
 
 func testIndexChains(t *testing.T, limit int) {
-	e := NewEncoder(WithEncoderTableLimit(limit))
+	e := &Encoder{MaxTableSize: limit}
 	e.SetMaxTableSize(limit)
-	d := NewDecoder(WithMaxTableSize(limit))
+	d := &Decoder{MaxTableSize: limit}
 	most := 0
 	for i := range 3000 {
 		var fs []Field
@@ -136,9 +136,9 @@ func testIndexChains(t *testing.T, limit int) {
 // in the chain is sent as a literal, and every block still decodes right.
 func TestEncoderCollidingValues(t *testing.T) {
 	const n = 200
-	e := NewEncoder(WithEncoderTableLimit(1 << 16))
+	e := &Encoder{MaxTableSize: 1 << 16}
 	e.SetMaxTableSize(1 << 16)
-	d := NewDecoder(WithMaxTableSize(1 << 16))
+	d := &Decoder{MaxTableSize: 1 << 16}
 	value := func(i int) string { return fmt.Sprintf("prefix-A%08dB-suffix", i) } // same length, same 8-byte ends
 	var fields []Field
 	for i := range n {
@@ -171,7 +171,7 @@ func TestEncoderCollidingValues(t *testing.T) {
 // numbers past 2³² and checks that every block still decodes to its fields
 // and that entries added across the wrap are found again.
 func TestEncoderInsertionNumbersWrap(t *testing.T) {
-	e, d := NewEncoder(), NewDecoder()
+	e, d := new(Encoder), new(Decoder)
 	e.tab.added = 1<<32 - 10 // the index grows (at 16, 32, 64 entries) after the wrap
 	var prev []Field
 	var ids []uint32 // the insertion number of each field of prev
@@ -224,7 +224,7 @@ func TestEncoderInsertionNumbersWrap(t *testing.T) {
 // evicted entry with the very strings looked up: lookups must miss, not
 // misfire.
 func TestEncoderStaleBucketHeads(t *testing.T) {
-	e := NewEncoder()
+	e := new(Encoder)
 	fields := []Field{{Name: "x-stale", Value: "3"}}
 	for i := range 15 {
 		fields = append(fields, Field{Name: fmt.Sprintf("x-%02d", i), Value: "v"})

@@ -45,9 +45,8 @@ func FuzzDecode(f *testing.F) {
 		maxList := []int{DefaultMaxHeaderListSize, 200}[cfg>>2&1]
 		maxFields := []int{DefaultMaxFields, 5}[cfg>>3&1]
 		maxString := []int{DefaultMaxHeaderListSize, 40}[cfg>>4&1]
-		opts := []Option{WithMaxTableSize(maxTable), WithMaxHeaderListSize(maxList), WithMaxFields(maxFields), WithMaxStringLength(maxString)}
-		d := NewDecoder(opts...)
-		v := NewRequestDecoder(opts...)
+		d := &Decoder{MaxTableSize: tableField(maxTable), MaxHeaderListSize: maxList, MaxFields: maxFields, MaxStringLength: maxString}
+		v := &Decoder{Validate: Request, MaxTableSize: tableField(maxTable), MaxHeaderListSize: maxList, MaxFields: maxFields, MaxStringLength: maxString}
 		ref := newSlowDecoder(maxTable, maxList, maxFields, maxString)
 		for blk := 0; len(data) > 0; blk++ {
 			n := int(data[0])
@@ -73,7 +72,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			var err error
 			if fragSize == 0 {
-				err = d.Decode(block, emit)
+				err = d.DecodeBlock(block, emit)
 			} else {
 				for i := 0; ; i += fragSize {
 					end := min(i+fragSize, len(block))
@@ -111,7 +110,7 @@ func FuzzDecode(f *testing.F) {
 			}
 
 			var vgot []slowField
-			verr := v.Decode(block, func(name, value []byte, s bool) error {
+			verr := v.DecodeBlock(block, func(name, value []byte, s bool) error {
 				vgot = append(vgot, slowField{string(name), string(value), s})
 				return nil
 			})
@@ -174,9 +173,8 @@ func FuzzValidationCache(f *testing.F) {
 		mode := []Mode{Request, Response}[cfg&1]
 		kind := []Block{Headers, Trailers}[cfg>>1&1]
 		maxTable := []int{4096, 256, 100, 20000}[cfg>>2&3]
-		opts := []Option{WithValidation(mode), WithMaxTableSize(maxTable)}
-		cached, full := NewDecoder(opts...), NewDecoder(opts...)
-		full.cfg.markNone = true
+		cached := &Decoder{Validate: mode, MaxTableSize: maxTable}
+		full := &Decoder{Validate: mode, MaxTableSize: maxTable, markNone: true}
 		decode := func(d *Decoder, block []byte) ([]slowField, error) {
 			var got []slowField
 			emit := func(name, value []byte, s bool) error {
@@ -186,7 +184,7 @@ func FuzzValidationCache(f *testing.F) {
 			if kind == Trailers {
 				return got, d.DecodeTrailers(block, emit)
 			}
-			return got, d.Decode(block, emit)
+			return got, d.DecodeBlock(block, emit)
 		}
 		for blk := 0; len(data) > 0; blk++ {
 			n := int(data[0])

@@ -50,7 +50,7 @@ func collect(d *Decoder, kind Block, block []byte) ([]string, error) {
 	if kind == Trailers {
 		err = d.DecodeTrailers(block, emit)
 	} else {
-		err = d.Decode(block, emit)
+		err = d.DecodeBlock(block, emit)
 	}
 	return out, err
 }
@@ -66,7 +66,7 @@ func tableString(d *Decoder) string {
 }
 
 // wantKind checks that err is the violation want, as a *SyntaxError or a
-// *HeaderError according to want.Stream.
+// *FieldError according to want.Stream.
 func wantKind(t *testing.T, err error, want *Violation) {
 	t.Helper()
 	if !errors.Is(err, want) {
@@ -79,4 +79,14 @@ func wantKind(t *testing.T, err error, want *Violation) {
 	if !want.Stream && !errors.As(err, &se) {
 		t.Fatalf("error %T is not a *SyntaxError", err)
 	}
+}
+
+// tableField turns a table size the tests pick, where 0 means no dynamic
+// table, into a MaxTableSize field's value, where 0 means the default and
+// a negative value no table.
+func tableField(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -72,7 +73,7 @@ var (
 	// rtEncoderLimits are the table limits an Encoder is built with.
 	rtEncoderLimits = []int{4096, 0, 64, 256, 1000, 16384}
 	// rtDecoderLimits are the table sizes a Decoder is built to allow
-	// (WithMaxTableSize): the SETTINGS_HEADER_TABLE_SIZE it advertises.
+	// (Decoder.MaxTableSize): the SETTINGS_HEADER_TABLE_SIZE it advertises.
 	rtDecoderLimits = []int{4096, 8192, 65536, 1000, 100, 0}
 )
 
@@ -129,13 +130,8 @@ func newRTConn(c choice) *rtConn {
 	limit := rtEncoderLimits[c.intn(len(rtEncoderLimits))]
 	setting := rtDecoderLimits[c.intn(len(rtDecoderLimits))]
 	rc := &rtConn{
-		enc: NewEncoder(WithEncoderTableLimit(limit)),
-		dec: NewDecoder(
-			WithMaxTableSize(setting),
-			WithMaxHeaderListSize(1<<30),
-			WithMaxFields(1<<20),
-			WithMaxStringLength(1<<20),
-		),
+		enc:     &Encoder{MaxTableSize: tableField(limit)},
+		dec:     &Decoder{MaxTableSize: tableField(setting), MaxHeaderListSize: 1 << 30, MaxFields: 1 << 20, MaxStringLength: 1 << 20},
 		setting: setting,
 	}
 	// The decoder's first SETTINGS: a peer may encode its first blocks
@@ -215,7 +211,7 @@ func (rc *rtConn) step(tb testing.TB, fields []Field) {
 	tb.Helper()
 	rc.buf = rc.enc.AppendFields(rc.buf[:0], fields)
 	var got []Field
-	err := rc.dec.Decode(rc.buf, func(name, value []byte, sensitive bool) error {
+	err := rc.dec.DecodeBlock(rc.buf, func(name, value []byte, sensitive bool) error {
 		got = append(got, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 		return nil
 	})
@@ -240,13 +236,13 @@ func (rc *rtConn) step(tb testing.TB, fields []Field) {
 // the tables are compared only when no update is pending.
 func checkTablesInStep(tb testing.TB, enc *Encoder, dec *Decoder) {
 	tb.Helper()
-	if enc.pending {
+	if !enc.ready || enc.pending { // a new encoder announces its bound with its first field
 		return
 	}
 	if es, ds := enc.TableSize(), dec.TableSize(); es != ds {
 		tb.Fatalf("encoder table size %d, decoder %d", es, ds)
 	}
-	if em, dm := enc.MaxTableSize(), dec.MaxTableSize(); em != dm {
+	if em, dm := enc.TableMaxSize(), dec.TableMaxSize(); em != dm {
 		tb.Fatalf("encoder table maximum %d, decoder %d", em, dm)
 	}
 	ents := encoderEntries(enc)
@@ -308,8 +304,8 @@ func TestRoundTripRandom(t *testing.T) {
 // back, with both ends in step after every block.
 func TestRoundTripLargeTable(t *testing.T) {
 	rc := &rtConn{
-		enc: NewEncoder(WithEncoderTableLimit(64 << 10)),
-		dec: NewDecoder(WithMaxTableSize(64<<10), WithMaxFields(1<<10), WithMaxHeaderListSize(1<<20)),
+		enc: &Encoder{MaxTableSize: 64 << 10},
+		dec: &Decoder{MaxTableSize: 64 << 10, MaxFields: 1 << 10, MaxHeaderListSize: 1 << 20},
 	}
 	rc.enc.SetMaxTableSize(64 << 10) // the peer's SETTINGS: our decoder's bound
 	var all []Field
@@ -369,11 +365,11 @@ func TestRoundTripListTooLarge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			enc := NewEncoder()
-			dec := NewDecoder()
+			enc := new(Encoder)
+			dec := new(Decoder)
 			block := enc.AppendFields(nil, tt.fields)
 			var got []Field
-			err := dec.Decode(block, func(name, value []byte, sensitive bool) error {
+			err := dec.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 				got = append(got, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 				return nil
 			})
@@ -383,10 +379,9 @@ func TestRoundTripListTooLarge(t *testing.T) {
 			if !IsStreamError(err) {
 				t.Errorf("IsStreamError(%v) = false", err)
 			}
-			var he *HeaderError
-			if !errors.As(err, &he) {
-				t.Fatalf("Decode: %T, want *HeaderError", err)
-			}
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			require.True(t, IsStreamError(err))
 			// The field at fault is the first whose running total passes
 			// the limit.
 			fault, total := -1, 0
@@ -397,9 +392,7 @@ func TestRoundTripListTooLarge(t *testing.T) {
 					break
 				}
 			}
-			if he.Field != fault {
-				t.Errorf("HeaderError.Field = %d, want %d", he.Field, fault)
-			}
+			assert.Equal(t, fault, fe.Index, "FieldError.Index")
 			if len(got) > fault {
 				t.Errorf("emitted %d fields, want at most the %d before the one at fault", len(got), fault)
 			}
@@ -433,11 +426,11 @@ func repeatField(fl Field, n int) []Field {
 func TestDecoderStartsAtInitialTableSize(t *testing.T) {
 	for _, limit := range []int{8192, 65536} {
 		t.Run(strconv.Itoa(limit), func(t *testing.T) {
-			dec := NewDecoder(WithMaxTableSize(limit))
-			require.Equal(t, DefaultMaxTableSize, dec.MaxTableSize())
+			dec := &Decoder{MaxTableSize: limit}
+			require.Equal(t, DefaultMaxTableSize, dec.TableMaxSize())
 
 			// The peer has not seen our SETTINGS: its table is 4096.
-			rc := &rtConn{enc: NewEncoder(), dec: dec}
+			rc := &rtConn{enc: new(Encoder), dec: dec}
 			var fields []Field
 			for i := range 100 {
 				fields = append(fields, Field{Name: "x-k", Value: strings.Repeat("v", 40) + strconv.Itoa(i)})
@@ -450,11 +443,11 @@ func TestDecoderStartsAtInitialTableSize(t *testing.T) {
 			rc.step(t, fields[:3])
 
 			// A size update up to the advertised limit is allowed.
-			dec = NewDecoder(WithMaxTableSize(limit))
+			dec = &Decoder{MaxTableSize: limit}
 			_, err := collect(dec, Headers, cat(upd(limit), idx(2)))
 			require.NoError(t, err)
-			require.Equal(t, limit, dec.MaxTableSize())
-			_, err = collect(NewDecoder(WithMaxTableSize(limit)), Headers, cat(upd(limit+1), idx(2)))
+			require.Equal(t, limit, dec.TableMaxSize())
+			_, err = collect(&Decoder{MaxTableSize: limit}, Headers, cat(upd(limit+1), idx(2)))
 			wantKind(t, err, ErrSizeUpdateLarge)
 		})
 	}

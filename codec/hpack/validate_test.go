@@ -1,12 +1,12 @@
 package hpack
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,7 +23,7 @@ func TestValidation(t *testing.T) {
 		block  []byte
 		want   *Violation
 		field  int    // -1: the whole list
-		fname  string // the HeaderError's Name
+		fname  string // the FieldError's Field
 		before int    // fields emitted before the error
 	}{
 		{"RFC9113_8.3.1/request_ok", Request, Headers, cat(req, lit("accept", "*/*"), lit("te", "trailers")), nil, 0, "", 6},
@@ -74,7 +74,7 @@ func TestValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := NewDecoder(WithValidation(c.mode))
+			d := &Decoder{Validate: c.mode}
 			// A literal with indexing after the fault must still reach the
 			// table: the block is processed to its end.
 			block := cat(c.block, litInc("x-after", "1"))
@@ -92,11 +92,10 @@ func TestValidation(t *testing.T) {
 				return
 			}
 			wantKind(t, err, c.want)
-			var he *HeaderError
-			errors.As(err, &he)
-			if he.Field != c.field || he.Name != c.fname {
-				t.Errorf("field %d %q, want %d %q (%v)", he.Field, he.Name, c.field, c.fname, err)
-			}
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, c.field, fe.Index, "%v", err)
+			assert.Equal(t, c.fname, fe.Field, "%v", err)
 			if len(got) != c.before {
 				t.Errorf("emitted %d fields, want %d: %q", len(got), c.before, got)
 			}
@@ -117,22 +116,22 @@ func TestValidation(t *testing.T) {
 	}
 }
 
-// NewDecoder validates nothing; the request and response decoders are the
-// validating ones.
+// The zero Decoder validates nothing; Validate set to Request or Response
+// makes it validate.
 func TestValidationModes(t *testing.T) {
 	block := cat(lit("Upper", "x"), idx(8), lit("connection", "close"))
-	if _, err := collect(NewDecoder(), Headers, block); err != nil {
+	if _, err := collect(new(Decoder), Headers, block); err != nil {
 		t.Fatal(err)
 	}
-	_, err := collect(NewRequestDecoder(), Headers, block)
+	_, err := collect(&Decoder{Validate: Request}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
-	_, err = collect(NewResponseDecoder(), Headers, block)
+	_, err = collect(&Decoder{Validate: Response}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
-	_, err = collect(NewRequestDecoder(WithValidation(NoValidation)), Headers, block)
+	_, err = collect(&Decoder{Validate: NoValidation}, Headers, block)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := collect(NewResponseDecoder(), Headers, cat(idx(8), lit("server", "netkit")))
+	got, err := collect(&Decoder{Validate: Response}, Headers, cat(idx(8), lit("server", "netkit")))
 	if err != nil || !slices.Equal(got, []string{":status: 200", "server: netkit"}) {
 		t.Fatalf("%q %v", got, err)
 	}
@@ -143,7 +142,7 @@ func TestValidationModes(t *testing.T) {
 // indexed, and a literal too large to be added changes no other entry's
 // mark.
 func TestValidationIndexedEntries(t *testing.T) {
-	d := NewRequestDecoder(WithMaxTableSize(200))
+	d := &Decoder{Validate: Request, MaxTableSize: 200}
 	req := cat(idx(2), idx(7), idx(4))
 	// Entry 62 holds a value with a LF: refused when emitted as a literal,
 	// and refused again when indexed.
@@ -194,7 +193,7 @@ func TestValidationNameOfEvictedEntry(t *testing.T) {
 			// c.name, follows it; the table holds exactly both.
 			aValue := strings.Repeat("a", n+3)
 			sizeA, sizeE := n+4+entryOverhead, n+len("chunked")+entryOverhead
-			d := NewRequestDecoder()
+			d := &Decoder{Validate: Request}
 			_, err := collect(d, Headers, cat(upd(sizeA+sizeE), req, litInc("a", aValue), litInc(c.name, "chunked")))
 			wantKind(t, err, c.want)
 			require.Equal(t, 2, d.TableLen())

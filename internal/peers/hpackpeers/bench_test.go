@@ -17,16 +17,16 @@ import (
 //
 // Decode reads x/net's blocks of BenchRequest (BenchBlocks): warm, one
 // decoder that read the first block decodes the second, all indexed, again
-// and again; cold, a new decoder each time (NewDecoder inside the timed
-// loop) decodes the first. impl=netkit is the default configuration
-// (NewDecoder(), default limits), impl=netkit-validating NewRequestDecoder().
+// and again; cold, a new decoder each time (made inside the timed loop)
+// decodes the first. impl=netkit is the default configuration
+// (new(Decoder), default limits), impl=netkit-validating &Decoder{Validate: Request}.
 // The x/net side is in bench_xnet_test.go.
 func BenchmarkDecode(b *testing.B) {
 	for _, state := range []string{"warm", "cold"} {
 		warm := state == "warm"
 		b.Run("state="+state, func(b *testing.B) {
-			b.Run("impl=netkit", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.NewDecoder) })
-			b.Run("impl=netkit-validating", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.NewRequestDecoder) })
+			b.Run("impl=netkit", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.NoValidation) })
+			b.Run("impl=netkit-validating", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.Request) })
 			b.Run("impl=xnet", func(b *testing.B) { benchDecodeXNet(b, warm) })
 		})
 	}
@@ -62,17 +62,17 @@ func netkitEmit(name, value []byte, sensitive bool) error {
 	return nil
 }
 
-func benchDecodeNetkit(b *testing.B, warm bool, newDecoder func(...hpack.Option) *hpack.Decoder) {
+func benchDecodeNetkit(b *testing.B, warm bool, mode hpack.Mode) {
 	cold, warmBlock := BenchBlocks()
 	if warm {
-		d := newDecoder()
-		if err := d.Decode(cold, netkitEmit); err != nil {
+		d := &hpack.Decoder{Validate: mode}
+		if err := d.DecodeBlock(cold, netkitEmit); err != nil {
 			b.Fatal(err)
 		}
 		b.SetBytes(int64(len(warmBlock)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := d.Decode(warmBlock, netkitEmit); err != nil {
+			if err := d.DecodeBlock(warmBlock, netkitEmit); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -81,7 +81,7 @@ func benchDecodeNetkit(b *testing.B, warm bool, newDecoder func(...hpack.Option)
 	b.SetBytes(int64(len(cold)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := newDecoder().Decode(cold, netkitEmit); err != nil {
+		if err := (&hpack.Decoder{Validate: mode}).DecodeBlock(cold, netkitEmit); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -91,7 +91,7 @@ func benchEncodeNetkit(b *testing.B, warm bool) {
 	fields := NetkitFields(BenchRequest)
 	var dst []byte
 	if warm {
-		e := hpack.NewEncoder()
+		e := new(hpack.Encoder)
 		dst = e.AppendFields(dst[:0], fields)
 		dst = e.AppendFields(dst[:0], fields)
 		b.SetBytes(int64(len(dst)))
@@ -101,11 +101,11 @@ func benchEncodeNetkit(b *testing.B, warm bool) {
 		}
 		return
 	}
-	dst = hpack.NewEncoder().AppendFields(dst, fields)
+	dst = new(hpack.Encoder).AppendFields(dst, fields)
 	b.SetBytes(int64(len(dst)))
 	b.ReportAllocs()
 	for b.Loop() {
-		dst = hpack.NewEncoder().AppendFields(dst[:0], fields)
+		dst = new(hpack.Encoder).AppendFields(dst[:0], fields)
 	}
 }
 
@@ -115,7 +115,7 @@ func benchBombNetkit(b *testing.B) {
 	b.ReportAllocs()
 	refused := 0
 	for b.Loop() {
-		err := hpack.NewDecoder().Decode(bomb, netkitEmit)
+		err := new(hpack.Decoder).DecodeBlock(bomb, netkitEmit)
 		if !errors.Is(err, hpack.ErrListTooLarge) {
 			b.Fatalf("netkit decodes the bomb with %v, want ErrListTooLarge", err)
 		}
@@ -146,14 +146,14 @@ func TestBenchInputs(t *testing.T) {
 	d, e := newDecoders(), newXNetEnc(4096)
 	checkBlock(t, "cold", d, e, cold, BenchRequest)
 	checkBlock(t, "warm", d, e, warm, BenchRequest)
-	vd := hpack.NewRequestDecoder()
+	vd := &hpack.Decoder{Validate: hpack.Request}
 	for _, b := range [][]byte{cold, warm} {
 		l, err := NetkitDecode(vd, b)
 		if err != nil || Diff(l, BenchRequest) != "" {
 			t.Fatalf("validating decoder: %v%s", err, ListString(l))
 		}
 	}
-	ne := hpack.NewEncoder()
+	ne := new(hpack.Encoder)
 	ne.AppendFields(nil, NetkitFields(BenchRequest))
 	if w := ne.AppendFields(nil, NetkitFields(BenchRequest)); string(w) != string(warm) {
 		t.Errorf("netkit's warm block % x, x/net's % x", w, warm)
@@ -161,10 +161,9 @@ func TestBenchInputs(t *testing.T) {
 
 	bomb := BombBlock()
 	n := 0
-	err := hpack.NewDecoder().Decode(bomb, func(name, value []byte, sensitive bool) error { n++; return nil })
-	var he *hpack.HeaderError
-	if !errors.Is(err, hpack.ErrListTooLarge) || !errors.As(err, &he) {
-		t.Fatalf("netkit decodes the bomb with %v, want a *HeaderError of ErrListTooLarge", err)
+	err := new(hpack.Decoder).DecodeBlock(bomb, func(name, value []byte, sensitive bool) error { n++; return nil })
+	if !errors.Is(err, hpack.ErrListTooLarge) || !hpack.IsStreamError(err) {
+		t.Fatalf("netkit decodes the bomb with %v, want a stream error of ErrListTooLarge", err)
 	}
 	if max := 64 << 10 / (1 + BombValueLen + 32); n > max {
 		t.Errorf("netkit emitted %d fields of the bomb, more than fit in 64 KiB (%d)", n, max)
@@ -179,18 +178,18 @@ func TestBenchInputs(t *testing.T) {
 // without allocating, and a new decoder costs at most 2 allocations.
 func TestAllocs(t *testing.T) {
 	cold, warm := BenchBlocks()
-	d := hpack.NewDecoder()
-	if err := d.Decode(cold, netkitEmit); err != nil {
+	d := new(hpack.Decoder)
+	if err := d.DecodeBlock(cold, netkitEmit); err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() { d.Decode(warm, netkitEmit) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { d.DecodeBlock(warm, netkitEmit) }); n != 0 {
 		t.Errorf("warm decode: %v allocations, want 0", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { hpack.NewDecoder().Decode(cold, netkitEmit) }); n > 2 {
+	if n := testing.AllocsPerRun(100, func() { new(hpack.Decoder).DecodeBlock(cold, netkitEmit) }); n > 2 {
 		t.Errorf("cold decode: %v allocations, want at most 2", n)
 	}
 	fields := NetkitFields(BenchRequest)
-	e := hpack.NewEncoder()
+	e := new(hpack.Encoder)
 	dst := e.AppendFields(nil, fields)
 	if n := testing.AllocsPerRun(100, func() { dst = e.AppendFields(dst[:0], fields) }); n != 0 {
 		t.Errorf("warm encode: %v allocations, want 0", n)

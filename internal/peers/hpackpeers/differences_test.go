@@ -83,8 +83,8 @@ func documented(nkErr, xnErr error) *difference {
 func TestDifferences(t *testing.T) {
 	for k, d := range differences {
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
-			if d.err != nil && d.section != d.err.Section {
-				t.Errorf("row cites %s, the error %s", d.section, d.err.Section)
+			if d.err != nil && d.section != d.err.Ref {
+				t.Errorf("row cites %s, the error %s", d.section, d.err.Ref)
 			}
 			nk, xn := NewNetkitDecoder(), xhpack.NewDecoder(4096, nil)
 			blocks := d.blocks()
