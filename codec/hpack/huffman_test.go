@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// huffmanUserAgent is the benchmarks' 97-byte user-agent (issue 15).
+// huffmanUserAgent is the 97-byte user-agent of the browser request the
+// benchmarks against x/net's hpack encode (internal/peers/hpackpeers).
 const huffmanUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
 
 // TestHuffmanCodes checks codes of RFC 7541 Appendix B, and that the code is

@@ -11,7 +11,7 @@ import (
 	"github.com/netkit/netkit/codec/hpack"
 )
 
-// huffmanUserAgent is the 97-byte user-agent of issue 15's benchmarks.
+// huffmanUserAgent is the 97-byte user-agent of BenchRequest.
 const huffmanUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
 
 // checkHuffmanEncode checks that netkit encodes s as x/net does, byte for
