@@ -3,42 +3,33 @@ package hpack
 import (
 	"testing"
 
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Decoding and encoding allocate nothing once warm; a cold decode or
 // encode allocates the Decoder or Encoder and its table's arena, nothing
 // else (the bound for a cold decode is 2).
 func TestAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("the race detector allocates")
-	}
+	testenv.SkipRace(t, "the race detector allocates")
 	cold, warm := requestBlocks()
 	d := &Decoder{Validate: Request}
-	if err := d.DecodeBlock(cold, countEmit); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.DecodeBlock(cold, countEmit))
 	check := func(name string, max float64, f func()) {
 		t.Helper()
-		if n := testing.AllocsPerRun(100, f); n > max {
-			t.Errorf("%s: %v allocations, want at most %v", name, n, max)
-		}
+		n := testing.AllocsPerRun(100, f)
+		assert.LessOrEqual(t, n, max, "%s: %v allocations, want at most %v", name, n, max)
 	}
 	check("warm decode", 0, func() {
-		if err := d.DecodeBlock(warm, countEmit); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, d.DecodeBlock(warm, countEmit))
 	})
 	check("literal decode", 0, func() {
 		d.Reset()
-		if err := d.DecodeBlock(cold, countEmit); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, d.DecodeBlock(cold, countEmit))
 	})
 	check("cold decode", 2, func() {
-		if err := new(Decoder).DecodeBlock(cold, countEmit); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, new(Decoder).DecodeBlock(cold, countEmit))
 	})
 	e := new(Encoder)
 	buf := e.AppendFields(make([]byte, 0, 1024), requestFields)
@@ -52,9 +43,7 @@ func TestAllocs(t *testing.T) {
 		d.Reset()
 		for i := 0; i < len(cold); i += 7 {
 			end := min(i+7, len(cold))
-			if err := d.DecodeFragment(Headers, cold[i:end], end == len(cold), countEmit); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, d.DecodeFragment(Headers, cold[i:end], end == len(cold), countEmit))
 		}
 	})
 }

@@ -2,6 +2,8 @@ package hpack
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // requestFields is the 10-field request of the benchmarks: a browser's
@@ -45,9 +47,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(cold)))
 		for b.Loop() {
-			if err := new(Decoder).DecodeBlock(cold, countEmit); err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, new(Decoder).DecodeBlock(cold, countEmit))
 		}
 	})
 	for _, m := range []struct {
@@ -56,15 +56,11 @@ func BenchmarkDecode(b *testing.B) {
 	}{{"none", NoValidation}, {"request", Request}} {
 		b.Run("state=warm/mode="+m.name, func(b *testing.B) {
 			d := &Decoder{Validate: m.mode}
-			if err := d.DecodeBlock(cold, countEmit); err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, d.DecodeBlock(cold, countEmit))
 			b.ReportAllocs()
 			b.SetBytes(int64(len(warm)))
 			for b.Loop() {
-				if err := d.DecodeBlock(warm, countEmit); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, d.DecodeBlock(warm, countEmit))
 			}
 		})
 	}
@@ -102,8 +98,6 @@ func BenchmarkBomb(b *testing.B) {
 	b.SetBytes(int64(len(block)))
 	for b.Loop() {
 		d.Reset()
-		if err := d.DecodeBlock(block, countEmit); err == nil {
-			b.Fatal("bomb accepted")
-		}
+		require.Error(b, d.DecodeBlock(block, countEmit), "bomb accepted")
 	}
 }

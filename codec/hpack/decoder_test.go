@@ -48,9 +48,8 @@ func TestDecodeRejects(t *testing.T) {
 			if c.want == nil {
 				d := new(Decoder)
 				got, err := collect(d, Headers, cat([]byte{0x00}, rawStr(":path"), rawStr("/x")))
-				if err != nil || !slices.Equal(got, []string{":path: /x"}) {
-					t.Fatalf("%q %v", got, err)
-				}
+				require.NoError(t, err, "%q", got)
+				require.True(t, slices.Equal(got, []string{":path: /x"}), "%q %v", got, err)
 				return
 			}
 			d := new(Decoder)
@@ -61,9 +60,7 @@ func TestDecodeRejects(t *testing.T) {
 			wantKind(t, err, c.want)
 			var se *SyntaxError
 			errors.As(err, &se)
-			if se.Offset != c.off {
-				t.Errorf("offset %d, want %d (%v)", se.Offset, c.off, err)
-			}
+			assert.Equal(t, c.off, se.Offset, "offset %d, want %d (%v)", se.Offset, c.off, err)
 			// A connection error is final until Reset.
 			if _, err2 := collect(d, Headers, idx(2)); err2 != err {
 				t.Errorf("after the error: %v, want the same error again", err2)
@@ -83,9 +80,8 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	}
 	// Two updates at the start: down to 0 (evicts all), then up again.
 	got, err := collect(d, Headers, cat(upd(0), upd(4096), litInc("e", "f"), idx(62)))
-	if err != nil || !slices.Equal(got, []string{"e: f", "e: f"}) {
-		t.Fatalf("%q %v", got, err)
-	}
+	require.NoError(t, err, "%q", got)
+	require.True(t, slices.Equal(got, []string{"e: f", "e: f"}), "%q %v", got, err)
 	if d.TableLen() != 1 || d.TableSize() != 34 || d.TableMaxSize() != 4096 {
 		t.Fatalf("table %d entries, size %d, max %d:\n%s", d.TableLen(), d.TableSize(), d.TableMaxSize(), tableString(d))
 	}
@@ -133,16 +129,14 @@ func TestDecodeEviction(t *testing.T) {
 		"[1] name-two: " + strings.Repeat("z", 58) + "\n",
 	}
 	for i, b := range blocks {
-		if _, err := collect(d, Headers, b); err != nil {
-			t.Fatal(i, err)
-		}
-		if got := tableString(d); got != want[i] {
-			t.Fatalf("block %d: table\n%swant\n%s", i, got, want[i])
-		}
+		_, err := collect(d, Headers, b)
+		require.NoError(t, err, "%v", i)
+		got := tableString(d)
+		require.Equal(t, want[i], got, "block %d: table\n%swant\n%s", i, got, want[i])
 	}
-	if _, err := collect(d, Headers, litInc("k", strings.Repeat("x", 68))); err != nil { // 101 > 100
-		t.Fatal(err)
-	}
+	// 101 > 100
+	_, err := collect(d, Headers, litInc("k", strings.Repeat("x", 68)))
+	require.NoError(t, err)
 	if d.TableLen() != 0 || d.TableSize() != 0 {
 		t.Fatalf("an oversized entry left %d entries:\n%s", d.TableLen(), tableString(d))
 	}
@@ -160,9 +154,8 @@ func TestDecodeTableWraps(t *testing.T) {
 		t.Fatal(err, d.TableMaxSize())
 	}
 	for i := range 100 {
-		if _, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v")); err != nil {
-			t.Fatal(err)
-		}
+		_, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v"))
+		require.NoError(t, err)
 	}
 	if len(d.tab.arena) > 2*DefaultMaxTableSize || len(d.tab.ents) > 256 {
 		t.Fatalf("arena %d bytes, ring %d entries for 100 small entries", len(d.tab.arena), len(d.tab.ents))
@@ -186,9 +179,8 @@ func testTableWraps(t *testing.T, max int) {
 	for i := 0; i < 5000; i++ {
 		name := strings.Repeat(string(rune('a'+i%26)), 1+i%7)
 		value := strings.Repeat("v", (i*37)%(max/2+50)%1000)
-		if _, err := collect(d, Headers, litInc(name, value)); err != nil {
-			t.Fatal(err)
-		}
+		_, err := collect(d, Headers, litInc(name, value))
+		require.NoError(t, err)
 		model = append([][2]string{{name, value}}, model...)
 		for size() > max {
 			model = model[:len(model)-1]
@@ -219,9 +211,7 @@ func TestDecodeLimits(t *testing.T) {
 		require.ErrorAs(t, err, &fe)
 		assert.Equal(t, 1, fe.Index)
 		assert.Equal(t, "b", fe.Field)
-		if !slices.Equal(got, []string{"a: " + strings.Repeat("1", 30)}) {
-			t.Fatalf("emitted %q", got)
-		}
+		require.True(t, slices.Equal(got, []string{"a: " + strings.Repeat("1", 30)}), "emitted %q", got)
 		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "c: 3" {
 			t.Fatalf("table out of step: %q %v", got, err)
 		}
@@ -230,9 +220,7 @@ func TestDecodeLimits(t *testing.T) {
 		d := &Decoder{MaxFields: 3}
 		got, err := collect(d, Headers, cat(idx(2), idx(4), idx(6), idx(8), litInc("x", "y")))
 		wantKind(t, err, ErrTooManyFields)
-		if len(got) != 3 {
-			t.Fatalf("emitted %q", got)
-		}
+		require.Equal(t, 3, len(got), "emitted %q", got)
 		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "x: y" {
 			t.Fatalf("table out of step: %q %v", got, err)
 		}
@@ -260,19 +248,13 @@ func TestDecodeBomb(t *testing.T) {
 	emit := func(n, v []byte, _ bool) error { emitted += len(n) + len(v) + 32; return nil }
 	err := d.DecodeBlock(block, emit)
 	wantKind(t, err, ErrListTooLarge)
-	if emitted > DefaultMaxHeaderListSize {
-		t.Fatalf("emitted %d bytes of headers", emitted)
-	}
+	require.LessOrEqual(t, emitted, DefaultMaxHeaderListSize, "emitted %d bytes of headers", emitted)
 	allocs := testing.AllocsPerRun(20, func() {
 		d.Reset()
-		if err := d.DecodeBlock(block, emit); !errors.Is(err, ErrListTooLarge) {
-			t.Fatal(err)
-		}
+		require.ErrorIs(t, d.DecodeBlock(block, emit), ErrListTooLarge)
 	})
 	// The error and the field name it quotes are the only allocations.
-	if allocs > 2 {
-		t.Fatalf("%v allocations per bomb", allocs)
-	}
+	require.LessOrEqual(t, allocs, 2.0, "allocations per bomb")
 }
 
 // bombBlock is one literal with incremental indexing holding a 4,000-byte
@@ -291,9 +273,8 @@ func bombBlock() []byte {
 func TestDecodeEmit(t *testing.T) {
 	d := new(Decoder)
 	got, err := collect(d, Headers, cat(idx(2), never("authorization", "secret"), litIdx(4, "/a")))
-	if err != nil || !slices.Equal(got, []string{":method: GET", "authorization:: secret", ":path: /a"}) {
-		t.Fatalf("%q %v", got, err)
-	}
+	require.NoError(t, err, "%q", got)
+	require.True(t, slices.Equal(got, []string{":method: GET", "authorization:: secret", ":path: /a"}), "%q %v", got, err)
 	stop := errors.New("stop")
 	n := 0
 	err = d.DecodeBlock(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
@@ -306,9 +287,7 @@ func TestDecodeEmit(t *testing.T) {
 	if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "k: v" {
 		t.Fatalf("table out of step: %q %v", got, err)
 	}
-	if err := d.DecodeBlock(idx(2), nil); err != nil {
-		t.Fatal("nil emit:", err)
-	}
+	require.NoError(t, d.DecodeBlock(idx(2), nil), "nil emit")
 }
 
 // A block split anywhere into fragments decodes as the whole block does.
@@ -317,9 +296,7 @@ func TestDecodeFragments(t *testing.T) {
 		litIdx(4, "/path"), idx(62), lit("x", ""))
 	ref := new(Decoder)
 	want, err := collect(ref, Headers, block)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for cut1 := 0; cut1 <= len(block); cut1++ {
 		for _, cut2 := range []int{cut1, (cut1 + len(block)) / 2, len(block)} {
 			d := new(Decoder)
@@ -334,9 +311,7 @@ func TestDecodeFragments(t *testing.T) {
 			}
 			frags := [][]byte{block[:cut1], block[cut1:cut2], block[cut2:]}
 			for i, f := range frags {
-				if err := d.DecodeFragment(Headers, f, i == 2, emit); err != nil {
-					t.Fatalf("cuts %d,%d fragment %d: %v", cut1, cut2, i, err)
-				}
+				require.NoError(t, d.DecodeFragment(Headers, f, i == 2, emit), "cuts %d,%d fragment %d", cut1, cut2, i)
 			}
 			if !slices.Equal(got, want) || tableString(d) != tableString(ref) {
 				t.Fatalf("cuts %d,%d: %q, want %q", cut1, cut2, got, want)
@@ -346,16 +321,12 @@ func TestDecodeFragments(t *testing.T) {
 	// Ending the block inside a representation is a truncation at the
 	// representation's block offset.
 	d := new(Decoder)
-	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.DecodeFragment(Headers, block[:10], false, nil))
 	err = d.DecodeFragment(Headers, block[10:20], true, nil)
 	wantKind(t, err, ErrTruncated)
 	// A whole block may not start while a fragmented one is open.
 	d = new(Decoder)
-	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.DecodeFragment(Headers, block[:10], false, nil))
 	wantKind(t, d.DecodeBlock(idx(2), nil), ErrBlockUnfinished)
 }
 

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEncoderRepresentations(t *testing.T) {
@@ -52,12 +55,9 @@ func TestEncoderSizeUpdates(t *testing.T) {
 	step := func(wantPrefix string, fields ...Field) {
 		t.Helper()
 		b := e.AppendFields(nil, fields)
-		if !strings.HasPrefix(hex.EncodeToString(b), wantPrefix) {
-			t.Fatalf("block % x, want prefix %s", b, wantPrefix)
-		}
-		if _, err := collect(d, Headers, b); err != nil {
-			t.Fatal(err)
-		}
+		require.True(t, strings.HasPrefix(hex.EncodeToString(b), wantPrefix), "block % x, want prefix %s", b, wantPrefix)
+		_, err := collect(d, Headers, b)
+		require.NoError(t, err)
 		if e.TableSize() != d.TableSize() || e.TableLen() != d.TableLen() {
 			t.Fatalf("encoder table %d/%d, decoder %d/%d", e.TableSize(), e.TableLen(), d.TableSize(), d.TableLen())
 		}
@@ -83,9 +83,8 @@ func TestEncoderSizeUpdates(t *testing.T) {
 
 	small := &Encoder{MaxTableSize: 256}
 	b := small.AppendField(nil, "a", "b", false)
-	if !bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}) { // 256 = 31 + 225
-		t.Fatalf("first block % x: no size update to 256", b)
-	}
+	// 256 = 31 + 225
+	require.True(t, bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}), "first block % x: no size update to 256", b)
 	small.Reset()
 	if b := small.AppendField(nil, "a", "b", false); b[0] != 0x3f {
 		t.Fatalf("after Reset % x: no size update to 256", b)
@@ -112,22 +111,16 @@ func testIndexChains(t *testing.T, limit int) {
 		}
 		b := e.AppendFields(nil, fs)
 		got, err := collect(d, Headers, b)
-		if err != nil {
-			t.Fatal(i, err)
-		}
+		require.NoError(t, err, "%v", i)
 		for j, f := range fs {
-			if got[j] != f.Name+": "+f.Value {
-				t.Fatalf("block %d field %d: %q, want %s: %s", i, j, got[j], f.Name, f.Value)
-			}
+			require.Equal(t, f.Name+": "+f.Value, got[j], "block %d field %d: %q, want %s: %s", i, j, got[j], f.Name, f.Value)
 		}
 		if e.TableSize() != d.TableSize() {
 			t.Fatalf("block %d: table %d vs %d", i, e.TableSize(), d.TableSize())
 		}
 		most = max(most, e.TableLen())
 	}
-	if limit > 512 && most <= len(e.meta0) {
-		t.Fatalf("at most %d entries: the indexes never grew", most)
-	}
+	require.False(t, limit > 512 && most <= len(e.meta0), "at most %d entries: the indexes never grew", most)
 }
 
 // Values that share their length and ends share a bucket; a lookup
@@ -155,16 +148,12 @@ func TestEncoderCollidingValues(t *testing.T) {
 	// chain, are literals again.
 	newest := e.AppendField(nil, "x-c", value(n-1), false)
 	oldest := e.AppendField(nil, "x-c", value(0), false)
-	if len(newest) != 1 || newest[0]&0x80 == 0 {
-		t.Errorf("newest entry: % x, want an index", newest)
-	}
-	if oldest[0]&0xc0 != 0x40 {
-		t.Errorf("oldest entry: % x, want a literal with indexing", oldest)
-	}
+	assert.False(t, len(newest) != 1 || newest[0]&0x80 == 0, "newest entry: % x, want an index", newest)
+	assert.Equal(t, byte(0x40), oldest[0]&0xc0, "oldest entry: % x, want a literal with indexing", oldest)
 	got, err := collect(d, Headers, append(newest, oldest...))
-	if err != nil || got[0] != "x-c: "+value(n-1) || got[1] != "x-c: "+value(0) {
-		t.Fatalf("%q %v", got, err)
-	}
+	require.NoError(t, err, "%q", got)
+	require.Equal(t, "x-c: "+value(n-1), got[0], "%q %v", got, err)
+	require.Equal(t, "x-c: "+value(0), got[1], "%q %v", got, err)
 }
 
 // TestEncoderInsertionNumbersWrap runs the encoder's 32-bit insertion
@@ -189,13 +178,9 @@ func TestEncoderInsertionNumbersWrap(t *testing.T) {
 		}
 		b := e.AppendFields(nil, fields)
 		got, err := collect(d, Headers, b)
-		if err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
+		require.NoError(t, err, "round %d", round)
 		for k, f := range fields {
-			if got[k] != f.Name+": "+f.Value {
-				t.Fatalf("round %d: field %d is %q, want %s: %s", round, k, got[k], f.Name, f.Value)
-			}
+			require.Equal(t, f.Name+": "+f.Value, got[k], "round %d: field %d is %q, want %s: %s", round, k, got[k], f.Name, f.Value)
 		}
 		// The entry numbered 2³²-1 has no bucket reference (it would be
 		// 0, the empty one): it is never found, one miss in 2³² entries.
@@ -213,9 +198,7 @@ func TestEncoderInsertionNumbersWrap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if e.tab.added < 1<<32+100 {
-		t.Fatalf("added %#x: the numbers did not wrap", e.tab.added)
-	}
+	require.False(t, e.tab.added < 1<<32+100, "added %#x: the numbers did not wrap", e.tab.added)
 }
 
 // TestEncoderStaleBucketHeads points bucket heads, as a number left over
@@ -243,8 +226,7 @@ func TestEncoderStaleBucketHeads(t *testing.T) {
 		if i := e.findField("x-stale", "3", hn, hnv); i != 0 {
 			t.Errorf("ref %d: findField = %d, want 0", ref, i)
 		}
-		if i := e.findName("x-stale", hn); i != 0 {
-			t.Errorf("ref %d: findName = %d, want 0", ref, i)
-		}
+		i := e.findName("x-stale", hn)
+		assert.Equal(t, 0, i, "ref %d: findName = %d, want 0", ref, i)
 	}
 }

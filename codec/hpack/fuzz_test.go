@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzDecode runs a sequence of blocks through a Decoder, whole or cut
@@ -85,19 +87,14 @@ func FuzzDecode(f *testing.F) {
 			where := fmt.Sprintf("block %d % x", blk, block)
 			switch {
 			case conn != nil:
-				if !errors.Is(err, conn) && !(ref.broken && err != nil && !IsStreamError(err)) {
-					t.Fatalf("%s: error %v, the model's %v", where, err, conn)
-				}
+				require.False(t, !errors.Is(err, conn) && !(ref.broken && err != nil && !IsStreamError(err)), "%s: error %v, the model's %v", where, err, conn)
 			case stream != nil:
-				if !errors.Is(err, stream) || !IsStreamError(err) {
-					t.Fatalf("%s: error %v, the model's %v", where, err, stream)
-				}
+				require.ErrorIs(t, err, stream, "%s: error %v, the model's %v", where, err, stream)
+				require.True(t, IsStreamError(err), "%s: error %v, the model's %v", where, err, stream)
 			case err != nil:
 				t.Fatalf("%s: error %v, the model accepts", where, err)
 			}
-			if conn == nil && fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%s: fields\n%v\nthe model's\n%v", where, got, want)
-			}
+			require.False(t, conn == nil && fmt.Sprint(got) != fmt.Sprint(want), "%s: fields\n%v\nthe model's\n%v", where, got, want)
 			if conn == nil {
 				if d.TableLen() != len(ref.entries) || d.TableSize() != ref.size() {
 					t.Fatalf("%s: table %d entries size %d, the model's %d size %d", where, d.TableLen(), d.TableSize(), len(ref.entries), ref.size())

@@ -1,10 +1,11 @@
 package hpack
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Block builders: each returns one representation's bytes.
@@ -69,15 +70,11 @@ func tableString(d *Decoder) string {
 // *FieldError according to want.Stream.
 func wantKind(t *testing.T, err error, want *Violation) {
 	t.Helper()
-	if !errors.Is(err, want) {
-		t.Fatalf("error %v, want %v", err, want)
-	}
-	if want.Stream != IsStreamError(err) {
-		t.Fatalf("error %v: stream error %v, want %v", err, IsStreamError(err), want.Stream)
-	}
-	var se *SyntaxError
-	if !want.Stream && !errors.As(err, &se) {
-		t.Fatalf("error %T is not a *SyntaxError", err)
+	require.ErrorIs(t, err, want)
+	require.Equal(t, want.Stream, IsStreamError(err), "IsStreamError(%v)", err)
+	if !want.Stream {
+		var se *SyntaxError
+		require.ErrorAs(t, err, &se)
 	}
 }
 

@@ -7,6 +7,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // huffmanUserAgent is the 97-byte user-agent of the browser request the
@@ -41,9 +44,7 @@ func TestHuffmanCodes(t *testing.T) {
 	for _, l := range huffmanLens {
 		sum += 1 << (huffmanMaxLen - l)
 	}
-	if sum != 1<<huffmanMaxLen {
-		t.Errorf("Kraft sum %d/2^30, want 1", sum)
-	}
+	assert.Equal(t, uint64(1<<huffmanMaxLen), sum, "Kraft sum %d/2^30, want 1", sum)
 	for s := range huffmanCodes {
 		if c := slowCodes[s]; c.code != huffmanCodes[s] || c.len != huffmanLens[s] {
 			t.Errorf("symbol %d: code %#x/%d, the slow reference's %#x/%d", s, huffmanCodes[s], huffmanLens[s], c.code, c.len)
@@ -73,13 +74,10 @@ func TestHuffmanAppendixC(t *testing.T) {
 		if got := AppendHuffman(nil, c.s); !bytes.Equal(got, want) {
 			t.Errorf("AppendHuffman(%q) = %x, want %x", c.s, got, want)
 		}
-		if n := HuffmanLen(c.s); n != len(want) {
-			t.Errorf("HuffmanLen(%q) = %d, want %d", c.s, n, len(want))
-		}
+		n := HuffmanLen(c.s)
+		assert.Equal(t, len(want), n, "HuffmanLen(%q) = %d, want %d", c.s, n, len(want))
 		got, err := AppendHuffmanDecode(nil, want)
-		if err != nil || string(got) != c.s {
-			t.Errorf("AppendHuffmanDecode(%x) = %q, %v, want %q", want, got, err, c.s)
-		}
+		assert.False(t, err != nil || string(got) != c.s, "AppendHuffmanDecode(%x) = %q, %v, want %q", want, got, err, c.s)
 	}
 }
 
@@ -90,16 +88,12 @@ func TestHuffmanEveryByte(t *testing.T) {
 		for k := 1; k <= 20; k++ {
 			s := strings.Repeat(string([]byte{byte(b)}), k)
 			enc := AppendHuffman(nil, s)
-			if want := slowHuffmanEncode(s); !bytes.Equal(enc, want) {
-				t.Fatalf("AppendHuffman(%q) = %x, want %x", s, enc, want)
-			}
-			if HuffmanLen(s) != len(enc) {
-				t.Fatalf("HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
-			}
+			want := slowHuffmanEncode(s)
+			require.Equal(t, want, enc, "AppendHuffman(%q) = %x, want %x", s, enc, want)
+			require.Equal(t, len(enc), HuffmanLen(s), "HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
 			dec, err := AppendHuffmanDecode(nil, enc)
-			if err != nil || string(dec) != s {
-				t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
-			}
+			require.NoError(t, err, "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
+			require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
 		}
 	}
 }
@@ -175,16 +169,10 @@ func TestHuffmanDecodeErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, room := range []int{0, 1000} {
 				got, err := AppendHuffmanDecode(make([]byte, 1, 1+room), c.in)
-				if !errors.Is(err, c.err) || err != nil && c.err == nil {
-					t.Errorf("room %d: error %v, want %v", room, err, c.err)
-				}
-				if len(got) == 0 || got[0] != 0 || string(got[1:]) != c.out {
-					t.Errorf("room %d: decoded %q, want %q after the 0 of dst", room, got, c.out)
-				}
+				assert.False(t, !errors.Is(err, c.err) || err != nil && c.err == nil, "room %d: error %v, want %v", room, err, c.err)
+				assert.False(t, len(got) == 0 || got[0] != 0 || string(got[1:]) != c.out, "room %d: decoded %q, want %q after the 0 of dst", room, got, c.out)
 				wantOut, wantErr := slowHuffmanDecode(c.in)
-				if string(wantOut) != c.out || wantErr != c.err {
-					t.Errorf("the slow reference decodes %q, %v", wantOut, wantErr)
-				}
+				assert.False(t, string(wantOut) != c.out || wantErr != c.err, "the slow reference decodes %q, %v", wantOut, wantErr)
 			}
 		})
 	}
@@ -220,16 +208,12 @@ func TestHuffmanRandom(t *testing.T) {
 	for range 20000 {
 		s := randomHuffmanString(r, r.IntN(120))
 		enc := AppendHuffman(nil, s)
-		if want := slowHuffmanEncode(s); !bytes.Equal(enc, want) {
-			t.Fatalf("AppendHuffman(%q) = %x, want %x", s, enc, want)
-		}
-		if HuffmanLen(s) != len(enc) {
-			t.Fatalf("HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
-		}
+		want := slowHuffmanEncode(s)
+		require.Equal(t, want, enc, "AppendHuffman(%q) = %x, want %x", s, enc, want)
+		require.Equal(t, len(enc), HuffmanLen(s), "HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
 		dec, err := AppendHuffmanDecode(nil, enc)
-		if err != nil || string(dec) != s {
-			t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
-		}
+		require.NoError(t, err, "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
+		require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
 		if len(enc) > 0 {
 			enc[len(enc)-1-r.IntN(min(len(enc), 4))] ^= byte(1 << r.IntN(8))
 			checkHuffmanDecode(t, enc)
@@ -266,9 +250,8 @@ func TestHuffmanAppends(t *testing.T) {
 		t.Fatalf("AppendHuffman appended %x to %q", enc[2:], enc[:2])
 	}
 	dec, err := AppendHuffmanDecode([]byte("xy"), enc[2:])
-	if err != nil || string(dec) != "xy"+huffmanUserAgent {
-		t.Fatalf("AppendHuffmanDecode = %q, %v", dec, err)
-	}
+	require.NoError(t, err, "AppendHuffmanDecode = %q,", dec)
+	require.Equal(t, "xy"+huffmanUserAgent, string(dec), "AppendHuffmanDecode = %q, %v", dec, err)
 }
 
 // TestHuffmanNoAllocs checks that encoding and decoding allocate nothing
@@ -284,22 +267,17 @@ func TestHuffmanNoAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() {
 		var err error
 		dst, err = AppendHuffmanDecode(dst[:0], enc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}); n != 0 {
 		t.Errorf("AppendHuffmanDecode: %v allocations, want 0", n)
 	}
-	if string(dst) != huffmanUserAgent {
-		t.Errorf("decoded %q", dst)
-	}
+	assert.Equal(t, huffmanUserAgent, string(dst), "decoded %q", dst)
 	// Exactly the room needed.
 	dst = make([]byte, 0, len(huffmanUserAgent))
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		dst, _ = AppendHuffmanDecode(dst[:0], enc)
-	}); n != 0 {
-		t.Errorf("AppendHuffmanDecode into exactly %d bytes: %v allocations, want 0", cap(dst), n)
-	}
+	})
+	assert.Equal(t, float64(0), n, "AppendHuffmanDecode into exactly %d bytes: %v allocations, want 0", cap(dst), n)
 }
 
 // FuzzHuffmanDecode compares the decoder with the slow reference: the same
@@ -331,16 +309,12 @@ func FuzzHuffmanRoundTrip(f *testing.F) {
 	f.Add("\x00\x01\xff custom-key")
 	f.Fuzz(func(t *testing.T, s string) {
 		enc := AppendHuffman(nil, s)
-		if want := slowHuffmanEncode(s); !bytes.Equal(enc, want) {
-			t.Fatalf("AppendHuffman(%q) = %x, want %x", s, enc, want)
-		}
-		if HuffmanLen(s) != len(enc) {
-			t.Fatalf("HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
-		}
+		want := slowHuffmanEncode(s)
+		require.Equal(t, want, enc, "AppendHuffman(%q) = %x, want %x", s, enc, want)
+		require.Equal(t, len(enc), HuffmanLen(s), "HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
 		dec, err := AppendHuffmanDecode(nil, enc)
-		if err != nil || string(dec) != s {
-			t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
-		}
+		require.NoError(t, err, "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
+		require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
 	})
 }
 

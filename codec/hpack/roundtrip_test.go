@@ -2,7 +2,6 @@ package hpack
 
 import (
 	"encoding/binary"
-	"errors"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -218,9 +217,7 @@ func (rc *rtConn) step(tb testing.TB, fields []Field) {
 	if err != nil {
 		tb.Fatalf("decoding %+v encoded as %x: %v", fields, rc.buf, err)
 	}
-	if len(got) != len(fields) {
-		tb.Fatalf("decoded %d fields, encoded %d:\n got %+v\nwant %+v", len(got), len(fields), got, fields)
-	}
+	require.Equal(tb, len(fields), len(got), "decoded %d fields, encoded %d:\n got %+v\nwant %+v", len(got), len(fields), got, fields)
 	for i := range fields {
 		if got[i] != fields[i] {
 			tb.Fatalf("field %d decoded as %+v, encoded %+v (block %x)", i, got[i], fields[i], rc.buf)
@@ -239,20 +236,18 @@ func checkTablesInStep(tb testing.TB, enc *Encoder, dec *Decoder) {
 	if !enc.ready || enc.pending { // a new encoder announces its bound with its first field
 		return
 	}
-	if es, ds := enc.TableSize(), dec.TableSize(); es != ds {
-		tb.Fatalf("encoder table size %d, decoder %d", es, ds)
-	}
-	if em, dm := enc.TableMaxSize(), dec.TableMaxSize(); em != dm {
-		tb.Fatalf("encoder table maximum %d, decoder %d", em, dm)
-	}
+	es, ds := enc.TableSize(), dec.TableSize()
+	require.Equal(tb, ds, es, "encoder table size %d, decoder %d", es, ds)
+	em, dm := enc.TableMaxSize(), dec.TableMaxSize()
+	require.Equal(tb, dm, em, "encoder table maximum %d, decoder %d", em, dm)
 	ents := encoderEntries(enc)
 	if len(ents) != dec.TableLen() {
 		tb.Fatalf("encoder table holds %d entries, decoder %d", len(ents), dec.TableLen())
 	}
 	for i, en := range ents {
-		if name, value := dec.TableEntry(i + 1); string(name) != en.name || string(value) != en.value {
-			tb.Fatalf("table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
-		}
+		name, value := dec.TableEntry(i + 1)
+		require.Equal(tb, en.name, string(name), "table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
+		require.Equal(tb, en.value, string(value), "table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
 	}
 }
 
@@ -373,12 +368,8 @@ func TestRoundTripListTooLarge(t *testing.T) {
 				got = append(got, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 				return nil
 			})
-			if !errors.Is(err, ErrListTooLarge) {
-				t.Fatalf("Decode: %v, want ErrListTooLarge", err)
-			}
-			if !IsStreamError(err) {
-				t.Errorf("IsStreamError(%v) = false", err)
-			}
+			require.ErrorIs(t, err, ErrListTooLarge, "Decode: %v, want ErrListTooLarge", err)
+			assert.True(t, IsStreamError(err), "IsStreamError(%v) = false", err)
 			var fe *FieldError
 			require.ErrorAs(t, err, &fe)
 			require.True(t, IsStreamError(err))
@@ -393,13 +384,9 @@ func TestRoundTripListTooLarge(t *testing.T) {
 				}
 			}
 			assert.Equal(t, fault, fe.Index, "FieldError.Index")
-			if len(got) > fault {
-				t.Errorf("emitted %d fields, want at most the %d before the one at fault", len(got), fault)
-			}
+			assert.LessOrEqual(t, len(got), fault, "emitted %d fields, want at most the %d before the one at fault", len(got), fault)
 			for i := range min(len(got), len(tt.fields)) {
-				if got[i] != tt.fields[i] {
-					t.Errorf("field %d emitted as %q, want %q", i, got[i].Name, tt.fields[i].Name)
-				}
+				assert.Equal(t, tt.fields[i], got[i], "field %d emitted as %q, want %q", i, got[i].Name, tt.fields[i].Name)
 			}
 			checkTablesInStep(t, enc, dec)
 

@@ -83,12 +83,8 @@ func TestValidation(t *testing.T) {
 			}
 			got, err := collect(d, c.kind, block)
 			if c.want == nil {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(got) != c.before+1 {
-					t.Fatalf("emitted %q", got)
-				}
+				require.NoError(t, err)
+				require.Equal(t, c.before+1, len(got), "emitted %q", got)
 				return
 			}
 			wantKind(t, err, c.want)
@@ -96,13 +92,10 @@ func TestValidation(t *testing.T) {
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, c.field, fe.Index, "%v", err)
 			assert.Equal(t, c.fname, fe.Field, "%v", err)
-			if len(got) != c.before {
-				t.Errorf("emitted %d fields, want %d: %q", len(got), c.before, got)
-			}
+			assert.Equal(t, c.before, len(got), "emitted %d fields, want %d: %q", len(got), c.before, got)
 			if c.field >= 0 {
-				if n, v := d.TableEntry(1); string(n) != "x-after" || string(v) != "1" {
-					t.Errorf("the field after the fault did not reach the table: %q %q", n, v)
-				}
+				n, v := d.TableEntry(1)
+				assert.False(t, string(n) != "x-after" || string(v) != "1", "the field after the fault did not reach the table: %q %q", n, v)
 			}
 			// The connection goes on: a valid block decodes next.
 			next := req
@@ -128,13 +121,10 @@ func TestValidationModes(t *testing.T) {
 	_, err = collect(&Decoder{Validate: Response}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
 	_, err = collect(&Decoder{Validate: NoValidation}, Headers, block)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := collect(&Decoder{Validate: Response}, Headers, cat(idx(8), lit("server", "netkit")))
-	if err != nil || !slices.Equal(got, []string{":status: 200", "server: netkit"}) {
-		t.Fatalf("%q %v", got, err)
-	}
+	require.NoError(t, err, "%q", got)
+	require.True(t, slices.Equal(got, []string{":status: 200", "server: netkit"}), "%q %v", got, err)
 }
 
 // A validating decoder remembers which dynamic entries it found clean; an

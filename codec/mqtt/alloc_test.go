@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestDecodeAllocs checks that decoding allocates nothing in steady state:
@@ -15,9 +16,7 @@ import (
 // will, from a []byte and from a composite; and that encoding into a
 // large-enough dst allocates nothing.
 func TestDecodeAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
-	}
+	testenv.SkipAllocs(t)
 	for _, v := range []Version{V311, V5} {
 		var ps []Packet
 		for _, p := range samples(v) {
@@ -40,18 +39,16 @@ func TestDecodeAllocs(t *testing.T) {
 			}
 			var pk Packet
 			if n := testing.AllocsPerRun(100, func() {
-				if _, err := DecodeBytes(b, dv, &pk); err != nil {
-					t.Fatal(err)
-				}
+				_, err := DecodeBytes(b, dv, &pk)
+				require.NoError(t, err)
 			}); n != 0 {
 				t.Errorf("%v %v: Decode allocates %.1f times", v, p.Type, n)
 			}
 			e := Encoder{Version: v}
 			dst := make([]byte, 0, len(b))
 			if n := testing.AllocsPerRun(100, func() {
-				if _, err := e.Append(dst[:0], &pk); err != nil {
-					t.Fatal(err)
-				}
+				_, err := e.Append(dst[:0], &pk)
+				require.NoError(t, err)
 			}); n != 0 {
 				t.Errorf("%v %v: Append allocates %.1f times", v, p.Type, n)
 			}
@@ -59,7 +56,7 @@ func TestDecodeAllocs(t *testing.T) {
 			// across two reads (a pooled copy).
 			for _, split := range []int{0, len(b) / 2} {
 				in := buf.NewComposite()
-				if n := testing.AllocsPerRun(100, func() {
+				n := testing.AllocsPerRun(100, func() {
 					d := Decoder{Version: dv}
 					for _, part := range [][]byte{b[:split], b[split:]} {
 						if len(part) > 0 {
@@ -72,9 +69,8 @@ func TestDecodeAllocs(t *testing.T) {
 						t.Fatal(err)
 					}
 					pk.Release()
-				}); n != 0 {
-					t.Errorf("%v %v split %d: Decoder.Decode allocates %.1f times", v, p.Type, split, n)
-				}
+				})
+				assert.Equal(t, float64(0), n, "%v %v split %d: Decoder.Decode allocates %.1f times", v, p.Type, split, n)
 				in.Release()
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/stretchr/testify/require"
 )
 
 // benchPublish is the PUBLISH of the goals: a 21-byte topic, a
@@ -28,16 +29,13 @@ func BenchmarkPublishDecode(b *testing.B) {
 		b.Run("v="+v.String(), func(b *testing.B) {
 			e := Encoder{Version: v}
 			in, err := e.AppendPublish(nil, benchPublish(v))
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			var pk Packet
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := DecodeBytes(in, v, &pk); err != nil {
-					b.Fatal(err)
-				}
+				_, err := DecodeBytes(in, v, &pk)
+				require.NoError(b, err)
 			}
 		})
 	}
@@ -52,9 +50,8 @@ func BenchmarkPublishEncode(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if dst, err = e.AppendPublish(dst[:0], p); err != nil {
-					b.Fatal(err)
-				}
+				dst, err = e.AppendPublish(dst[:0], p)
+				require.NoError(b, err)
 			}
 			b.SetBytes(int64(len(dst)))
 		})
@@ -81,9 +78,7 @@ func BenchmarkDecoderComposite(b *testing.B) {
 			in.Append(rb)
 			err = d.Decode(in, &pk)
 		}
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 	}
 	pk.Release()
 }

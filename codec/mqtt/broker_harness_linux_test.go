@@ -1,7 +1,6 @@
 package mqtt_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -10,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBrokerHarness checks the harness itself, without the codec: a broker
@@ -19,13 +21,9 @@ func TestBrokerHarness(t *testing.T) {
 	t.Parallel()
 	b := startBroker(t)
 	b2 := startBroker(t)
-	if b.Addr == b2.Addr {
-		t.Fatalf("two brokers on one address %s", b.Addr)
-	}
+	require.NotEqual(t, b2.Addr, b.Addr, "two brokers on one address %s", b.Addr)
 	conn, err := net.DialTimeout("tcp", b.Addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(5 * time.Second))
 	connect := []byte{
@@ -42,9 +40,8 @@ func TestBrokerHarness(t *testing.T) {
 	if _, err := io.ReadFull(conn, got); err != nil {
 		t.Fatalf("reading CONNACK: %v", err)
 	}
-	if want := []byte{0x20, 2, 0, 0}; !bytes.Equal(got, want) {
-		t.Fatalf("CONNACK = % x, want % x", got, want)
-	}
+	want := []byte{0x20, 2, 0, 0}
+	require.Equal(t, want, got, "CONNACK = % x, want % x", got, want)
 	if !b.WaitLog("New client connected from 127.0.0.1", 2*time.Second) {
 		t.Errorf("broker log does not show the connection:\n%s", b.Log())
 	}
@@ -55,9 +52,7 @@ func TestBrokerHarness(t *testing.T) {
 // another port. Not parallel: it replaces pickPort.
 func TestBrokerPortTaken(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer ln.Close()
 	taken := ln.Addr().(*net.TCPAddr).Port
 	calls := 0
@@ -83,9 +78,7 @@ func TestFindMosquittoOverride(t *testing.T) {
 		t.Fatalf("findMosquitto() = %q, %v; want errNoMosquitto", p, err)
 	}
 	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Setenv(envMosquitto, self)
 	if p, err := findMosquitto(); err != nil || p != self {
 		t.Fatalf("findMosquitto() = %q, %v; want %q", p, err, self)
@@ -100,9 +93,7 @@ func TestBrokerMissing(t *testing.T) {
 	}
 	t.Parallel()
 	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	run := func(require string) (string, error) {
 		cmd := exec.Command(self, "-test.run=^TestBrokerHarness$", "-test.v", "-test.count=1")
 		cmd.Env = append(os.Environ(), "NETKIT_MQTT_CHILD=1",
@@ -111,14 +102,10 @@ func TestBrokerMissing(t *testing.T) {
 		return string(out), err
 	}
 	out, err := run("")
-	if err != nil || !strings.Contains(out, "--- SKIP: TestBrokerHarness") ||
-		!strings.Contains(out, "MQTT INTEROP TEST SKIPPED") || !strings.Contains(out, installHint) {
-		t.Errorf("without a broker: err %v, output:\n%s\nwant a skip that says MQTT INTEROP TEST SKIPPED and %q", err, out, installHint)
-	}
+	assert.False(t, err != nil || !strings.Contains(out, "--- SKIP: TestBrokerHarness") ||
+		!strings.Contains(out, "MQTT INTEROP TEST SKIPPED") || !strings.Contains(out, installHint), "without a broker: err %v, output:\n%s\nwant a skip that says MQTT INTEROP TEST SKIPPED and %q", err, out, installHint)
 	out, err = run("1")
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || !strings.Contains(out, "--- FAIL: TestBrokerHarness") ||
-		!strings.Contains(out, envRequireMosquitto+"=1") {
-		t.Errorf("without a broker and %s=1: err %v, output:\n%s\nwant a failure", envRequireMosquitto, err, out)
-	}
+	assert.False(t, !errors.As(err, &exit) || !strings.Contains(out, "--- FAIL: TestBrokerHarness") ||
+		!strings.Contains(out, envRequireMosquitto+"=1"), "without a broker and %s=1: err %v, output:\n%s\nwant a failure", envRequireMosquitto, err, out)
 }

@@ -4,8 +4,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,9 +53,7 @@ func bytesPerOp(n int, f func()) float64 {
 // costs under 640 bytes in at most 2 allocations, and a 64 KiB payload
 // costs 64 KiB and that much more.
 func TestCloneAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("allocation counts differ under -race and in the invariants build")
-	}
+	testenv.SkipAllocs(t)
 	var sink *Packet
 	names, ps := clonePackets(t)
 	for i, p := range ps {
@@ -83,8 +80,7 @@ func TestCloneAllocs(t *testing.T) {
 
 // TestPublishClone: Publish.Clone copies everything a PUBLISH holds into
 // memory of its own — the input may be overwritten, and appending to one
-// field of the copy cannot reach another — for two small allocations
-// (the Publish and one array) when it has no lists.
+// field of the copy cannot reach another.
 func TestPublishClone(t *testing.T) {
 	e := Encoder{Version: V5}
 	in, err := e.AppendPublish(nil, benchPublish(V5))
@@ -107,12 +103,15 @@ func TestPublishClone(t *testing.T) {
 	got, err = e.AppendPublish(nil, c)
 	require.NoError(t, err)
 	assert.Equal(t, want, got, "appending to a field of the clone changed another")
+}
 
-	if race.Enabled || invariants.Enabled {
-		return
-	}
+// TestPublishCloneAllocs: cloning a retained PUBLISH without lists costs
+// two small allocations, the Publish and one array.
+func TestPublishCloneAllocs(t *testing.T) {
+	testenv.SkipAllocs(t)
 	retained, err := (&Encoder{Version: V311}).AppendPublish(nil, &Publish{Retain: true, Topic: []byte("a/b"), Payload: []byte("hello")})
 	require.NoError(t, err)
+	var p Packet
 	_, err = DecodeBytes(retained, V311, &p)
 	require.NoError(t, err)
 	var sink *Publish

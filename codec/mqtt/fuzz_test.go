@@ -1,11 +1,11 @@
 package mqtt
 
 import (
-	"bytes"
 	"reflect"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/stretchr/testify/require"
 )
 
 // active returns the field of p that Type selects, as a value to compare.
@@ -42,9 +42,7 @@ func FuzzDecode(f *testing.F) {
 	for _, v := range []Version{V31, V311, V5} {
 		for _, p := range samples(v) {
 			b, err := p.Append(nil)
-			if err != nil {
-				f.Fatal(err)
-			}
+			require.NoError(f, err)
 			f.Add(b, byte(v), uint16(len(b)/2))
 		}
 	}
@@ -56,16 +54,13 @@ func FuzzDecode(f *testing.F) {
 		var p Packet
 		n, err := DecodeBytes(data, v, &p)
 		if err != nil {
-			if n != 0 {
-				t.Fatalf("error %v with n=%d", err, n)
-			}
+			require.Equal(t, 0, n, "error %v with n=%d", err, n)
 			if err != ErrShort && ReasonOf(err) < 0x80 {
 				t.Fatalf("error %v has reason %v", err, ReasonOf(err))
 			}
 		} else {
-			if n <= 0 || n > len(data) {
-				t.Fatalf("n=%d of %d", n, len(data))
-			}
+			require.Greater(t, n, 0, "n=%d of %d", n, len(data))
+			require.LessOrEqual(t, n, len(data), "n=%d of %d", n, len(data))
 			b, err := p.Append(nil)
 			if err != nil {
 				t.Fatalf("decoded %x (%v %v) does not encode: %v", data[:n], p.Version, p.Type, err)
@@ -82,9 +77,8 @@ func FuzzDecode(f *testing.F) {
 			if q.Type != p.Type || q.Version != p.Version || !reflect.DeepEqual(active(&p), active(&q)) {
 				t.Fatalf("%x decodes to\n%+v\nits re-encoding %x to\n%+v", data[:n], active(&p), b, active(&q))
 			}
-			if b2, _ := q.Append(nil); !bytes.Equal(b, b2) {
-				t.Fatalf("encoding is not stable: %x then %x", b, b2)
-			}
+			b2, _ := q.Append(nil)
+			require.Equal(t, b2, b, "encoding is not stable: %x then %x", b, b2)
 		}
 		// The composite path agrees with the slice path.
 		d := Decoder{Version: v}
@@ -132,9 +126,8 @@ func FuzzCheckString(f *testing.F) {
 		for _, v := range []Version{V311, V5} {
 			gs, got := checkFilter(s, v)
 			ws, want := checkFilterSlow(s, v)
-			if got != want || got == nil && gs != ws {
-				t.Fatalf("checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
-			}
+			require.Same(t, want, got, "checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
+			require.False(t, got == nil && gs != ws, "checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
 		}
 	})
 }

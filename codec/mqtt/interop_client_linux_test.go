@@ -13,6 +13,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/mqtt"
+	"github.com/stretchr/testify/require"
 )
 
 // ioTimeout bounds every read and write of a test client, so a broker that
@@ -46,9 +47,7 @@ const readSize = 4096
 func dial(t testing.TB, b *broker, name string, v mqtt.Version) *testClient {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", b.Addr, ioTimeout)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	require.NoError(t, err, "%s", name)
 	c := &testClient{t: t, name: name, conn: conn, in: buf.NewComposite()}
 	c.enc.Version = v
 	c.dec.Version = v

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/netkit/netkit/codec/mqtt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // bothVersions runs f as a parallel subtest for MQTT 3.1.1 and 5.0.
@@ -60,9 +62,7 @@ func TestInteropConnect(t *testing.T) {
 		c := dial(t, b, "client", v)
 		if v == mqtt.V311 {
 			ack := c.connect("netkit-connect", nil)
-			if ack.SessionPresent {
-				t.Errorf("CONNACK session present after a clean session")
-			}
+			assert.False(t, ack.SessionPresent, "CONNACK session present after a clean session")
 			return
 		}
 		ack := c.connect("", func(c *mqtt.Connect) {
@@ -136,21 +136,15 @@ func TestInteropPublish(t *testing.T) {
 					t.Errorf("delivery %q %q q%d retain=%t, want %q %q q%d not retained",
 						d.Topic, d.Payload, d.QoS, d.Retain, msg.Topic, msg.Payload, qos)
 				}
-				if qos > 0 && d.PacketID == 0 {
-					t.Errorf("delivery at QoS %d without a packet identifier", qos)
-				}
-				if !equalUser(d.Props.User, msg.Props.User) {
-					t.Errorf("delivery user properties %q, want %q in order", d.Props.User, msg.Props.User)
-				}
+				assert.False(t, qos > 0 && d.PacketID == 0, "delivery at QoS %d without a packet identifier", qos)
+				assert.True(t, equalUser(d.Props.User, msg.Props.User), "delivery user properties %q, want %q in order", d.Props.User, msg.Props.User)
 				ids = append(ids, d.Props.SubscriptionIDs)
 			}
 			// mosquitto 2.0 sends one copy per matching subscription, each
 			// with its own identifier, in no fixed order; the spec also
 			// allows one copy carrying both [MQTT-3.3.4-3…5].
 			slices.SortFunc(ids, slices.Compare)
-			if !slices.EqualFunc(ids, wantIDs, slices.Equal) {
-				t.Errorf("QoS %d: subscription identifiers per delivery %v, want %v", qos, ids, wantIDs)
-			}
+			assert.True(t, slices.EqualFunc(ids, wantIDs, slices.Equal), "QoS %d: subscription identifiers per delivery %v, want %v", qos, ids, wantIDs)
 		}
 		sub.ping() // nothing else was delivered
 	})
@@ -204,15 +198,9 @@ func TestInteropPublishProperties(t *testing.T) {
 			t.Errorf("%s %q (present %t), want %q", f.name, f.got, got.Present.Has(f.id), f.want)
 		}
 	}
-	if !equalUser(got.User, ps.User) {
-		t.Errorf("user properties %q, want %q in order", got.User, ps.User)
-	}
-	if !slices.Equal(got.SubscriptionIDs, []uint32{7}) {
-		t.Errorf("subscription identifiers %v, want [7]", got.SubscriptionIDs)
-	}
-	if !bytes.Equal(d.Payload, msg.Payload) {
-		t.Errorf("payload %q, want %q", d.Payload, msg.Payload)
-	}
+	assert.True(t, equalUser(got.User, ps.User), "user properties %q, want %q in order", got.User, ps.User)
+	assert.True(t, slices.Equal(got.SubscriptionIDs, []uint32{7}), "subscription identifiers %v, want [7]", got.SubscriptionIDs)
+	assert.Equal(t, msg.Payload, d.Payload, "payload %q, want %q", d.Payload, msg.Payload)
 }
 
 // TestInteropLargePayload: a 300,000-byte PUBLISH reaches the subscriber
@@ -237,12 +225,8 @@ func TestInteropLargePayload(t *testing.T) {
 		d := sub.receive(1)[0]
 		reads = sub.reads - reads
 		t.Logf("sub: the delivery took %d reads of at most %d bytes", reads, readSize)
-		if !bytes.Equal(d.Payload, payload) {
-			t.Errorf("delivered payload of %d bytes differs from the %d sent", len(d.Payload), len(payload))
-		}
-		if reads < len(payload)/readSize {
-			t.Errorf("the delivery took %d reads, want at least %d: the test lost its point", reads, len(payload)/readSize)
-		}
+		assert.Equal(t, payload, d.Payload, "delivered payload of %d bytes differs from the %d sent", len(d.Payload), len(payload))
+		assert.GreaterOrEqual(t, reads, len(payload)/readSize, "the delivery took %d reads, want at least %d: the test lost its point", reads, len(payload)/readSize)
 		sub.ping()
 
 		if v == mqtt.V5 {
@@ -322,9 +306,7 @@ func TestInteropWillAndDisconnect(t *testing.T) {
 			// The normal DISCONNECT discarded the will: nothing is queued
 			// for sub before the PINGRESP. mosquitto has processed the
 			// DISCONNECT once its log says so.
-			if !b.WaitLog("Client netkit-will disconnected", 2*time.Second) {
-				t.Fatalf("the broker's log does not show netkit-will disconnecting")
-			}
+			require.True(t, b.WaitLog("Client netkit-will disconnected", 2*time.Second), "the broker's log does not show netkit-will disconnecting")
 			sub.ping()
 			return
 		}
@@ -346,9 +328,8 @@ func TestInteropRejectWildcardPublish(t *testing.T) {
 	bothVersions(t, func(t *testing.T, v mqtt.Version) {
 		var enc mqtt.Encoder
 		enc.Version = v
-		if _, err := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a/+"), Payload: []byte("x")}); err == nil {
-			t.Errorf("the Encoder accepts a PUBLISH to a/+")
-		}
+		_, err := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a/+"), Payload: []byte("x")})
+		assert.Error(t, err, "the Encoder accepts a PUBLISH to a/+")
 		b := startBroker(t)
 		c := dial(t, b, "client", v)
 		c.connect("netkit-bad", nil)
@@ -421,10 +402,7 @@ func TestInteropMosquittoClients(t *testing.T) {
 	t.Logf("run mosquitto_sub %q", args)
 	out, err := exec.CommandContext(ctx, subBin, args...).CombinedOutput()
 	t.Logf("mosquitto_sub printed %q", out)
-	if err != nil {
-		t.Fatalf("mosquitto_sub: %v\n%s", err, out)
-	}
-	if want := "interop/to-mosquitto hello from netkit\n"; string(out) != want {
-		t.Errorf("mosquitto_sub printed %q, want %q", out, want)
-	}
+	require.NoError(t, err, "mosquitto_sub\n%s", out)
+	want := "interop/to-mosquitto hello from netkit\n"
+	assert.Equal(t, want, string(out), "mosquitto_sub printed %q, want %q", out, want)
 }

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sample returns one packet of every type and shape, for version v: the
@@ -194,26 +197,19 @@ func TestRoundTrip(t *testing.T) {
 			if p.Type == TypeConnect {
 				n, err = DecodeBytes(b, 0, &d)
 			}
-			if err != nil || n != len(b) {
-				t.Fatalf("%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
-			}
-			if d.Type != p.Type || d.Version != v {
-				t.Fatalf("%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
-			}
+			require.NoError(t, err, "%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
+			require.Equal(t, len(b), n, "%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
+			require.Equal(t, p.Type, d.Type, "%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
+			require.Equal(t, v, d.Version, "%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
 			b2 := mustEncode(t, &d)
-			if !bytes.Equal(b, b2) {
-				t.Fatalf("%v %v: re-encoded\n%x\nwant\n%x", v, p.Type, b2, b)
-			}
+			require.Equal(t, b2, b, "%v %v: re-encoded\n%x\nwant\n%x", v, p.Type, b2, b)
 			c := d.Clone()
 			b3 := mustEncode(t, c)
-			if !bytes.Equal(b, b3) {
-				t.Fatalf("%v %v: clone encodes\n%x\nwant\n%x", v, p.Type, b3, b)
-			}
+			require.Equal(t, b3, b, "%v %v: clone encodes\n%x\nwant\n%x", v, p.Type, b3, b)
 			// Every prefix is short.
 			for i := range b {
-				if n, err := DecodeBytes(b[:i], v, &d); err != ErrShort && !(p.Type == TypeConnect && err != nil) {
-					t.Fatalf("%v %v: prefix %d: n=%d err=%v", v, p.Type, i, n, err)
-				}
+				n, err := DecodeBytes(b[:i], v, &d)
+				require.False(t, err != ErrShort && !(p.Type == TypeConnect && err != nil), "%v %v: prefix %d: n=%d err=%v", v, p.Type, i, n, err)
 			}
 		}
 	}
@@ -224,9 +220,7 @@ func TestRoundTrip(t *testing.T) {
 func TestKnownBytes(t *testing.T) {
 	h := func(s string) []byte {
 		b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return b
 	}
 	// CONNECT 3.1.1: "MQTT", level 4, clean session, keep alive 60, client id "abc".
@@ -262,13 +256,12 @@ func TestKnownBytes(t *testing.T) {
 	// PUBACK 5.0 short forms: no reason (Success), reason without properties.
 	for _, s := range []string{"40 02 0001", "40 03 0001 10"} {
 		b = h(s)
-		if n, err := DecodeBytes(b, V5, &p); err != nil || n != len(b) || p.Ack.PacketID != 1 {
-			t.Fatalf("PUBACK %s: n=%d err=%v", s, n, err)
-		}
+		n, err := DecodeBytes(b, V5, &p)
+		require.NoError(t, err, "PUBACK %s: n=%d err=%v", s, n, err)
+		require.Equal(t, len(b), n, "PUBACK %s: n=%d err=%v", s, n, err)
+		require.Equal(t, uint16(1), p.Ack.PacketID, "PUBACK %s: n=%d err=%v", s, n, err)
 	}
-	if p.Ack.Reason != NoMatchingSubscribers {
-		t.Fatalf("PUBACK reason %v", p.Ack.Reason)
-	}
+	require.Equal(t, NoMatchingSubscribers, p.Ack.Reason, "PUBACK reason %v", p.Ack.Reason)
 }
 
 func hexBytes(s string) ([]byte, error) { return hex.DecodeString(strings.ReplaceAll(s, " ", "")) }
@@ -322,8 +315,6 @@ func TestEncodeRefuses(t *testing.T) {
 		{"AUTH in 3.1.1", ErrUnknownType, func() ([]byte, error) { return e3.AppendAuth(nil, &Auth{}) }},
 	} {
 		b, err := c.f()
-		if !errors.Is(err, c.err) || b != nil {
-			t.Errorf("%s: %q, %v; want nothing and %v", c.name, b, err, c.err)
-		}
+		assert.False(t, !errors.Is(err, c.err) || b != nil, "%s: %q, %v; want nothing and %v", c.name, b, err, c.err)
 	}
 }

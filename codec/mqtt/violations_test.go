@@ -97,22 +97,19 @@ func TestViolations(t *testing.T) {
 	for _, c := range violations {
 		t.Run(c.name, func(t *testing.T) {
 			in, err := hex.DecodeString(strings.ReplaceAll(c.in, " ", ""))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var p Packet
 			n, err := DecodeBytes(in, c.v, &p)
 			var se *SyntaxError
 			var v *Violation
-			if !errors.Is(err, c.want) || !errors.As(err, &se) || !errors.As(err, &v) || n != 0 {
-				t.Fatalf("DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
-			}
+			require.ErrorIs(t, err, c.want, "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
+			require.True(t, errors.As(err, &se), "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
+			require.True(t, errors.As(err, &v), "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
+			require.Equal(t, 0, n, "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
 			if v.Ref != c.rule || ReasonOf(err) != c.want.Reason || se.Offset != c.at {
 				t.Fatalf("%v: rule %q reason %v offset %d; want %q %v %d", err, v.Ref, ReasonOf(err), se.Offset, c.rule, c.want.Reason, c.at)
 			}
-			if !strings.Contains(err.Error(), c.rule) {
-				t.Fatalf("message %q does not name %s", err, c.rule)
-			}
+			require.Contains(t, err.Error(), c.rule, "message %q does not name %s", err, c.rule)
 		})
 	}
 }
@@ -167,9 +164,9 @@ func TestLimits(t *testing.T) {
 				t.Fatalf("%s: %d at the limit: %v", c.name, max, err)
 			}
 			over := mustEncode(t, c.build(max+1))
-			if _, err := d.DecodeBytes(over, &pk); !errors.Is(err, ErrTooMany) || ReasonOf(err) != ImplementationSpecific {
-				t.Fatalf("%s: %d over a limit of %d: %v", c.name, max+1, max, err)
-			}
+			_, err := d.DecodeBytes(over, &pk)
+			require.ErrorIs(t, err, ErrTooMany, "%s: %d over a limit of %d: %v", c.name, max+1, max, err)
+			require.Equal(t, ImplementationSpecific, ReasonOf(err), "%s: %d over a limit of %d: %v", c.name, max+1, max, err)
 		}
 	}
 }
