@@ -1,7 +1,6 @@
 package hpack
 
 import (
-	"bytes"
 	"encoding/hex"
 	"strings"
 	"testing"
@@ -294,8 +293,7 @@ func decodeList(d *Decoder, block []byte) ([]appField, error) {
 // checkList compares a decoded header list with the expected one.
 func checkList(tb testing.TB, got, want []appField) {
 	tb.Helper()
-	if len(got) != len(want) {
-		tb.Errorf("decoded %d fields, want %d:\n got %+v\nwant %+v", len(got), len(want), got, want)
+	if !assert.Len(tb, got, len(want), "decoded fields, want %+v", want) {
 		return
 	}
 	for i := range want {
@@ -310,9 +308,8 @@ func checkTable(tb testing.TB, d *Decoder, want []appEntry, size int) {
 	assert.Equal(tb, len(want), n, "TableLen() = %d, want %d", n, len(want))
 	for i := range min(d.TableLen(), len(want)) {
 		name, value := d.TableEntry(i + 1)
-		if string(name) != want[i].name || string(value) != want[i].value {
-			tb.Errorf("TableEntry(%d) = %q: %q, want %q: %q", i+1, name, value, want[i].name, want[i].value)
-		}
+		assert.Equal(tb, want[i].name, string(name), "TableEntry(%d) name", i+1)
+		assert.Equal(tb, want[i].value, string(value), "TableEntry(%d) value", i+1)
 	}
 	got := d.TableSize()
 	assert.Equal(tb, size, got, "TableSize() = %d, want %d", got, size)
@@ -343,9 +340,7 @@ var appendixCIntegers = []struct {
 
 func checkAppendixCInteger(t *testing.T, value int, prefix uint8, wire string) {
 	want := unhex(t, wire)
-	if got := appendInt(nil, 0, prefix, value); !bytes.Equal(got, want) {
-		t.Errorf("appendInt(%d, %d-bit prefix) = %x, want %x", value, prefix, got, want)
-	}
+	assert.Equal(t, want, appendInt(nil, 0, prefix, value), "appendInt(%d, %d-bit prefix)", value, prefix)
 	flags := byte(0xff) << prefix // the X bits, all set (none for an 8-bit prefix)
 	withFlags := append([]byte{want[0] | flags}, want[1:]...)
 	got := appendInt([]byte{0x55}, flags, prefix, value)
@@ -430,16 +425,12 @@ func appFields(list []appField) []Field {
 func checkEncoderTable(tb testing.TB, enc *Encoder, want []appEntry, size int) {
 	tb.Helper()
 	got := encoderEntries(enc)
-	if len(got) != len(want) {
-		tb.Errorf("encoder table %+v, want %+v", got, want)
-	} else {
+	if assert.Len(tb, got, len(want), "encoder table %+v", got) {
 		for i := range want {
-			assert.Equal(tb, want[i], got[i], "encoder table entry %d = %+v, want %+v", i+1, got[i], want[i])
+			assert.Equal(tb, want[i], got[i], "encoder table entry %d", i+1)
 		}
 	}
-	if got := enc.TableSize(); got != size {
-		tb.Errorf("encoder TableSize() = %d, want %d", got, size)
-	}
+	assert.Equal(tb, size, enc.TableSize(), "encoder TableSize()")
 }
 
 // encoderEntries lists the encoder's dynamic table, newest first.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,7 +48,7 @@ func TestDecodeRejects(t *testing.T) {
 				d := new(Decoder)
 				got, err := collect(d, Headers, cat([]byte{0x00}, rawStr(":path"), rawStr("/x")))
 				require.NoError(t, err, "%q", got)
-				require.True(t, slices.Equal(got, []string{":path: /x"}), "%q %v", got, err)
+				require.Equal(t, []string{":path: /x"}, got)
 				return
 			}
 			d := new(Decoder)
@@ -62,53 +61,46 @@ func TestDecodeRejects(t *testing.T) {
 			errors.As(err, &se)
 			assert.Equal(t, c.off, se.Offset, "offset %d, want %d (%v)", se.Offset, c.off, err)
 			// A connection error is final until Reset.
-			if _, err2 := collect(d, Headers, idx(2)); err2 != err {
-				t.Errorf("after the error: %v, want the same error again", err2)
-			}
+			_, err2 := collect(d, Headers, idx(2))
+			assert.Same(t, err, err2, "after the error, the same error again")
 			d.Reset()
-			if got, err := collect(d, Headers, idx(2)); err != nil || got[0] != ":method: GET" {
-				t.Errorf("after Reset: %q %v", got, err)
-			}
+			got, err := collect(d, Headers, idx(2))
+			assert.NoError(t, err, "after Reset")
+			assert.Equal(t, []string{":method: GET"}, got, "after Reset")
 		})
 	}
 }
 
 func TestDecodeSizeUpdates(t *testing.T) {
 	d := new(Decoder)
-	if _, err := collect(d, Headers, cat(litInc("aaaa", "bbbb"), litInc("cccc", "dddd"))); err != nil {
-		t.Fatal(err)
-	}
+	_, err := collect(d, Headers, cat(litInc("aaaa", "bbbb"), litInc("cccc", "dddd")))
+	require.NoError(t, err)
 	// Two updates at the start: down to 0 (evicts all), then up again.
 	got, err := collect(d, Headers, cat(upd(0), upd(4096), litInc("e", "f"), idx(62)))
 	require.NoError(t, err, "%q", got)
-	require.True(t, slices.Equal(got, []string{"e: f", "e: f"}), "%q %v", got, err)
-	if d.TableLen() != 1 || d.TableSize() != 34 || d.TableMaxSize() != 4096 {
-		t.Fatalf("table %d entries, size %d, max %d:\n%s", d.TableLen(), d.TableSize(), d.TableMaxSize(), tableString(d))
-	}
+	require.Equal(t, []string{"e: f", "e: f"}, got)
+	require.Equal(t, 1, d.TableLen(), tableString(d))
+	require.Equal(t, 34, d.TableSize(), tableString(d))
+	require.Equal(t, 4096, d.TableMaxSize())
 	// SETTINGS lowered: the table shrinks now, the next block must start
 	// with an update no larger, after which blocks go on.
 	d.SetMaxTableSize(10)
-	if d.TableLen() != 0 || d.TableMaxSize() != 10 {
-		t.Fatalf("after SetMaxTableSize(10): %d entries, max %d", d.TableLen(), d.TableMaxSize())
-	}
-	if _, err := collect(d, Headers, cat(upd(10), idx(2))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := collect(d, Headers, idx(2)); err != nil {
-		t.Fatal(err)
-	}
+	require.Equal(t, 0, d.TableLen(), "entries after SetMaxTableSize(10)")
+	require.Equal(t, 10, d.TableMaxSize(), "after SetMaxTableSize(10)")
+	_, err = collect(d, Headers, cat(upd(10), idx(2)))
+	require.NoError(t, err)
+	_, err = collect(d, Headers, idx(2))
+	require.NoError(t, err)
 	// SETTINGS raised: nothing changes until the peer's update.
 	d.SetMaxTableSize(8192)
-	if d.TableMaxSize() != 10 {
-		t.Fatalf("max %d before the update, want 10", d.TableMaxSize())
-	}
+	require.Equal(t, 10, d.TableMaxSize(), "before the update")
 	big := strings.Repeat("v", 5000)
-	if _, err := collect(d, Headers, cat(upd(8192), litInc("k", big), idx(62))); err != nil {
-		t.Fatal(err)
-	}
-	if n, v := d.TableEntry(1); string(n) != "k" || string(v) != big || d.TableSize() != 5033 {
-		t.Fatalf("entry %q (%d bytes), size %d", n, len(v), d.TableSize())
-	}
+	_, err = collect(d, Headers, cat(upd(8192), litInc("k", big), idx(62)))
+	require.NoError(t, err)
+	n, v := d.TableEntry(1)
+	require.Equal(t, "k", string(n))
+	require.Equal(t, big, string(v))
+	require.Equal(t, 5033, d.TableSize())
 }
 
 // An entry larger than the table empties it and is not added (RFC 7541
@@ -137,9 +129,8 @@ func TestDecodeEviction(t *testing.T) {
 	// 101 > 100
 	_, err := collect(d, Headers, litInc("k", strings.Repeat("x", 68)))
 	require.NoError(t, err)
-	if d.TableLen() != 0 || d.TableSize() != 0 {
-		t.Fatalf("an oversized entry left %d entries:\n%s", d.TableLen(), tableString(d))
-	}
+	require.Equal(t, 0, d.TableLen(), "an oversized entry left entries:\n%s", tableString(d))
+	require.Equal(t, 0, d.TableSize())
 }
 
 // The arena placement: many entries of random sizes wrap around the ring
@@ -150,24 +141,22 @@ func TestDecodeTableWraps(t *testing.T) {
 	}
 	// A large maximum with small entries keeps a small arena.
 	d := &Decoder{MaxTableSize: 1 << 20}
-	if _, err := collect(d, Headers, cat(upd(1<<20), idx(2))); err != nil || d.TableMaxSize() != 1<<20 {
-		t.Fatal(err, d.TableMaxSize())
-	}
+	_, err := collect(d, Headers, cat(upd(1<<20), idx(2)))
+	require.NoError(t, err)
+	require.Equal(t, 1<<20, d.TableMaxSize())
 	for i := range 100 {
 		_, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v"))
 		require.NoError(t, err)
 	}
-	if len(d.tab.arena) > 2*DefaultMaxTableSize || len(d.tab.ents) > 256 {
-		t.Fatalf("arena %d bytes, ring %d entries for 100 small entries", len(d.tab.arena), len(d.tab.ents))
-	}
+	require.LessOrEqual(t, len(d.tab.arena), 2*DefaultMaxTableSize, "arena bytes for 100 small entries")
+	require.LessOrEqual(t, len(d.tab.ents), 256, "ring entries for 100 small entries")
 }
 
 func testTableWraps(t *testing.T, max int) {
 	d := &Decoder{MaxTableSize: max}
 	// The table starts at 4096 at most; the peer grows it to max.
-	if _, err := collect(d, Headers, cat(upd(max), idx(2))); err != nil {
-		t.Fatal(err)
-	}
+	_, err := collect(d, Headers, cat(upd(max), idx(2)))
+	require.NoError(t, err)
 	var model [][2]string // newest first
 	size := func() int {
 		n := 0
@@ -185,14 +174,11 @@ func testTableWraps(t *testing.T, max int) {
 		for size() > max {
 			model = model[:len(model)-1]
 		}
-		if d.TableLen() != len(model) || d.TableSize() != size() {
-			t.Fatalf("step %d: %d entries size %d, want %d size %d", i, d.TableLen(), d.TableSize(), len(model), size())
-		}
+		require.Equal(t, len(model), d.TableLen(), "step %d: entries", i)
+		require.Equal(t, size(), d.TableSize(), "step %d: size", i)
 		for j, e := range model {
 			n, v := d.TableEntry(j + 1)
-			if string(n) != e[0] || string(v) != e[1] {
-				t.Fatalf("step %d entry %d: %q=%q, want %q=%q", i, j+1, n, v, e[0], e[1])
-			}
+			require.Equal(t, e, [2]string{string(n), string(v)}, "step %d entry %d", i, j+1)
 		}
 	}
 }
@@ -211,19 +197,19 @@ func TestDecodeLimits(t *testing.T) {
 		require.ErrorAs(t, err, &fe)
 		assert.Equal(t, 1, fe.Index)
 		assert.Equal(t, "b", fe.Field)
-		require.True(t, slices.Equal(got, []string{"a: " + strings.Repeat("1", 30)}), "emitted %q", got)
-		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "c: 3" {
-			t.Fatalf("table out of step: %q %v", got, err)
-		}
+		require.Equal(t, []string{"a: " + strings.Repeat("1", 30)}, got, "emitted")
+		got, err = collect(d, Headers, idx(62))
+		require.NoError(t, err, "table out of step")
+		require.Equal(t, []string{"c: 3"}, got, "table out of step")
 	})
 	t.Run("RFC9113_10.5.1/field_count", func(t *testing.T) {
 		d := &Decoder{MaxFields: 3}
 		got, err := collect(d, Headers, cat(idx(2), idx(4), idx(6), idx(8), litInc("x", "y")))
 		wantKind(t, err, ErrTooManyFields)
-		require.Equal(t, 3, len(got), "emitted %q", got)
-		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "x: y" {
-			t.Fatalf("table out of step: %q %v", got, err)
-		}
+		require.Len(t, got, 3, "emitted")
+		got, err = collect(d, Headers, idx(62))
+		require.NoError(t, err, "table out of step")
+		require.Equal(t, []string{"x: y"}, got, "table out of step")
 	})
 	t.Run("defaults", func(t *testing.T) {
 		d := new(Decoder)
@@ -274,19 +260,18 @@ func TestDecodeEmit(t *testing.T) {
 	d := new(Decoder)
 	got, err := collect(d, Headers, cat(idx(2), never("authorization", "secret"), litIdx(4, "/a")))
 	require.NoError(t, err, "%q", got)
-	require.True(t, slices.Equal(got, []string{":method: GET", "authorization:: secret", ":path: /a"}), "%q %v", got, err)
+	require.Equal(t, []string{":method: GET", "authorization:: secret", ":path: /a"}, got)
 	stop := errors.New("stop")
 	n := 0
 	err = d.DecodeBlock(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
 		n++
 		return stop
 	})
-	if err != stop || n != 1 {
-		t.Fatalf("err %v after %d calls", err, n)
-	}
-	if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "k: v" {
-		t.Fatalf("table out of step: %q %v", got, err)
-	}
+	require.Same(t, stop, err)
+	require.Equal(t, 1, n, "emit calls")
+	got, err = collect(d, Headers, idx(62))
+	require.NoError(t, err, "table out of step")
+	require.Equal(t, []string{"k: v"}, got, "table out of step")
 	require.NoError(t, d.DecodeBlock(idx(2), nil), "nil emit")
 }
 
@@ -313,9 +298,8 @@ func TestDecodeFragments(t *testing.T) {
 			for i, f := range frags {
 				require.NoError(t, d.DecodeFragment(Headers, f, i == 2, emit), "cuts %d,%d fragment %d", cut1, cut2, i)
 			}
-			if !slices.Equal(got, want) || tableString(d) != tableString(ref) {
-				t.Fatalf("cuts %d,%d: %q, want %q", cut1, cut2, got, want)
-			}
+			require.Equal(t, want, got, "cuts %d,%d", cut1, cut2)
+			require.Equal(t, tableString(ref), tableString(d), "cuts %d,%d", cut1, cut2)
 		}
 	}
 	// Ending the block inside a representation is a truncation at the

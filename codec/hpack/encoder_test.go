@@ -37,13 +37,11 @@ func TestEncoderRepresentations(t *testing.T) {
 			// Compare through a decoder when Huffman coding applies.
 			want = nil
 		}
-		if want != nil && !bytes.Equal(got, want) {
-			t.Errorf("%d %s=%q: % x, want % x", i, c.name, c.value[:min(len(c.value), 20)], got, want)
+		if want != nil {
+			assert.Equal(t, want, got, "%d %s=%q", i, c.name, c.value[:min(len(c.value), 20)])
 		}
 	}
-	if e.TableLen() != 3 {
-		t.Errorf("table holds %d entries, want 3", e.TableLen())
-	}
+	assert.Equal(t, 3, e.TableLen(), "table entries")
 }
 
 // The encoder's size updates: none while nothing changes, the lowest then
@@ -58,9 +56,8 @@ func TestEncoderSizeUpdates(t *testing.T) {
 		require.True(t, strings.HasPrefix(hex.EncodeToString(b), wantPrefix), "block % x, want prefix %s", b, wantPrefix)
 		_, err := collect(d, Headers, b)
 		require.NoError(t, err)
-		if e.TableSize() != d.TableSize() || e.TableLen() != d.TableLen() {
-			t.Fatalf("encoder table %d/%d, decoder %d/%d", e.TableSize(), e.TableLen(), d.TableSize(), d.TableLen())
-		}
+		require.Equal(t, d.TableSize(), e.TableSize(), "encoder table size, the decoder's")
+		require.Equal(t, d.TableLen(), e.TableLen(), "encoder table entries, the decoder's")
 	}
 	f := Field{Name: "custom-key", Value: "custom-value"}
 	step("40", f) // no update
@@ -71,24 +68,19 @@ func TestEncoderSizeUpdates(t *testing.T) {
 	d.SetMaxTableSize(0)
 	d.SetMaxTableSize(100)
 	step("203f45", f) // 0, then 100 (31 + 69), then a literal
-	if e.TableLen() != 1 {
-		t.Fatalf("%d entries", e.TableLen())
-	}
+	require.Equal(t, 1, e.TableLen(), "entries")
 	e.SetMaxTableSize(8192) // above the encoder's limit of 4096
 	d.SetMaxTableSize(8192)
 	step("3fe11f", f) // 4096 = 31 + 4065 (0xe1 0x1f)
-	if e.TableMaxSize() != 4096 {
-		t.Fatalf("max %d", e.TableMaxSize())
-	}
+	require.Equal(t, 4096, e.TableMaxSize())
 
 	small := &Encoder{MaxTableSize: 256}
 	b := small.AppendField(nil, "a", "b", false)
 	// 256 = 31 + 225
 	require.True(t, bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}), "first block % x: no size update to 256", b)
 	small.Reset()
-	if b := small.AppendField(nil, "a", "b", false); b[0] != 0x3f {
-		t.Fatalf("after Reset % x: no size update to 256", b)
-	}
+	b = small.AppendField(nil, "a", "b", false)
+	require.Equal(t, byte(0x3f), b[0], "after Reset % x: no size update to 256", b)
 }
 
 // Many entries whose hashes share buckets, evicted and re-added: every
@@ -115,9 +107,7 @@ func testIndexChains(t *testing.T, limit int) {
 		for j, f := range fs {
 			require.Equal(t, f.Name+": "+f.Value, got[j], "block %d field %d: %q, want %s: %s", i, j, got[j], f.Name, f.Value)
 		}
-		if e.TableSize() != d.TableSize() {
-			t.Fatalf("block %d: table %d vs %d", i, e.TableSize(), d.TableSize())
-		}
+		require.Equal(t, d.TableSize(), e.TableSize(), "block %d: table size", i)
 		most = max(most, e.TableLen())
 	}
 	require.False(t, limit > 512 && most <= len(e.meta0), "at most %d entries: the indexes never grew", most)
@@ -138,12 +128,10 @@ func TestEncoderCollidingValues(t *testing.T) {
 		fields = append(fields, Field{Name: "x-c", Value: value(i)})
 	}
 	b := e.AppendFields(nil, fields)
-	if _, err := collect(d, Headers, b); err != nil || e.TableLen() != n {
-		t.Fatalf("%v, %d entries", err, e.TableLen())
-	}
-	if sampleHash(value(0)) != sampleHash(value(n-1)) {
-		t.Fatal("the values do not collide: the test tests nothing")
-	}
+	_, err := collect(d, Headers, b)
+	require.NoError(t, err)
+	require.Equal(t, n, e.TableLen(), "entries")
+	require.Equal(t, sampleHash(value(0)), sampleHash(value(n-1)), "the values do not collide: the test tests nothing")
 	// The newest entries are indexed; the oldest, past maxChain in their
 	// chain, are literals again.
 	newest := e.AppendField(nil, "x-c", value(n-1), false)
@@ -186,17 +174,13 @@ func TestEncoderInsertionNumbersWrap(t *testing.T) {
 		// 0, the empty one): it is never found, one miss in 2³² entries.
 		if round >= 5 {
 			found, unnumbered := b[len(b)-1]&0x80 != 0, ids[len(ids)-18] == 1<<32-1
-			if found == unnumbered {
-				t.Fatalf("round %d (added %#x): %v found %v, want %v", round, e.tab.added, fields[3], found, !unnumbered)
-			}
+			require.NotEqual(t, unnumbered, found, "round %d (added %#x): %v found", round, e.tab.added, fields[3])
 		}
 		last := fields[2]
-		if again := e.AppendField(nil, last.Name, last.Value, false); len(again) != 1 {
-			t.Fatalf("round %d (added %#x): %s: %s encodes as % x, want an index", round, e.tab.added, last.Name, last.Value, again)
-		}
-		if _, err := collect(d, Headers, e.AppendField(nil, last.Name, last.Value, false)); err != nil {
-			t.Fatal(err)
-		}
+		again := e.AppendField(nil, last.Name, last.Value, false)
+		require.Len(t, again, 1, "round %d (added %#x): %s: %s encodes as % x, want an index", round, e.tab.added, last.Name, last.Value, again)
+		_, err = collect(d, Headers, e.AppendField(nil, last.Name, last.Value, false))
+		require.NoError(t, err)
 	}
 	require.False(t, e.tab.added < 1<<32+100, "added %#x: the numbers did not wrap", e.tab.added)
 }
@@ -216,17 +200,13 @@ func TestEncoderStaleBucketHeads(t *testing.T) {
 	size := e.TableSize()
 	e.SetMaxTableSize(size - 1)                 // evicts x-stale, the oldest
 	e.AppendField(nil, ":method", "GET", false) // the next block applies it
-	if e.tab.n != 15 || len(e.tab.ents) != 16 {
-		t.Fatalf("%d entries in a ring of %d, want 15 in 16", e.tab.n, len(e.tab.ents))
-	}
+	require.Equal(t, 15, e.tab.n, "entries")
+	require.Len(t, e.tab.ents, 16, "ring")
 	hn := sampleHash("x-stale")
 	hnv := mixHash(hn, sampleHash("3"))
 	for _, ref := range []uint32{uint32(e.tab.added), uint32(e.tab.added) + 1} {
 		e.byName[uint32(hn)&e.mask], e.byNV[uint32(hnv)&e.mask] = ref, ref
-		if i := e.findField("x-stale", "3", hn, hnv); i != 0 {
-			t.Errorf("ref %d: findField = %d, want 0", ref, i)
-		}
-		i := e.findName("x-stale", hn)
-		assert.Equal(t, 0, i, "ref %d: findName = %d, want 0", ref, i)
+		assert.Equal(t, 0, e.findField("x-stale", "3", hn, hnv), "ref %d: findField", ref)
+		assert.Equal(t, 0, e.findName("x-stale", hn), "ref %d: findName", ref)
 	}
 }

@@ -35,9 +35,8 @@ func TestHuffmanCodes(t *testing.T) {
 		{0xff, 0x3ffffee, 26},
 		{huffmanEOS, 0x3fffffff, 30},
 	} {
-		if huffmanCodes[c.sym] != c.code || huffmanLens[c.sym] != c.len {
-			t.Errorf("symbol %d: code %#x/%d, want %#x/%d", c.sym, huffmanCodes[c.sym], huffmanLens[c.sym], c.code, c.len)
-		}
+		assert.Equal(t, c.code, huffmanCodes[c.sym], "symbol %d: code", c.sym)
+		assert.Equal(t, c.len, huffmanLens[c.sym], "symbol %d: length", c.sym)
 	}
 	// Kraft sum in units of 2^-30.
 	var sum uint64
@@ -46,9 +45,9 @@ func TestHuffmanCodes(t *testing.T) {
 	}
 	assert.Equal(t, uint64(1<<huffmanMaxLen), sum, "Kraft sum %d/2^30, want 1", sum)
 	for s := range huffmanCodes {
-		if c := slowCodes[s]; c.code != huffmanCodes[s] || c.len != huffmanLens[s] {
-			t.Errorf("symbol %d: code %#x/%d, the slow reference's %#x/%d", s, huffmanCodes[s], huffmanLens[s], c.code, c.len)
-		}
+		c := slowCodes[s]
+		assert.Equal(t, c.code, huffmanCodes[s], "symbol %d: code, the slow reference's", s)
+		assert.Equal(t, c.len, huffmanLens[s], "symbol %d: length, the slow reference's", s)
 	}
 }
 
@@ -71,9 +70,7 @@ func TestHuffmanAppendixC(t *testing.T) {
 			"94e7821dd7f2e6c7b335dfdfcd5b3960d5af27087f3672c1ab270fb5291f9587316065c003ed4ee5b1063d5007"},
 	} {
 		want, _ := hex.DecodeString(c.hex)
-		if got := AppendHuffman(nil, c.s); !bytes.Equal(got, want) {
-			t.Errorf("AppendHuffman(%q) = %x, want %x", c.s, got, want)
-		}
+		assert.Equal(t, want, AppendHuffman(nil, c.s), "AppendHuffman(%q)", c.s)
 		n := HuffmanLen(c.s)
 		assert.Equal(t, len(want), n, "HuffmanLen(%q) = %d, want %d", c.s, n, len(want))
 		got, err := AppendHuffmanDecode(nil, want)
@@ -236,9 +233,8 @@ func checkHuffmanDecode(t *testing.T, in []byte) {
 	want, wantErr := slowHuffmanDecode(in)
 	for room := 0; room <= len(want)+10; room += 1 + room/4 {
 		got, err := AppendHuffmanDecode(make([]byte, 0, room), in)
-		if !bytes.Equal(got, want) || err != wantErr {
-			t.Fatalf("AppendHuffmanDecode(%x) with room %d = %q, %v; the slow reference: %q, %v", in, room, got, err, want, wantErr)
-		}
+		require.True(t, bytes.Equal(got, want), "AppendHuffmanDecode(%x) with room %d = %q; the slow reference: %q", in, room, got, want)
+		require.ErrorIs(t, err, wantErr, "AppendHuffmanDecode(%x) with room %d; the slow reference's error", in, room)
 	}
 }
 
@@ -246,9 +242,8 @@ func checkHuffmanDecode(t *testing.T, in []byte) {
 // bytes.
 func TestHuffmanAppends(t *testing.T) {
 	enc := AppendHuffman([]byte("xy"), huffmanUserAgent)
-	if string(enc[:2]) != "xy" || !bytes.Equal(enc[2:], slowHuffmanEncode(huffmanUserAgent)) {
-		t.Fatalf("AppendHuffman appended %x to %q", enc[2:], enc[:2])
-	}
+	require.Equal(t, "xy", string(enc[:2]), "AppendHuffman changed dst")
+	require.Equal(t, slowHuffmanEncode(huffmanUserAgent), enc[2:], "AppendHuffman appended")
 	dec, err := AppendHuffmanDecode([]byte("xy"), enc[2:])
 	require.NoError(t, err, "AppendHuffmanDecode = %q,", dec)
 	require.Equal(t, "xy"+huffmanUserAgent, string(dec), "AppendHuffmanDecode = %q, %v", dec, err)
@@ -259,25 +254,23 @@ func TestHuffmanAppends(t *testing.T) {
 func TestHuffmanNoAllocs(t *testing.T) {
 	enc := AppendHuffman(nil, huffmanUserAgent)
 	dst := make([]byte, 0, len(huffmanUserAgent))
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		dst = AppendHuffman(dst[:0], huffmanUserAgent)
-	}); n != 0 {
-		t.Errorf("AppendHuffman: %v allocations, want 0", n)
-	}
-	if n := testing.AllocsPerRun(100, func() {
+	})
+	assert.Zero(t, n, "AppendHuffman allocations")
+	n = testing.AllocsPerRun(100, func() {
 		var err error
 		dst, err = AppendHuffmanDecode(dst[:0], enc)
 		require.NoError(t, err)
-	}); n != 0 {
-		t.Errorf("AppendHuffmanDecode: %v allocations, want 0", n)
-	}
+	})
+	assert.Zero(t, n, "AppendHuffmanDecode allocations")
 	assert.Equal(t, huffmanUserAgent, string(dst), "decoded %q", dst)
 	// Exactly the room needed.
 	dst = make([]byte, 0, len(huffmanUserAgent))
-	n := testing.AllocsPerRun(100, func() {
+	n = testing.AllocsPerRun(100, func() {
 		dst, _ = AppendHuffmanDecode(dst[:0], enc)
 	})
-	assert.Equal(t, float64(0), n, "AppendHuffmanDecode into exactly %d bytes: %v allocations, want 0", cap(dst), n)
+	assert.Zero(t, n, "AppendHuffmanDecode allocations into exactly %d bytes", cap(dst))
 }
 
 // FuzzHuffmanDecode compares the decoder with the slow reference: the same
@@ -291,13 +284,11 @@ func FuzzHuffmanDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want, wantErr := slowHuffmanDecode(in)
 		got, err := AppendHuffmanDecode(nil, in)
-		if !bytes.Equal(got, want) || err != wantErr {
-			t.Fatalf("AppendHuffmanDecode(%x) = %q, %v; the slow reference: %q, %v", in, got, err, want, wantErr)
-		}
+		require.True(t, bytes.Equal(got, want), "AppendHuffmanDecode(%x) = %q; the slow reference: %q", in, got, want)
+		require.ErrorIs(t, err, wantErr, "AppendHuffmanDecode(%x); the slow reference's error", in)
 		got, err = AppendHuffmanDecode(make([]byte, 0, len(in)*2), in)
-		if !bytes.Equal(got, want) || err != wantErr {
-			t.Fatalf("AppendHuffmanDecode(%x) with room = %q, %v; the slow reference: %q, %v", in, got, err, want, wantErr)
-		}
+		require.True(t, bytes.Equal(got, want), "AppendHuffmanDecode(%x) with room = %q; the slow reference: %q", in, got, want)
+		require.ErrorIs(t, err, wantErr, "AppendHuffmanDecode(%x) with room; the slow reference's error", in)
 	})
 }
 

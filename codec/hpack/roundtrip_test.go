@@ -214,14 +214,10 @@ func (rc *rtConn) step(tb testing.TB, fields []Field) {
 		got = append(got, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 		return nil
 	})
-	if err != nil {
-		tb.Fatalf("decoding %+v encoded as %x: %v", fields, rc.buf, err)
-	}
-	require.Equal(tb, len(fields), len(got), "decoded %d fields, encoded %d:\n got %+v\nwant %+v", len(got), len(fields), got, fields)
+	require.NoError(tb, err, "decoding %+v encoded as %x", fields, rc.buf)
+	require.Len(tb, got, len(fields), "decoded fields, encoded %+v", fields)
 	for i := range fields {
-		if got[i] != fields[i] {
-			tb.Fatalf("field %d decoded as %+v, encoded %+v (block %x)", i, got[i], fields[i], rc.buf)
-		}
+		require.Equal(tb, fields[i], got[i], "field %d (block %x)", i, rc.buf)
 	}
 	checkTablesInStep(tb, rc.enc, rc.dec)
 }
@@ -241,9 +237,7 @@ func checkTablesInStep(tb testing.TB, enc *Encoder, dec *Decoder) {
 	em, dm := enc.TableMaxSize(), dec.TableMaxSize()
 	require.Equal(tb, dm, em, "encoder table maximum %d, decoder %d", em, dm)
 	ents := encoderEntries(enc)
-	if len(ents) != dec.TableLen() {
-		tb.Fatalf("encoder table holds %d entries, decoder %d", len(ents), dec.TableLen())
-	}
+	require.Len(tb, ents, dec.TableLen(), "encoder table entries, the decoder's")
 	for i, en := range ents {
 		name, value := dec.TableEntry(i + 1)
 		require.Equal(tb, en.name, string(name), "table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
@@ -313,16 +307,13 @@ func TestRoundTripLargeTable(t *testing.T) {
 		}
 	}
 	blocks()
-	if n := rc.dec.TableLen(); n != len(all) {
-		t.Fatalf("TableLen() = %d after %d small fields, want all of them", n, len(all))
-	}
+	require.Equal(t, len(all), rc.dec.TableLen(), "TableLen() after %d small fields", len(all))
 	// Every field is now indexed: one or two octets (indexes above 127
 	// take two).
 	before := len(rc.buf)
 	blocks()
-	if len(rc.buf) > 2*100 || len(rc.buf) >= before {
-		t.Errorf("last block of repeats is %d octets (first time %d), want at most 2 per field", len(rc.buf), before)
-	}
+	assert.LessOrEqual(t, len(rc.buf), 2*100, "last block of repeats: at most 2 octets per field")
+	assert.Less(t, len(rc.buf), before, "last block of repeats, shorter than the first time")
 	for _, n := range []int{4096, 64 << 10} {
 		rc.enc.SetMaxTableSize(n)
 		rc.dec.SetMaxTableSize(n)

@@ -2,7 +2,6 @@ package hpack
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -102,9 +101,9 @@ func TestValidation(t *testing.T) {
 			if c.mode == Response {
 				next = resp
 			}
-			if got, err := collect(d, Headers, next); err != nil || len(got) == 0 {
-				t.Errorf("next block: %q %v", got, err)
-			}
+			got, err = collect(d, Headers, next)
+			assert.NoError(t, err, "next block")
+			assert.NotEmpty(t, got, "next block")
 		})
 	}
 }
@@ -113,10 +112,9 @@ func TestValidation(t *testing.T) {
 // makes it validate.
 func TestValidationModes(t *testing.T) {
 	block := cat(lit("Upper", "x"), idx(8), lit("connection", "close"))
-	if _, err := collect(new(Decoder), Headers, block); err != nil {
-		t.Fatal(err)
-	}
-	_, err := collect(&Decoder{Validate: Request}, Headers, block)
+	_, err := collect(new(Decoder), Headers, block)
+	require.NoError(t, err)
+	_, err = collect(&Decoder{Validate: Request}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
 	_, err = collect(&Decoder{Validate: Response}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
@@ -124,7 +122,7 @@ func TestValidationModes(t *testing.T) {
 	require.NoError(t, err)
 	got, err := collect(&Decoder{Validate: Response}, Headers, cat(idx(8), lit("server", "netkit")))
 	require.NoError(t, err, "%q", got)
-	require.True(t, slices.Equal(got, []string{":status: 200", "server: netkit"}), "%q %v", got, err)
+	require.Equal(t, []string{":status: 200", "server: netkit"}, got)
 }
 
 // A validating decoder remembers which dynamic entries it found clean; an
@@ -143,18 +141,15 @@ func TestValidationIndexedEntries(t *testing.T) {
 	// A literal larger than the table empties it and is not added; the
 	// dirty entry is gone rather than marked clean.
 	_, err = collect(d, Headers, cat(req, litInc("x-big", strings.Repeat("v", 200))))
-	if err != nil || d.TableLen() != 0 {
-		t.Fatalf("%v, %d entries", err, d.TableLen())
-	}
+	require.NoError(t, err)
+	require.Equal(t, 0, d.TableLen(), "entries")
 	// An uppercase name, then a clean entry: only the clean one passes.
 	_, err = collect(d, Headers, cat(req, litInc("X-Up", "1")))
 	wantKind(t, err, ErrNameUppercase)
-	if _, err := collect(d, Headers, cat(req, litInc("x-ok", "1"))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := collect(d, Headers, cat(req, idx(62))); err != nil {
-		t.Fatal(err)
-	}
+	_, err = collect(d, Headers, cat(req, litInc("x-ok", "1")))
+	require.NoError(t, err)
+	_, err = collect(d, Headers, cat(req, idx(62)))
+	require.NoError(t, err)
 	_, err = collect(d, Headers, cat(req, idx(63)))
 	wantKind(t, err, ErrNameUppercase)
 }

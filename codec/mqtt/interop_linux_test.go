@@ -199,7 +199,7 @@ func TestInteropPublishProperties(t *testing.T) {
 		}
 	}
 	assert.True(t, equalUser(got.User, ps.User), "user properties %q, want %q in order", got.User, ps.User)
-	assert.True(t, slices.Equal(got.SubscriptionIDs, []uint32{7}), "subscription identifiers %v, want [7]", got.SubscriptionIDs)
+	assert.Equal(t, []uint32{7}, got.SubscriptionIDs, "subscription identifiers")
 	assert.Equal(t, msg.Payload, d.Payload, "payload %q, want %q", d.Payload, msg.Payload)
 }
 
