@@ -38,25 +38,23 @@ func TestDecodeAllocs(t *testing.T) {
 				dv = 0
 			}
 			var pk Packet
-			if n := testing.AllocsPerRun(100, func() {
+			n := testing.AllocsPerRun(100, func() {
 				_, err := DecodeBytes(b, dv, &pk)
 				require.NoError(t, err)
-			}); n != 0 {
-				t.Errorf("%v %v: Decode allocates %.1f times", v, p.Type, n)
-			}
+			})
+			assert.Zero(t, n, "%v %v: DecodeBytes allocations", v, p.Type)
 			e := Encoder{Version: v}
 			dst := make([]byte, 0, len(b))
-			if n := testing.AllocsPerRun(100, func() {
+			n = testing.AllocsPerRun(100, func() {
 				_, err := e.Append(dst[:0], &pk)
 				require.NoError(t, err)
-			}); n != 0 {
-				t.Errorf("%v %v: Append allocates %.1f times", v, p.Type, n)
-			}
+			})
+			assert.Zero(t, n, "%v %v: Append allocations", v, p.Type)
 			// From a composite: the packet alone in a read, and split
 			// across two reads (a pooled copy).
 			for _, split := range []int{0, len(b) / 2} {
 				in := buf.NewComposite()
-				n := testing.AllocsPerRun(100, func() {
+				n = testing.AllocsPerRun(100, func() {
 					d := Decoder{Version: dv}
 					for _, part := range [][]byte{b[:split], b[split:]} {
 						if len(part) > 0 {
@@ -65,12 +63,10 @@ func TestDecodeAllocs(t *testing.T) {
 							in.Append(r)
 						}
 					}
-					if err := d.Decode(in, &pk); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, d.Decode(in, &pk))
 					pk.Release()
 				})
-				assert.Equal(t, float64(0), n, "%v %v split %d: Decoder.Decode allocates %.1f times", v, p.Type, split, n)
+				assert.Zero(t, n, "%v %v split %d: Decoder.Decode allocations", v, p.Type, split)
 				in.Release()
 			}
 		}

@@ -1,7 +1,6 @@
 package mqtt
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
@@ -42,9 +41,9 @@ func TestDecoderComposite(t *testing.T) {
 				}
 			}
 			pk.Release()
-			if got != len(want) || in.Len() != 0 || d.Version != v {
-				t.Fatalf("%v chunk %d: %d packets of %d, %d bytes left, version %v", v, chunk, got, len(want), in.Len(), d.Version)
-			}
+			require.Equal(t, len(want), got, "%v chunk %d: packets", v, chunk)
+			require.Equal(t, 0, in.Len(), "%v chunk %d: bytes left", v, chunk)
+			require.Equal(t, v, d.Version, "%v chunk %d: version", v, chunk)
 			in.Release()
 		}
 	}
@@ -63,10 +62,8 @@ func TestDecoderTooLarge(t *testing.T) {
 	err := d.Decode(in, &pk)
 	var se *SyntaxError
 	require.ErrorIs(t, err, ErrPacketTooLarge, "err = %v", err)
-	require.True(t, errors.As(err, &se), "err = %v", err)
+	require.ErrorAs(t, err, &se)
 	require.Equal(t, PacketTooLarge, ReasonOf(err), "err = %v", err)
 	d.MaxPacketSize = MaxPacketSize
-	if err := d.Decode(in, &pk); err != ErrShort {
-		t.Fatalf("at the protocol's maximum: %v, want ErrShort", err)
-	}
+	require.ErrorIs(t, d.Decode(in, &pk), ErrShort, "at the protocol's maximum")
 }

@@ -433,9 +433,8 @@ func FuzzEncode(f *testing.F) {
 			d.Version = 0
 		}
 		n, derr := d.DecodeBytes(b, &q)
-		if derr != nil || n != len(b) {
-			t.Fatalf("%v %v: encoder accepted %+v\nas %x, which does not decode: n=%d %v", v, p.Type, active(&p), b, n, derr)
-		}
+		require.NoError(t, derr, "%v %v: encoder accepted %+v\nas %x, which does not decode", v, p.Type, active(&p), b)
+		require.Equal(t, len(b), n, "%v %v: encoder accepted %+v\nas %x, which decodes short", v, p.Type, active(&p), b)
 		wv := v
 		if p.Type == TypeConnect {
 			wv = p.Connect.Version

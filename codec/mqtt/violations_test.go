@@ -2,7 +2,6 @@ package mqtt
 
 import (
 	"encoding/hex"
-	"errors"
 	"strings"
 	"testing"
 
@@ -103,12 +102,12 @@ func TestViolations(t *testing.T) {
 			var se *SyntaxError
 			var v *Violation
 			require.ErrorIs(t, err, c.want, "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
-			require.True(t, errors.As(err, &se), "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
-			require.True(t, errors.As(err, &v), "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
-			require.Equal(t, 0, n, "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
-			if v.Ref != c.rule || ReasonOf(err) != c.want.Reason || se.Offset != c.at {
-				t.Fatalf("%v: rule %q reason %v offset %d; want %q %v %d", err, v.Ref, ReasonOf(err), se.Offset, c.rule, c.want.Reason, c.at)
-			}
+			require.ErrorAs(t, err, &se)
+			require.ErrorAs(t, err, &v)
+			require.Equal(t, 0, n, "DecodeBytes(%s)", c.in)
+			require.Equal(t, c.rule, v.Ref, "%v: rule", err)
+			require.Equal(t, c.want.Reason, ReasonOf(err), "%v: reason", err)
+			require.Equal(t, c.at, se.Offset, "%v: offset", err)
 			require.Contains(t, err.Error(), c.rule, "message %q does not name %s", err, c.rule)
 		})
 	}
@@ -160,13 +159,12 @@ func TestLimits(t *testing.T) {
 			}
 			var pk Packet
 			ok := mustEncode(t, c.build(max))
-			if _, err := d.DecodeBytes(ok, &pk); err != nil {
-				t.Fatalf("%s: %d at the limit: %v", c.name, max, err)
-			}
+			_, err := d.DecodeBytes(ok, &pk)
+			require.NoError(t, err, "%s: %d at the limit", c.name, max)
 			over := mustEncode(t, c.build(max+1))
-			_, err := d.DecodeBytes(over, &pk)
-			require.ErrorIs(t, err, ErrTooMany, "%s: %d over a limit of %d: %v", c.name, max+1, max, err)
-			require.Equal(t, ImplementationSpecific, ReasonOf(err), "%s: %d over a limit of %d: %v", c.name, max+1, max, err)
+			_, err = d.DecodeBytes(over, &pk)
+			require.ErrorIs(t, err, ErrTooMany, "%s: %d over a limit of %d", c.name, max+1, max)
+			require.Equal(t, ImplementationSpecific, ReasonOf(err), "%s: %d over a limit of %d", c.name, max+1, max)
 		}
 	}
 }
