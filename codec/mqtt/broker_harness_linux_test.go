@@ -33,18 +33,13 @@ func TestBrokerHarness(t *testing.T) {
 		0, 60, // keep alive
 		0, 2, 'h', 'i', // client identifier
 	}
-	if _, err := conn.Write(connect); err != nil {
-		t.Fatal(err)
-	}
+	_, err = conn.Write(connect)
+	require.NoError(t, err)
 	got := make([]byte, 4)
-	if _, err := io.ReadFull(conn, got); err != nil {
-		t.Fatalf("reading CONNACK: %v", err)
-	}
-	want := []byte{0x20, 2, 0, 0}
-	require.Equal(t, want, got, "CONNACK = % x, want % x", got, want)
-	if !b.WaitLog("New client connected from 127.0.0.1", 2*time.Second) {
-		t.Errorf("broker log does not show the connection:\n%s", b.Log())
-	}
+	_, err = io.ReadFull(conn, got)
+	require.NoError(t, err, "reading CONNACK")
+	require.Equal(t, []byte{0x20, 2, 0, 0}, got, "CONNACK")
+	assert.True(t, b.WaitLog("New client connected from 127.0.0.1", 2*time.Second), "broker log does not show the connection:\n%s", b.Log())
 }
 
 // TestBrokerPortTaken: when the chosen port is taken before mosquitto binds
@@ -65,24 +60,22 @@ func TestBrokerPortTaken(t *testing.T) {
 	}
 	defer func() { pickPort = freePort }()
 	b := startBroker(t)
-	if calls != 2 || b.Port == taken {
-		t.Fatalf("broker on port %d after %d picks; want a second pick, not the taken port %d", b.Port, calls, taken)
-	}
+	require.Equal(t, 2, calls, "port picks: want a second one")
+	require.NotEqual(t, taken, b.Port, "the broker's port is the taken one")
 }
 
 // TestFindMosquittoOverride: $NETKIT_MOSQUITTO wins over PATH and /usr/sbin,
 // and a path that is not an executable counts as no broker.
 func TestFindMosquittoOverride(t *testing.T) {
 	t.Setenv(envMosquitto, "/nonexistent/mosquitto")
-	if p, err := findMosquitto(); !errors.Is(err, errNoMosquitto) {
-		t.Fatalf("findMosquitto() = %q, %v; want errNoMosquitto", p, err)
-	}
+	p, err := findMosquitto()
+	require.ErrorIs(t, err, errNoMosquitto, "findMosquitto() = %q", p)
 	self, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv(envMosquitto, self)
-	if p, err := findMosquitto(); err != nil || p != self {
-		t.Fatalf("findMosquitto() = %q, %v; want %q", p, err, self)
-	}
+	p, err = findMosquitto()
+	require.NoError(t, err)
+	require.Equal(t, self, p)
 }
 
 // TestBrokerMissing runs TestBrokerHarness in a child process with no
