@@ -10,7 +10,7 @@ import (
 
 // Decoding and encoding allocate nothing once warm; a cold decode or
 // encode allocates the Decoder or Encoder and its table's arena, nothing
-// else (the bound for a cold decode is 2).
+// else: at most 2 allocations for a cold decode.
 func TestAllocs(t *testing.T) {
 	testenv.SkipRace(t, "the race detector allocates")
 	cold, warm := requestBlocks()

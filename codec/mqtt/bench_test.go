@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// benchPublish is the PUBLISH of the goals: a 21-byte topic, a
+// benchPublish is the PUBLISH the benchmarks (and the peers') measure: a 21-byte topic, a
 // 64-byte payload, QoS 1; in MQTT 5.0 with three properties (content
 // type, message expiry, one user property).
 func benchPublish(v Version) *Publish {
