@@ -111,4 +111,39 @@
 // larger buffer is cheaper than many small ones. At the default leak level
 // one get in 128 also records two stacks (where got, where released) by
 // walking frame pointers into a reused record: no allocation.
+//
+// # Size classes, growth and statistics
+//
+// The default classes are carved, for the small ones, from 64 KiB chunks;
+// a request above the largest class (64 KiB) gets an unpooled buffer.
+// NewAllocator with WithMaxSize builds an allocator with other bounds. A
+// buffer that outgrows its class moves to the next class that fits and
+// returns the old block to its pool (see Buffer.Grow); a Get or Grow too
+// large to honour panics with an error wrapping ErrTooLarge.
+//
+// The reference count is Netty's: an even/odd reference word plus a
+// generation, in one atomic word, so Retain, Release and RefCount are
+// race-safe and a stale handle is recognised. Allocator.Stats reports per
+// class the gets, pool hits and misses, the bytes in use and pooled, and
+// the number of leaks.
+//
+// The leak level is set by SetLeakLevel (LeakOff, LeakSampled, LeakAll) or
+// by the environment variable NETKIT_LEAK=off|sampled|all at start-up;
+// SetLeakReporter replaces the default reporter, which writes to standard
+// error.
+//
+// # Composite internals
+//
+// A Composite has no component limit by default (WithMaxComponents sets
+// one, past which Append consolidates). A read first tries the component of
+// the last access; a random offset goes through a page index built on
+// demand. Each component costs 40 bytes, plus up to 32 for the index.
+// Fixed-width reads and the absolute Get and Put accessors straddle
+// components. WriteTo hands up to 1024 components to one gathered write,
+// resumes partial writes and releases the buffers written. Release
+// releases every component, after which any use panics with ErrReleased;
+// Discard(c.Len()) empties a composite and keeps it usable.
+// ExampleComposite_frames is a whole server loop over loopback TCP:
+// accumulate reads, parse length-prefixed frames whose prefix and body
+// straddle reads, reply with one writev.
 package buf

@@ -66,4 +66,81 @@
 // TestLoop offers the same Executor API on a virtual clock for tests
 // (Netty's EmbeddedEventLoop). Loops run on Linux only; elsewhere the
 // package builds, and NewGroup, Listen and Dial return ErrUnsupported.
+//
+// # The pipeline
+//
+// The inbound events are OnActive, OnRead, OnReadComplete,
+// OnWritabilityChanged, OnUserEvent, OnError, OnReadClosed and OnInactive;
+// the outbound ones OnWrite and OnFlush. Each Context links every event to
+// the next handler that implements it, and the links are recomputed when a
+// handler is added, removed or replaced, so an event never visits handlers
+// that ignore it (TestPipelineModel checks the links against a list model
+// over random edits). A pipeline per connection comes from an Initializer,
+// given to Listen or Dial in place of a handler:
+//
+//	srv, err := eventloop.Listen(g, "tcp", addr, eventloop.Initializer(func(c *eventloop.Conn) {
+//		c.Pipeline().AddLast("decode", decoderHandler) // a codec's Decode over the inbound composite
+//		c.Pipeline().AddLast("app", &app{})            // receives each decoded message
+//	}), eventloop.WithIdleTimeout(30*time.Second))
+//
+// A decoder handler runs a codec's Decode over the inbound composite; a
+// partial message waits for the next read. A handler's panic closes its own
+// connection (after OnInactive) and goes to Config.OnPanic; the loop and
+// the other connections go on. DialOn connects from a handler without
+// blocking (a proxy's upstream, on the same loop: both sides' handlers on
+// one goroutine), and writing one connection's inbound composite to
+// another moves the bytes without a copy.
+//
+// # Backpressure, half-close and limits
+//
+//   - Water marks (default 32 KiB low, 64 KiB high, WithWaterMarks): above
+//     the high mark Writable turns false and OnWritabilityChanged(false)
+//     fires; below the low mark, true. Nothing is dropped and nothing
+//     blocks: the handler decides — a proxy calls PauseRead on its other
+//     side and ResumeRead when writable again, and TCP flow control does
+//     the rest. TestProxyDeliversEverything sends 100 MB through such a
+//     proxy, whose paused side's socket hangs up, and checks they arrive
+//     whole.
+//   - Flush writes with one writev; what the socket does not take waits for
+//     EPOLLOUT, armed only while something waits.
+//   - CloseWrite half-closes after flushing. The peer's half-close fires
+//     OnReadClosed (the connection can still write), or closes the
+//     connection (WithCloseOnReadClosed, or when no handler implements
+//     OnReadClosed).
+//   - WithIdleTimeout(d) closes a connection after d without progress — a
+//     read of which the pipeline consumed something, or bytes written — so
+//     a slowloris client trickling a frame that never completes is closed.
+//     The timer is re-armed lazily, not per read.
+//   - WithMaxInbound (default 4 MiB) bounds the bytes a pipeline may leave
+//     unconsumed; past it the connection gets ErrInboundFull and closes.
+//
+// # Budgets per round
+//
+// Nothing starves a loop. A round runs at most 1024 tasks or 1 ms of them,
+// then polls the sockets without waiting; one readiness event reads at
+// most 16 times and 256 KiB; one flush or write event makes at most 16
+// writev calls of at most IOV_MAX (1024) buffers each. A connection with
+// more to move goes on in the next round: registrations are
+// level-triggered, so nothing is left behind. These are Netty's
+// runAllTasks(timeout), maxMessagesPerRead and writeSpinCount.
+//
+// # Tasks, timers and descriptors
+//
+//   - Execute pushes onto a chunked lock-free multi-producer queue (no
+//     allocation beyond the caller's closure) and writes the loop's eventfd
+//     only when the loop's published wakeup word says it sleeps. The loop
+//     looks at its queue again after announcing a sleep, so no task waits
+//     for the next timer (TestWakeNotFromInside, TestWakeOncePerBurst,
+//     TestNoStrandedTask, TestIdleLoopSleeps).
+//   - Timers live in a 4-ary heap whose nodes keep their index: Cancel is
+//     O(log n) slot writes (the timer heap's TestMovesLogarithmic counts
+//     them at 1k, 100k and 1M timers). Every schedules at a fixed rate
+//     until canceled. The loop's thread runs with 1 ns of timer slack.
+//   - A descriptor interface (register, modify, unregister a file
+//     descriptor with a readiness callback) serves the connection layer;
+//     registrations are level-triggered unless edge-triggered is asked
+//     for.
+//   - NewTestLoop's TestLoop runs Execute, Schedule, ScheduleAt, Every,
+//     Now and InLoop on a virtual clock: Advance(d) and RunPending, no
+//     goroutine, no sleeping.
 package eventloop

@@ -205,7 +205,10 @@ func TestBrowserProfileFlame(t *testing.T) {
 	chromium := browsertest.Require(t)
 	dir, _ := newModule(t, map[string]string{"hot/hot_test.go": hotFile(1, 10)})
 	out := filepath.Join(t.TempDir(), "profiles")
-	if _, errOut, err := runIn(t, dir, "profile", "-bench", "Work", "-benchtime", "500ms", "-o", out, "./hot"); err != nil {
+	// A fixed iteration count, not a duration: a CPU profile samples CPU
+	// time, and on a loaded CI host a 500ms run got so few samples that
+	// Planted, half the work, had none.
+	if _, errOut, err := runIn(t, dir, "profile", "-bench", "Work", "-benchtime", "250000x", "-o", out, "./hot"); err != nil {
 		t.Fatalf("profile: %v\n%s", err, errOut)
 	}
 	flames, err := filepath.Glob(filepath.Join(out, "*", "*.cpu.html"))

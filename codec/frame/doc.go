@@ -70,6 +70,25 @@
 // Error offsets are stream offsets: bytes counted from the first byte the
 // decoder consumed (since it was made or Reset) to the first byte of the
 // frame at fault.
+//
+// # Decoders in detail
+//
+// [Line] splits at "\n" and "\r\n" (StripDelimiter drops them). The
+// delimiter decoder runs any set of delimiters through search.Set: the
+// earliest start wins, the first listed at a tie, and the answer never
+// depends on how the stream was cut into reads. [LengthField] reads a 1-,
+// 2-, 3-, 4- or 8-byte length at any offset, in either byte order, with an
+// adjustment and a number of bytes to strip; a configuration it cannot
+// honour, such as a header longer than the cap, is an [ErrConfig] error,
+// and an 8-byte length of 2^63 or more an [ErrBadLength] at once.
+// [AppendLengthField] is the matching prepender.
+//
+// # Testing
+//
+// Each decoder is tested against a slow model of the whole stream, fed in
+// chunkings from 1 byte to 64 KiB, and has a fuzz target; a test streams a
+// 1 GiB line and a 1 GiB length prefix through the discard path to show
+// that memory stays at the cap.
 package frame
 
 import (

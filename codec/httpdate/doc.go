@@ -18,4 +18,8 @@
 // The package follows the conventions of package codec: no I/O, no panics
 // on any input, errors of type *SyntaxError carrying the offset and one of
 // the exported kinds.
+//
+// Differential tests and fuzz targets compare Parse with net/http.ParseTime,
+// Append with time.AppendFormat, and ParseCookie with a slow model of the
+// RFC 6265 algorithm.
 package httpdate

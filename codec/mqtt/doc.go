@@ -102,4 +102,32 @@
 // field at fault (and its position in a list). FuzzEncode holds them to
 // it. They allocate only when dst must grow. MQTT 5.0 acknowledgements, DISCONNECT
 // and AUTH are written in their shortest form.
+//
+// # Testing against real peers
+//
+// The interoperability tests start a mosquitto broker (installed by
+// .ci/run; skipped loudly when absent, a failure in CI) and talk to it
+// through net.Conn with this package's encoder and decoder only: CONNECT
+// in both versions, SUBSCRIBE with subscription identifiers, PUBLISH at
+// QoS 0, 1 and 2 with the full acknowledgement flows and the deliveries,
+// MQTT 5.0 properties forwarded unchanged, UNSUBSCRIBE, PINGREQ, DISCONNECT
+// with a will, a 300 KB message, the broker's DISCONNECT 0x82 for a
+// wildcard topic, mosquitto_pub and mosquitto_sub as the other client, and
+// mosquitto_pub -V mqttv31 to a listener that decodes with this package.
+//
+// TestViolations has one malformed packet per rule (70, each with its
+// statement ID, reason code and offset). In internal/peers/mqttpeers,
+// differential tests run 52 packets both ways against mochi, paho.golang
+// and paho.mqtt.golang — each peer's bytes decode and re-encode
+// identically here, and this package's bytes in each peer — and every
+// disagreement is a row of a table with its reason (byte forms the
+// specification allows, and peer defects). A table of 39 inputs the
+// specification forbids runs through all four with their defaults: this
+// package refuses each with its rule and reason code, where the peers
+// accept some (and mochi panics on one). Fuzz targets: FuzzDecode (round
+// trip; slice against composite), FuzzEncode (whatever the encoder accepts
+// decodes to an equal packet; a refusal leaves dst as it was),
+// FuzzCheckString (against slow references) and, in the peers module,
+// FuzzPeersDecode (against mochi). The tables are in
+// internal/peers/mqttpeers/README.md.
 package mqtt

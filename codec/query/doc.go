@@ -15,4 +15,10 @@
 // input url.ParseQuery fails on. [Values] adds two opt-in relaxations, Netty's
 // SemicolonIsNormalChar and fasthttp's pass-through of bad escapes (Lenient),
 // and a parameter cap that is checked before anything is decoded.
+//
+// [Values] parses into storage it keeps across calls (so a warm Parse
+// allocates nothing); Get, Has, Len and All read the pairs in input order,
+// and AppendEncode writes them back. By default a ';' is refused, as
+// net/url refuses it; the parameter cap defaults to 1000. Differential
+// tests and fuzz targets hold the package to net/url's answers.
 package query

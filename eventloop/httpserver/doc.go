@@ -66,4 +66,17 @@
 // request partly received is still read, answered and flushed — closes
 // connections as soon as they are idle, and returns once none is left (or
 // when its context ends, closing the rest).
+//
+// # Refusals and panics
+//
+// After answering a request the parser refused, the server half-closes
+// the connection and drains what the client still sends, so that the
+// client reads the answer rather than a reset. A Handler's panic closes
+// that connection only, after the answers to the requests before it;
+// the loop and the other connections go on. TestNoAllocs checks over
+// loopback that a request costs no allocation.
+//
+// ExampleListen is the TechEmpower plaintext endpoint: one ResponseHeader
+// value per server, Close set from req.KeepAlive, and Respond writing
+// Date (from the loop's cache), Content-Length and the body.
 package httpserver

@@ -63,6 +63,15 @@ func synth(t *testing.T, types []string, stacks map[string][]int64) *profile.Pro
 // the profile's path.
 func cpuProfile(t *testing.T, files map[string]string) string {
 	t.Helper()
+	return cpuProfileFor(t, files, "1s")
+}
+
+// cpuProfileFor is cpuProfile with the benchmark's -benchtime. A fixed
+// iteration count ("200000x") gives a fixed amount of CPU work, hence about
+// as many samples on a loaded machine as on a quiet one; a duration gives
+// fewer samples the less CPU the process gets.
+func cpuProfileFor(t *testing.T, files map[string]string, benchtime string) string {
+	t.Helper()
 	dir := t.TempDir()
 	files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
 	for name, content := range files {
@@ -71,7 +80,7 @@ func cpuProfile(t *testing.T, files map[string]string) string {
 		}
 	}
 	prof := filepath.Join(dir, "cpu.prof")
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1s", "-cpuprofile", prof)
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", benchtime, "-cpuprofile", prof)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false")
 	if out, err := cmd.CombinedOutput(); err != nil {
