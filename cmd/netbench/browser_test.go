@@ -14,6 +14,8 @@ import (
 
 	"github.com/netkit/netkit/internal/browser"
 	"github.com/netkit/netkit/internal/browser/browsertest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // hotFile is a package whose BenchmarkWork spends its time in Planted and
@@ -85,27 +87,19 @@ func TestBrowserCompareProfile(t *testing.T) {
 		"-profile", "-format", "html", "-o", report, oldCommit, "HEAD", "./hot")
 	if se := (*statusError)(nil); !errors.As(err, &se) || se.code != exitRegression {
 		text, _ := os.ReadFile(report)
-		t.Fatalf("compare: %v, want exit status 1 for the 7.4x slower Work\n%s\nreport:\n%s", err, errOut, text)
+		require.Failf(t, "compare did not report the regression", "%v, want exit status 1 for the 7.4x slower Work\n%s\nreport:\n%s", err, errOut, text)
 	}
 	page, rerr := os.ReadFile(report)
-	if rerr != nil {
-		t.Fatalf("%v\n%s", rerr, errOut)
-	}
+	require.NoError(t, rerr, "%s", errOut)
 	m := regexp.MustCompile(`href="([^"]*\.diff\.html)"`).FindSubmatch(page)
-	if m == nil {
-		t.Fatalf("the report links no differential flame graph:\n%s", errOut)
-	}
+	require.NotNil(t, m, "the report links no differential flame graph:\n%s", errOut)
 	flame := filepath.Join(filepath.Dir(report), string(m[1]))
-	if _, err := os.Stat(flame); err != nil {
-		t.Fatalf("the report links %s: %v", m[1], err)
-	}
+	require.FileExists(t, flame, "the report links it")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	b, err := browser.Start(ctx, chromium)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer b.Close()
 	shots := screenshotDir(t)
 
@@ -114,12 +108,11 @@ func TestBrowserCompareProfile(t *testing.T) {
 	js := `({Rows: +document.body.dataset.rows, TableRows: document.querySelectorAll("tr.row").length,
 		Charts: document.querySelectorAll("svg.chart").length,
 		Links: document.querySelectorAll('a[href$=".diff.html"]').length})`
-	if err := p.Eval(ctx, js, &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Rows == 0 || got.Rows != got.TableRows || got.Charts == 0 || got.Links == 0 {
-		t.Errorf("report: %+v; want every row in the tables (data-rows = tr.row > 0), charts and a flame link", got)
-	}
+	require.NoError(t, p.Eval(ctx, js, &got))
+	assert.NotEqual(t, 0, got.Rows, "report: %+v; want every row in the tables (data-rows = tr.row > 0), charts and a flame link", got)
+	assert.Equal(t, got.TableRows, got.Rows, "report: %+v; want every row in the tables (data-rows = tr.row > 0), charts and a flame link", got)
+	assert.NotEqual(t, 0, got.Charts, "report: %+v; want every row in the tables (data-rows = tr.row > 0), charts and a flame link", got)
+	assert.NotEqual(t, 0, got.Links, "report: %+v; want every row in the tables (data-rows = tr.row > 0), charts and a flame link", got)
 	screenshot(ctx, t, p, filepath.Join(shots, "report.png"))
 
 	p = openClean(ctx, t, b, flame)
@@ -139,15 +132,10 @@ func TestBrowserCompareProfile(t *testing.T) {
 		}
 		return {Frames: +document.body.dataset.frames, Rects: rects.length, Widest: widest};
 	})()`
-	if err := p.Eval(ctx, js, &fl); err != nil {
-		t.Fatal(err)
-	}
-	if fl.Frames == 0 || fl.Frames != fl.Rects {
-		t.Errorf("flame graph: data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
-	}
-	if fl.Widest != "example.com/m/hot.Planted" {
-		t.Errorf("widest red frame %q, want example.com/m/hot.Planted", fl.Widest)
-	}
+	require.NoError(t, p.Eval(ctx, js, &fl))
+	assert.NotEqual(t, 0, fl.Frames, "flame graph: data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
+	assert.Equal(t, fl.Rects, fl.Frames, "flame graph: data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
+	assert.Equal(t, "example.com/m/hot.Planted", fl.Widest, "widest red frame %q, want example.com/m/hot.Planted", fl.Widest)
 	screenshot(ctx, t, p, filepath.Join(shots, "flame-diff.png"))
 }
 
@@ -157,26 +145,20 @@ func TestBrowserCompareProfile(t *testing.T) {
 func openClean(ctx context.Context, t *testing.T, b *browser.Browser, path string) *browser.Page {
 	t.Helper()
 	p, err := b.Open(ctx, "file://"+path, 1280, 800)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	var pageErrors string
-	if err := p.Eval(ctx, `new Promise(r => setTimeout(() => r(document.body.dataset.errors || ""), 50))`, &pageErrors); err != nil {
-		t.Fatal(err)
-	}
-	if errs := p.Errors(); len(errs) > 0 || pageErrors != "" {
-		t.Errorf("%s: console errors %q, page errors %q", filepath.Base(path), errs, pageErrors)
-	}
+	require.NoError(t, p.Eval(ctx, `new Promise(r => setTimeout(() => r(document.body.dataset.errors || ""), 50))`, &pageErrors))
+	errs := p.Errors()
+	assert.Empty(t, errs, "%s: console errors %q, page errors %q", filepath.Base(path), errs, pageErrors)
+	assert.Equal(t, "", pageErrors, "%s: console errors %q, page errors %q", filepath.Base(path), errs, pageErrors)
 	file, _, _ := strings.Cut(path, "#")
 	for _, u := range p.Requests() {
-		if u != "file://"+file && !strings.HasPrefix(u, "data:") {
-			t.Errorf("%s fetched %s: not self-contained", filepath.Base(path), u)
-		}
+		assert.True(t, u == "file://"+file || strings.HasPrefix(u, "data:"), "%s fetched %s: not self-contained", filepath.Base(path), u)
 	}
-	if lt := p.LoadTime(); lt <= 0 || lt >= time.Second {
-		t.Errorf("%s loaded in %v, want under 1s", filepath.Base(path), lt)
-	}
+	lt := p.LoadTime()
+	assert.Greater(t, lt, time.Duration(0), "%s loaded in %v, want under 1s", filepath.Base(path), lt)
+	assert.Less(t, lt, time.Second, "%s loaded in %v, want under 1s", filepath.Base(path), lt)
 	return p
 }
 
@@ -184,12 +166,8 @@ func openClean(ctx context.Context, t *testing.T, b *browser.Browser, path strin
 func screenshot(ctx context.Context, t *testing.T, p *browser.Page, path string) {
 	t.Helper()
 	png, err := p.ScreenshotFullPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, png, 0o644))
 	t.Logf("screenshot %s (%d bytes)", path, len(png))
 }
 
@@ -208,20 +186,16 @@ func TestBrowserProfileFlame(t *testing.T) {
 	// A fixed iteration count, not a duration: a CPU profile samples CPU
 	// time, and on a loaded CI host a 500ms run got so few samples that
 	// Planted, half the work, had none.
-	if _, errOut, err := runIn(t, dir, "profile", "-bench", "Work", "-benchtime", "250000x", "-o", out, "./hot"); err != nil {
-		t.Fatalf("profile: %v\n%s", err, errOut)
-	}
+	_, errOut, err := runIn(t, dir, "profile", "-bench", "Work", "-benchtime", "250000x", "-o", out, "./hot")
+	require.NoError(t, err, "profile\n%s", errOut)
 	flames, err := filepath.Glob(filepath.Join(out, "*", "*.cpu.html"))
-	if err != nil || len(flames) != 1 {
-		t.Fatalf("flame graphs %q (%v), want one", flames, err)
-	}
+	require.NoError(t, err, "flame graphs %q (%v), want one", flames, err)
+	require.Len(t, flames, 1, "flame graphs %q (%v), want one", flames, err)
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b, err := browser.Start(ctx, chromium)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer b.Close()
 	p := openClean(ctx, t, b, flames[0])
 	var fl struct {
@@ -231,25 +205,17 @@ func TestBrowserProfileFlame(t *testing.T) {
 	js := `({Frames: +document.body.dataset.frames,
 		Rects: document.querySelectorAll("#flame rect[data-name]").length,
 		Names: [...document.querySelectorAll("#flame rect[data-name]")].map(r => r.dataset.name)})`
-	if err := p.Eval(ctx, js, &fl); err != nil {
-		t.Fatal(err)
-	}
-	if fl.Frames == 0 || fl.Frames != fl.Rects {
-		t.Errorf("data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
-	}
+	require.NoError(t, p.Eval(ctx, js, &fl))
+	assert.NotEqual(t, 0, fl.Frames, "data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
+	assert.Equal(t, fl.Rects, fl.Frames, "data-frames %d, %d frame rects; want equal and non-zero", fl.Frames, fl.Rects)
 	for _, want := range []string{"example.com/m/hot.BenchmarkWork", "example.com/m/hot.Planted", "example.com/m/hot.Steady"} {
-		if !slices.Contains(fl.Names, want) {
-			t.Errorf("no frame %s among %d", want, len(fl.Names))
-		}
+		assert.True(t, slices.Contains(fl.Names, want), "no frame %s among %d", want, len(fl.Names))
 	}
 	screenshot(ctx, t, p, filepath.Join(screenshotDir(t), "flame.png"))
 
 	q := openClean(ctx, t, b, flames[0]+"#search=Planted")
 	var matched float64
-	if err := q.Eval(ctx, `+document.body.dataset.matched`, &matched); err != nil {
-		t.Fatal(err)
-	}
-	if matched <= 0.1 || matched >= 1 {
-		t.Errorf("search for Planted matched %.3f of the total; want a share well inside (0, 1): Planted does half the work", matched)
-	}
+	require.NoError(t, q.Eval(ctx, `+document.body.dataset.matched`, &matched))
+	assert.Greater(t, matched, 0.1, "search for Planted matched %.3f of the total; want a share well inside (0, 1): Planted does half the work", matched)
+	assert.Less(t, matched, float64(1), "search for Planted matched %.3f of the total; want a share well inside (0, 1): Planted does half the work", matched)
 }

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // benchPackage is a test file of package name with one benchmark, bench.
@@ -42,15 +45,12 @@ func TestRunBinaryNamesDistinct(t *testing.T) {
 		"a_b/c/x_test.go": benchPackage("c", "BenchmarkUnderAB"),
 	})
 	out, errOut, err := runIn(t, dir, "run", "-benchtime", "1x", "./a/...", "./a_b/...")
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, errOut)
-	}
+	require.NoError(t, err, "run\n%s", errOut)
 	got := resultsByPackage(out)
 	want := map[string]string{"example.com/m/a/b_c": "BenchmarkUnderA", "example.com/m/a_b/c": "BenchmarkUnderAB"}
 	for pkg, bench := range want {
-		if names := got[pkg]; len(names) != 1 || names[0] != bench {
-			t.Errorf("package %s ran %v, want [%s]\n%s", pkg, names, bench, out)
-		}
+		names := got[pkg]
+		assert.Equal(t, []string{bench}, names, "package %s ran\n%s", pkg, out)
 	}
 }
 
@@ -63,17 +63,15 @@ func comparedBenchmarks(t *testing.T, dir string, args ...string) []string {
 	args = append([]string{"compare", "-format", "json", "-count", "6", "-benchtime", "1x"}, args...)
 	out, errOut, err := runIn(t, dir, args...)
 	// 1x is noisy: a gated "regression" (exit 1) is no failure here.
-	if se := (*statusError)(nil); err != nil && !(errors.As(err, &se) && se.code == exitRegression) {
-		t.Fatalf("%v: %v\nstderr:\n%s", args, err, errOut)
+	if se := (*statusError)(nil); !errors.As(err, &se) || se.code != exitRegression {
+		require.NoError(t, err, "%v\nstderr:\n%s", args, errOut)
 	}
 	var rows []struct {
 		Pkg  string `json:"pkg"`
 		Name string `json:"name"`
 		Unit string `json:"unit"`
 	}
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatalf("json: %v\n%s", err, out)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), "json\n%s", out)
 	var names []string
 	for _, r := range rows {
 		if r.Unit == "sec/op" {
@@ -102,9 +100,7 @@ func TestComparePatternsNotConfused(t *testing.T) {
 		{"./foo", "example.com/m/foo Foo"},
 	} {
 		got := comparedBenchmarks(t, dir, "HEAD", "HEAD", tc.pattern)
-		if !slices.Equal(got, []string{tc.want}) {
-			t.Errorf("compare HEAD HEAD %s compared %q, want [%q]", tc.pattern, got, tc.want)
-		}
+		assert.Equal(t, []string{tc.want}, got, "compare HEAD HEAD %s compared %q, want [%q]", tc.pattern, got, tc.want)
 	}
 }
 
@@ -123,12 +119,9 @@ func TestCompareBuildTags(t *testing.T) {
 	plain := comparedBenchmarks(t, dir, "HEAD", "HEAD", "./tagged")
 	t.Setenv("GOFLAGS", "-tags=extra")
 	tagged := comparedBenchmarks(t, dir, "HEAD", "HEAD", "./tagged")
-	if want := []string{"example.com/m/tagged Plain"}; !slices.Equal(plain, want) {
-		t.Errorf("without tags: compared %q, want %q", plain, want)
-	}
-	if want := []string{"example.com/m/tagged Extra", "example.com/m/tagged Plain"}; !slices.Equal(tagged, want) {
-		t.Errorf("with GOFLAGS=-tags=extra: compared %q, want %q", tagged, want)
-	}
+	want := []string{"example.com/m/tagged Plain"}
+	assert.Equal(t, want, plain, "without tags: compared")
+	assert.Equal(t, []string{"example.com/m/tagged Extra", "example.com/m/tagged Plain"}, tagged, "with GOFLAGS=-tags=extra: compared")
 }
 
 // TestCompareModuleInSubdirectory: a module in a subdirectory of the
@@ -156,9 +149,8 @@ func TestCompareModuleInSubdirectory(t *testing.T) {
 	for _, top := range []string{repo, link} {
 		t.Setenv("NETBENCH_CACHE", t.TempDir())
 		got := comparedBenchmarks(t, filepath.Join(top, "mod"), "HEAD", ".", "./...")
-		if want := []string{"example.com/sub/sum Sub"}; !slices.Equal(got, want) {
-			t.Errorf("from %s: compared %q, want %q", top, got, want)
-		}
+		want := []string{"example.com/sub/sum Sub"}
+		assert.Equal(t, want, got, "from %s: compared", top)
 	}
 }
 
@@ -178,16 +170,12 @@ func TestRunDirtyUntracked(t *testing.T) {
 			dir, commit := newModule(t, map[string]string{".gitignore": "*.log\n"})
 			writeFiles(t, dir, tc.files)
 			out, errOut, err := runIn(t, dir, "run", "-bench", "Alloc", "-benchtime", "1x", "./sum")
-			if err != nil {
-				t.Fatalf("run: %v\n%s", err, errOut)
-			}
+			require.NoError(t, err, "run\n%s", errOut)
 			want := "commit: " + commit + "\n"
 			if tc.dirty {
 				want = "commit: " + commit + "-dirty\n"
 			}
-			if !strings.Contains(out, want) {
-				t.Errorf("output lacks %q:\n%s", want, out)
-			}
+			assert.Contains(t, out, want, "output lacks %q:\n%s", want, out)
 		})
 	}
 }
@@ -203,14 +191,11 @@ func TestCompareRelativeCache(t *testing.T) {
 	t.Setenv("NETBENCH_CACHE", "cache")
 	for range 2 {
 		got := comparedBenchmarks(t, filepath.Join(dir, "sum"), "-bench", "Alloc", "HEAD", "HEAD", ".")
-		if want := []string{"example.com/m/sum Alloc"}; !slices.Equal(got, want) {
-			t.Errorf("compared %q, want %q", got, want)
-		}
+		want := []string{"example.com/m/sum Alloc"}
+		assert.Equal(t, want, got, "compared")
 	}
-	if _, errOut, _ := runIn(t, filepath.Join(dir, "sum"), "compare", "-count", "6", "-benchtime", "1x", "-bench", "Alloc", "HEAD", "HEAD", "."); strings.Count(errOut, "test binaries cached") != 2 {
-		t.Errorf("third run rebuilt:\n%s", errOut)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "sum", "cache", "bin")); err != nil {
-		t.Errorf("no cache where NETBENCH_CACHE points: %v", err)
-	}
+	_, errOut, _ := runIn(t, filepath.Join(dir, "sum"), "compare", "-count", "6", "-benchtime", "1x", "-bench", "Alloc", "HEAD", "HEAD", ".")
+	assert.Equal(t, 2, strings.Count(errOut, "test binaries cached"), "third run rebuilt:\n%s", errOut)
+	_, err := os.Stat(filepath.Join(dir, "sum", "cache", "bin"))
+	assert.NoError(t, err, "no cache where NETBENCH_CACHE points")
 }

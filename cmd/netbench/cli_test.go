@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"go/parser"
 	"go/token"
 	"io"
@@ -24,12 +23,9 @@ import (
 func wantStatus(t *testing.T, err error, code int, want string) {
 	t.Helper()
 	var se *statusError
-	if !errors.As(err, &se) || se.code != code {
-		t.Fatalf("error %v, want exit status %d", err, code)
-	}
-	if !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %q does not mention %q", err, want)
-	}
+	require.ErrorAs(t, err, &se, "error %v, want exit status %d", err, code)
+	require.Equal(t, code, se.code, "error %v, want exit status %d", err, code)
+	require.Contains(t, err.Error(), want, "error %q does not mention %q", err, want)
 }
 
 // TestBadFlagsBuildNothing: bad flags are reported before anything runs.
@@ -43,9 +39,7 @@ func TestBadFlagsBuildNothing(t *testing.T) {
 	called := filepath.Join(t.TempDir(), "called")
 	for _, name := range []string{"go", "git"} {
 		script := "#!/bin/sh\necho " + name + " >> " + called + "\nexit 1\n"
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755))
 	}
 	t.Setenv("PATH", bin)
 	unwritable := filepath.Join(t.TempDir(), "no-such-dir", "out.txt")
@@ -102,26 +96,21 @@ func TestBadFlagsBuildNothing(t *testing.T) {
 		_, _, err := runIn(t, t.TempDir(), append(append([]string{"compare"}, tc.args...), "HEAD", ".")...)
 		wantStatus(t, err, exitFailure, tc.want)
 	}
-	if b, err := os.ReadFile(called); err == nil {
-		t.Errorf("commands ran despite bad flags: %q", b)
-	}
-	if _, err := os.Stat(filepath.Dir(unwritable)); err == nil {
-		t.Errorf("-o created a directory")
-	}
+	b, err := os.ReadFile(called)
+	assert.Error(t, err, "commands ran despite bad flags: %q", b)
+	assert.NoDirExists(t, filepath.Dir(unwritable), "-o created a directory")
 }
 
 func TestPercentFlag(t *testing.T) {
 	for in, want := range map[string]float64{"5": 5, "5%": 5, "0.5%": 0.5, "0": 0, "12.5": 12.5} {
 		var p percent
-		if err := p.Set(in); err != nil || float64(p) != want {
-			t.Errorf("Set(%q) = %v, %v; want %v", in, float64(p), err, want)
-		}
+		err := p.Set(in)
+		assert.NoError(t, err, "Set(%q) = %v, %v; want %v", in, float64(p), err, want)
+		assert.Equal(t, want, float64(p), "Set(%q) = %v, %v; want %v", in, float64(p), err, want)
 	}
 	for _, in := range []string{"", "x", "5%%", "%", "-1", "-1%", "NaN", "Inf", "5 percent"} {
 		var p percent
-		if err := p.Set(in); err == nil {
-			t.Errorf("Set(%q) = nil (%v), want an error", in, float64(p))
-		}
+		assert.Error(t, p.Set(in), "Set(%q) = nil (%v), want an error", in, float64(p))
 	}
 }
 
@@ -130,9 +119,9 @@ func TestPercentFlag(t *testing.T) {
 func TestHelpFlag(t *testing.T) {
 	for _, args := range [][]string{{"run", "-h"}, {"run", "-help"}, {"compare", "-h"}, {"compare", "-count", "3", "-help"}, {"profile", "-h"}, {"-h"}, {"help"}} {
 		out, errOut, err := runIn(t, t.TempDir(), args...)
-		if err != nil || !strings.Contains(out, "netbench compare [flags] OLD NEW") || errOut != "" {
-			t.Errorf("%v: error %v, stdout %d bytes, stderr %q; want nil, the usage on stdout, nothing on stderr", args, err, len(out), errOut)
-		}
+		assert.NoError(t, err, "%v: error %v, stdout %d bytes, stderr %q; want nil, the usage on stdout, nothing on stderr", args, err, len(out), errOut)
+		assert.Contains(t, out, "netbench compare [flags] OLD NEW", "%v: error %v, stdout %d bytes, stderr %q; want nil, the usage on stdout, nothing on stderr", args, err, len(out), errOut)
+		assert.Equal(t, "", errOut, "%v: error %v, stdout %d bytes, stderr %q; want nil, the usage on stdout, nothing on stderr", args, err, len(out), errOut)
 	}
 }
 
@@ -144,9 +133,8 @@ func TestNoCommits(t *testing.T) {
 	gitRun(t, dir, "init", "-q")
 	for _, args := range [][]string{{"run"}, {"compare", "HEAD", "."}} {
 		_, _, err := runIn(t, dir, args...)
-		if !errors.Is(err, benchrun.ErrNoCommits) || strings.Contains(err.Error(), "rev-parse") {
-			t.Errorf("%v: %v, want ErrNoCommits without a git command line", args, err)
-		}
+		require.ErrorIs(t, err, benchrun.ErrNoCommits, "%v", args)
+		assert.NotContains(t, err.Error(), "rev-parse", "%v: want no git command line in the error", args)
 		wantStatus(t, err, exitFailure, "repository has no commits")
 	}
 }
@@ -167,12 +155,9 @@ func TestGomaxprocsLine(t *testing.T) {
 		}
 		args = append(args, "./sum")
 		out, errOut, err := runIn(t, dir, args...)
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, errOut)
-		}
-		if strings.Count(out, "gomaxprocs: ") != 1 || !strings.Contains(out, tc.want) {
-			t.Errorf("-cpu %q: want one line %q:\n%s", tc.cpu, tc.want, out)
-		}
+		require.NoError(t, err, "%v\n%s", args, errOut)
+		assert.Equal(t, 1, strings.Count(out, "gomaxprocs: "), "-cpu %q: want one line %q:\n%s", tc.cpu, tc.want, out)
+		assert.Contains(t, out, tc.want, "-cpu %q: want one line %q:\n%s", tc.cpu, tc.want, out)
 	}
 }
 
@@ -215,13 +200,9 @@ func TestWriteErrors(t *testing.T) {
 			} else {
 				err = run(&stdout, &errOut, tc.args)
 			}
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("error %v, want ENOSPC\nstderr:\n%s", err, errOut.String())
-			}
+			require.ErrorIs(t, err, syscall.ENOSPC, "error %v, want ENOSPC\nstderr:\n%s", err, errOut.String())
 			wantStatus(t, err, exitFailure, "writing")
-			if strings.Contains(errOut.String(), "netbench: ran ") {
-				t.Errorf("a failed run printed its summary:\n%s", errOut.String())
-			}
+			assert.NotContains(t, errOut.String(), "netbench: ran ", "a failed run printed its summary:\n%s", errOut.String())
 		})
 	}
 }
@@ -243,22 +224,16 @@ func TestCompareOneSided(t *testing.T) {
 	flags := []string{"compare", "-bench", "Sum", "-benchtime", "1x", "-count", "1", "-allow-low-count", "-cpu", "1"}
 
 	out, errOut, err := runIn(t, dir, append(flags, first, second, "./sum")...)
-	if err != nil {
-		t.Fatalf("compare with one added benchmark: %v, want success\n%s", err, errOut)
-	}
-	if !strings.Contains(errOut, "1 benchmark(s) ran in one revision only") || !strings.Contains(errOut, "SumExtra (only in "+second+")") {
-		t.Errorf("stderr does not list SumExtra as only in the new revision:\n%s", errOut)
-	}
-	if !strings.Contains(out, "SumExtra") || !strings.Contains(out, "added") {
-		t.Errorf("table does not mark SumExtra as added:\n%s", out)
-	}
+	require.NoError(t, err, "compare with one added benchmark, want success\n%s", errOut)
+	assert.Contains(t, errOut, "1 benchmark(s) ran in one revision only", "stderr does not list SumExtra as only in the new revision:\n%s", errOut)
+	assert.Contains(t, errOut, "SumExtra (only in "+second+")", "stderr does not list SumExtra as only in the new revision:\n%s", errOut)
+	assert.Contains(t, out, "SumExtra", "table does not mark SumExtra as added:\n%s", out)
+	assert.Contains(t, out, "added", "table does not mark SumExtra as added:\n%s", out)
 
 	_, errOut, err = runIn(t, dir, append(flags, first, "HEAD", "./sum")...)
 	wantStatus(t, err, exitFailure, "nothing was compared")
 	for _, want := range []string{"Sum/n=10 (only in " + first + ")", "SumOther (only in HEAD)"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut)
-		}
+		assert.Contains(t, errOut, want, "stderr lacks %q:\n%s", want, errOut)
 	}
 }
 
@@ -266,16 +241,12 @@ func TestCompareOneSided(t *testing.T) {
 // command and the exit statuses.
 func TestDocListsCommands(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	doc := f.Doc.Text()
 	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench profile [flags] [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
-		if !strings.Contains(doc, want) {
-			t.Errorf("package doc lacks %q", want)
-		}
-		if want != "Exit status: 0" && !strings.Contains(usage, strings.TrimSuffix(want, " [packages]")) {
-			t.Errorf("usage lacks %q", want)
+		assert.Contains(t, doc, want, "package doc lacks %q", want)
+		if want != "Exit status: 0" {
+			assert.Contains(t, usage, strings.TrimSuffix(want, " [packages]"), "usage lacks %q", want)
 		}
 	}
 }
@@ -308,7 +279,7 @@ func TestHugeCount(t *testing.T) {
 		case err := <-done:
 			wantStatus(t, err, exitFailure, "-count must be at most 1000000")
 		case <-time.After(10 * time.Second):
-			t.Fatalf("netbench %v: no answer after 10s", args)
+			require.Failf(t, "no answer after 10s", "netbench %v", args)
 		}
 	}
 	_, err := os.ReadFile(called)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -90,13 +89,10 @@ func TestCompareFixture(t *testing.T) {
 	args := []string{"compare", "-format", "json", "-count", "10", "-benchtime", "100ms", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum"}
 	out, errOut, err := runIn(t, dir, args...)
 	var se *statusError
-	if !errors.As(err, &se) || se.code != exitRegression {
-		t.Fatalf("compare: %v, want exit status %d\nstderr:\n%s\nstdout:\n%s", err, exitRegression, errOut, out)
-	}
+	require.ErrorAs(t, err, &se, "compare: %v, want exit status %d\nstderr:\n%s\nstdout:\n%s", err, exitRegression, errOut, out)
+	require.Equal(t, exitRegression, se.code, "compare: %v, want exit status %d\nstderr:\n%s\nstdout:\n%s", err, exitRegression, errOut, out)
 	var rows []verdictRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatalf("json: %v\n%s", err, out)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), "json\n%s", out)
 	got := map[string]verdictRow{}
 	var table strings.Builder
 	for _, r := range rows {
@@ -117,23 +113,20 @@ func TestCompareFixture(t *testing.T) {
 	}
 	for _, w := range want {
 		r, ok := got[w.key]
-		if !ok {
-			t.Errorf("no row %q in %v", w.key, got)
+		if !assert.True(t, ok, "no row %q in %v", w.key, got) {
 			continue
 		}
-		if (w.verdict != "" && r.Verdict != w.verdict) || r.Fails != w.fails {
-			t.Errorf("%s: verdict %q fails %v (delta %.1f%%), want %q fails %v", w.key, r.Verdict, r.Fails, r.Delta, w.verdict, w.fails)
+		if w.verdict != "" {
+			assert.Equal(t, w.verdict, r.Verdict, "%s: verdict (delta %.1f%%)", w.key, r.Delta)
 		}
+		assert.Equal(t, w.fails, r.Fails, "%s: fails the gate (verdict %q, delta %.1f%%)", w.key, r.Verdict, r.Delta)
 	}
-	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
-		t.Errorf("worktrees left behind:\n%s", list)
-	}
+	list := gitRun(t, dir, "worktree", "list")
+	assert.Equal(t, 0, strings.Count(list, "\n"), "worktrees left behind:\n%s", list)
 
 	// Second run: binaries come from the cache.
 	_, errOut, _ = runIn(t, dir, args...)
-	if strings.Count(errOut, "test binaries cached") != 2 {
-		t.Errorf("second run rebuilt:\n%s", errOut)
-	}
+	assert.Equal(t, 2, strings.Count(errOut, "test binaries cached"), "second run rebuilt:\n%s", errOut)
 }
 
 // TestCompareSame: comparing a revision with itself reports no failure.
@@ -144,12 +137,9 @@ func TestCompareSame(t *testing.T) {
 	t.Setenv("NETBENCH_CACHE", t.TempDir())
 	dir, _ := newModule(t, nil)
 	out, errOut, err := runIn(t, dir, "compare", "-bench", "Sum", "-count", "6", "-benchtime", "20000x", "-alpha", "0.01", "-threshold", "50", "HEAD", ".", "./...")
-	if err != nil {
-		t.Fatalf("A/A compare: %v\n%s\n%s", err, errOut, out)
-	}
-	if !strings.Contains(out, "sec/op") || !strings.Contains(out, "Sum/n=10-") {
-		t.Errorf("text table:\n%s", out)
-	}
+	require.NoError(t, err, "A/A compare\n%s\n%s", errOut, out)
+	assert.Contains(t, out, "sec/op", "text table:\n%s", out)
+	assert.Contains(t, out, "Sum/n=10-", "text table:\n%s", out)
 }
 
 func TestCompareErrors(t *testing.T) {
@@ -166,8 +156,9 @@ func TestCompareErrors(t *testing.T) {
 	} {
 		_, _, err := runIn(t, dir, tc.args...)
 		var se *statusError
-		if !errors.As(err, &se) || se.code != exitFailure || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v, want exit %d mentioning %q", tc.args, err, exitFailure, tc.want)
+		if assert.ErrorAs(t, err, &se, "%v", tc.args) {
+			assert.Equal(t, exitFailure, se.code, "%v: exit status", tc.args)
+			assert.Contains(t, err.Error(), tc.want, "%v", tc.args)
 		}
 	}
 }
@@ -177,12 +168,10 @@ func TestClean(t *testing.T) {
 	t.Setenv("NETBENCH_CACHE", cache)
 	writeFiles(t, cache, map[string]string{"bin/x": "x"})
 	out, _, err := runIn(t, t.TempDir(), "clean")
-	if err != nil || !strings.Contains(out, "removed") {
-		t.Fatalf("clean: %v %s", err, out)
-	}
-	if m, _ := filepath.Glob(filepath.Join(cache, "*")); len(m) != 0 {
-		t.Fatalf("cache not removed: %v", m)
-	}
+	require.NoError(t, err, "clean %s", out)
+	require.Contains(t, out, "removed", "clean: %v %s", err, out)
+	m, _ := filepath.Glob(filepath.Join(cache, "*"))
+	require.Empty(t, m, "cache not removed: %v", m)
 }
 
 func lastField(name string) string {
@@ -203,15 +192,13 @@ func TestCompareBrokenRevision(t *testing.T) {
 	gitRun(t, dir, "commit", "-q", "-m", "broken")
 	out, _, err := runIn(t, dir, "compare", "-count", "1", "-allow-low-count", "-benchtime", "1x", good, "HEAD", "./...")
 	var se *statusError
-	if !errors.As(err, &se) || se.code != exitFailure || !strings.Contains(err.Error(), "revision HEAD") || !strings.Contains(err.Error(), "undefined") {
-		t.Fatalf("compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)
-	}
-	if out != "" {
-		t.Errorf("a table was printed for a failed comparison:\n%s", out)
-	}
-	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
-		t.Errorf("worktrees left behind:\n%s", list)
-	}
+	require.ErrorAs(t, err, &se, "compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)
+	require.Equal(t, exitFailure, se.code, "compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)
+	require.Contains(t, err.Error(), "revision HEAD", "compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)
+	require.Contains(t, err.Error(), "undefined", "compare with a broken revision: %v, want exit %d naming the revision and the compiler error", err, exitFailure)
+	assert.Equal(t, "", out, "a table was printed for a failed comparison:\n%s", out)
+	list := gitRun(t, dir, "worktree", "list")
+	assert.Equal(t, 0, strings.Count(list, "\n"), "worktrees left behind:\n%s", list)
 }
 
 // sleepSubs is a package with one benchmark of eight sub-benchmarks, each

@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/json"
 	"flag"
-	"github.com/netkit/netkit/internal/benchrun"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/netkit/netkit/internal/benchrun"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // pprofFiles returns the .pprof files under dir, relative to it.
@@ -41,15 +44,9 @@ func TestCompareProfile(t *testing.T) {
 	// Nothing fails: no profiling, not even a directory.
 	pass := filepath.Join(t.TempDir(), "pass")
 	_, errOut, err := runIn(t, dir, append(gate, "-threshold", "1000", "-profile="+pass, oldCommit, "HEAD", "./sum")...)
-	if err != nil {
-		t.Fatalf("A/A compare: %v\n%s", err, errOut)
-	}
-	if _, err := os.Stat(pass); !os.IsNotExist(err) {
-		t.Errorf("a passing compare made %s (%v): %q", pass, err, pprofFiles(t, pass))
-	}
-	if strings.Contains(errOut, "profiling") {
-		t.Errorf("a passing compare profiled:\n%s", errOut)
-	}
+	require.NoError(t, err, "A/A compare\n%s", errOut)
+	assert.NoDirExists(t, pass, "a passing compare made it")
+	assert.NotContains(t, errOut, "profiling", "a passing compare profiled:\n%s", errOut)
 
 	writeFiles(t, dir, map[string]string{"sum/sum_test.go": benchFile(6000, 1000, false)})
 	gitRun(t, dir, "commit", "-q", "-am", "Slower: 6x the work")
@@ -57,13 +54,9 @@ func TestCompareProfile(t *testing.T) {
 	_, errOut, err = runIn(t, dir, append(gate, "-threshold", "50", "-profile", "-o", report, oldCommit, "HEAD", "./sum")...)
 	wantStatus(t, err, exitRegression, "Slower")
 	b, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var rows []verdictRow
-	if err := json.Unmarshal(b, &rows); err != nil {
-		t.Fatalf("json: %v\n%s", err, b)
-	}
+	require.NoError(t, json.Unmarshal(b, &rows), "json\n%s", b)
 	var want []string
 	for _, r := range rows {
 		if r.Fails && r.Unit == "sec/op" {
@@ -72,19 +65,14 @@ func TestCompareProfile(t *testing.T) {
 		}
 	}
 	slices.Sort(want)
-	if !slices.ContainsFunc(want, func(f string) bool { return strings.Contains(f, "/Slower") }) {
-		t.Fatalf("Slower does not fail the gate: %+v", rows)
-	}
+	require.True(t, slices.ContainsFunc(want, func(f string) bool { return strings.Contains(f, "/Slower") }), "Slower does not fail the gate: %+v", rows)
 	got := pprofFiles(t, strings.TrimSuffix(report, ".json")+"-profiles")
-	if !slices.Equal(got, want) {
-		t.Errorf("profiles %q, want %q (2 per failing benchmark)\nstderr:\n%s", got, want, errOut)
-	}
+	assert.Equal(t, want, got, "profiles %q, want %q (2 per failing benchmark)\nstderr:\n%s", got, want, errOut)
 	for _, f := range got {
 		cpuFuncs(t, filepath.Join(strings.TrimSuffix(report, ".json")+"-profiles", f)) // parses, as a CPU profile
 	}
-	if list := gitRun(t, dir, "worktree", "list"); strings.Count(list, "\n") != 0 {
-		t.Errorf("worktrees left behind:\n%s", list)
-	}
+	list := gitRun(t, dir, "worktree", "list")
+	assert.Equal(t, 0, strings.Count(list, "\n"), "worktrees left behind:\n%s", list)
 
 	// Without -o, the profiles go to netbench-profiles/compare-<old>-<new>
 	// under the current directory, which git ignores: profiling leaves the
@@ -92,12 +80,9 @@ func TestCompareProfile(t *testing.T) {
 	_, errOut, err = runIn(t, dir, append(gate, "-threshold", "50", "-profile", oldCommit, "HEAD", "./sum")...)
 	wantStatus(t, err, exitRegression, "Slower")
 	def := filepath.Join(dir, "netbench-profiles", "compare-"+oldCommit[:12]+"-"+gitRun(t, dir, "rev-parse", "HEAD")[:12])
-	if got := pprofFiles(t, def); len(got) == 0 {
-		t.Errorf("no profiles in %s\nstderr:\n%s", def, errOut)
-	}
-	if st := gitRun(t, dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
-		t.Errorf("git status after compare -profile:\n%s", st)
-	}
+	assert.NotEmpty(t, pprofFiles(t, def), "no profiles in %s\nstderr:\n%s", def, errOut)
+	st := gitRun(t, dir, "status", "--porcelain", "--untracked-files=all")
+	assert.Equal(t, "", st, "git status after compare -profile:\n%s", st)
 }
 
 func TestProfileFlag(t *testing.T) {
@@ -117,8 +102,10 @@ func TestProfileFlag(t *testing.T) {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		var p profileFlag
 		fs.Var(&p, "profile", "")
-		if err := fs.Parse(tt.args); err != nil || p.on != tt.on || p.dir != tt.dir || fs.NArg() != tt.rest {
-			t.Errorf("%q: %v, on %v dir %q, %d args left; want on %v dir %q, %d args", tt.args, err, p.on, p.dir, fs.NArg(), tt.on, tt.dir, tt.rest)
+		if assert.NoError(t, fs.Parse(tt.args), "%q", tt.args) {
+			assert.Equal(t, tt.on, p.on, "%q: on", tt.args)
+			assert.Equal(t, tt.dir, p.dir, "%q: dir", tt.args)
+			assert.Equal(t, tt.rest, fs.NArg(), "%q: arguments left", tt.args)
 		}
 	}
 }
@@ -128,8 +115,7 @@ func TestProfileFlag(t *testing.T) {
 // the profile; an iteration count is kept as the user gave it.
 func TestProfileOptions(t *testing.T) {
 	for in, want := range map[string]string{"": "1s", "200ms": "1s", "1s": "1s", "3s": "3s", "1000x": "1000x"} {
-		if got := profileOptions(benchrun.Options{Benchtime: in}).Benchtime; got != want {
-			t.Errorf("-benchtime %q: profiling runs use %q, want %q", in, got, want)
-		}
+		got := profileOptions(benchrun.Options{Benchtime: in}).Benchtime
+		assert.Equal(t, want, got, "-benchtime %q: profiling runs use", in)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // writeProfile writes a profile with the sample types types (units
@@ -41,13 +43,9 @@ func writeProfile(t *testing.T, dir, name string, types []string, stacks [][2]an
 	}
 	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
-	if err := p.Write(f); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, p.Write(f))
 	return path
 }
 
@@ -86,9 +84,8 @@ func TestFlameFoldedGolden(t *testing.T) {
 		{"flame-heap.folded", []string{"flame", "-format", "folded", "-o", "-", heap}},
 	} {
 		stdout, stderr, err := runIn(t, dir, c.args...)
-		if err != nil || stderr != "" {
-			t.Fatalf("%v: %v\n%s", c.args, err, stderr)
-		}
+		require.NoError(t, err, "%v\n%s", c.args, stderr)
+		require.Equal(t, "", stderr, "%v: %v\n%s", c.args, err, stderr)
 		golden(t, c.golden, stdout)
 	}
 }
@@ -97,39 +94,24 @@ func TestFlameHTML(t *testing.T) {
 	dir := t.TempDir()
 	base, new, _ := flameProfiles(t, dir)
 	_, stderr, err := runIn(t, dir, "flame", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "netbench: wrote flame.html: html flame graph of cpu, 6 frames drawn\n"; stderr != want {
-		t.Errorf("stderr %q, want %q", stderr, want)
-	}
+	require.NoError(t, err)
+	want := "netbench: wrote flame.html: html flame graph of cpu, 6 frames drawn\n"
+	assert.Equal(t, want, stderr, "stderr")
 	page, err := os.ReadFile(filepath.Join(dir, "flame.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"<title>cpu: base.prof</title>", `"bytes.Index"`, `"diff":false`} {
-		if !strings.Contains(string(page), want) {
-			t.Errorf("flame.html lacks %s", want)
-		}
+		assert.Contains(t, string(page), want, "flame.html lacks %s", want)
 	}
 
 	out := filepath.Join(dir, "diff.html")
 	_, stderr, err = runIn(t, dir, "flame", "-diff", "-o", out, "-title", "parse got slower", base, new)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Frames drawn come from new: main.old is in base only.
-	if want := "netbench: wrote " + out + ": html flame graph of cpu, 5 frames drawn\n"; stderr != want {
-		t.Errorf("stderr %q, want %q", stderr, want)
-	}
+	assert.Equal(t, "netbench: wrote "+out+": html flame graph of cpu, 5 frames drawn\n", stderr, "stderr")
 	page, err = os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"<title>parse got slower</title>", `"diff":true`, `"baseOnly":[{"path":["main.main","main.old"]`} {
-		if !strings.Contains(string(page), want) {
-			t.Errorf("diff.html lacks %s", want)
-		}
+		assert.Contains(t, string(page), want, "diff.html lacks %s", want)
 	}
 }
 
@@ -137,9 +119,7 @@ func TestFlameErrors(t *testing.T) {
 	dir := t.TempDir()
 	base, _, heap := flameProfiles(t, dir)
 	notProfile := filepath.Join(dir, "notes.txt")
-	if err := os.WriteFile(notProfile, []byte("not a profile\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(notProfile, []byte("not a profile\n"), 0o644))
 	out := filepath.Join(dir, "out.html")
 	for _, c := range []struct {
 		args []string
@@ -164,13 +144,11 @@ func TestFlameErrors(t *testing.T) {
 	} {
 		args := append([]string{"flame", "-o", out}, c.args...)
 		_, _, err := runIn(t, dir, args...)
-		if err == nil {
-			t.Errorf("%v: no error, want %q", c.args, c.want)
+		if !assert.Error(t, err, "%v: want %q", c.args, c.want) {
 			continue
 		}
 		wantStatus(t, err, exitFailure, c.want)
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
-			t.Errorf("%v: %s written despite the error", c.args, out)
+		if !assert.NoFileExists(t, out, "%v: written despite the error", c.args) {
 			os.Remove(out)
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,12 +19,8 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	}
 }
 
@@ -35,9 +30,7 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 	cmd := exec.Command("git", append([]string{"-c", "user.name=netbench test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"}, args...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
+	require.NoError(t, err, "git %v\n%s", args, out)
 	return strings.TrimSpace(string(out))
 }
 
@@ -113,65 +106,44 @@ var resultLine = regexp.MustCompile(`^(Benchmark[^\s]+)-\d+\s+\d+\s+[\d.]+ ns/op
 func TestRunWritesBenchmarkFormat(t *testing.T) {
 	dir, commit := newModule(t, nil)
 	out, errOut, err := runIn(t, filepath.Join(dir, "sum"), "run", "-benchtime", "1x", "-count", "2", "../...")
-	if err != nil {
-		t.Fatalf("run: %v\nstderr:\n%s", err, errOut)
-	}
+	require.NoError(t, err, "run\nstderr:\n%s", errOut)
 	for _, want := range []string{"commit: " + commit + "\n", "go: go1.", "gomaxprocs: ", "goos: ", "goarch: ", "pkg: example.com/m/sum\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want, "output lacks %q:\n%s", want, out)
 	}
-	if strings.Contains(out, "example.com/m/plain") {
-		t.Errorf("package without benchmarks in the output:\n%s", out)
-	}
+	assert.NotContains(t, out, "example.com/m/plain", "package without benchmarks in the output:\n%s", out)
 	counts := map[string]int{}
 	for line := range strings.Lines(out) {
 		if m := resultLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			counts[m[1]]++
-		} else if strings.HasPrefix(line, "Benchmark") {
-			t.Errorf("malformed result line %q", line)
+		} else {
+			assert.False(t, strings.HasPrefix(line, "Benchmark"), "malformed result line %q", line)
 		}
 	}
 	want := map[string]int{"BenchmarkSum/n=10": 2, "BenchmarkSum/n=1000": 2, "BenchmarkAlloc": 2}
 	for name, n := range want {
-		if counts[name] != n {
-			t.Errorf("%s: %d results, want %d (all: %v)", name, counts[name], n, counts)
-		}
+		assert.Equal(t, n, counts[name], "%s: %d results, want %d (all: %v)", name, counts[name], n, counts)
 	}
-	if !strings.Contains(errOut, "ran 2 benchmarks in 1 packages") {
-		t.Errorf("no summary on stderr:\n%s", errOut)
-	}
+	assert.Contains(t, errOut, "ran 2 benchmarks in 1 packages", "no summary on stderr:\n%s", errOut)
 }
 
 func TestRunOutputFileAndFilter(t *testing.T) {
 	dir, _ := newModule(t, nil)
 	file := filepath.Join(t.TempDir(), "out.txt")
 	stdout, errOut, err := runIn(t, dir, "run", "-bench", "Alloc", "-benchtime", "1x", "-o", file)
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, errOut)
-	}
-	if stdout != "" {
-		t.Errorf("stdout not empty with -o:\n%s", stdout)
-	}
+	require.NoError(t, err, "run\n%s", errOut)
+	assert.Equal(t, "", stdout, "stdout not empty with -o:\n%s", stdout)
 	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), "BenchmarkAlloc-") || strings.Contains(string(b), "BenchmarkSum") {
-		t.Errorf("-bench Alloc output:\n%s", b)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "BenchmarkAlloc-", "-bench Alloc output:\n%s", b)
+	assert.NotContains(t, string(b), "BenchmarkSum", "-bench Alloc output:\n%s", b)
 }
 
 func TestRunDirtyCommit(t *testing.T) {
 	dir, commit := newModule(t, nil)
 	writeFiles(t, dir, map[string]string{"sum/sum.go": "package sum\n\nfunc Sum(p []int) int { return len(p) }\n"})
 	out, errOut, err := runIn(t, dir, "run", "-benchtime", "1x", "./sum")
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, errOut)
-	}
-	if !strings.Contains(out, "commit: "+commit+"-dirty\n") {
-		t.Errorf("modified work tree not marked dirty:\n%s", out)
-	}
+	require.NoError(t, err, "run\n%s", errOut)
+	assert.Contains(t, out, "commit: "+commit+"-dirty\n", "modified work tree not marked dirty:\n%s", out)
 }
 
 func TestRunFailures(t *testing.T) {
@@ -214,15 +186,10 @@ func TestRunFailures(t *testing.T) {
 			dir, _ := newModule(t, tt.extra)
 			_, errOut, err := runIn(t, dir, tt.args...)
 			var se *statusError
-			if !errors.As(err, &se) || se.code != exitFailure {
-				t.Fatalf("error %v, want exit status %d\nstderr:\n%s", err, exitFailure, errOut)
-			}
-			if !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error does not mention %q:\n%v", tt.want, err)
-			}
-			if strings.Contains(errOut, "netbench: ran ") {
-				t.Errorf("a failed run printed its summary:\n%s", errOut)
-			}
+			require.ErrorAs(t, err, &se, "error %v, want exit status %d\nstderr:\n%s", err, exitFailure, errOut)
+			require.Equal(t, exitFailure, se.code, "error %v, want exit status %d\nstderr:\n%s", err, exitFailure, errOut)
+			require.Contains(t, err.Error(), tt.want, "error does not mention %q:\n%v", tt.want, err)
+			assert.NotContains(t, errOut, "netbench: ran ", "a failed run printed its summary:\n%s", errOut)
 		})
 	}
 }
@@ -232,16 +199,13 @@ func TestRunOutsideGit(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/x\n\ngo 1.26\n"})
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
 	_, _, err := runIn(t, dir, "run")
-	if err == nil || !strings.Contains(err.Error(), "not inside a git repository") {
-		t.Fatalf("error %v, want a clear message about git", err)
-	}
+	require.ErrorContains(t, err, "not inside a git repository", "error %v, want a clear message about git", err)
 }
 
 func TestHelp(t *testing.T) {
 	out, _, err := runIn(t, t.TempDir(), "help")
-	if err != nil || !strings.Contains(out, "netbench run [flags] [packages]") {
-		t.Fatalf("help: %v\n%s", err, out)
-	}
+	require.NoError(t, err, "help\n%s", out)
+	require.Contains(t, out, "netbench run [flags] [packages]", "help: %v\n%s", err, out)
 }
 
 // printingBench is a benchmark that prints to standard output, with and
@@ -275,26 +239,19 @@ func BenchmarkPrints(b *testing.B) {
 func TestRunBenchmarkPrints(t *testing.T) {
 	dir, _ := newModule(t, map[string]string{"sum/print_test.go": printingBench})
 	out, errOut, err := runIn(t, dir, "run", "-bench", "Prints", "-benchtime", "1x", "-count", "3", "-cpu", "1", "./sum")
-	if err != nil {
-		t.Fatalf("run: %v\nstderr:\n%s", err, errOut)
-	}
+	require.NoError(t, err, "run\nstderr:\n%s", errOut)
 	results := 0
 	for line := range strings.Lines(out) {
 		line = strings.TrimSuffix(line, "\n")
 		if strings.HasPrefix(line, "Benchmark") {
-			if f := strings.Fields(line); f[0] != "BenchmarkPrints/size=64" || f[1] != "1" {
-				t.Errorf("result line %q, want BenchmarkPrints/size=64 with 1 iteration", line)
-			}
+			f := strings.Fields(line)
+			assert.Equal(t, []string{"BenchmarkPrints/size=64", "1"}, f[:2], "result line %q: want the name and 1 iteration", line)
 			results++
 		}
 	}
-	if results != 3 {
-		t.Errorf("%d results, want 3:\n%s", results, out)
-	}
+	assert.Equal(t, 3, results, "%d results, want 3:\n%s", results, out)
 	for _, bad := range []string{"key: value", "hello", "no newline", "on stderr"} {
-		if strings.Contains(out, bad) {
-			t.Errorf("output holds %q, printed by the benchmark:\n%s", bad, out)
-		}
+		assert.NotContains(t, out, bad, "output holds %q, printed by the benchmark:\n%s", bad, out)
 	}
 }
 
@@ -303,18 +260,14 @@ func TestRunBenchmarkPrints(t *testing.T) {
 func TestRunSubBenchmarkPattern(t *testing.T) {
 	dir, _ := newModule(t, nil)
 	out, errOut, err := runIn(t, dir, "run", "-bench", "Sum/n=10$", "-benchtime", "1x", "-cpu", "1", "./sum")
-	if err != nil {
-		t.Fatalf("run: %v\nstderr:\n%s", err, errOut)
-	}
+	require.NoError(t, err, "run\nstderr:\n%s", errOut)
 	var names []string
 	for line := range strings.Lines(out) {
 		if strings.HasPrefix(line, "Benchmark") {
 			names = append(names, strings.Fields(line)[0])
 		}
 	}
-	if len(names) != 1 || names[0] != "BenchmarkSum/n=10" {
-		t.Errorf("-bench Sum/n=10$ ran %q, want [BenchmarkSum/n=10]:\n%s", names, out)
-	}
+	assert.Equal(t, []string{"BenchmarkSum/n=10"}, names, "-bench Sum/n=10$ ran:\n%s", out)
 }
 
 // TestOutputFileKeptOnFailure: -o was opened with O_TRUNC before anything

@@ -83,13 +83,9 @@ func profileModule(t *testing.T) string {
 func readIndex(t *testing.T, dir string) []profileEntry {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var entries []profileEntry
-	if err := json.Unmarshal(b, &entries); err != nil {
-		t.Fatalf("index.json: %v\n%s", err, b)
-	}
+	require.NoError(t, json.Unmarshal(b, &entries), "index.json\n%s", b)
 	return entries
 }
 
@@ -98,17 +94,12 @@ func readIndex(t *testing.T, dir string) []profileEntry {
 func cpuFuncs(t *testing.T, path string) map[string]bool {
 	t.Helper()
 	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
 	p, err := profile.Parse(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if len(p.SampleType) != 2 || p.SampleType[1].Type != "cpu" {
-		t.Fatalf("%s: sample types %v, want samples and cpu", path, p.SampleType)
-	}
+	require.NoError(t, err, "%s", path)
+	require.Len(t, p.SampleType, 2, "%s: sample types %v, want samples and cpu", path, p.SampleType)
+	require.Equal(t, "cpu", p.SampleType[1].Type, "%s: sample types %v, want samples and cpu", path, p.SampleType)
 	funcs := map[string]bool{}
 	for _, s := range p.Sample {
 		for _, loc := range s.Location {
@@ -130,9 +121,7 @@ func TestProfile(t *testing.T) {
 	dir := profileModule(t)
 	out := filepath.Join(t.TempDir(), "profiles")
 	_, errOut, err := runIn(t, dir, "profile", "-benchtime", "200ms", "-cpu", "1,2", "-o", out, "./alpha", "./beta")
-	if err != nil {
-		t.Fatalf("profile: %v\n%s", err, errOut)
-	}
+	require.NoError(t, err, "profile\n%s", errOut)
 	entries := readIndex(t, out)
 	hot := map[string]string{"BenchmarkA/k=x": "hotX", "BenchmarkA/k=y": "hotY", "BenchmarkB": "hotB"}
 	var got []string
@@ -141,18 +130,14 @@ func TestProfile(t *testing.T) {
 		want := hot[strings.TrimSuffix(e.Benchmark, "-2")]
 		funcs := cpuFuncs(t, filepath.Join(out, filepath.FromSlash(e.CPU)))
 		for _, h := range []string{"hotX", "hotY", "hotB"} {
-			if funcs[h] != (h == want) {
-				t.Errorf("CPU profile of %s (%s): %s on a stack is %v, want %v", e.Benchmark, e.CPU, h, funcs[h], h == want)
-			}
+			assert.Equal(t, h == want, funcs[h], "CPU profile of %s (%s): %s on a stack", e.Benchmark, e.CPU, h)
 		}
-		if e.Alloc == "" {
-			t.Errorf("%s: no allocation profile in the index", e.Benchmark)
-		} else if f, err := os.Open(filepath.Join(out, filepath.FromSlash(e.Alloc))); err != nil {
-			t.Error(err)
-		} else {
-			if _, err := profile.Parse(f); err != nil {
-				t.Errorf("%s: %v", e.Alloc, err)
-			}
+		if !assert.NotEmpty(t, e.Alloc, "%s: no allocation profile in the index", e.Benchmark) {
+			continue
+		}
+		if f, err := os.Open(filepath.Join(out, filepath.FromSlash(e.Alloc))); assert.NoError(t, err) {
+			_, err := profile.Parse(f)
+			assert.NoError(t, err, "%s", e.Alloc)
 			f.Close()
 		}
 	}
@@ -162,17 +147,12 @@ func TestProfile(t *testing.T) {
 		"example.com/m/alpha BenchmarkA/k=y", "example.com/m/alpha BenchmarkA/k=y-2",
 		"example.com/m/beta BenchmarkB", "example.com/m/beta BenchmarkB-2",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("index lists %q, want %q", got, want)
-	}
+	assert.Equal(t, want, got, "index lists")
 	txt, err := os.ReadFile(filepath.Join(out, "index.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, e := range entries {
-		if !strings.Contains(string(txt), e.Benchmark+" ") || !strings.Contains(string(txt), e.CPU) {
-			t.Errorf("index.txt lacks %s %s:\n%s", e.Benchmark, e.CPU, txt)
-		}
+		assert.Contains(t, string(txt), e.Benchmark+" ", "index.txt lacks %s %s:\n%s", e.Benchmark, e.CPU, txt)
+		assert.Contains(t, string(txt), e.CPU, "index.txt lacks %s %s:\n%s", e.Benchmark, e.CPU, txt)
 	}
 	// Nothing but the index and the listed profiles.
 	listed := map[string]bool{"index.json": true, "index.txt": true}
@@ -180,17 +160,14 @@ func TestProfile(t *testing.T) {
 		listed[e.CPU], listed[e.Alloc] = true, true
 		if e.Flame != "" {
 			listed[e.Flame] = true
-			if _, err := os.Stat(filepath.Join(out, e.Flame)); err != nil {
-				t.Errorf("index lists flame graph %s: %v", e.Flame, err)
-			}
+			_, err := os.Stat(filepath.Join(out, e.Flame))
+			assert.NoError(t, err, "index lists flame graph %s", e.Flame)
 		}
 	}
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(out, p)
-			if !listed[filepath.ToSlash(rel)] {
-				t.Errorf("unlisted file %s", rel)
-			}
+			assert.True(t, listed[filepath.ToSlash(rel)], "unlisted file %s", rel)
 		}
 		return nil
 	})
@@ -214,14 +191,12 @@ func TestProfileDefaultDir(t *testing.T) {
 	dir := profileModule(t)
 	commit := gitRun(t, dir, "rev-parse", "HEAD")
 	_, errOut, err := runIn(t, dir, "profile", "-benchtime", "1x", "-mem=false", "./beta")
-	if err != nil {
-		t.Fatalf("profile: %v\n%s", err, errOut)
-	}
+	require.NoError(t, err, "profile\n%s", errOut)
 	out := filepath.Join(dir, "netbench-profiles", commit[:12])
 	entries := readIndex(t, out)
-	if len(entries) != 1 || strings.TrimSuffix(entries[0].Benchmark, "-"+lastField(entries[0].Benchmark)) != "BenchmarkB" || entries[0].Alloc != "" {
-		t.Errorf("index %+v, want BenchmarkB (at this GOMAXPROCS) with a CPU profile only", entries)
-	}
+	require.Len(t, entries, 1, "index %+v, want BenchmarkB only", entries)
+	assert.Equal(t, "BenchmarkB", strings.TrimSuffix(entries[0].Benchmark, "-"+lastField(entries[0].Benchmark)), "index: the benchmark (at this GOMAXPROCS)")
+	assert.Empty(t, entries[0].Alloc, "index: want a CPU profile only")
 	assert.Empty(t, gitRun(t, dir, "status", "--porcelain", "--untracked-files=all"), "git status after profile")
 	runOut, errOut, err := runIn(t, dir, "run", "-benchtime", "1x", "./beta")
 	require.NoError(t, err, "run: %s", errOut)
@@ -269,9 +244,8 @@ func TestSlugs(t *testing.T) {
 		"a b\t<c>*?|\\:\"'%#&~": "a_b__c____________",
 		"n=1,2+3":               "n=1,2+3",
 	} {
-		if got := slug(in); got != want {
-			t.Errorf("slug(%q) = %q, want %q", in, got, want)
-		}
+		got := slug(in)
+		assert.Equal(t, want, got, "slug(%q)", in)
 	}
 	var s slugs
 	var got []string
@@ -279,7 +253,5 @@ func TestSlugs(t *testing.T) {
 		got = append(got, s.file("p", slug(n)))
 	}
 	want := []string{"p/a_b", "p/a_b~2", "p/A_B~3", "p/c", "p/a_b_2"}
-	if !slices.Equal(got, want) {
-		t.Errorf("file names %q, want %q", got, want)
-	}
+	assert.Equal(t, want, got, "file names")
 }

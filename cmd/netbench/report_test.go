@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCompareHTML: compare -format html -o writes one page with a chart
@@ -28,20 +30,14 @@ func TestCompareHTML(t *testing.T) {
 
 	out, errOut, err := runIn(t, dir, "compare", "-format", "html", "-o", file, "-count", "6", "-benchtime", "100ms", "-alpha", "0.01", "-threshold", "25%", "-seed", "1", oldCommit, "HEAD", "./sum")
 	var se *statusError
-	if !errors.As(err, &se) || se.code != exitRegression {
-		t.Fatalf("compare: %v, want exit status %d (Slower regressed)\nstderr:\n%s", err, exitRegression, errOut)
-	}
-	if out != "" {
-		t.Errorf("standard output with -o:\n%s", out)
-	}
+	require.ErrorAs(t, err, &se, "compare: %v, want exit status %d (Slower regressed)\nstderr:\n%s", err, exitRegression, errOut)
+	require.Equal(t, exitRegression, se.code, "compare: %v, want exit status %d (Slower regressed)\nstderr:\n%s", err, exitRegression, errOut)
+	assert.Equal(t, "", out, "standard output with -o:\n%s", out)
 	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	page := string(b)
-	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.HasSuffix(page, "</html>\n") {
-		t.Errorf("not a whole page:\n%.300s", page)
-	}
+	assert.True(t, strings.HasPrefix(page, "<!DOCTYPE html>"), "not a whole page:\n%.300s", page)
+	assert.True(t, strings.HasSuffix(page, "</html>\n"), "not a whole page:\n%.300s", page)
 
 	// One sec/op chart per benchmark, and one more of Alloc's allocs/op
 	// and B/op, which fail the gate.
@@ -51,34 +47,26 @@ func TestCompareHTML(t *testing.T) {
 	}
 	slices.Sort(charts)
 	want := []string{"Alloc B/op", "Alloc allocs/op", "Alloc sec/op", "Faster sec/op", "Same sec/op", "Slower sec/op"}
-	if !slices.Equal(charts, want) {
-		t.Errorf("charts %q, want %q", charts, want)
-	}
+	assert.Equal(t, want, charts, "charts")
 	// The regression's section comes first.
-	if i, j := strings.Index(page, `data-bench="Slower`), strings.Index(page, `data-bench="Faster`); i < 0 || j < 0 || i > j {
-		t.Errorf("Slower's chart at %d, Faster's at %d: the regression should come first", i, j)
-	}
+	i, j := strings.Index(page, `data-bench="Slower`), strings.Index(page, `data-bench="Faster`)
+	assert.GreaterOrEqual(t, i, 0, "Slower's chart at %d, Faster's at %d: the regression should come first", i, j)
+	assert.GreaterOrEqual(t, j, 0, "Slower's chart at %d, Faster's at %d: the regression should come first", i, j)
+	assert.LessOrEqual(t, i, j, "Slower's chart at %d, Faster's at %d: the regression should come first", i, j)
 
 	envRow := func(k, v string) string { return "<tr><td>" + k + "</td><td>" + v + "</td></tr>" }
-	if strings.Contains(page, "<tr><td>commit</td>") {
-		t.Error("the environment has a commit line: the HEAD netbench ran in, which is neither revision")
-	}
-	if !strings.Contains(page, head[:12]) {
-		t.Errorf("the page does not name the new revision %s", head[:12])
-	}
+	assert.NotContains(t, page, "<tr><td>commit</td>", "the environment has a commit line: the HEAD netbench ran in, which is neither revision")
+	assert.Contains(t, page, head[:12], "the page does not name the new revision")
 	for _, row := range []string{
 		envRow("goos", runtime.GOOS),
 		envRow("goarch", runtime.GOARCH),
 		envRow("pkg", "example.com/m/sum"),
 	} {
-		if n := strings.Count(page, row); n != 1 {
-			t.Errorf("%d times in the page, want once: %s", n, row)
-		}
+		n := strings.Count(page, row)
+		assert.Equal(t, 1, n, "%d times in the page, want once: %s", n, row)
 	}
 	for _, key := range []string{"go", "gomaxprocs"} {
-		if !strings.Contains(page, "<tr><td>"+key+"</td><td>") {
-			t.Errorf("no %s line in the environment", key)
-		}
+		assert.Contains(t, page, "<tr><td>"+key+"</td><td>", "no %s line in the environment", key)
 	}
 }
 
@@ -88,7 +76,5 @@ func TestEnvironment(t *testing.T) {
 	new := "goos: linux\r\ngoarch: arm64\npkg: m/a\nBenchmarkA 1 1 ns/op\nnotes: x\n"
 	got := environment(config, []byte(old), []byte(new))
 	want := []string{"go: go1.26.0", "goos: linux", "goarch: amd64", "pkg: m/a", "cpu: X", "pkg: m/b", "goarch: arm64"}
-	if !slices.Equal(got, want) {
-		t.Errorf("environment\n%q, want\n%q", got, want)
-	}
+	assert.Equal(t, want, got, "environment\n%q, want\n%q", got, want)
 }

@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fixture writes two result files: A is 10% slower on the new side, B is
@@ -31,9 +34,7 @@ func fixture(t *testing.T, dir string) (oldPath, newPath string) {
 			}
 		}
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(p, []byte(b.String()), 0o644))
 		return p
 	}
 	return write("old.txt", 1.0, "D"), write("new.txt", 1.1, "C")
@@ -42,19 +43,13 @@ func fixture(t *testing.T, dir string) (oldPath, newPath string) {
 func compareFiles(t *testing.T, oldPath, newPath string) []Row {
 	t.Helper()
 	o, err := os.Open(oldPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer o.Close()
 	n, err := os.Open(newPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer n.Close()
 	rows, err := Compare(o, n, DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return rows
 }
 
@@ -70,25 +65,28 @@ func find(rows []Row, name, unit string) (Row, bool) {
 func TestCompareVerdicts(t *testing.T) {
 	oldPath, newPath := fixture(t, t.TempDir())
 	rows := compareFiles(t, oldPath, newPath)
-	a, ok := find(rows, "A/size=64-2", "sec/op")
-	if !ok || !a.Significant(DefaultAlpha) || a.Delta < 0.05 || a.Delta > 0.15 {
-		t.Errorf("A sec/op: %+v, want a significant slowdown near +10%%", a)
+	if a, ok := find(rows, "A/size=64-2", "sec/op"); assert.True(t, ok, "no A sec/op row") {
+		assert.True(t, a.Significant(DefaultAlpha), "A sec/op: %+v, want a significant slowdown", a)
+		assert.InDelta(t, 0.10, a.Delta, 0.05, "A sec/op: %+v, want a slowdown near +10%%", a)
 	}
-	b, ok := find(rows, "B-2", "sec/op")
-	if !ok || b.Significant(DefaultAlpha) {
-		t.Errorf("B sec/op: %+v, want no significant change", b)
+	if b, ok := find(rows, "B-2", "sec/op"); assert.True(t, ok, "no B sec/op row") {
+		assert.False(t, b.Significant(DefaultAlpha), "B sec/op: %+v, want no significant change", b)
 	}
-	if tp, ok := find(rows, "B-2", "B/s"); !ok || !tp.HigherIsBetter() {
-		t.Errorf("B B/s: %+v, want a higher-is-better throughput row", tp)
+	if tp, ok := find(rows, "B-2", "B/s"); assert.True(t, ok, "no B B/s row") {
+		assert.True(t, tp.HigherIsBetter(), "B B/s: %+v, want a higher-is-better throughput row", tp)
 	}
-	if al, ok := find(rows, "A/size=64-2", "allocs/op"); !ok || !al.Constant() || al.Delta != 0 {
-		t.Errorf("A allocs/op: %+v, want constant and unchanged", al)
+	if al, ok := find(rows, "A/size=64-2", "allocs/op"); assert.True(t, ok, "no A allocs/op row") {
+		assert.True(t, al.Constant(), "A allocs/op: %+v, want constant", al)
+		assert.Zero(t, al.Delta, "A allocs/op: %+v, want unchanged", al)
 	}
-	if c, ok := find(rows, "C-2", "sec/op"); !ok || c.Old.N != 0 || c.New.N != 10 || !math.IsNaN(c.P) {
-		t.Errorf("C (added): %+v", c)
+	if c, ok := find(rows, "C-2", "sec/op"); assert.True(t, ok, "no C (added) row") {
+		assert.Zero(t, c.Old.N, "C (added): %+v", c)
+		assert.Equal(t, 10, c.New.N, "C (added): %+v", c)
+		assert.True(t, math.IsNaN(c.P), "C (added): %+v, want no p-value", c)
 	}
-	if d, ok := find(rows, "D-2", "sec/op"); !ok || d.Old.N != 10 || d.New.N != 0 {
-		t.Errorf("D (removed): %+v", d)
+	if d, ok := find(rows, "D-2", "sec/op"); assert.True(t, ok, "no D (removed) row") {
+		assert.Equal(t, 10, d.Old.N, "D (removed): %+v", d)
+		assert.Zero(t, d.New.N, "D (removed): %+v", d)
 	}
 }
 
@@ -108,9 +106,7 @@ func TestMatchesBenchstat(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("benchstat: %v\n%s", err, stderr.String())
-	}
+	require.NoError(t, err, "benchstat\n%s", stderr.String())
 	rows := compareFiles(t, oldPath, newPath)
 	checked, deltas := 0, 0
 	var unit string
@@ -118,9 +114,7 @@ func TestMatchesBenchstat(t *testing.T) {
 		r := csv.NewReader(strings.NewReader(tbl))
 		r.FieldsPerRecord = -1
 		recs, err := r.ReadAll()
-		if err != nil {
-			t.Fatalf("benchstat csv: %v\n%s", err, tbl)
-		}
+		require.NoError(t, err, "benchstat csv\n%s", tbl)
 		for _, rec := range recs {
 			if len(rec) < 7 {
 				continue
@@ -132,20 +126,16 @@ func TestMatchesBenchstat(t *testing.T) {
 			if rec[0] == "geomean" {
 				o, n, ok := geomean(Judge(rows, Gate{Alpha: DefaultAlpha}), table{"example.com/m", unit})
 				if rec[1] == "" || strings.Contains(rec[5], "?") {
-					if ok {
-						t.Errorf("%s: benchstat has no geomean, Compare has %v %v", unit, o.Center, n.Center)
-					}
+					assert.False(t, ok, "%s: benchstat has no geomean, Compare has %v %v", unit, o.Center, n.Center)
 					continue
 				}
-				if !ok {
-					t.Errorf("%s: benchstat has a geomean, Compare has none", unit)
+				if !assert.True(t, ok, "%s: benchstat has a geomean, Compare has none", unit) {
 					continue
 				}
 				checkNum(t, unit+" old geomean", rec[1], o.Center)
 				checkNum(t, unit+" new geomean", rec[3], n.Center)
-				if got := geoDelta(Judge(rows, Gate{Alpha: DefaultAlpha}), table{"example.com/m", unit}); rec[5] != got {
-					t.Errorf("%s geomean: benchstat's change %q, Compare's %q", unit, rec[5], got)
-				}
+				got := geoDelta(Judge(rows, Gate{Alpha: DefaultAlpha}), table{"example.com/m", unit})
+				assert.Equal(t, rec[5], got, "%s geomean: benchstat's change and Compare's", unit)
 				checked++
 				deltas++
 				continue
@@ -154,46 +144,32 @@ func TestMatchesBenchstat(t *testing.T) {
 				continue
 			}
 			row, ok := find(rows, rec[0], unit)
-			if !ok {
-				t.Errorf("benchstat has %s %s, Compare has not", rec[0], unit)
+			if !assert.True(t, ok, "benchstat has %s %s, Compare has not", rec[0], unit) {
 				continue
 			}
 			checkNum(t, rec[0]+" "+unit+" old median", rec[1], row.Old.Center)
 			checkNum(t, rec[0]+" "+unit+" new median", rec[3], row.New.Center)
-			if rec[2] != row.Old.PctRange() || rec[4] != row.New.PctRange() {
-				t.Errorf("%s %s: intervals %s, %s; Compare %s, %s", rec[0], unit, rec[2], rec[4], row.Old.PctRange(), row.New.PctRange())
-			}
-			if want := fmt.Sprintf("p=%.3f n=10", row.P); rec[6] != want {
-				t.Errorf("%s %s: benchstat %q, Compare %q", rec[0], unit, rec[6], want)
-			}
-			switch got := fmt.Sprintf("%+.2f%%", 100*row.Delta); {
-			case rec[5] == "~":
-				if row.Significant(DefaultAlpha) {
-					t.Errorf("%s %s: benchstat finds no significant change, Compare finds %s (p=%v)", rec[0], unit, got, row.P)
-				}
-			case !row.Significant(DefaultAlpha):
-				t.Errorf("%s %s: benchstat's change %q, Compare finds none significant (p=%v)", rec[0], unit, rec[5], row.P)
-			case rec[5] != got:
-				t.Errorf("%s %s: benchstat's change %q, Compare's %q", rec[0], unit, rec[5], got)
-			default:
+			assert.Equal(t, rec[2], row.Old.PctRange(), "%s %s: old interval, benchstat's and Compare's", rec[0], unit)
+			assert.Equal(t, rec[4], row.New.PctRange(), "%s %s: new interval, benchstat's and Compare's", rec[0], unit)
+			assert.Equal(t, rec[6], fmt.Sprintf("p=%.3f n=10", row.P), "%s %s: p-value, benchstat's and Compare's", rec[0], unit)
+			got := fmt.Sprintf("%+.2f%%", 100*row.Delta)
+			if rec[5] == "~" {
+				assert.False(t, row.Significant(DefaultAlpha), "%s %s: benchstat finds no significant change, Compare finds %s (p=%v)", rec[0], unit, got, row.P)
+			} else if assert.True(t, row.Significant(DefaultAlpha), "%s %s: benchstat's change %q, Compare finds none significant (p=%v)", rec[0], unit, rec[5], row.P) &&
+				assert.Equal(t, rec[5], got, "%s %s: change, benchstat's and Compare's", rec[0], unit) {
 				deltas++
 			}
 			checked++
 		}
 	}
-	if checked < 5 || deltas < 2 {
-		t.Fatalf("only %d rows compared with benchstat, %d of them with a change:\n%s", checked, deltas, out)
-	}
+	require.GreaterOrEqual(t, checked, 5, "only %d rows compared with benchstat, %d of them with a change:\n%s", checked, deltas, out)
+	require.GreaterOrEqual(t, deltas, 2, "only %d rows compared with benchstat, %d of them with a change:\n%s", checked, deltas, out)
 }
 
 func checkNum(t *testing.T, what, s string, got float64) {
 	t.Helper()
 	want, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Errorf("%s: benchstat printed %q", what, s)
-		return
-	}
-	if math.Abs(want-got) > 1e-9*math.Abs(want) {
-		t.Errorf("%s: benchstat %v, Compare %v", what, want, got)
+	if assert.NoError(t, err, "%s: benchstat printed %q", what, s) {
+		assert.InDelta(t, want, got, 1e-9*math.Abs(want), "%s: benchstat's and Compare's", what)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -71,9 +72,7 @@ func goldenRows(t *testing.T) []Judged {
 	t.Helper()
 	old, new := goldenInput()
 	rows, err := Compare(strings.NewReader(old), strings.NewReader(new), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05})
 }
 
@@ -82,21 +81,13 @@ func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
 		return
 	}
 	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update to rewrite it)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, want, got, "output differs from %s (run go test -update to rewrite it)", path)
 }
 
 func TestWriteGolden(t *testing.T) {
@@ -111,9 +102,7 @@ func TestWriteGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := tt.write(&b); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, tt.write(&b))
 			golden(t, tt.file, b.Bytes())
 		})
 	}
@@ -145,9 +134,7 @@ func TestGoldenVerdicts(t *testing.T) {
 		{"Copy/size=4096-2", "B/s", Worse, false},
 		{"Widgets-2", "widgets/op", Worse, false},
 	}
-	if len(rows) != len(tests) {
-		t.Errorf("%d rows, want %d", len(rows), len(tests))
-	}
+	assert.Len(t, rows, len(tests), "judged rows")
 	for _, tt := range tests {
 		var j *Judged
 		for i := range rows {
@@ -155,13 +142,11 @@ func TestGoldenVerdicts(t *testing.T) {
 				j = &rows[i]
 			}
 		}
-		if j == nil {
-			t.Errorf("no row %s %s", tt.name, tt.unit)
+		if !assert.NotNil(t, j, "no row %s %s", tt.name, tt.unit) {
 			continue
 		}
-		if j.Verdict != tt.verdict || j.Fails != tt.fails {
-			t.Errorf("%s %s: %q fails %v, want %q fails %v (Δ %.4f, p %.4g)", tt.name, tt.unit, j.Verdict, j.Fails, tt.verdict, tt.fails, j.Delta, j.P)
-		}
+		assert.Equal(t, tt.verdict, j.Verdict, "%s %s: verdict (Δ %.4f, p %.4g)", tt.name, tt.unit, j.Delta, j.P)
+		assert.Equal(t, tt.fails, j.Fails, "%s %s: fails the gate (Δ %.4f, p %.4g)", tt.name, tt.unit, j.Delta, j.P)
 	}
 	// Units in the order they first appear in the old file.
 	wantUnits := []string{"sec/op", "B/op", "allocs/op", "B/s", "widgets/op"}
@@ -169,17 +154,13 @@ func TestGoldenVerdicts(t *testing.T) {
 	for _, tb := range tables(rows) {
 		got = append(got, tb.unit)
 	}
-	if fmt.Sprint(got) != fmt.Sprint(wantUnits) {
-		t.Errorf("units %v, want %v", got, wantUnits)
-	}
+	assert.Equal(t, wantUnits, got, "units")
 }
 
 func TestWriteJSON(t *testing.T) {
 	rows := goldenRows(t)
 	var b bytes.Buffer
-	if err := WriteJSON(&b, rows); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, WriteJSON(&b, rows))
 	type jside struct {
 		Center float64
 		Lo, Hi *float64
@@ -199,43 +180,44 @@ func TestWriteJSON(t *testing.T) {
 	}
 	dec := json.NewDecoder(&b)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&got); err != nil {
-		t.Fatalf("%v\n%s", err, b.String())
-	}
-	if len(got) != len(rows) {
-		t.Fatalf("%d JSON rows, want %d", len(got), len(rows))
-	}
+	require.NoError(t, dec.Decode(&got), "%s", b.String())
+	require.Len(t, got, len(rows), "JSON rows")
 	for i, g := range got {
 		r := rows[i]
-		if g.Name != r.Name || g.Unit != r.Unit || g.Verdict != r.Verdict || g.Fails != r.Fails {
-			t.Errorf("row %d: %s %s %q %v, want %s %s %q %v", i, g.Name, g.Unit, g.Verdict, g.Fails, r.Name, r.Unit, r.Verdict, r.Fails)
-		}
+		assert.Equal(t, r.Name, g.Name, "row %d: name", i)
+		assert.Equal(t, r.Unit, g.Unit, "row %d (%s): unit", i, r.Name)
+		assert.Equal(t, r.Verdict, g.Verdict, "row %d (%s %s): verdict", i, r.Name, r.Unit)
+		assert.Equal(t, r.Fails, g.Fails, "row %d (%s %s): fails_gate", i, r.Name, r.Unit)
 		switch r.Verdict {
 		case Added:
-			if g.Old != nil || g.New == nil || g.New.N != 10 || g.DeltaPct != nil || g.P != nil {
-				t.Errorf("added row %s: old %v new %v delta %v p %v, want only new", r.Name, g.Old, g.New, g.DeltaPct, g.P)
+			assert.Nil(t, g.Old, "added row %s: old", r.Name)
+			if assert.NotNil(t, g.New, "added row %s: new", r.Name) {
+				assert.Equal(t, 10, g.New.N, "added row %s: new samples", r.Name)
 			}
+			assert.Nil(t, g.DeltaPct, "added row %s: delta_pct", r.Name)
+			assert.Nil(t, g.P, "added row %s: p", r.Name)
 		case Removed:
-			if g.New != nil || g.Old == nil || g.Old.N != 10 || g.DeltaPct != nil || g.P != nil {
-				t.Errorf("removed row %s: old %v new %v delta %v p %v, want only old", r.Name, g.Old, g.New, g.DeltaPct, g.P)
+			assert.Nil(t, g.New, "removed row %s: new", r.Name)
+			if assert.NotNil(t, g.Old, "removed row %s: old", r.Name) {
+				assert.Equal(t, 10, g.Old.N, "removed row %s: old samples", r.Name)
 			}
+			assert.Nil(t, g.DeltaPct, "removed row %s: delta_pct", r.Name)
+			assert.Nil(t, g.P, "removed row %s: p", r.Name)
 		default:
-			if g.Old == nil || g.New == nil || g.DeltaPct == nil || g.P == nil {
-				t.Errorf("row %s %s: old %v new %v delta %v p %v, want all", r.Name, r.Unit, g.Old, g.New, g.DeltaPct, g.P)
+			if !assert.NotNil(t, g.Old, "row %s %s: old", r.Name, r.Unit) || !assert.NotNil(t, g.New, "row %s %s: new", r.Name, r.Unit) ||
+				!assert.NotNil(t, g.DeltaPct, "row %s %s: delta_pct", r.Name, r.Unit) || !assert.NotNil(t, g.P, "row %s %s: p", r.Name, r.Unit) {
 				continue
 			}
-			if g.Old.Center != r.Old.Center || g.Old.Lo == nil || *g.Old.Lo != r.Old.Lo || g.Old.Hi == nil || *g.Old.Hi != r.Old.Hi || g.Old.N != r.Old.N ||
-				g.New.Center != r.New.Center || g.New.N != r.New.N {
-				t.Errorf("row %s %s: sides %+v %+v, want %+v %+v", r.Name, r.Unit, *g.Old, *g.New, r.Old, r.New)
-			}
-			if math.Abs(*g.DeltaPct-100*r.Delta) > 1e-9 || *g.P != r.PAdj {
-				t.Errorf("row %s %s: delta_pct %v p %v, want %v %v", r.Name, r.Unit, *g.DeltaPct, *g.P, 100*r.Delta, r.PAdj)
-			}
+			assert.Equal(t, jside{r.Old.Center, &r.Old.Lo, &r.Old.Hi, r.Old.N}, *g.Old, "row %s %s: old side", r.Name, r.Unit)
+			assert.Equal(t, r.New.Center, g.New.Center, "row %s %s: new center", r.Name, r.Unit)
+			assert.Equal(t, r.New.N, g.New.N, "row %s %s: new samples", r.Name, r.Unit)
+			assert.InDelta(t, 100*r.Delta, *g.DeltaPct, 1e-9, "row %s %s: delta_pct", r.Name, r.Unit)
+			assert.Equal(t, r.PAdj, *g.P, "row %s %s: p", r.Name, r.Unit)
 		}
 		if r.Name == "Get/size=64/impl=pool-2" && r.Unit == "sec/op" {
-			if !g.Fails || math.Abs(*g.DeltaPct-20) > 1 || g.Old.Center < 99e-9 || g.Old.Center > 101e-9 {
-				t.Errorf("Get sec/op: %+v, want a failing +20%% change from 100ns", g)
-			}
+			assert.True(t, g.Fails, "Get sec/op: %+v, want a failing change", g)
+			assert.InDelta(t, 20, *g.DeltaPct, 1, "Get sec/op: want a +20%% change")
+			assert.InDelta(t, 100e-9, g.Old.Center, 1e-9, "Get sec/op: want a change from 100ns")
 		}
 	}
 }
@@ -243,20 +225,13 @@ func TestWriteJSON(t *testing.T) {
 func TestWriteCSV(t *testing.T) {
 	rows := goldenRows(t)
 	var b bytes.Buffer
-	if err := WriteCSV(&b, rows); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, WriteCSV(&b, rows))
 	recs, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	header := "pkg name unit old_center old_lo old_hi old_n new_center new_lo new_hi new_n delta_pct p verdict fails_gate"
-	if len(recs) == 0 || strings.Join(recs[0], " ") != header {
-		t.Fatalf("header %q, want %q", recs[0], header)
-	}
-	if len(recs) != len(rows)+1 {
-		t.Fatalf("%d records, want a header and %d rows", len(recs), len(rows))
-	}
+	require.NotEmpty(t, recs, "CSV records")
+	require.Equal(t, header, strings.Join(recs[0], " "), "CSV header")
+	require.Len(t, recs, len(rows)+1, "%d records, want a header and %d rows", len(recs), len(rows))
 	field := map[string]int{}
 	for i, f := range recs[0] {
 		field[f] = i
@@ -264,27 +239,21 @@ func TestWriteCSV(t *testing.T) {
 	for i, rec := range recs[1:] {
 		r := rows[i]
 		get := func(f string) string { return rec[field[f]] }
-		if get("name") != r.Name || get("unit") != r.Unit || get("verdict") != r.Verdict || get("fails_gate") != fmt.Sprint(r.Fails) {
-			t.Errorf("record %d: %q, want %s %s %s %v", i, rec, r.Name, r.Unit, r.Verdict, r.Fails)
-		}
-		if get("old_n") != fmt.Sprint(r.Old.N) || get("new_n") != fmt.Sprint(r.New.N) {
-			t.Errorf("record %d: n %s+%s, want %d+%d", i, get("old_n"), get("new_n"), r.Old.N, r.New.N)
+		for f, want := range map[string]string{"name": r.Name, "unit": r.Unit, "verdict": r.Verdict, "fails_gate": fmt.Sprint(r.Fails), "old_n": fmt.Sprint(r.Old.N), "new_n": fmt.Sprint(r.New.N)} {
+			assert.Equal(t, want, get(f), "record %d (%s %s): %s", i, r.Name, r.Unit, f)
 		}
 		switch r.Verdict {
 		case Added, Removed:
-			if get("delta_pct") != "" || get("p") != "" {
-				t.Errorf("%s row %s: delta_pct %q p %q, want empty", r.Verdict, r.Name, get("delta_pct"), get("p"))
-			}
 			missing := "old_center"
 			if r.Verdict == Removed {
 				missing = "new_center"
 			}
-			if get(missing) != "" {
-				t.Errorf("%s row %s: %s %q, want empty for the side that did not run", r.Verdict, r.Name, missing, get(missing))
+			for _, f := range []string{"delta_pct", "p", missing} {
+				assert.Empty(t, get(f), "%s row %s: %s, want empty", r.Verdict, r.Name, f)
 			}
 		default:
-			if get("delta_pct") == "" || get("p") == "" || get("old_center") == "" || get("new_center") == "" {
-				t.Errorf("record %d: %q, want every number", i, rec)
+			for _, f := range []string{"delta_pct", "p", "old_center", "new_center"} {
+				assert.NotEmpty(t, get(f), "record %d (%s %s): %s, want a number", i, r.Name, r.Unit, f)
 			}
 		}
 	}
@@ -318,9 +287,7 @@ BenchmarkX-1   	  500000	       210 ns/op	  13.5 widgets/op
 
 func TestCompareParse(t *testing.T) {
 	rows, err := Compare(strings.NewReader(parserOld), strings.NewReader(parserNew), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tests := []struct {
 		name, unit string
 		old, new   float64 // 0: side missing
@@ -340,24 +307,20 @@ func TestCompareParse(t *testing.T) {
 		for _, r := range rows {
 			t.Logf("%s %s %+v %+v", r.Name, r.Unit, r.Old, r.New)
 		}
-		t.Fatalf("%d rows, want %d", len(rows), len(tests))
 	}
+	require.Len(t, rows, len(tests), "rows (listed above when the count differs)")
 	for i, tt := range tests {
 		r := rows[i]
-		if r.Name != tt.name || r.Unit != tt.unit {
-			t.Errorf("row %d: %s %s, want %s %s", i, r.Name, r.Unit, tt.name, tt.unit)
+		if !assert.Equal(t, tt.name, r.Name, "row %d: name", i) || !assert.Equal(t, tt.unit, r.Unit, "row %d: unit", i) {
 			continue
 		}
 		check := func(what string, s Side, want float64) {
 			if want == 0 {
-				if s.N != 0 {
-					t.Errorf("%s %s %s: %+v, want missing", r.Name, r.Unit, what, s)
-				}
+				assert.Zero(t, s.N, "%s %s %s: %+v, want missing", r.Name, r.Unit, what, s)
 				return
 			}
-			if s.N != 1 || math.Abs(s.Center-want) > 1e-9*want {
-				t.Errorf("%s %s %s: %+v, want one sample of %g", r.Name, r.Unit, what, s, want)
-			}
+			assert.Equal(t, 1, s.N, "%s %s %s: %+v, want one sample", r.Name, r.Unit, what, s)
+			assert.InDelta(t, want, s.Center, 1e-9*want, "%s %s %s: %+v", r.Name, r.Unit, what, s)
 		}
 		check("old", r.Old, tt.old)
 		check("new", r.New, tt.new)
@@ -385,27 +348,18 @@ func TestCompareSyntaxError(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rows, err := Compare(strings.NewReader(tt.old), strings.NewReader(tt.new), DefaultConfidence)
 			if tt.file == "" {
-				if err != nil || len(rows) != 1 {
-					t.Errorf("Compare = %+v, %v; want one row", rows, err)
-				}
+				assert.NoError(t, err, "Compare")
+				assert.Len(t, rows, 1, "Compare")
 				return
 			}
-			if err == nil {
-				t.Fatalf("Compare = %+v, nil; want a syntax error", rows)
-			}
-			if rows != nil {
-				t.Errorf("rows %+v with error %v, want none", rows, err)
-			}
+			require.Error(t, err, "Compare = %+v, nil; want a syntax error", rows)
+			assert.Nil(t, rows, "rows %+v with error %v, want none", rows, err)
 			var se *benchfmt.SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("error %v (%T), want a *benchfmt.SyntaxError", err, err)
-			}
-			if se.FileName != tt.file || se.Line != tt.line || !strings.Contains(se.Msg, tt.msg) {
-				t.Errorf("syntax error %s:%d: %s, want %s:%d: …%s…", se.FileName, se.Line, se.Msg, tt.file, tt.line, tt.msg)
-			}
-			if !strings.HasPrefix(err.Error(), tt.wrap) {
-				t.Errorf("error %q, want prefix %q", err, tt.wrap)
-			}
+			require.ErrorAs(t, err, &se, "error %v (%T), want a *benchfmt.SyntaxError", err, err)
+			assert.Equal(t, tt.file, se.FileName, "syntax error: file")
+			assert.Equal(t, tt.line, se.Line, "syntax error: line")
+			assert.Contains(t, se.Msg, tt.msg, "syntax error: message")
+			assert.True(t, strings.HasPrefix(err.Error(), tt.wrap), "error %q, want prefix %q", err, tt.wrap)
 		})
 	}
 }
@@ -429,17 +383,13 @@ func TestComparePackages(t *testing.T) {
 		return b.String()
 	}
 	rows, err := Compare(strings.NewReader(results(100, 1000)), strings.NewReader(results(100, 1000)), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2 {
-		t.Errorf("%d rows, want one per package", len(rows))
-	}
+	require.NoError(t, err)
+	assert.Len(t, rows, 2, "%d rows, want one per package", len(rows))
 	for _, r := range rows {
 		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*b }
-		if r.Old.N != 10 || r.New.N != 10 || !near(r.Old.Center, 100e-9) && !near(r.Old.Center, 1000e-9) {
-			t.Errorf("row %s %s: old %d samples, median %g; new %d samples: the packages' samples are pooled", r.Name, r.Unit, r.Old.N, r.Old.Center, r.New.N)
-		}
+		assert.Equal(t, 10, r.Old.N, "row %s %s: old samples: the packages' samples are pooled", r.Name, r.Unit)
+		assert.Equal(t, 10, r.New.N, "row %s %s: new samples: the packages' samples are pooled", r.Name, r.Unit)
+		assert.True(t, near(r.Old.Center, 100e-9) || near(r.Old.Center, 1000e-9), "row %s %s: median %g, neither package's: the packages' samples are pooled", r.Name, r.Unit, r.Old.Center)
 	}
 }
 
@@ -450,16 +400,11 @@ func TestWriteJSONFewSamples(t *testing.T) {
 	old := "BenchmarkX-2 1 100 ns/op\n"
 	nu := "BenchmarkX-2 1 120 ns/op\n"
 	rows, err := Compare(strings.NewReader(strings.Repeat(old, 5)), strings.NewReader(strings.Repeat(nu, 5)), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) == 0 || !math.IsInf(rows[0].Old.Lo, -1) && !math.IsInf(rows[0].Old.Hi, 1) {
-		t.Fatalf("rows %+v: want an infinite interval at n=5 for this test to mean anything", rows)
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, rows, "rows %+v: want an infinite interval at n=5 for this test to mean anything", rows)
+	require.True(t, math.IsInf(rows[0].Old.Lo, -1) || math.IsInf(rows[0].Old.Hi, 1), "rows %+v: want an infinite interval at n=5 for this test to mean anything", rows)
 	var b bytes.Buffer
-	if err := WriteJSON(&b, Judge(rows, Gate{Alpha: DefaultAlpha, Threshold: 0.05})); err != nil {
-		t.Fatalf("WriteJSON: %v", err)
-	}
+	require.NoError(t, WriteJSON(&b, Judge(rows, Gate{Alpha: DefaultAlpha, Threshold: 0.05})), "WriteJSON")
 	var got []struct {
 		Old struct {
 			Center float64
@@ -467,10 +412,9 @@ func TestWriteJSONFewSamples(t *testing.T) {
 			N      int
 		}
 	}
-	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
-		t.Fatalf("%v\n%s", err, b.String())
-	}
-	if len(got) == 0 || got[0].Old.N != 5 || math.Abs(got[0].Old.Center-100e-9) > 1e-15 || (got[0].Old.Lo != nil && got[0].Old.Hi != nil) {
-		t.Errorf("JSON %s: want n 5, center 1e-7 and a null bound", b.String())
-	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &got), "%s", b.String())
+	require.NotEmpty(t, got, "JSON %s", b.String())
+	assert.Equal(t, 5, got[0].Old.N, "JSON %s: samples", b.String())
+	assert.InDelta(t, 100e-9, got[0].Old.Center, 1e-15, "JSON %s: center", b.String())
+	assert.True(t, got[0].Old.Lo == nil || got[0].Old.Hi == nil, "JSON %s: want a null bound", b.String())
 }

@@ -3,6 +3,8 @@ package benchcmp
 import (
 	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzCompare feeds arbitrary text to Compare as both sides. It must never
@@ -20,12 +22,11 @@ func FuzzCompare(f *testing.F) {
 			return // a syntax error, reported rather than panicking
 		}
 		for _, j := range Judge(rows, Gate{Alpha: DefaultAlpha, Threshold: 0.05, Holm: true}) {
-			if j.Old.N == 0 || j.Old.N != j.New.N || j.Old.Center != j.New.Center {
-				t.Fatalf("%s %s compared with itself: old %+v new %+v", j.Name, j.Unit, j.Old, j.New)
-			}
-			if j.Verdict != Unchanged || j.Fails {
-				t.Fatalf("%s %s compared with itself: verdict %q fails %v (p %v)", j.Name, j.Unit, j.Verdict, j.Fails, j.P)
-			}
+			require.NotEqual(t, 0, j.Old.N, "%s %s compared with itself: old %+v new %+v", j.Name, j.Unit, j.Old, j.New)
+			require.Equal(t, j.New.N, j.Old.N, "%s %s compared with itself: old %+v new %+v", j.Name, j.Unit, j.Old, j.New)
+			require.Equal(t, j.New.Center, j.Old.Center, "%s %s compared with itself: old %+v new %+v", j.Name, j.Unit, j.Old, j.New)
+			require.Equal(t, Unchanged, j.Verdict, "%s %s compared with itself: verdict %q fails %v (p %v)", j.Name, j.Unit, j.Verdict, j.Fails, j.P)
+			require.False(t, j.Fails, "%s %s compared with itself: verdict %q fails %v (p %v)", j.Name, j.Unit, j.Verdict, j.Fails, j.P)
 		}
 	})
 }

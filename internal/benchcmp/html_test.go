@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // An element is a node of a page read back with encoding/xml.
@@ -33,9 +36,7 @@ func parsePage(t *testing.T, page []byte) *element {
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			t.Fatalf("the page is not well-formed: %v", err)
-		}
+		require.NoError(t, err, "the page is not well-formed")
 		switch tok := tok.(type) {
 		case xml.StartElement:
 			e := &element{name: tok.Name.Local, attr: map[string]string{}}
@@ -53,9 +54,7 @@ func parsePage(t *testing.T, page []byte) *element {
 			}
 		}
 	}
-	if len(stack) != 1 {
-		t.Fatalf("%d elements not closed", len(stack)-1)
-	}
+	require.Len(t, stack, 1, "%d elements not closed", len(stack)-1)
 	return root
 }
 
@@ -81,9 +80,7 @@ func is(name, class string) func(*element) bool {
 func (e *element) num(t *testing.T, attr string) float64 {
 	t.Helper()
 	v, err := strconv.ParseFloat(e.attr[attr], 64)
-	if err != nil {
-		t.Fatalf("<%s %s=%q>: %v", e.name, attr, e.attr[attr], err)
-	}
+	require.NoError(t, err, "<%s %s=%q>", e.name, attr, e.attr[attr])
 	return v
 }
 
@@ -101,9 +98,7 @@ func goldenReport(t *testing.T) Report {
 func writeHTML(t *testing.T, r Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteHTML(&b, r); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, WriteHTML(&b, r))
 	return b.Bytes()
 }
 
@@ -119,9 +114,7 @@ var cellSep = regexp.MustCompile(`\s{2,}`)
 func TestHTMLTablesMatchText(t *testing.T) {
 	r := goldenReport(t)
 	var text bytes.Buffer
-	if err := WriteText(&text, r.OldName, r.NewName, r.Rows); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, WriteText(&text, r.OldName, r.NewName, r.Rows))
 	var want [][]string
 	for line := range strings.Lines(text.String()) {
 		line = strings.TrimRight(line, " \n")
@@ -159,22 +152,16 @@ func TestHTMLTablesMatchText(t *testing.T) {
 	}
 	// The env table's rows have no th and no row class; only bench tables
 	// were taken.
-	if len(got) != len(want) {
-		t.Fatalf("%d lines in the HTML tables, %d in the text\nhtml: %q\ntext: %q", len(got), len(want), got, want)
-	}
+	require.Equal(t, len(want), len(got), "%d lines in the HTML tables, %d in the text\nhtml: %q\ntext: %q", len(got), len(want), got, want)
 	for i := range want {
-		if !slices.Equal(got[i], want[i]) {
-			t.Errorf("line %d: html %q, text %q", i, got[i], want[i])
-		}
+		assert.Equal(t, want[i], got[i], "line %d: html %q, text %q", i, got[i], want[i])
 	}
-	if n := len(want); n < 20 {
-		t.Fatalf("only %d lines compared", n)
-	}
+	n := len(want)
+	require.GreaterOrEqual(t, n, 20, "only %d lines compared", n)
 
 	body := doc.find(is("body", ""))[0]
-	if rows := len(doc.find(is("tr", "row"))); body.attr["data-rows"] != strconv.Itoa(len(r.Rows)) || rows != len(r.Rows) {
-		t.Errorf("data-rows=%q and %d rows in the tables, want %d", body.attr["data-rows"], rows, len(r.Rows))
-	}
+	assert.Equal(t, strconv.Itoa(len(r.Rows)), body.attr["data-rows"], "data-rows")
+	assert.Len(t, doc.find(is("tr", "row")), len(r.Rows), "rows in the tables")
 }
 
 // TestHTMLEscaping: names, environment values and revision names that
@@ -184,9 +171,7 @@ func TestHTMLEscaping(t *testing.T) {
 	const name = `X<script>alert(1)</script>&amp;"q'-2`
 	in := fmt.Sprintf("pkg: a&b<i>\nBenchmark%s \t 1000 \t 10 ns/op\n", name)
 	rows, err := Compare(strings.NewReader(strings.Repeat(in, 6)), strings.NewReader(strings.Repeat(in, 6)), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r := Report{
 		Title:   "<b>title</b>",
 		OldName: "<old>",
@@ -198,9 +183,7 @@ func TestHTMLEscaping(t *testing.T) {
 	}
 	page := writeHTML(t, r)
 	for _, bad := range []string{"<script>alert", "<img", "<b>title", "<old>", "<i>", "new&<", "javascript:"} {
-		if bytes.Contains(page, []byte(bad)) {
-			t.Errorf("the page holds %q unescaped", bad)
-		}
+		assert.False(t, bytes.Contains(page, []byte(bad)), "the page holds %q unescaped", bad)
 	}
 	doc := parsePage(t, page)
 	texts := func(match func(*element) bool) []string {
@@ -210,26 +193,16 @@ func TestHTMLEscaping(t *testing.T) {
 		}
 		return s
 	}
-	if got := texts(is("h1", "")); !slices.Equal(got, []string{"<b>title</b>"}) {
-		t.Errorf("h1 %q", got)
-	}
-	if got := texts(is("h3", "pkg")); !slices.Equal(got, []string{"pkg: a&b<i>"}) {
-		t.Errorf("pkg heading %q", got)
-	}
-	if got := texts(func(e *element) bool { return e.name == "td" && e.text.String() == name }); len(got) != 1 {
-		t.Errorf("the benchmark's name cell read back %d times, want 1", len(got))
-	}
-	if got := texts(is("table", "env")); !slices.Equal(got, []string{"\ncpu<img src=x onerror=alert(1)> & co\n"}) {
-		t.Errorf("env table %q", got)
-	}
+	assert.Equal(t, []string{"<b>title</b>"}, texts(is("h1", "")), "h1")
+	assert.Equal(t, []string{"pkg: a&b<i>"}, texts(is("h3", "pkg")), "pkg heading")
+	assert.Len(t, texts(func(e *element) bool { return e.name == "td" && e.text.String() == name }), 1, "the benchmark's name cell, read back")
+	assert.Equal(t, []string{"\ncpu<img src=x onerror=alert(1)> & co\n"}, texts(is("table", "env")), "env table")
 	charts := doc.find(is("svg", "chart"))
-	if len(charts) != 1 || charts[0].attr["data-bench"] != name {
-		t.Errorf("%d charts, want one with data-bench %q", len(charts), name)
+	if assert.Len(t, charts, 1, "charts") {
+		assert.Equal(t, name, charts[0].attr["data-bench"], "the chart's data-bench")
 	}
 	for _, a := range doc.find(is("a", "flame")) {
-		if strings.Contains(a.attr["href"], "javascript") {
-			t.Errorf("flame link %q", a.attr["href"])
-		}
+		assert.NotContains(t, a.attr["href"], "javascript", "flame link %q", a.attr["href"])
 	}
 }
 
@@ -239,14 +212,12 @@ func TestHTMLSelfContained(t *testing.T) {
 	for _, bad := range []string{"http:", "https:", "//", "url(", "@import", "<link", "src=", "<iframe", "<object"} {
 		// "//" inside a JavaScript or CSS comment would be harmless, but
 		// the page has none.
-		if i := bytes.Index(page, []byte(bad)); i >= 0 {
-			t.Errorf("the page holds %q: …%s…", bad, page[max(0, i-40):min(len(page), i+40)])
-		}
+		i := bytes.Index(page, []byte(bad))
+		assert.Negative(t, i, "the page holds %q: …%s…", bad, page[max(0, i-40):min(len(page), max(0, i+40))])
 	}
 	for _, e := range parsePage(t, page).find(is("a", "")) {
-		if h := e.attr["href"]; !strings.HasPrefix(h, "#") && h != "flames/Get.html" {
-			t.Errorf("link to %q", h)
-		}
+		h := e.attr["href"]
+		assert.True(t, strings.HasPrefix(h, "#") || h == "flames/Get.html", "link to %q: want an anchor or the flame graph", h)
 	}
 }
 
@@ -267,9 +238,7 @@ func TestHTMLOrder(t *testing.T) {
 		// unchanged, by |delta|: 0.1% and 0.1%, then the one-sided ones
 		"Widgets-2", "X-1", "Removed-2", "Added-2",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("sections in the order\n%q, want\n%q", got, want)
-	}
+	assert.Equal(t, want, got, "sections in the order")
 
 	// The same rules on rows made up to cross the groups: a benchmark is
 	// placed by its worst charted row, and a slower unchanged one does not
@@ -291,9 +260,7 @@ func TestHTMLOrder(t *testing.T) {
 	for _, b := range order(rows, Gate{Units: []string{"B/s"}}) {
 		names = append(names, b.name)
 	}
-	if want := []string{"D", "C", "B", "F", "E", "A"}; !slices.Equal(names, want) {
-		t.Errorf("order %q, want %q", names, want)
-	}
+	assert.Equal(t, []string{"D", "C", "B", "F", "E", "A"}, names, "order")
 }
 
 // TestHTMLCharts: each charted row has one chart whose points are its
@@ -306,18 +273,14 @@ func TestHTMLCharts(t *testing.T) {
 	charts := doc.find(is("svg", "chart"))
 	// sec/op of the eight benchmarks, and allocs/op of Alloc-2, which
 	// fails the gate.
-	if len(charts) != 9 {
-		t.Fatalf("%d charts, want 9", len(charts))
-	}
+	require.Len(t, charts, 9, "%d charts, want 9", len(charts))
 	byRow := map[[2]string]Judged{}
 	for _, row := range r.Rows {
 		byRow[[2]string{row.Name, row.Unit}] = row
 	}
 	for _, c := range charts {
 		row, ok := byRow[[2]string{c.attr["data-bench"], c.attr["data-unit"]}]
-		if !ok {
-			t.Fatalf("chart of no row: %v", c.attr)
-		}
+		require.True(t, ok, "chart of no row: %v", c.attr)
 		t.Run(row.Name+" "+row.Unit, func(t *testing.T) { checkChart(t, c, row) })
 	}
 }
@@ -331,27 +294,21 @@ func checkChart(t *testing.T, c *element, row Judged) {
 		side  Side
 	}{{"old", row.Old}, {"new", row.New}} {
 		pts := c.find(is("circle", s.class))
-		if len(pts) != s.side.N || len(s.side.Values) != s.side.N {
-			t.Fatalf("%d %s points, want n=%d", len(pts), s.class, s.side.N)
-		}
+		require.Len(t, pts, s.side.N, "%d %s points, want n=%d", len(pts), s.class, s.side.N)
+		require.Len(t, s.side.Values, s.side.N, "%d %s points, want n=%d", len(pts), s.class, s.side.N)
 		for i, p := range pts {
 			all = append(all, sample{s.side.Values[i], p.num(t, "cx")})
 		}
 	}
 	lo := slices.MinFunc(all, func(a, b sample) int { return cmpFloat(a.v, b.v) })
 	hi := slices.MaxFunc(all, func(a, b sample) int { return cmpFloat(a.v, b.v) })
-	if hi.x-lo.x < 100 {
-		t.Fatalf("the samples span %.1f px", hi.x-lo.x)
-	}
+	require.GreaterOrEqual(t, hi.x-lo.x, float64(100), "the samples span %.1f px", hi.x-lo.x)
 	at := func(v float64) float64 { return lo.x + (v-lo.v)/(hi.v-lo.v)*(hi.x-lo.x) }
 	const tol = 0.15 // coordinates are written with one decimal
 	for _, s := range all {
-		if math.Abs(s.x-at(s.v)) > tol {
-			t.Errorf("sample %g at x=%.1f, the scale puts it at %.2f", s.v, s.x, at(s.v))
-		}
-		if s.x < chartLeft || s.x > chartRight {
-			t.Errorf("sample %g at x=%.1f, off the axis", s.v, s.x)
-		}
+		assert.LessOrEqual(t, math.Abs(s.x-at(s.v)), tol, "sample %g at x=%.1f, the scale puts it at %.2f", s.v, s.x, at(s.v))
+		assert.GreaterOrEqual(t, s.x, float64(chartLeft), "sample %g at x=%.1f, off the axis", s.v, s.x)
+		assert.LessOrEqual(t, s.x, float64(chartRight), "sample %g at x=%.1f, off the axis", s.v, s.x)
 	}
 	for _, s := range []struct {
 		class string
@@ -360,32 +317,22 @@ func checkChart(t *testing.T, c *element, row Judged) {
 		med := c.find(is("line", "median"))
 		med = slices.DeleteFunc(med, func(e *element) bool { return !e.hasClass(s.class) })
 		if s.side.N == 0 {
-			if len(med) != 0 {
-				t.Errorf("a %s median without samples", s.class)
-			}
+			assert.Empty(t, med, "a %s median without samples", s.class)
 			continue
 		}
-		if len(med) != 1 {
-			t.Fatalf("%d %s medians", len(med), s.class)
-		}
+		require.Len(t, med, 1, "%d %s medians", len(med), s.class)
 		v := slices.Sorted(slices.Values(s.side.Values))
 		m := (v[(len(v)-1)/2] + v[len(v)/2]) / 2
-		if x := med[0].num(t, "x1"); math.Abs(x-at(m)) > tol {
-			t.Errorf("%s median %g at x=%.1f, the scale puts it at %.2f", s.class, m, x, at(m))
-		}
+		assert.InDelta(t, at(m), med[0].num(t, "x1"), tol, "%s median %g: x against where the scale puts it", s.class, m)
 		band := slices.DeleteFunc(c.find(is("rect", "band")), func(e *element) bool { return !e.hasClass(s.class) })
-		if len(band) != 1 {
-			t.Fatalf("%d %s bands", len(band), s.class)
-		}
+		require.Len(t, band, 1, "%d %s bands", len(band), s.class)
 		x, w := band[0].num(t, "x"), band[0].num(t, "width")
-		if math.Abs(x-at(s.side.Lo)) > tol || math.Abs(x+w-at(s.side.Hi)) > 2*tol || !(s.side.Lo <= m && m <= s.side.Hi) {
-			t.Errorf("%s band %.1f–%.1f, interval %g–%g at %.2f–%.2f", s.class, x, x+w, s.side.Lo, s.side.Hi, at(s.side.Lo), at(s.side.Hi))
-		}
+		assert.InDelta(t, at(s.side.Lo), x, tol, "%s band start, interval %g–%g", s.class, s.side.Lo, s.side.Hi)
+		assert.InDelta(t, at(s.side.Hi), x+w, 2*tol, "%s band end, interval %g–%g", s.class, s.side.Lo, s.side.Hi)
+		assert.True(t, s.side.Lo <= m && m <= s.side.Hi, "%s median %g outside the interval %g–%g", s.class, m, s.side.Lo, s.side.Hi)
 	}
 	ticks := c.find(is("path", "tick"))
-	if len(ticks) < 2 {
-		t.Errorf("%d ticks on the axis", len(ticks))
-	}
+	assert.GreaterOrEqual(t, len(ticks), 2, "%d ticks on the axis", len(ticks))
 }
 
 func cmpFloat(a, b float64) int {
@@ -405,29 +352,15 @@ func TestHTMLFewSamples(t *testing.T) {
 	old := "BenchmarkF-2 1 10 ns/op\nBenchmarkF-2 1 11 ns/op\nBenchmarkF-2 1 12 ns/op\n"
 	new := "BenchmarkF-2 1 20 ns/op\nBenchmarkF-2 1 21 ns/op\n"
 	rows, err := Compare(strings.NewReader(old), strings.NewReader(new), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if finiteInterval(rows[0].Old) {
-		t.Fatalf("three samples gave a finite interval %g–%g; the test needs fewer", rows[0].Old.Lo, rows[0].Old.Hi)
-	}
+	require.NoError(t, err)
+	require.False(t, finiteInterval(rows[0].Old), "three samples gave a finite interval %g–%g; the test needs fewer", rows[0].Old.Lo, rows[0].Old.Hi)
 	page := writeHTML(t, Report{OldName: "a", NewName: "b", Rows: Judge(rows, Gate{Alpha: 0.05})})
 	for _, bad := range []string{"NaN", "Inf"} {
-		if bytes.Contains(page, []byte(bad)) {
-			t.Errorf("the page holds %s", bad)
-		}
+		assert.False(t, bytes.Contains(page, []byte(bad)), "the page holds %s", bad)
 	}
 	c := parsePage(t, page).find(is("svg", "chart"))
-	if len(c) != 1 {
-		t.Fatalf("%d charts", len(c))
-	}
-	if n := len(c[0].find(is("circle", ""))); n != 5 {
-		t.Errorf("%d points, want 5", n)
-	}
-	if n := len(c[0].find(is("line", "median"))); n != 2 {
-		t.Errorf("%d medians, want 2", n)
-	}
-	if n := len(c[0].find(is("rect", "band"))); n != 0 {
-		t.Errorf("%d bands without a finite interval", n)
-	}
+	require.Len(t, c, 1, "%d charts", len(c))
+	assert.Len(t, c[0].find(is("circle", "")), 5, "points")
+	assert.Len(t, c[0].find(is("line", "median")), 2, "medians")
+	assert.Empty(t, c[0].find(is("rect", "band")), "bands without a finite interval")
 }

@@ -116,19 +116,16 @@ func TestJudge(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Judge([]Row{tt.row}, tt.gate)
-			if len(got) != 1 {
-				t.Fatalf("Judge returned %d rows, want 1", len(got))
-			}
+			require.Len(t, got, 1, "Judge returned %d rows, want 1", len(got))
 			j := got[0]
-			if j.Verdict != tt.verdict || j.Fails != tt.fails {
-				t.Errorf("verdict %q fails %v, want %q fails %v (row %+v)", j.Verdict, j.Fails, tt.verdict, tt.fails, tt.row)
+			assert.Equal(t, tt.verdict, j.Verdict, "verdict %q fails %v, want %q fails %v (row %+v)", j.Verdict, j.Fails, tt.verdict, tt.fails, tt.row)
+			assert.Equal(t, tt.fails, j.Fails, "verdict %q fails %v, want %q fails %v (row %+v)", j.Verdict, j.Fails, tt.verdict, tt.fails, tt.row)
+			if !tt.gate.Holm {
+				assert.True(t, sameFloat(j.PAdj, tt.row.P), "PAdj = %v without correction, want P = %v", j.PAdj, tt.row.P)
 			}
-			if !tt.gate.Holm && !sameFloat(j.PAdj, tt.row.P) {
-				t.Errorf("PAdj = %v without correction, want P = %v", j.PAdj, tt.row.P)
-			}
-			if j.Name != tt.row.Name || j.Unit != tt.row.Unit || !sameFloat(j.Delta, tt.row.Delta) {
-				t.Errorf("Judged row %+v does not carry the Row %+v", j.Row, tt.row)
-			}
+			assert.Equal(t, tt.row.Name, j.Name, "the Judged row carries the Row's name")
+			assert.Equal(t, tt.row.Unit, j.Unit, "the Judged row carries the Row's unit")
+			assert.True(t, sameFloat(j.Delta, tt.row.Delta), "Judged row %+v does not carry the Row's delta %v", j.Row, tt.row.Delta)
 		})
 	}
 }
@@ -148,21 +145,16 @@ func TestJudgeOrder(t *testing.T) {
 	}
 	before := fmt.Sprintf("%+v", rows)
 	got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05, Holm: true})
-	if after := fmt.Sprintf("%+v", rows); after != before {
-		t.Errorf("Judge modified its input:\n%s\nnow\n%s", before, after)
-	}
+	after := fmt.Sprintf("%+v", rows)
+	assert.Equal(t, before, after, "Judge modified its input")
 	want := []string{Worse, Added, Worse, Removed}
-	if len(got) != len(want) {
-		t.Fatalf("got %d rows, want %d", len(got), len(want))
-	}
+	require.Len(t, got, len(want), "judged rows")
 	for i, j := range got {
-		if j.Name != rows[i].Name || j.Unit != rows[i].Unit || j.Verdict != want[i] {
-			t.Errorf("row %d: %s %s %q, want %s %s %q", i, j.Name, j.Unit, j.Verdict, rows[i].Name, rows[i].Unit, want[i])
-		}
+		assert.Equal(t, rows[i].Name, j.Name, "row %d: name", i)
+		assert.Equal(t, rows[i].Unit, j.Unit, "row %d: unit", i)
+		assert.Equal(t, want[i], j.Verdict, "row %d: verdict", i)
 	}
-	if got := Judge(nil, Gate{Alpha: 0.05, Holm: true}); len(got) != 0 {
-		t.Errorf("Judge(nil) = %v", got)
-	}
+	assert.Empty(t, Judge(nil, Gate{Alpha: 0.05, Holm: true}), "Judge(nil)")
 }
 
 // TestJudgeHolm checks the Holm-Bonferroni adjustment against a hand
@@ -214,24 +206,21 @@ func TestJudgeHolm(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, h := plain[i], holm[i]
-			if p.Name != tt.name || h.Name != tt.name {
-				t.Fatalf("row %d is %s/%s, want %s", i, p.Name, h.Name, tt.name)
+			require.Equal(t, tt.name, p.Name, "row %d is %s/%s, want %s", i, p.Name, h.Name, tt.name)
+			require.Equal(t, tt.name, h.Name, "row %d is %s/", i, p.Name)
+			assert.True(t, sameFloat(p.PAdj, rows[i].P), "without correction PAdj = %v, want P = %v", p.PAdj, rows[i].P)
+			if math.IsNaN(tt.pAdj) {
+				assert.True(t, math.IsNaN(h.PAdj), "Holm PAdj = %v, want NaN", h.PAdj)
+			} else {
+				assert.InDelta(t, tt.pAdj, h.PAdj, 1e-12, "Holm PAdj")
 			}
-			if !sameFloat(p.PAdj, rows[i].P) {
-				t.Errorf("without correction PAdj = %v, want P = %v", p.PAdj, rows[i].P)
+			if !math.IsNaN(rows[i].P) {
+				assert.Equal(t, rows[i].P, h.P, "Holm changed P")
 			}
-			if math.IsNaN(tt.pAdj) != math.IsNaN(h.PAdj) || math.Abs(h.PAdj-tt.pAdj) > 1e-12 {
-				t.Errorf("Holm PAdj = %v, want %v", h.PAdj, tt.pAdj)
-			}
-			if h.P != rows[i].P && !math.IsNaN(rows[i].P) {
-				t.Errorf("Holm changed P to %v, want %v", h.P, rows[i].P)
-			}
-			if p.Verdict != tt.verdict || p.Fails != tt.fails {
-				t.Errorf("without correction: %q fails %v, want %q fails %v", p.Verdict, p.Fails, tt.verdict, tt.fails)
-			}
-			if h.Verdict != tt.holm || h.Fails != tt.holmFails {
-				t.Errorf("with Holm: %q fails %v, want %q fails %v", h.Verdict, h.Fails, tt.holm, tt.holmFails)
-			}
+			assert.Equal(t, tt.verdict, p.Verdict, "without correction: %q fails %v, want %q fails %v", p.Verdict, p.Fails, tt.verdict, tt.fails)
+			assert.Equal(t, tt.fails, p.Fails, "without correction: %q fails %v, want %q fails %v", p.Verdict, p.Fails, tt.verdict, tt.fails)
+			assert.Equal(t, tt.holm, h.Verdict, "with Holm: %q fails %v, want %q fails %v", h.Verdict, h.Fails, tt.holm, tt.holmFails)
+			assert.Equal(t, tt.holmFails, h.Fails, "with Holm: %q fails %v, want %q fails %v", h.Verdict, h.Fails, tt.holm, tt.holmFails)
 		})
 	}
 }
@@ -261,9 +250,8 @@ func TestJudgeHolmUnits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05, Units: tt.units, Holm: true})
 			for i, j := range got {
-				if math.Abs(j.PAdj-tt.pAdj[i]) > 1e-12 || j.Fails != tt.fails[i] {
-					t.Errorf("%s %s: PAdj %v fails %v, want %v fails %v", j.Name, j.Unit, j.PAdj, j.Fails, tt.pAdj[i], tt.fails[i])
-				}
+				assert.InDelta(t, tt.pAdj[i], j.PAdj, 1e-12, "%s %s: PAdj", j.Name, j.Unit)
+				assert.Equal(t, tt.fails[i], j.Fails, "%s %s: fails the gate (PAdj %v)", j.Name, j.Unit, j.PAdj)
 			}
 		})
 	}
@@ -297,12 +285,8 @@ func TestJudgeHolmRandom(t *testing.T) {
 		for j := 0; j <= rank[i]; j++ {
 			want = max(want, min(1, float64(m-j)*byRank[j]))
 		}
-		if math.Abs(got[i].PAdj-want) > 1e-12 {
-			t.Errorf("row %d (P=%v): PAdj %v, want %v", i, p, got[i].PAdj, want)
-		}
-		if got[i].PAdj < p {
-			t.Errorf("row %d: PAdj %v below P %v", i, got[i].PAdj, p)
-		}
+		assert.LessOrEqual(t, math.Abs(got[i].PAdj-want), 1e-12, "row %d (P=%v): PAdj %v, want %v", i, p, got[i].PAdj, want)
+		assert.GreaterOrEqual(t, got[i].PAdj, p, "row %d: PAdj %v below P %v", i, got[i].PAdj, p)
 	}
 }
 
@@ -331,14 +315,11 @@ func TestSampleWarning(t *testing.T) {
 		t.Run(fmt.Sprintf("%d+%d@%v", tt.n1, tt.n2, tt.alpha), func(t *testing.T) {
 			w := SampleWarning(tt.n1, tt.n2, tt.alpha)
 			if tt.minP == "" {
-				if w != "" {
-					t.Errorf("warning %q, want none", w)
-				}
+				assert.Empty(t, w, "warning")
 				return
 			}
-			if !strings.Contains(w, "smallest possible p is "+tt.minP) || !strings.Contains(w, fmt.Sprintf("with %d and %d samples", tt.n1, tt.n2)) {
-				t.Errorf("warning %q, want one with %d and %d samples and smallest p %s", w, tt.n1, tt.n2, tt.minP)
-			}
+			assert.Contains(t, w, "smallest possible p is "+tt.minP, "warning %q, want one with %d and %d samples and smallest p %s", w, tt.n1, tt.n2, tt.minP)
+			assert.Contains(t, w, fmt.Sprintf("with %d and %d samples", tt.n1, tt.n2), "warning %q, want one with %d and %d samples and smallest p %s", w, tt.n1, tt.n2, tt.minP)
 		})
 	}
 }
@@ -362,16 +343,11 @@ func TestSampleWarningMatchesCompare(t *testing.T) {
 				fmt.Fprintf(&n, "BenchmarkA 1 %d ns/op\n", 200+i)
 			}
 			rows, err := Compare(strings.NewReader(o.String()), strings.NewReader(n.String()), DefaultConfidence)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rows) != 1 || math.Abs(rows[0].P-tt.minP) > 1e-9 {
-				t.Fatalf("rows %+v, want one with P = %v", rows, tt.minP)
-			}
+			require.NoError(t, err)
+			require.Len(t, rows, 1, "rows %+v, want one with P = %v", rows, tt.minP)
+			require.LessOrEqual(t, math.Abs(rows[0].P-tt.minP), 1e-9, "rows %+v, want one with P = %v", rows, tt.minP)
 			warns := SampleWarning(tt.n, tt.n, DefaultAlpha) != ""
-			if warns != (tt.minP >= DefaultAlpha) {
-				t.Errorf("SampleWarning(%d, %d) warns %v, smallest p %v", tt.n, tt.n, warns, tt.minP)
-			}
+			assert.Equal(t, tt.minP >= DefaultAlpha, warns, "SampleWarning(%d, %d) warns %v, smallest p %v", tt.n, tt.n, warns, tt.minP)
 		})
 	}
 }
@@ -383,9 +359,7 @@ func TestJudgeAllocsOneSample(t *testing.T) {
 	old := "BenchmarkA-2 1000 100 ns/op 64 B/op 1 allocs/op\n"
 	new := "BenchmarkA-2 1000 100 ns/op 64 B/op 2 allocs/op\n"
 	rows, err := Compare(strings.NewReader(old), strings.NewReader(new), DefaultConfidence)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := map[string]struct {
 		verdict string
 		fails   bool
@@ -395,14 +369,11 @@ func TestJudgeAllocsOneSample(t *testing.T) {
 		"allocs/op": {Worse, true},
 	}
 	got := Judge(rows, Gate{Alpha: 0.05, Threshold: 0.05})
-	if len(got) != len(want) {
-		t.Fatalf("got %d rows, want %d: %+v", len(got), len(want), got)
-	}
+	require.Equal(t, len(want), len(got), "got %d rows, want %d: %+v", len(got), len(want), got)
 	for _, j := range got {
 		w := want[j.Unit]
-		if j.Verdict != w.verdict || j.Fails != w.fails {
-			t.Errorf("%s: %q fails %v, want %q fails %v (P %v)", j.Unit, j.Verdict, j.Fails, w.verdict, w.fails, j.P)
-		}
+		assert.Equal(t, w.verdict, j.Verdict, "%s: %q fails %v, want %q fails %v (P %v)", j.Unit, j.Verdict, j.Fails, w.verdict, w.fails, j.P)
+		assert.Equal(t, w.fails, j.Fails, "%s: %q fails %v, want %q fails %v (P %v)", j.Unit, j.Verdict, j.Fails, w.verdict, w.fails, j.P)
 	}
 }
 
@@ -426,7 +397,7 @@ func TestJudgeAllocsFewIters(t *testing.T) {
 				return j
 			}
 		}
-		t.Fatal("no B/op row")
+		require.FailNow(t, "no B/op row")
 		return Judged{}
 	}
 	for _, iters := range []int{1, 2, ExactMinIters - 1} {
@@ -462,19 +433,15 @@ func TestCoverage(t *testing.T) {
 		{Pkg: "p", Name: "C", Unit: "sec/op", New: side(5)},
 	}
 	compared, one := Coverage(Judge(rows, Gate{Alpha: DefaultAlpha}))
-	if compared != 2 {
-		t.Errorf("compared = %d, want 2", compared)
-	}
+	assert.Equal(t, 2, compared, "compared")
 	var got []string
 	for _, o := range one {
 		got = append(got, o.Pkg+"."+o.Name+":"+o.Verdict)
 	}
-	if want := []string{".B:removed", ".C:added", "p.C:added"}; strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("one-sided %q, want %q", got, want)
-	}
-	if compared, one := Coverage(Judge(rows[2:], Gate{Alpha: DefaultAlpha})); compared != 0 || len(one) != 3 {
-		t.Errorf("without A: compared %d, %d one-sided; want 0, 3", compared, len(one))
-	}
+	assert.Equal(t, []string{".B:removed", ".C:added", "p.C:added"}, got, "one-sided")
+	compared, one = Coverage(Judge(rows[2:], Gate{Alpha: DefaultAlpha}))
+	assert.Zero(t, compared, "without A: compared")
+	assert.Len(t, one, 3, "without A: one-sided")
 }
 
 // TestJudgeAllocsFromZero: B/op that was 0 in every old run and is 64 or
@@ -491,23 +458,20 @@ func TestJudgeAllocsFromZero(t *testing.T) {
 			fmt.Fprintf(&new, "BenchmarkA-2 1000 %d ns/op %d B/op 0 allocs/op\n", 100+i, b)
 		}
 		rows, err := Compare(strings.NewReader(old.String()), strings.NewReader(new.String()), DefaultConfidence)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, j := range Judge(rows, Gate{Alpha: 0.01, Threshold: 0.25}) {
 			if j.Unit == "B/op" {
 				return j
 			}
 		}
-		t.Fatal("no B/op row")
+		require.FailNow(t, "no B/op row")
 		return Judged{}
 	}
-	if j := judge([]int{64, 64, 65, 64, 64, 64}); j.Verdict != Worse || !j.Fails {
-		t.Errorf("0 -> 64/65 B/op: %q fails %v (p %v), want worse and failing", j.Verdict, j.Fails, j.PAdj)
-	}
-	if j := judge([]int{0, 0, 1, 0, 0, 0}); j.Fails {
-		t.Errorf("0 -> one stray byte: %q fails %v (p %v), want no failure", j.Verdict, j.Fails, j.PAdj)
-	}
+	j := judge([]int{64, 64, 65, 64, 64, 64})
+	assert.Equal(t, Worse, j.Verdict, "0 -> 64/65 B/op (p %v)", j.PAdj)
+	assert.True(t, j.Fails, "0 -> 64/65 B/op: %q (p %v), want failing", j.Verdict, j.PAdj)
+	j = judge([]int{0, 0, 1, 0, 0, 0})
+	assert.False(t, j.Fails, "0 -> one stray byte: %q fails (p %v), want no failure", j.Verdict, j.PAdj)
 }
 
 // TestSampleWarningHugeCount: SampleWarning looped once per sample, and
@@ -521,7 +485,7 @@ func TestSampleWarningHugeCount(t *testing.T) {
 	case w := <-done:
 		assert.Empty(t, w)
 	case <-time.After(10 * time.Second):
-		t.Fatal("SampleWarning(MaxInt, MaxInt) has not returned after 10s")
+		require.FailNow(t, "SampleWarning(MaxInt, MaxInt) has not returned after 10s")
 	}
 }
 

@@ -1,6 +1,10 @@
 package benchcpu
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 func TestProcessAdvances(t *testing.T) {
 	start := Process()
@@ -11,7 +15,5 @@ func TestProcessAdvances(t *testing.T) {
 	for i := range 50_000_000 {
 		x += i ^ x>>3
 	}
-	if Process() <= start {
-		t.Fatalf("CPU time did not advance over a busy loop (%d)", x)
-	}
+	require.Greater(t, Process(), start, "CPU time did not advance over a busy loop (%d)", x)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,9 +60,8 @@ func TestIsResult(t *testing.T) {
 		{"   ", false},
 	}
 	for _, tt := range tests {
-		if got := isResult(tt.line); got != tt.want {
-			t.Errorf("isResult(%q) = %v, want %v", tt.line, got, tt.want)
-		}
+		got := isResult(tt.line)
+		assert.Equal(t, tt.want, got, "isResult(%q)", tt.line)
 	}
 }
 
@@ -145,12 +143,8 @@ func TestScanner(t *testing.T) {
 					got = append(got, s.line(seg)...)
 				}
 			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("kept %q\nwant %q", got, tt.want)
-			}
-			if s.failed != tt.failed {
-				t.Errorf("failed = %v, want %v", s.failed, tt.failed)
-			}
+			assert.Equal(t, tt.want, got, "kept %q\nwant %q", got, tt.want)
+			assert.Equal(t, tt.failed, s.failed, "failed")
 		})
 	}
 }
@@ -177,12 +171,9 @@ func TestTopLevel(t *testing.T) {
 		{"Benchmark \t 100 \t 7 ns/op", "Benchmark"},
 	}
 	for _, tt := range tests {
-		if !isResult(tt.line) {
-			t.Errorf("isResult(%q) = false; topLevel is only called on result lines", tt.line)
-		}
-		if got := topLevel(tt.line); got != tt.want {
-			t.Errorf("topLevel(%q) = %q, want %q", tt.line, got, tt.want)
-		}
+		assert.True(t, isResult(tt.line), "isResult(%q) = false; topLevel is only called on result lines", tt.line)
+		got := topLevel(tt.line)
+		assert.Equal(t, tt.want, got, "topLevel(%q)", tt.line)
 	}
 }
 
@@ -223,20 +214,17 @@ func TestTailBuffer(t *testing.T) {
 					c++
 				}
 				all = append(all, p...)
-				if got, err := tb.Write(p); got != n || err != nil {
-					t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
-				}
-				if len(tb.b) > 2*maxKeep {
-					t.Fatalf("holds %d bytes after %d written, want at most %d", len(tb.b), len(all), 2*maxKeep)
-				}
+				got, err := tb.Write(p)
+				require.Equal(t, n, got, "Write of %d bytes = %d, %v", n, got, err)
+				require.NoError(t, err, "Write of %d bytes = %d", n, got)
+				require.LessOrEqual(t, len(tb.b), 2*maxKeep, "holds %d bytes after %d written, want at most %d", len(tb.b), len(all), 2*maxKeep)
 			}
 			want := string(all)
 			if len(all) > maxKeep {
 				want = "…\n" + string(all[len(all)-maxKeep:])
 			}
-			if got := tb.String(); got != want {
-				t.Errorf("String() of %d bytes written: %d bytes starting %.20q, want %d bytes starting %.20q", len(all), len(got), got, len(want), want)
-			}
+			got := tb.String()
+			assert.Equal(t, want, got, "String() of %d bytes written: %d bytes starting %.20q, want %d bytes starting %.20q", len(all), len(got), got, len(want), want)
 		})
 	}
 }
@@ -322,9 +310,7 @@ func runHelper(t *testing.T, mode string, opts Options) (out string, names []str
 	err = p.Run(ctx, opts, &w, func(name string) {
 		names = append(names, name)
 	})
-	if ctx.Err() != nil {
-		t.Fatalf("Run did not end within a minute: %v", err)
-	}
+	require.NoError(t, ctx.Err(), "Run did not end within a minute: %v", err)
 	return w.String(), names, err
 }
 
@@ -336,13 +322,11 @@ func checkHelperOutput(t *testing.T, out string, names []string, wantNames ...st
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	for i, key := range []string{"goos: ", "goarch: ", "pkg: "} {
-		if i >= len(lines) || !strings.HasPrefix(lines[i], key) {
-			t.Fatalf("Run wrote no %q line where the configuration belongs:\n%s", key, out)
-		}
+		require.Less(t, i, len(lines), "Run wrote no %q line where the configuration belongs:\n%s", key, out)
+		require.True(t, strings.HasPrefix(lines[i], key), "Run wrote no %q line where the configuration belongs:\n%s", key, out)
 	}
-	if lines[0] != "goos: "+runtime.GOOS || lines[2] != "pkg: github.com/netkit/netkit/internal/benchrun" {
-		t.Errorf("configuration %q, %q; want goos: %s and this package", lines[0], lines[2], runtime.GOOS)
-	}
+	assert.Equal(t, "goos: "+runtime.GOOS, lines[0], "configuration")
+	assert.Equal(t, "pkg: github.com/netkit/netkit/internal/benchrun", lines[2], "configuration")
 	lines = lines[3:]
 	if len(lines) > 0 && strings.HasPrefix(lines[0], "cpu: ") {
 		lines = lines[1:]
@@ -350,25 +334,22 @@ func checkHelperOutput(t *testing.T, out string, names []string, wantNames ...st
 	var got []string
 	for _, line := range lines {
 		f := strings.Fields(line)
-		if !isResult(line) || f[1] != "1" {
-			t.Errorf("Run wrote %q, not a result line of one iteration", line)
-			continue
+		if assert.True(t, isResult(line), "Run wrote %q, not a result line", line) &&
+			assert.Equal(t, "1", f[1], "Run wrote %q, not a result line of one iteration", line) {
+			got = append(got, f[0])
 		}
-		got = append(got, f[0])
 	}
-	if !slices.Equal(got, wantNames) {
-		t.Errorf("results of %q, want %q:\n%s", got, wantNames, out)
+	assert.Equal(t, wantNames, got, "results:\n%s", out)
+	var want []string
+	for range wantNames {
+		want = append(want, "BenchmarkHelperProcess")
 	}
-	if len(names) != len(wantNames) || len(names) > 0 && names[0] != "BenchmarkHelperProcess" {
-		t.Errorf("onResult got %q, want BenchmarkHelperProcess %d times", names, len(wantNames))
-	}
+	assert.Equal(t, want, names, "onResult: want BenchmarkHelperProcess once per result")
 }
 
 func TestRun(t *testing.T) {
 	out, names, err := runHelper(t, "ok", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/size=64")
 }
 
@@ -379,9 +360,7 @@ func TestRun(t *testing.T) {
 // results and the testing package's configuration.
 func TestRunPrints(t *testing.T) {
 	out, names, err := runHelper(t, "print", Options{Count: 2, CPU: "1,2"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	const n = "BenchmarkHelperProcess/size=64"
 	checkHelperOutput(t, out, names, n, n, n+"-2", n+"-2")
 }
@@ -391,27 +370,18 @@ func TestRunPrints(t *testing.T) {
 // reach the results, and the one result must.
 func TestRunStderr(t *testing.T) {
 	out, names, err := runHelper(t, "stderr", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out, "stderr line") {
-		t.Errorf("the standard error went to the results:\n%s", out)
-	}
+	require.NoError(t, err)
+	assert.NotContains(t, out, "stderr line", "the standard error went to the results:\n%s", out)
 	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/size=64")
 }
 
 func TestRunFail(t *testing.T) {
 	out, _, err := runHelper(t, "fail", Options{})
 	var re *RunError
-	if !errors.As(err, &re) {
-		t.Fatalf("Run = %v (%T), want a *RunError", err, err)
-	}
-	if re.ImportPath != "example.com/helper" || re.Err == nil || !strings.Contains(re.Output, "broken") || !strings.Contains(re.Output, "--- FAIL: BenchmarkHelperProcess") {
-		t.Errorf("RunError %+v, want the import path, an exit error and the output with the failure", re)
-	}
-	if strings.Contains(out, "FAIL") || strings.Contains(out, "broken") {
-		t.Errorf("the failure went to the results:\n%s", out)
-	}
+	require.ErrorAs(t, err, &re, "Run = %v (%T), want a *RunError", err, err)
+	assert.False(t, re.ImportPath != "example.com/helper" || re.Err == nil || !strings.Contains(re.Output, "broken") || !strings.Contains(re.Output, "--- FAIL: BenchmarkHelperProcess"), "RunError %+v, want the import path, an exit error and the output with the failure", re)
+	assert.NotContains(t, out, "FAIL", "the failure went to the results:\n%s", out)
+	assert.NotContains(t, out, "broken", "the failure went to the results:\n%s", out)
 }
 
 // TestRunLongLine runs a binary that prints a line longer than Run keeps
@@ -420,12 +390,8 @@ func TestRunFail(t *testing.T) {
 // results.
 func TestRunLongLine(t *testing.T) {
 	out, names, err := runHelper(t, "longline", Options{})
-	if err != nil {
-		t.Fatalf("Run = %v, want nil", err)
-	}
-	if strings.Contains(out, "xxx") {
-		t.Errorf("the long line went to the results (%d bytes written)", len(out))
-	}
+	require.NoError(t, err, "Run")
+	assert.NotContains(t, out, "xxx", "the long line went to the results (%d bytes written)", len(out))
 	checkHelperOutput(t, out, names, "BenchmarkHelperProcess/long", "BenchmarkHelperProcess/size=64")
 }
 

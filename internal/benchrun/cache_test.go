@@ -7,6 +7,9 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBuildKey: every input changes the key; the order of Env does not.
@@ -35,16 +38,13 @@ func TestBuildKey(t *testing.T) {
 	keys := map[string]string{BuildKey(base): "base"}
 	for name, in := range variants {
 		k := BuildKey(in)
-		if other, dup := keys[k]; dup {
-			t.Errorf("%s and %s have one key %s", name, other, k)
-		}
+		other, dup := keys[k]
+		assert.False(t, dup, "%s and %s have one key %s", name, other, k)
 		keys[k] = name
 	}
 	swapped := base
 	swapped.Env = []string{base.Env[2], base.Env[0], base.Env[1]}
-	if BuildKey(swapped) != BuildKey(base) {
-		t.Errorf("the order of Env changed the key")
-	}
+	assert.Equal(t, BuildKey(base), BuildKey(swapped), "the order of Env changed the key")
 }
 
 // newTestModule writes a module with one package that has a benchmark.
@@ -59,12 +59,8 @@ func newTestModule(t *testing.T) string {
 	}
 	for name, content := range files {
 		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	}
 	return dir
 }
@@ -76,16 +72,10 @@ func TestBuildEnvRelative(t *testing.T) {
 	dir := newTestModule(t)
 	ctx := context.Background()
 	top, err := BuildEnv(ctx, dir, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sub, err := BuildEnv(ctx, filepath.Join(dir, "sub"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(top, "GOMOD=$ROOT/go.mod") || !slices.Contains(sub, "GOMOD=$ROOT/sub/go.mod") {
-		t.Errorf("GOMOD not relative to the checkout:\n%q\n%q", top, sub)
-	}
+	require.NoError(t, err)
+	assert.False(t, !slices.Contains(top, "GOMOD=$ROOT/go.mod") || !slices.Contains(sub, "GOMOD=$ROOT/sub/go.mod"), "GOMOD not relative to the checkout:\n%q\n%q", top, sub)
 }
 
 // TestCacheConcurrentBuild: runs that build one key at the same time all
@@ -106,25 +96,17 @@ func TestCacheConcurrentBuild(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range runs {
-		if errs[i] != nil {
-			t.Fatalf("run %d: %v", i, errs[i])
-		}
-		if len(results[i]) != 1 || !slices.Equal(results[i][0].Benchmarks, []string{"BenchmarkP"}) {
-			t.Fatalf("run %d: %+v, want package p with BenchmarkP", i, results[i])
-		}
-		if _, err := os.Stat(results[i][0].Binary); err != nil {
-			t.Errorf("run %d: %v", i, err)
-		}
+		require.NoError(t, errs[i], "run %d", i)
+		require.Len(t, results[i], 1, "run %d: want package p", i)
+		require.Equal(t, []string{"BenchmarkP"}, results[i][0].Benchmarks, "run %d", i)
+		_, err := os.Stat(results[i][0].Binary)
+		assert.NoError(t, err, "run %d", i)
 	}
 	in.ImportPath = "example.com/c/p"
-	if !c.Has(in) {
-		t.Errorf("the binary is not in the cache")
-	}
+	assert.True(t, c.Has(in), "the binary is not in the cache")
 	entries, err := os.ReadDir(c.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 || entries[0].Name() != BuildKey(in) {
-		t.Errorf("cache holds %v, want the one entry %s", entries, BuildKey(in))
+	require.NoError(t, err)
+	if assert.Len(t, entries, 1, "cache entries") {
+		assert.Equal(t, BuildKey(in), entries[0].Name(), "cache entry")
 	}
 }

@@ -3,9 +3,10 @@ package benchrun
 import (
 	"context"
 	"os"
-	"reflect"
-	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSplitBench(t *testing.T) {
@@ -24,42 +25,29 @@ func TestSplitBench(t *testing.T) {
 		{"[(]/x", [][]string{{"[(]", "x"}}},         // '(' inside brackets
 	}
 	for _, tt := range tests {
-		if got := splitBench(tt.in); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("splitBench(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		got := splitBench(tt.in)
+		assert.Equal(t, tt.want, got, "splitBench(%q)", tt.in)
 	}
 }
 
 func TestCheckFlags(t *testing.T) {
 	for _, ok := range []string{"", ".", "Foo/size=64", "A|B/c", "[/]"} {
-		if err := CheckBench(ok); err != nil {
-			t.Errorf("CheckBench(%q) = %v, want nil", ok, err)
-		}
+		assert.NoError(t, CheckBench(ok), "CheckBench(%q)", ok)
 	}
 	for _, bad := range []string{"[", "Foo/[", "A|(", "x/*"} {
-		if err := CheckBench(bad); err == nil {
-			t.Errorf("CheckBench(%q) = nil, want an error", bad)
-		}
+		assert.Error(t, CheckBench(bad), "CheckBench(%q) = nil, want an error", bad)
 	}
 	for _, ok := range []string{"", "1", "1,2,4", " 2 , 4 "} {
-		if err := CheckCPU(ok); err != nil {
-			t.Errorf("CheckCPU(%q) = %v, want nil", ok, err)
-		}
+		assert.NoError(t, CheckCPU(ok), "CheckCPU(%q)", ok)
 	}
 	for _, bad := range []string{"0", "x", "1,0", "-1", "1.5"} {
-		if err := CheckCPU(bad); err == nil {
-			t.Errorf("CheckCPU(%q) = nil, want an error", bad)
-		}
+		assert.Error(t, CheckCPU(bad), "CheckCPU(%q) = nil, want an error", bad)
 	}
 	for _, ok := range []string{"", "1x", "100x", "1s", "250ms"} {
-		if err := CheckBenchtime(ok); err != nil {
-			t.Errorf("CheckBenchtime(%q) = %v, want nil", ok, err)
-		}
+		assert.NoError(t, CheckBenchtime(ok), "CheckBenchtime(%q)", ok)
 	}
 	for _, bad := range []string{"0x", "-1x", "x", "0s", "-1s", "fast"} {
-		if err := CheckBenchtime(bad); err == nil {
-			t.Errorf("CheckBenchtime(%q) = nil, want an error", bad)
-		}
+		assert.Error(t, CheckBenchtime(bad), "CheckBenchtime(%q) = nil, want an error", bad)
 	}
 }
 
@@ -82,11 +70,7 @@ func TestListBenchmarksSubPattern(t *testing.T) {
 		{"NoSuch/HelperProcess", nil},
 	} {
 		got, err := listBenchmarks(context.Background(), p, tt.bench)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("listBenchmarks(%q) = %q, want %q", tt.bench, got, tt.want)
-		}
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got, "listBenchmarks(%q)", tt.bench)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestProfilePattern(t *testing.T) {
@@ -26,14 +28,13 @@ func TestProfilePattern(t *testing.T) {
 		{"BenchmarkA/n=+3", "^BenchmarkA$/^n=\\+3$", 1},
 	} {
 		pattern, cpu, err := profilePattern(tt.name)
-		if err != nil || pattern != tt.pattern || cpu != tt.cpu {
-			t.Errorf("profilePattern(%q) = %q, %d, %v; want %q, %d", tt.name, pattern, cpu, err, tt.pattern, tt.cpu)
-		}
+		assert.NoError(t, err, "profilePattern(%q) = %q, %d, %v; want %q, %d", tt.name, pattern, cpu, err, tt.pattern, tt.cpu)
+		assert.Equal(t, tt.pattern, pattern, "profilePattern(%q) = %q, %d, %v; want %q, %d", tt.name, pattern, cpu, err, tt.pattern, tt.cpu)
+		assert.Equal(t, tt.cpu, cpu, "profilePattern(%q) = %q, %d, %v; want %q, %d", tt.name, pattern, cpu, err, tt.pattern, tt.cpu)
 	}
 	for _, bad := range []string{"", "TestX", "BenchmarkX \t 1 \t 2 ns/op"} {
-		if _, _, err := profilePattern(bad); err == nil {
-			t.Errorf("profilePattern(%q) accepted it", bad)
-		}
+		_, _, err := profilePattern(bad)
+		assert.Error(t, err, "profilePattern(%q) accepted it", bad)
 	}
 }
 
@@ -97,23 +98,16 @@ func buildProfileModule(t *testing.T) Package {
 		"p/p_test.go": profileModule,
 	} {
 		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	}
 	opts := Options{Dir: dir}
 	ctx := context.Background()
 	pkgs, err := List(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	pkgs, err = Build(ctx, opts, pkgs, filepath.Join(dir, "bin"))
-	if err != nil || len(pkgs) != 1 {
-		t.Fatalf("Build: %v, %d packages", err, len(pkgs))
-	}
+	require.NoError(t, err, "Build, %d packages", len(pkgs))
+	require.Len(t, pkgs, 1, "Build: %v, %d packages", err, len(pkgs))
 	return pkgs[0]
 }
 
@@ -123,23 +117,17 @@ func buildProfileModule(t *testing.T) Package {
 func profileFuncs(t *testing.T, path, typ string) map[string]bool {
 	t.Helper()
 	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
 	prof, err := profile.Parse(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	require.NoError(t, err, "%s", path)
 	idx := -1
 	for i, st := range prof.SampleType {
 		if st.Type == typ {
 			idx = i
 		}
 	}
-	if idx < 0 {
-		t.Fatalf("%s has no sample type %q", path, typ)
-	}
+	require.GreaterOrEqual(t, idx, 0, "%s has no sample type %q", path, typ)
 	funcs := map[string]bool{}
 	for _, s := range prof.Sample {
 		if s.Value[idx] == 0 {
@@ -179,22 +167,15 @@ func TestProfileOneBenchmark(t *testing.T) {
 			memOut = filepath.Join(out, tt.hot+".alloc.pprof")
 		}
 		ops, err := p.Profile(context.Background(), opts, tt.name, cpuOut, memOut)
-		if err != nil {
-			t.Fatalf("Profile(%s): %v", tt.name, err)
-		}
-		if ops <= 0 {
-			t.Errorf("Profile(%s) reports %d iterations", tt.name, ops)
-		}
+		require.NoError(t, err, "Profile(%s)", tt.name)
+		assert.Greater(t, ops, int64(0), "Profile(%s) reports %d iterations", tt.name, ops)
 		funcs := profileFuncs(t, cpuOut, "cpu")
 		for _, hot := range []string{"hotAX", "hotAY", "hotB"} {
-			if funcs[hot] != (hot == tt.hot) {
-				t.Errorf("CPU profile of %s: %s on a stack is %v, want %v", tt.name, hot, funcs[hot], hot == tt.hot)
-			}
+			assert.Equal(t, hot == tt.hot, funcs[hot], "CPU profile of %s: %s on a stack is", tt.name, hot)
 		}
 		if tt.mem {
-			if allocs := profileFuncs(t, memOut, "alloc_space"); !allocs[tt.hot] {
-				t.Errorf("allocation profile of %s does not hold %s: %v", tt.name, tt.hot, allocs)
-			}
+			allocs := profileFuncs(t, memOut, "alloc_space")
+			assert.True(t, allocs[tt.hot], "allocation profile of %s does not hold %s: %v", tt.name, tt.hot, allocs)
 		}
 	}
 }
@@ -208,9 +189,8 @@ func TestProfileIterations(t *testing.T) {
 	p := buildProfileModule(t)
 	cpuOut := filepath.Join(t.TempDir(), "cpu.pprof")
 	ops, err := p.Profile(context.Background(), Options{Benchtime: "7x"}, "BenchmarkA/x", cpuOut, "")
-	if err != nil || ops != 7 {
-		t.Errorf("Profile(BenchmarkA/x, -benchtime 7x) = %d, %v; want 7 iterations", ops, err)
-	}
+	assert.NoError(t, err, "Profile(BenchmarkA/x, -benchtime 7x) = %d, %v; want 7 iterations", ops, err)
+	assert.Equal(t, int64(7), ops, "Profile(BenchmarkA/x, -benchtime 7x) = %d, %v; want 7 iterations", ops, err)
 }
 
 // TestProfileNotOneBenchmark: a name that runs no result (a parent of
@@ -224,11 +204,8 @@ func TestProfileNotOneBenchmark(t *testing.T) {
 	for _, name := range []string{"BenchmarkA", "BenchmarkNoSuch", "BenchmarkA/z", "BenchmarkB-1"} {
 		cpuOut, memOut := filepath.Join(out, "cpu.pprof"), filepath.Join(out, "mem.pprof")
 		_, err := p.Profile(context.Background(), Options{Benchtime: "1x"}, name, cpuOut, memOut)
-		if err == nil || !strings.Contains(err.Error(), "want exactly that benchmark") {
-			t.Errorf("Profile(%s) = %v, want an error saying it did not run exactly that benchmark", name, err)
-		}
-		if left, _ := filepath.Glob(filepath.Join(out, "*")); len(left) != 0 {
-			t.Errorf("Profile(%s) left %v", name, left)
-		}
+		assert.ErrorContains(t, err, "want exactly that benchmark", "Profile(%s) = %v, want an error saying it did not run exactly that benchmark", name, err)
+		left, _ := filepath.Glob(filepath.Join(out, "*"))
+		assert.Empty(t, left, "Profile(%s) left %v", name, left)
 	}
 }

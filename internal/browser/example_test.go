@@ -7,6 +7,8 @@ import (
 
 	"github.com/netkit/netkit/internal/browser"
 	"github.com/netkit/netkit/internal/browser/browsertest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A test of a generated page: it loads without errors, its SVG holds the
@@ -16,28 +18,16 @@ func Example() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b, err := browser.Start(ctx, browsertest.Require(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer b.Close()
 	p, err := b.Open(ctx, "file:///tmp/flame.html", 1200, 800)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer p.Close()
-	if errs := p.Errors(); len(errs) > 0 {
-		t.Errorf("page errors: %q", errs)
-	}
-	if p.LoadTime() > time.Second {
-		t.Errorf("page loaded in %v; want under 1s", p.LoadTime())
-	}
+	assert.Empty(t, p.Errors(), "page errors")
+	assert.LessOrEqual(t, p.LoadTime(), time.Second, "page load time")
 	var frames int
-	if err := p.Eval(ctx, `document.querySelectorAll("svg g.frame").length`, &frames); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, p.Eval(ctx, `document.querySelectorAll("svg g.frame").length`, &frames))
 	png, err := p.Screenshot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_ = png // os.WriteFile("docs/flame.png", png, 0o644)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/netkit/netkit/internal/browser"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // open opens url in b and closes the page when the test ends.
@@ -20,14 +23,10 @@ func open(t *testing.T, ctx context.Context, b *browser.Browser, url string, wid
 	t.Helper()
 	t0 := time.Now()
 	p, err := b.Open(ctx, url, width, height)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Logf("opened in %v (load time %v)", time.Since(t0).Round(time.Millisecond), p.LoadTime())
 	t.Cleanup(func() {
-		if err := p.Close(); err != nil {
-			t.Error(err)
-		}
+		assert.NoError(t, p.Close())
 	})
 	return p
 }
@@ -44,31 +43,24 @@ func TestPage(t *testing.T) {
 <script>document.title = "t-" + document.getElementById("v").dataset.n</script>`)
 		p := open(t, ctx, b, url, 400, 300)
 		var text string
-		if err := p.Eval(ctx, `document.getElementById("v").textContent`, &text); err != nil || text != "forty-two" {
-			t.Errorf("Eval(textContent) = %q, %v; want forty-two", text, err)
-		}
+		assert.NoError(t, p.Eval(ctx, `document.getElementById("v").textContent`, &text), "Eval(textContent)")
+		assert.Equal(t, "forty-two", text, "Eval(textContent)")
 		var got struct {
 			Title string `json:"title"`
 			N     int    `json:"n"`
 		}
 		js := `({title: document.title, n: +document.getElementById("v").dataset.n})`
-		if err := p.Eval(ctx, js, &got); err != nil || got.Title != "t-42" || got.N != 42 {
-			t.Errorf("Eval(object) = %+v, %v; want {t-42 42}", got, err)
-		}
+		assert.NoError(t, p.Eval(ctx, js, &got), "Eval(object)")
+		assert.Equal(t, "t-42", got.Title, "Eval(object)")
+		assert.Equal(t, 42, got.N, "Eval(object)")
 		var n int
-		if err := p.Eval(ctx, `new Promise(r => setTimeout(() => r(7), 10))`, &n); err != nil || n != 7 {
-			t.Errorf("Eval(promise) = %d, %v; want 7", n, err)
-		}
+		assert.NoError(t, p.Eval(ctx, `new Promise(r => setTimeout(() => r(7), 10))`, &n), "Eval(promise)")
+		assert.Equal(t, 7, n, "Eval(promise)")
 		err := p.Eval(ctx, `(() => { throw new Error("eval-boom") })()`, nil)
-		if err == nil || !strings.Contains(err.Error(), "eval-boom") {
-			t.Errorf("Eval of a throwing expression: err = %v; want one naming eval-boom", err)
-		}
-		if err := p.Eval(ctx, `undefined`, &n); err == nil {
-			t.Errorf("Eval(undefined) into an int: no error")
-		}
-		if errs := p.Errors(); len(errs) != 0 {
-			t.Errorf("Errors() = %q; an exception in Eval is Eval's error, not the page's", errs)
-		}
+		assert.ErrorContains(t, err, "eval-boom", "Eval of a throwing expression")
+		assert.Error(t, p.Eval(ctx, `undefined`, &n), "Eval(undefined) into an int: no error")
+		errs := p.Errors()
+		assert.Empty(t, errs, "Errors() = %q; an exception in Eval is Eval's error, not the page's", errs)
 	})
 
 	t.Run("Clean", func(t *testing.T) {
@@ -77,17 +69,13 @@ func TestPage(t *testing.T) {
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
 <script>console.log("just a log"); console.warn("just a warning")</script>`)
 		p := open(t, ctx, b, url, 400, 300)
-		if errs := p.Errors(); len(errs) != 0 {
-			t.Errorf("Errors() = %q; want none", errs)
-		}
+		errs := p.Errors()
+		assert.Empty(t, errs, "Errors() = %q; want none", errs)
 		for _, r := range p.Requests() {
-			if !strings.HasPrefix(r, "file:") && !strings.HasPrefix(r, "data:") {
-				t.Errorf("request to %s; want only file: and data: URLs", r)
-			}
+			assert.False(t, !strings.HasPrefix(r, "file:") && !strings.HasPrefix(r, "data:"), "request to %s; want only file: and data: URLs", r)
 		}
-		if r := p.Requests(); len(r) == 0 || r[0] != url {
-			t.Errorf("Requests() = %q; want the page %s first", r, url)
-		}
+		r := p.Requests()
+		assert.False(t, len(r) == 0 || r[0] != url, "Requests() = %q; want the page %s first", r, url)
 	})
 
 	errorPages := []struct {
@@ -111,13 +99,9 @@ func TestPage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := open(t, ctx, b, writePage(t, dir, tc.name+".html", tc.html), 400, 300)
 			errs := p.Errors()
-			if len(errs) != 1 {
-				t.Fatalf("Errors() = %q; want exactly one error", errs)
-			}
+			require.Len(t, errs, 1, "Errors() = %q; want exactly one error", errs)
 			for _, w := range tc.want {
-				if !strings.Contains(errs[0], w) {
-					t.Errorf("Errors()[0] = %q; want it to contain %q", errs[0], w)
-				}
+				assert.Contains(t, errs[0], w, "Errors()[0] = %q; want it to contain %q", errs[0], w)
 			}
 		})
 	}
@@ -137,24 +121,19 @@ func TestPage(t *testing.T) {
 		defer srv.Close()
 		p := open(t, ctx, b, srv.URL+"/", 400, 300)
 		var text string
-		if err := p.Eval(ctx, `document.getElementById("v").textContent`, &text); err != nil || text != "served" {
-			t.Errorf("Eval = %q, %v; want served", text, err)
-		}
+		err := p.Eval(ctx, `document.getElementById("v").textContent`, &text)
+		assert.False(t, err != nil || text != "served", "Eval = %q, %v; want served", text, err)
 		errs := p.Errors()
-		if len(errs) != 1 || !strings.Contains(errs[0], "404") || !strings.Contains(errs[0], "/gone.png") {
-			t.Errorf("Errors() = %q; want one naming the 404 of /gone.png", errs)
-		}
+		assert.False(t, len(errs) != 1 || !strings.Contains(errs[0], "404") || !strings.Contains(errs[0], "/gone.png"), "Errors() = %q; want one naming the 404 of /gone.png", errs)
 	})
 
 	t.Run("MissingPage", func(t *testing.T) {
 		p, err := b.Open(ctx, "file://"+dir+"/no-such-page.html", 400, 300)
 		if err == nil {
 			p.Close()
-			t.Fatal("Open of a missing file succeeded")
 		}
-		if !strings.Contains(err.Error(), "ERR_FILE_NOT_FOUND") {
-			t.Errorf("Open of a missing file: %v; want ERR_FILE_NOT_FOUND", err)
-		}
+		require.Error(t, err, "Open of a missing file succeeded")
+		assert.Contains(t, err.Error(), "ERR_FILE_NOT_FOUND", "Open of a missing file")
 	})
 
 	t.Run("LoadTime", func(t *testing.T) {
@@ -163,13 +142,12 @@ func TestPage(t *testing.T) {
 addEventListener("load", () => { const t = performance.now(); while (performance.now() - t < 150) {} })
 </script>`)
 		p := open(t, ctx, b, url, 400, 300)
-		if d := p.LoadTime(); d < 150*time.Millisecond || d > testTimeout {
-			t.Errorf("LoadTime() = %v; want at least the 150ms the load handler takes", d)
-		}
+		d := p.LoadTime()
+		assert.GreaterOrEqual(t, d, 150*time.Millisecond, "LoadTime() must include the 150ms the load handler takes")
+		assert.LessOrEqual(t, d, testTimeout, "LoadTime()")
 		fast := open(t, ctx, b, writePage(t, dir, "fast.html", `<!doctype html><p>x</p>`), 400, 300)
-		if d := fast.LoadTime(); d <= 0 || d >= p.LoadTime() {
-			t.Errorf("LoadTime() of a trivial page = %v; want > 0 and below the slow page's %v", d, p.LoadTime())
-		}
+		assert.Positive(t, fast.LoadTime(), "LoadTime() of a trivial page")
+		assert.Less(t, fast.LoadTime(), d, "LoadTime() of a trivial page; want below the slow page's")
 	})
 
 	red := color.NRGBA{R: 255, A: 255}
@@ -182,36 +160,20 @@ addEventListener("load", () => { const t = performance.now(); while (performance
 	t.Run("Screenshot", func(t *testing.T) {
 		p := open(t, ctx, b, tall, 320, 200)
 		data, err := p.Screenshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		img, err := png.Decode(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("Screenshot is not a PNG: %v", err)
-		}
-		if s := img.Bounds().Size(); s.X != 320 || s.Y != 200 {
-			t.Errorf("Screenshot is %dx%d; want the 320x200 viewport", s.X, s.Y)
-		}
-		if c := color.NRGBAModel.Convert(img.At(160, 100)); c != red {
-			t.Errorf("Screenshot pixel (160,100) = %v; want red %v", c, red)
-		}
+		require.NoError(t, err, "Screenshot is not a PNG")
+		assert.Equal(t, image.Pt(320, 200), img.Bounds().Size(), "Screenshot size; want the 320x200 viewport")
+		assert.Equal(t, color.Color(red), color.NRGBAModel.Convert(img.At(160, 100)), "Screenshot pixel (160,100); want red")
 	})
 
 	t.Run("ScreenshotFullPage", func(t *testing.T) {
 		p := open(t, ctx, b, tall, 320, 200)
 		data, err := p.ScreenshotFullPage(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		img, err := png.Decode(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("ScreenshotFullPage is not a PNG: %v", err)
-		}
-		if s := img.Bounds().Size(); s.X != 320 || s.Y != 1500 {
-			t.Errorf("ScreenshotFullPage is %dx%d; want the whole 320x1500 page", s.X, s.Y)
-		}
-		if c := color.NRGBAModel.Convert(img.At(160, 1450)); c != blue {
-			t.Errorf("ScreenshotFullPage pixel (160,1450) = %v; want the blue band %v", c, blue)
-		}
+		require.NoError(t, err, "ScreenshotFullPage is not a PNG")
+		assert.Equal(t, image.Pt(320, 1500), img.Bounds().Size(), "ScreenshotFullPage size; want the whole 320x1500 page")
+		assert.Equal(t, color.Color(blue), color.NRGBAModel.Convert(img.At(160, 1450)), "ScreenshotFullPage pixel (160,1450); want the blue band")
 	})
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/netkit/netkit/internal/browser"
 	"github.com/netkit/netkit/internal/browser/browsertest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // proc is a process as /proc shows it.
@@ -25,9 +27,7 @@ type proc struct {
 func browserProcs(t *testing.T, b *browser.Browser) map[int]proc {
 	t.Helper()
 	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	procs := make(map[int]proc)
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
@@ -41,9 +41,7 @@ func browserProcs(t *testing.T, b *browser.Browser) map[int]proc {
 		}
 		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
 		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) < 3 {
-			t.Fatalf("/proc/%d/stat: unexpected format %q", pid, stat)
-		}
+		require.GreaterOrEqual(t, len(f), 3, "/proc/%d/stat: unexpected format %q", pid, stat)
 		pgrp, _ := strconv.Atoi(f[2])
 		p := proc{state: f[0][0], pgrp: pgrp, cmdline: string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))}
 		if p.state != 'Z' && (pgrp == b.PID() || strings.Contains(p.cmdline, b.ProfileDir())) {
@@ -68,9 +66,7 @@ func waitGone(t *testing.T, b *browser.Browser) {
 			for pid, p := range left {
 				t.Errorf("process %d (state %c) left behind: %.200s", pid, p.state, p.cmdline)
 			}
-			if err == nil {
-				t.Errorf("temporary directory %s left behind", b.ProfileDir())
-			}
+			assert.True(t, os.IsNotExist(err), "temporary directory %s left behind: %v", b.ProfileDir(), err)
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -82,34 +78,22 @@ func TestCloseLeavesNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	b, err := browser.Start(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer b.Close()
 	p, err := b.Open(ctx, writePage(t, t.TempDir(), "p.html", "<p>x</p>"), 200, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer p.Close()
 	before := browserProcs(t, b)
-	if len(before) < 3 {
-		// A browser, its zygote and a renderer at least: fewer means the
-		// check below cannot see the browser's children.
-		t.Fatalf("found %d browser processes; want at least 3 (browser, zygote, renderer)", len(before))
-	}
+	// A browser, its zygote and a renderer at least: fewer means the
+	// check below cannot see the browser's children.
+	require.GreaterOrEqual(t, len(before), 3, "found %d browser processes; want at least 3 (browser, zygote, renderer)", len(before))
 	t.Logf("%d browser processes before Close", len(before))
 	t0 := time.Now()
-	if err := b.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, b.Close())
 	t.Logf("Close took %v", time.Since(t0).Round(time.Millisecond))
 	waitGone(t, b)
-	if err := p.Eval(ctx, "1", nil); err == nil {
-		t.Error("Eval on a page of a closed browser succeeded")
-	}
-	if err := b.Close(); err != nil {
-		t.Errorf("second Close: %v", err)
-	}
+	assert.Error(t, p.Eval(ctx, "1", nil), "Eval on a page of a closed browser succeeded")
+	assert.NoError(t, b.Close(), "second Close")
 }
 
 func TestContextCancelKillsBrowser(t *testing.T) {
@@ -117,30 +101,20 @@ func TestContextCancelKillsBrowser(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b, err := browser.Start(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer b.Close()
 	opCtx, opCancel := context.WithTimeout(context.Background(), testTimeout)
 	defer opCancel()
 	p, err := b.Open(opCtx, writePage(t, t.TempDir(), "p.html", "<p>x</p>"), 200, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cancel()
 	// The browser dies without Close: its processes go, and calls fail.
 	deadline := time.Now().Add(5 * time.Second)
 	for len(browserProcs(t, b)) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d browser processes still alive 5s after the context was canceled", len(browserProcs(t, b)))
-		}
+		require.False(t, time.Now().After(deadline), "%d browser processes still alive 5s after the context was canceled", len(browserProcs(t, b)))
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := p.Eval(opCtx, "1", nil); err == nil {
-		t.Error("Eval after the browser's context was canceled succeeded")
-	}
-	if err := b.Close(); err != nil {
-		t.Errorf("Close after cancel: %v", err)
-	}
+	assert.Error(t, p.Eval(opCtx, "1", nil), "Eval after the browser's context was canceled succeeded")
+	assert.NoError(t, b.Close(), "Close after cancel")
 	waitGone(t, b)
 }

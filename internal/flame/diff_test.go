@@ -3,13 +3,14 @@ package flame
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // plantedModule is a module whose benchmark spends equal time in planted
@@ -57,18 +58,12 @@ func BenchmarkWork(b *testing.B) {
 func TestDiffPlanted(t *testing.T) {
 	const iters = "200000x"
 	base, err := FromProfiles([]*profile.Profile{readProfile(t, cpuProfileFor(t, plantedModule(1), iters))}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	newPath := cpuProfileFor(t, plantedModule(3), iters)
 	new, err := FromProfiles([]*profile.Profile{readProfile(t, newPath)}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	d, err := Diff(base, new)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	const planted = "example.com/m.planted"
 	best, bestChange := int32(-1), math.Inf(-1)
 	for i := 1; i < len(d.nodes); i++ {
@@ -78,24 +73,21 @@ func TestDiffPlanted(t *testing.T) {
 	}
 	// The frame of planted itself, called by the benchmark, not one of its
 	// callers, which grew as much when planted is all they call.
-	if path := d.path(best); len(path) < 2 || path[len(path)-2] != "example.com/m.BenchmarkWork" || path[len(path)-1] != planted {
-		t.Fatalf("largest share change %+.3f is at %v, want BenchmarkWork → planted", bestChange, path)
-	}
+	path := d.path(best)
+	require.GreaterOrEqual(t, len(path), 2, "largest share change %+.3f is at %v, want BenchmarkWork → planted", bestChange, path)
+	require.Equal(t, []string{"example.com/m.BenchmarkWork", planted}, path[len(path)-2:], "largest share change %+.3f is at %v", bestChange, path)
 	// Shares go from about 1/2 to 3/4: a change of about +0.25.
 	n := &d.nodes[best]
 	t.Logf("planted: %d of %d ns sampled, then %d of %d", n.baseTotal, d.BaseTotal(), n.total, d.Total())
-	if bestChange < 0.05 || bestChange > 0.5 {
-		t.Errorf("planted's share changed by %+.3f (from %d of %d to %d of %d), want about +0.25", bestChange, n.baseTotal, d.BaseTotal(), n.total, d.Total())
-	}
+	assert.GreaterOrEqual(t, bestChange, 0.05, "planted's share changed by %+.3f, want about +0.25", bestChange)
+	assert.LessOrEqual(t, bestChange, 0.5, "planted's share changed by %+.3f, want about +0.25", bestChange)
 
 	var page bytes.Buffer
-	if err := d.WriteHTML(&page, "planted"); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.WriteHTML(&page, "planted"))
 	data := embedded(t, page.String())
-	if !data.Diff || len(data.Base) != len(data.Name) || len(data.Color) != len(data.Name) {
-		t.Fatalf("diff page data: diff %v, %d base values and %d colors for %d frames", data.Diff, len(data.Base), len(data.Color), len(data.Name))
-	}
+	require.True(t, data.Diff, "diff page data: Diff")
+	require.Len(t, data.Base, len(data.Name), "diff page data: a base value per frame")
+	require.Len(t, data.Color, len(data.Name), "diff page data: a color per frame")
 	found := false
 	for i, n := range data.Name {
 		if data.Names[n] != planted {
@@ -105,16 +97,12 @@ func TestDiffPlanted(t *testing.T) {
 		// planted's step is the largest of all drawn frames' (steady's
 		// shrinking share may have the largest magnitude), and red.
 		step := data.Color[i]
-		if step < data.Steps/2 || step != slices.Max(data.Color) {
-			t.Errorf("planted's color step is %d, want the largest (of %v), at least %d", step, data.Color, data.Steps/2)
-		}
-		if c := data.Palette[step+data.Steps]; !isRed(c) {
-			t.Errorf("planted's color %s is not red", c)
-		}
+		assert.Equal(t, slices.Max(data.Color), step, "planted's color step; want the largest (of %v)", data.Color)
+		assert.GreaterOrEqual(t, step, data.Steps/2, "planted's color step")
+		c := data.Palette[step+data.Steps]
+		assert.True(t, isRed(c), "planted's color %s is not red", c)
 	}
-	if !found {
-		t.Errorf("planted is not drawn")
-	}
+	assert.True(t, found, "planted is not drawn")
 }
 
 func TestDiffValues(t *testing.T) {
@@ -130,20 +118,14 @@ func TestDiffValues(t *testing.T) {
 		"main;c;new": {10},
 	})
 	gb, err := FromProfiles([]*profile.Profile{base}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gn, err := FromProfiles([]*profile.Profile{new}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	d, err := Diff(gb, gn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Total() != 50 || d.BaseTotal() != 30 || !d.IsDiff() {
-		t.Errorf("totals %d and %d, diff %v; want 50 and 30, true", d.Total(), d.BaseTotal(), d.IsDiff())
-	}
+	require.NoError(t, err)
+	assert.Equal(t, int64(50), d.Total(), "Total")
+	assert.Equal(t, int64(30), d.BaseTotal(), "BaseTotal")
+	assert.True(t, d.IsDiff(), "IsDiff")
 	changes := map[string]string{}
 	for i := 1; i < len(d.nodes); i++ {
 		changes[strings.Join(d.path(int32(i)), ";")] = fmt.Sprintf("%+.4f", d.change(int32(i)))
@@ -158,9 +140,7 @@ func TestDiffValues(t *testing.T) {
 		"main;gone":   "-0.1667",
 		"main;gone;x": "-0.1667",
 	}
-	if !maps.Equal(changes, want) {
-		t.Errorf("changes\n%v\nwant\n%v", changes, want)
-	}
+	assert.Equal(t, want, changes, "changes")
 
 	data := pageOf(t, d)
 	var drawn []string
@@ -168,39 +148,27 @@ func TestDiffValues(t *testing.T) {
 		drawn = append(drawn, fmt.Sprintf("%s:%d/%d:%d", data.Names[n], data.Base[i], data.Value[i], data.Color[i]))
 	}
 	// Steps scale with the largest change of a drawn frame, a's +0.2667.
-	if got, want := strings.Join(drawn, " "), "all:30/50:0 main:30/50:0 a:10/30:10 b:10/10:-5 c:5/10:1 new:0/10:8"; got != want {
-		t.Errorf("drawn frames (name:base/new:step)\n%s\nwant\n%s", got, want)
-	}
+	assert.Equal(t, "all:30/50:0 main:30/50:0 a:10/30:10 b:10/10:-5 c:5/10:1 new:0/10:8", strings.Join(drawn, " "), "drawn frames (name:base/new:step)")
 	var only []string
 	for _, f := range data.BaseOnly {
 		only = append(only, fmt.Sprintf("%s:%d", strings.Join(f.Path, ";"), f.Value))
 	}
-	if got := strings.Join(only, " "); got != "main;c;gone:5 main;gone:5" {
-		t.Errorf("base-only frames: %s", got)
-	}
+	assert.Equal(t, "main;c;gone:5 main;gone:5", strings.Join(only, " "), "base-only frames")
 
 	var folded bytes.Buffer
-	if err := d.WriteFolded(&folded); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := folded.String(), "main;a 10 30\nmain;b 10 10\nmain;c;gone 5 0\nmain;c;new 0 10\nmain;gone;x 5 0\n"; got != want {
-		t.Errorf("diff folded:\n%s\nwant\n%s", got, want)
-	}
-	if got := parseFolded(t, folded.String(), true); got["main;a"] != 30 || got[""] != 50 {
-		t.Errorf("diff folded parses to %v", got)
-	}
+	require.NoError(t, d.WriteFolded(&folded))
+	assert.Equal(t, "main;a 10 30\nmain;b 10 10\nmain;c;gone 5 0\nmain;c;new 0 10\nmain;gone;x 5 0\n", folded.String(), "diff folded")
+	parsed := parseFolded(t, folded.String(), true)
+	assert.Equal(t, int64(30), parsed["main;a"], "diff folded parses to %v", parsed)
+	assert.Equal(t, int64(50), parsed[""], "diff folded parses to %v", parsed)
 
 	heap := synth(t, []string{"alloc_space"}, map[string][]int64{"main": {1}})
 	gh, err := FromProfiles([]*profile.Profile{heap}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Diff(gb, gh); err == nil || err.Error() != "flame: sample types differ: base has samples (count), new has alloc_space (count)" {
-		t.Errorf("diff of different sample types: %v", err)
-	}
-	if _, err := Diff(d, gn); err == nil {
-		t.Error("diff of a diff: no error")
-	}
+	require.NoError(t, err)
+	_, err = Diff(gb, gh)
+	assert.EqualError(t, err, "flame: sample types differ: base has samples (count), new has alloc_space (count)", "diff of different sample types")
+	_, err = Diff(d, gn)
+	assert.Error(t, err, "diff of a diff")
 }
 
 // isRed reports whether the color "#rrggbb" is a clear red: mostly red,
@@ -221,27 +189,18 @@ func isRed(c string) bool {
 func TestDiffPerOp(t *testing.T) {
 	same := map[string][]int64{"main;loop;a": {60}, "main;loop;b": {30}, "main;setup": {10}}
 	gb, err := FromProfiles([]*profile.Profile{synth(t, []string{"samples"}, same)}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gn, err := FromProfiles([]*profile.Profile{synth(t, []string{"samples"}, same)}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	share, err := Diff(gb, gn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	perOp, err := DiffPerOp(gb, gn, 3000, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := map[string]string{}
 	for i := 1; i < len(perOp.nodes); i++ {
 		path := strings.Join(perOp.path(int32(i)), ";")
-		if c := share.change(int32(i)); c != 0 {
-			t.Errorf("Diff: %s changed %+.4f, want 0 (same shares)", path, c)
-		}
+		c := share.change(int32(i))
+		assert.Equal(t, float64(0), c, "Diff: %s changed %+.4f, want 0 (same shares)", path, c)
 		got[path] = fmt.Sprintf("%+.4f", perOp.change(int32(i)))
 	}
 	want := map[string]string{
@@ -251,13 +210,11 @@ func TestDiffPerOp(t *testing.T) {
 		"main;loop;b": "+0.2000", // (30 - 10) / 100
 		"main;setup":  "+0.0667", // (10 - 10/3) / 100
 	}
-	if !maps.Equal(got, want) {
-		t.Errorf("per-op changes\n%v\nwant\n%v", got, want)
-	}
-	if d := pageOf(t, perOp); d.BaseOps != 3000 || d.NewOps != 1000 || math.Abs(d.BaseScale-1.0/3) > 1e-12 {
-		t.Errorf("page data: ops %d and %d, scale %v; want 3000, 1000, 1/3", d.BaseOps, d.NewOps, d.BaseScale)
-	}
-	if _, err := DiffPerOp(gb, gn, 0, 1000); err == nil {
-		t.Error("DiffPerOp with 0 base iterations: no error")
-	}
+	assert.Equal(t, want, got, "per-op changes")
+	page := pageOf(t, perOp)
+	assert.Equal(t, int64(3000), page.BaseOps, "page data: BaseOps")
+	assert.Equal(t, int64(1000), page.NewOps, "page data: NewOps")
+	assert.InDelta(t, 1.0/3, page.BaseScale, 1e-12, "page data: BaseScale")
+	_, err = DiffPerOp(gb, gn, 0, 1000)
+	assert.Error(t, err, "DiffPerOp with 0 base iterations")
 }

@@ -2,12 +2,13 @@ package flame
 
 import (
 	"bytes"
-	"maps"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // parseFolded reads folded stacks and returns the total of every path
@@ -22,13 +23,10 @@ func parseFolded(t *testing.T, s string, diff bool) map[string]int64 {
 		if diff {
 			want = 3
 		}
-		if len(fields) != want || fields[0] == "" {
-			t.Fatalf("folded line %q: want a path and %d value(s)", line, want-1)
-		}
+		require.Len(t, fields, want, "folded line %q: want a path and %d value(s)", line, want-1)
+		require.NotEqual(t, "", fields[0], "folded line %q: want a path and %d value(s)", line, want-1)
 		v, err := strconv.ParseInt(fields[len(fields)-1], 10, 64)
-		if err != nil {
-			t.Fatalf("folded line %q: %v", line, err)
-		}
+		require.NoError(t, err, "folded line %q", line)
 		frames := strings.Split(fields[0], ";")
 		m[""] += v
 		for i := range frames {
@@ -47,18 +45,10 @@ func TestFoldedRoundTrip(t *testing.T) {
 		"main":         {16},
 	})
 	g, err := FromProfiles([]*profile.Profile{p}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var buf bytes.Buffer
-	if err := g.WriteFolded(&buf); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, g.WriteFolded(&buf))
 	want := "main 16\nmain;a 4\nmain;a;b 2\nmain;a;b;a;b 1\nmain;c;d;e 8\n"
-	if buf.String() != want {
-		t.Errorf("folded:\n%s\nwant\n%s", buf.String(), want)
-	}
-	if got, want := parseFolded(t, buf.String(), false), pathTotals(g); !maps.Equal(got, want) {
-		t.Errorf("per-path totals %v, want %v", got, want)
-	}
+	assert.Equal(t, want, buf.String(), "folded")
+	assert.Equal(t, pathTotals(g), parseFolded(t, buf.String(), false), "per-path totals")
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // hotModule has known hot functions: spin is the leaf of every sample,
@@ -62,9 +64,7 @@ func BenchmarkHot(b *testing.B) {
 func pprofTop(t *testing.T, path string) (flat, cum map[string]int64) {
 	t.Helper()
 	out, err := exec.Command("go", "tool", "pprof", "-top", "-nodecount=1000000", "-nodefraction=0", "-edgefraction=0", "-unit=ns", path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go tool pprof: %v\n%s", err, out)
-	}
+	require.NoError(t, err, "go tool pprof\n%s", out)
 	// "  flat  flat%   sum%        cum   cum%" and then rows such as
 	// "10000000ns  0.84%   100% 10000000ns  0.84%  runtime.asyncPreempt"
 	// or "0     0%   100% 160000000ns 13.45%  example.com/m.rec (inline)",
@@ -82,62 +82,44 @@ func pprofTop(t *testing.T, path string) (flat, cum map[string]int64) {
 			continue
 		}
 		m := row.FindStringSubmatch(line)
-		if m == nil {
-			t.Fatalf("cannot parse pprof row %q", line)
-		}
+		require.NotNil(t, m, "cannot parse pprof row %q", line)
 		f, _ := strconv.ParseInt(m[1], 10, 64)
 		c, _ := strconv.ParseInt(m[2], 10, 64)
 		flat[m[3]] += f
 		cum[m[3]] += c
 	}
-	if !header || len(flat) == 0 {
-		t.Fatalf("no rows in pprof's output:\n%s", out)
-	}
+	require.True(t, header, "no rows in pprof's output:\n%s", out)
+	require.NotEmpty(t, flat, "no rows in pprof's output:\n%s", out)
 	return flat, cum
 }
 
 func TestGraphMatchesPprof(t *testing.T) {
 	path := cpuProfile(t, maps.Clone(hotModule))
 	g, err := FromProfiles([]*profile.Profile{readProfile(t, path)}, Options{MinShare: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g.Sample() != "cpu" || g.Unit() != "nanoseconds" {
-		t.Errorf("sample %s (%s), want cpu (nanoseconds)", g.Sample(), g.Unit())
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "cpu", g.Sample(), "sample type")
+	assert.Equal(t, "nanoseconds", g.Unit(), "sample unit")
 	wantFlat, wantCum := pprofTop(t, path)
 	flat, cum := functionSums(g)
 	for _, name := range []string{"example.com/m.spin", "example.com/m.hotA", "example.com/m.hotB", "example.com/m.rec"} {
-		if cum[name] == 0 {
-			t.Errorf("no samples in %s: the fixture does not exercise what it claims", name)
-		}
+		assert.NotEqual(t, int64(0), cum[name], "no samples in %s: the fixture does not exercise what it claims", name)
 	}
-	if !maps.Equal(flat, wantFlat) {
-		t.Errorf("flat values differ from pprof's:\n got %v\nwant %v", flat, wantFlat)
-	}
-	if !maps.Equal(cum, wantCum) {
-		t.Errorf("cum values differ from pprof's:\n got %v\nwant %v", cum, wantCum)
-	}
+	assert.Equal(t, wantFlat, flat, "flat values differ from pprof's")
+	assert.Equal(t, wantCum, cum, "cum values differ from pprof's")
 	var total int64
 	for _, v := range wantFlat {
 		total += v
 	}
-	if g.Total() != total {
-		t.Errorf("Total() = %d, pprof's flat values add up to %d", g.Total(), total)
-	}
+	assert.Equal(t, total, g.Total(), "Total(); want the sum of pprof's flat values")
 
 	// The same graph as folded stacks and as a page.
 	var folded bytes.Buffer
-	if err := g.WriteFolded(&folded); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := parseFolded(t, folded.String(), false), pathTotals(g); !maps.Equal(got, want) {
-		t.Errorf("folded stacks give per-path totals\n%v\nwant\n%v", got, want)
-	}
+	require.NoError(t, g.WriteFolded(&folded))
+	assert.Equal(t, pathTotals(g), parseFolded(t, folded.String(), false), "folded stacks give per-path totals")
 	d := pageOf(t, g)
-	if len(d.Name)-1 != g.Frames() || g.Frames() != len(g.nodes)-1 {
-		t.Errorf("page has %d frames, Frames() = %d, graph has %d: with MinShare < 0 all are drawn", len(d.Name)-1, g.Frames(), len(g.nodes)-1)
-	}
+	// With MinShare < 0 all frames are drawn.
+	assert.Equal(t, len(g.nodes)-1, g.Frames(), "Frames(); want every frame of the graph")
+	assert.Equal(t, g.Frames(), len(d.Name)-1, "frames on the page; want Frames()")
 }
 
 func TestInlinedFramesExpanded(t *testing.T) {
@@ -148,16 +130,12 @@ func TestInlinedFramesExpanded(t *testing.T) {
 		"main;other":            {1},
 	})
 	g, err := FromProfiles([]*profile.Profile{p}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := pathTotals(g)
 	want := map[string]int64{
 		"": 6, "main": 6, "main;outer": 5, "main;outer;inner": 5, "main;outer;inner;leaf": 3, "main;other": 1,
 	}
-	if !maps.Equal(got, want) {
-		t.Errorf("totals by path\n%v\nwant\n%v", got, want)
-	}
+	assert.Equal(t, want, got, "totals by path")
 }
 
 func TestFocusIgnore(t *testing.T) {
@@ -187,8 +165,7 @@ func TestFocusIgnore(t *testing.T) {
 			o.Ignore = regexp.MustCompile(c.ignore)
 		}
 		g, err := FromProfiles([]*profile.Profile{p}, o)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
+		if !assert.NoError(t, err, c.name) {
 			continue
 		}
 		var got []string
@@ -198,14 +175,11 @@ func TestFocusIgnore(t *testing.T) {
 			}
 		}
 		slices.Sort(got)
-		if !slices.Equal(got, c.want) || g.Total() != c.total {
-			t.Errorf("%s: paths %v total %d, want %v total %d", c.name, got, g.Total(), c.want, c.total)
-		}
+		assert.Equal(t, c.want, got, "%s: paths with a self value", c.name)
+		assert.Equal(t, c.total, g.Total(), "%s: Total", c.name)
 	}
 	_, err := FromProfiles([]*profile.Profile{p}, Options{Focus: regexp.MustCompile("nothing")})
-	if err == nil || err.Error() != "flame: no samples of type samples left after -focus and -ignore" {
-		t.Errorf("focus on nothing: %v", err)
-	}
+	assert.EqualError(t, err, "flame: no samples of type samples left after -focus and -ignore", "focus on nothing")
 }
 
 func TestSampleTypes(t *testing.T) {
@@ -229,15 +203,10 @@ func TestSampleTypes(t *testing.T) {
 		{heap, "cpu", 0, `flame: unknown sample type "cpu" (the profile has alloc_objects, alloc_space, inuse_objects, inuse_space)`},
 	} {
 		g, err := FromProfiles([]*profile.Profile{c.p}, Options{Sample: c.sample})
-		switch {
-		case c.err != "":
-			if err == nil || err.Error() != c.err {
-				t.Errorf("%v %q: error %v, want %s", c.p.SampleType, c.sample, err, c.err)
-			}
-		case err != nil:
-			t.Errorf("%v %q: %v", c.p.SampleType, c.sample, err)
-		case g.Total() != c.total:
-			t.Errorf("%v %q: total %d, want %d", c.p.SampleType, c.sample, g.Total(), c.total)
+		if c.err != "" {
+			assert.EqualError(t, err, c.err, "%v %q", c.p.SampleType, c.sample)
+		} else if assert.NoError(t, err, "%v %q", c.p.SampleType, c.sample) {
+			assert.Equal(t, c.total, g.Total(), "%v %q: Total", c.p.SampleType, c.sample)
 		}
 	}
 }
@@ -246,27 +215,23 @@ func TestMergeProfiles(t *testing.T) {
 	a := synth(t, []string{"samples"}, map[string][]int64{"main;f": {1}, "main;g": {2}})
 	b := synth(t, []string{"samples"}, map[string][]int64{"main;f": {4}, "main;h;f": {8}})
 	g, err := FromProfiles([]*profile.Profile{a, b}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := map[string]int64{"": 15, "main": 15, "main;f": 5, "main;g": 2, "main;h": 8, "main;h;f": 8}
-	if got := pathTotals(g); !maps.Equal(got, want) {
-		t.Errorf("merged totals\n%v\nwant\n%v", got, want)
-	}
-	if len(a.Sample) != 2 || a.Sample[0].Value[0]+a.Sample[1].Value[0] != 3 {
-		t.Error("FromProfiles modified its input")
+	got := pathTotals(g)
+	assert.Equal(t, want, got, "merged totals")
+	if assert.Len(t, a.Sample, 2, "FromProfiles modified its input") {
+		assert.Equal(t, int64(3), a.Sample[0].Value[0]+a.Sample[1].Value[0], "FromProfiles modified its input")
 	}
 	c := synth(t, []string{"alloc_space"}, map[string][]int64{"main;f": {1}})
-	if _, err := FromProfiles([]*profile.Profile{a, c}, Options{}); err == nil || !strings.HasPrefix(err.Error(), "flame: the profiles cannot be merged: ") {
-		t.Errorf("merging a CPU and a heap profile: %v", err)
+	_, err = FromProfiles([]*profile.Profile{a, c}, Options{})
+	if assert.Error(t, err, "merging a CPU and a heap profile") {
+		assert.True(t, strings.HasPrefix(err.Error(), "flame: the profiles cannot be merged: "), "merging a CPU and a heap profile: %v", err)
 	}
 	empty := synth(t, []string{"samples"}, nil)
-	if _, err := FromProfiles([]*profile.Profile{empty}, Options{}); err == nil || err.Error() != "flame: the profiles have no samples of type samples" {
-		t.Errorf("empty profile: %v", err)
-	}
-	if _, err := FromProfiles(nil, Options{}); err == nil {
-		t.Error("no profiles: no error")
-	}
+	_, err = FromProfiles([]*profile.Profile{empty}, Options{})
+	assert.EqualError(t, err, "flame: the profiles have no samples of type samples", "empty profile")
+	_, err = FromProfiles(nil, Options{})
+	assert.Error(t, err, "no profiles")
 }
 
 func TestMinShare(t *testing.T) {
@@ -288,17 +253,14 @@ func TestMinShare(t *testing.T) {
 		{0.00005, []string{"big", "child", "main", "mid", "tiny"}},
 	} {
 		g, err := FromProfiles([]*profile.Profile{p}, Options{MinShare: c.min})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		d := pageOf(t, g)
 		var got []string
 		for _, n := range d.Name[1:] {
 			got = append(got, d.Names[n])
 		}
 		slices.Sort(got)
-		if !slices.Equal(got, c.frames) || g.Frames() != len(c.frames) {
-			t.Errorf("MinShare %v: drawn %v, Frames() %d, want %v", c.min, got, g.Frames(), c.frames)
-		}
+		assert.Equal(t, c.frames, got, "MinShare %v: frames drawn", c.min)
+		assert.Equal(t, len(c.frames), g.Frames(), "MinShare %v: Frames()", c.min)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/require"
 )
 
 // synth makes a profile with the sample types types (units "count") and
@@ -32,9 +33,7 @@ func synth(t *testing.T, types []string, stacks map[string][]int64) *profile.Pro
 		return f
 	}
 	for stack, values := range stacks {
-		if len(values) != len(types) {
-			t.Fatalf("stack %q has %d values for %d types", stack, len(values), len(types))
-		}
+		require.Len(t, values, len(types), "stack %q: a value per sample type", stack)
 		s := &profile.Sample{Value: values}
 		frames := strings.Split(stack, ";")
 		for i := len(frames) - 1; i >= 0; i-- { // leaf first
@@ -52,9 +51,7 @@ func synth(t *testing.T, types []string, stacks map[string][]int64) *profile.Pro
 		}
 		p.Sample = append(p.Sample, s)
 	}
-	if err := p.CheckValid(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, p.CheckValid())
 	return p
 }
 
@@ -75,17 +72,14 @@ func cpuProfileFor(t *testing.T, files map[string]string, benchtime string) stri
 	dir := t.TempDir()
 	files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
 	}
 	prof := filepath.Join(dir, "cpu.prof")
 	cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", benchtime, "-cpuprofile", prof)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test: %v\n%s", err, out)
-	}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go test\n%s", out)
 	return prof
 }
 
@@ -93,9 +87,7 @@ func cpuProfileFor(t *testing.T, files map[string]string, benchtime string) stri
 func readProfile(t *testing.T, path string) *profile.Profile {
 	t.Helper()
 	ps, err := ReadProfiles(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return ps[0]
 }
 

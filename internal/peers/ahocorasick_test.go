@@ -10,6 +10,8 @@ import (
 	bobusumisu "github.com/BobuSumisu/aho-corasick"
 	cloudflare "github.com/cloudflare/ahocorasick"
 	petar "github.com/petar-dambovaliev/aho-corasick"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/internal/corpus"
 	"github.com/netkit/netkit/search"
@@ -27,9 +29,7 @@ func absentWords(text []byte, n int) [][]byte {
 
 func rareWords(tb testing.TB, text []byte, n int) [][]byte {
 	pats, err := corpus.RareWords(text, n, rand.New(rand.NewPCG(uint64(n), 2)))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return pats
 }
 
@@ -265,16 +265,17 @@ func TestPeersAgree(t *testing.T) {
 		t.Run(fmt.Sprintf("patterns=%d", n), func(t *testing.T) {
 			absent, rare := absentWords(text, n), rareWords(t, text, n)
 			for _, im := range findImpls {
-				if m, ok := im.build(absent)(text); ok {
-					t.Errorf("%s: absent words: unexpected match %+v", im.name, m)
-				}
+				m, found := im.build(absent)(text)
+				assert.False(t, found, "%s: absent words: unexpected match %+v", im.name, m)
 				want, wok := search.NewSet(rare, search.LeftmostFirst()).Find(text)
 				if im.kind != leftmostFirst {
 					want, wok = search.NewSet(rare, search.Overlapping()).Find(text)
 				}
 				got, ok := im.build(rare)(text)
-				if ok != wok || im.kind != distinct && (got.Start != want.Start || got.End != want.End) {
-					t.Errorf("%s: rare words: first match %+v, %v; netkit finds %+v, %v", im.name, got, ok, want, wok)
+				assert.Equal(t, wok, ok, "%s: rare words: first match %+v, %v; netkit finds %+v, %v", im.name, got, ok, want, wok)
+				if im.kind != distinct {
+					assert.Equal(t, want.Start, got.Start, "%s: rare words: first match %+v; netkit finds %+v", im.name, got, want)
+					assert.Equal(t, want.End, got.End, "%s: rare words: first match %+v; netkit finds %+v", im.name, got, want)
 				}
 			}
 			for _, im := range allImpls {
@@ -284,9 +285,7 @@ func TestPeersAgree(t *testing.T) {
 					sortByPattern(got)
 				}
 				want := netkitMatches(text, rare, im.kind)
-				if len(want) == 0 {
-					t.Fatalf("%s: netkit finds no rare word", im.name)
-				}
+				require.NotEmpty(t, want, "%s: netkit finds no rare word", im.name)
 				if !slices.Equal(got, want) {
 					i := 0
 					for i < min(len(got), len(want)) && got[i] == want[i] {

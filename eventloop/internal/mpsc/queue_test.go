@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // item identifies a pushed value: which producer and its sequence number.
@@ -42,13 +44,9 @@ func TestSingleGoroutineModel(t *testing.T) {
 				}
 			case op < 7:
 				v, ok := q.Pop()
-				if ok != (len(model) > 0) {
-					t.Fatalf("seed %d: Pop ok=%v with %d queued", seed, ok, len(model))
-				}
+				require.Equal(t, len(model) > 0, ok, "seed %d: Pop ok=%v with %d queued", seed, ok, len(model))
 				if ok {
-					if v != model[0] {
-						t.Fatalf("seed %d: Pop = %d, want %d", seed, v, model[0])
-					}
+					require.Equal(t, model[0], v, "seed %d: Pop", seed)
 					model = model[1:]
 				}
 			case op < 9:
@@ -58,29 +56,21 @@ func TestSingleGoroutineModel(t *testing.T) {
 					want = max
 				}
 				got := q.Drain(max, func(v int) {
-					if v != model[0] {
-						t.Fatalf("seed %d: Drain gave %d, want %d", seed, v, model[0])
-					}
+					require.Equal(t, model[0], v, "seed %d: Drain", seed)
 					model = model[1:]
 				})
-				if got != want {
-					t.Fatalf("seed %d: Drain(%d) = %d, want %d", seed, max, got, want)
-				}
+				require.Equal(t, want, got, "seed %d: Drain(%d)", seed, max)
 			default:
-				if e := q.Empty(); e != (len(model) == 0) {
-					t.Fatalf("seed %d: Empty = %v with %d queued", seed, e, len(model))
-				}
+				e := q.Empty()
+				require.Equal(t, len(model) == 0, e, "seed %d: Empty = %v with %d queued", seed, e, len(model))
 			}
 		}
 		q.Drain(0, func(v int) {
-			if v != model[0] {
-				t.Fatalf("seed %d: final Drain gave %d, want %d", seed, v, model[0])
-			}
+			require.Equal(t, model[0], v, "seed %d: final Drain", seed)
 			model = model[1:]
 		})
-		if len(model) != 0 || !q.Empty() {
-			t.Fatalf("seed %d: %d left in the model, Empty=%v", seed, len(model), q.Empty())
-		}
+		require.Empty(t, model, "seed %d: left in the model after the final Drain", seed)
+		require.True(t, q.Empty(), "seed %d: Empty after the final Drain", seed)
 	}
 }
 
@@ -108,9 +98,7 @@ func TestConcurrentFIFO(t *testing.T) {
 			total := producers * perProducer
 			got := 0
 			check := func(it item) {
-				if it.seq != want[it.p] {
-					t.Fatalf("producer %d: got seq %d, want %d", it.p, it.seq, want[it.p])
-				}
+				require.Equal(t, want[it.p], it.seq, "producer %d: sequence number", it.p)
 				want[it.p]++
 				got++
 			}
@@ -130,13 +118,11 @@ func TestConcurrentFIFO(t *testing.T) {
 				}
 			}
 			wg.Wait()
-			if _, ok := q.Pop(); ok || !q.Empty() {
-				t.Fatalf("queue not empty after %d items", total)
-			}
+			_, ok := q.Pop()
+			require.False(t, ok, "queue not empty after %d items", total)
+			require.True(t, q.Empty(), "queue not empty after %d items", total)
 			for p, n := range want {
-				if n != perProducer {
-					t.Fatalf("producer %d: %d items, want %d", p, n, perProducer)
-				}
+				require.Equal(t, perProducer, n, "producer %d: %d items, want %d", p, n, perProducer)
 			}
 		})
 	}
@@ -194,11 +180,9 @@ func TestWakeProtocol(t *testing.T) {
 		wg.Wait()
 		select {
 		case n := <-done:
-			if n != producers*each {
-				t.Fatalf("round %d: consumer ran %d tasks, want %d", round, n, producers*each)
-			}
+			require.Equal(t, producers*each, n, "round %d: consumer ran %d tasks, want %d", round, n, producers*each)
 		case <-time.After(10 * time.Second):
-			t.Fatalf("round %d: consumer asleep with tasks queued and no wake coming", round)
+			require.FailNow(t, "consumer asleep with tasks queued and no wake coming", "round %d", round)
 		}
 	}
 }
@@ -240,17 +224,13 @@ func TestChunkRecycling(t *testing.T) {
 	t.Logf("chunks allocated: %d after warm-up, %d after %d more items", warm, after, 10*items)
 	// A burst can outrun the consumer and allocate; the bound is what the
 	// recycler keeps plus slack, not something that grows with items.
-	if after > warm+16 {
-		t.Fatalf("chunks allocated grew from %d to %d over %d items: not recycled", warm, after, 10*items)
-	}
+	require.LessOrEqual(t, after, warm+16, "chunks allocated grew from %d to %d over %d items: not recycled", warm, after, 10*items)
 }
 
 // TestNoAllocs asserts that Push+Pop and Push+Drain allocate nothing in steady
 // state, across chunk boundaries (each run crosses several).
 func TestNoAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("allocation counts are not meaningful under -race or -tags invariants")
-	}
+	testenv.SkipAllocs(t)
 	var q Queue[func()]
 	f := func() {}
 	burst := func() {
@@ -258,6 +238,8 @@ func TestNoAllocs(t *testing.T) {
 			q.Push(f)
 		}
 		for range 3 * chunkSize {
+			// Hand-written: burst runs under testing.AllocsPerRun, where a
+			// testify call (t.Helper on every call) is not wanted.
 			if _, ok := q.Pop(); !ok {
 				t.Fatal("Pop: empty")
 			}
@@ -265,18 +247,14 @@ func TestNoAllocs(t *testing.T) {
 	}
 	burst() // warm up: allocate the working set of chunks
 	burst()
-	if a := testing.AllocsPerRun(100, burst); a != 0 {
-		t.Errorf("Push+Pop: %v allocs per %d items, want 0", a, 3*chunkSize)
-	}
+	assert.Zero(t, testing.AllocsPerRun(100, burst), "Push+Pop: allocs per %d items", 3*chunkSize)
 	drain := func() {
 		for range 3 * chunkSize {
 			q.Push(f)
 		}
 		q.Drain(0, func(g func()) { g() })
 	}
-	if a := testing.AllocsPerRun(100, drain); a != 0 {
-		t.Errorf("Push+Drain: %v allocs per %d items, want 0", a, 3*chunkSize)
-	}
+	assert.Zero(t, testing.AllocsPerRun(100, drain), "Push+Drain: allocs per %d items", 3*chunkSize)
 }
 
 // TestUnpublishedSlot claims a slot without publishing it (as a producer
@@ -288,39 +266,29 @@ func TestUnpublishedSlot(t *testing.T) {
 	c := q.tail.Load()
 	i := c.state.Add(1) - 1 // claimed, not published
 	q.Push(3)
-	if v, ok := q.Pop(); !ok || v != 1 {
-		t.Fatalf("Pop = %d, %v; want 1, true", v, ok)
-	}
-	if _, ok := q.Pop(); ok {
-		t.Fatal("Pop returned an item behind an unpublished slot")
-	}
-	if !q.Empty() {
-		t.Fatal("Empty = false at an unpublished slot")
-	}
-	if n := q.Drain(0, func(int) {}); n != 0 {
-		t.Fatalf("Drain = %d at an unpublished slot", n)
-	}
+	v, ok := q.Pop()
+	require.True(t, ok, "Pop of the published item")
+	require.Equal(t, 1, v, "Pop of the published item")
+	_, ok = q.Pop()
+	require.False(t, ok, "Pop returned an item behind an unpublished slot")
+	require.True(t, q.Empty(), "Empty = false at an unpublished slot")
+	n := q.Drain(0, func(int) {})
+	require.Equal(t, 0, n, "Drain = %d at an unpublished slot", n)
 	c.slots[i].v = 2
 	c.slots[i].ready.Store(c.gen)
 	var got []int
 	q.Drain(0, func(v int) { got = append(got, v) })
-	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
-		t.Fatalf("after publishing: got %v, want [2 3]", got)
-	}
+	require.Equal(t, []int{2, 3}, got, "after publishing")
 }
 
 // TestZeroValue checks an unused zero Queue reads as empty.
 func TestZeroValue(t *testing.T) {
 	var q Queue[string]
-	if !q.Empty() {
-		t.Fatal("Empty = false on a zero Queue")
-	}
-	if _, ok := q.Pop(); ok {
-		t.Fatal("Pop succeeded on a zero Queue")
-	}
-	if n := q.Drain(0, func(string) {}); n != 0 {
-		t.Fatalf("Drain = %d on a zero Queue", n)
-	}
+	require.True(t, q.Empty(), "Empty = false on a zero Queue")
+	_, ok := q.Pop()
+	require.False(t, ok, "Pop succeeded on a zero Queue")
+	n := q.Drain(0, func(string) {})
+	require.Equal(t, 0, n, "Drain = %d on a zero Queue", n)
 }
 
 // TestStaleClaim holds a pointer to the first chunk, as a producer
@@ -336,31 +304,21 @@ func TestStaleClaim(t *testing.T) {
 	}
 	next := 0
 	q.Drain(0, func(v int) {
-		if v != next {
-			t.Fatalf("got %d, want %d", v, next)
-		}
+		require.Equal(t, next, v)
 		next++
 	})
-	if next != 2*chunkSize {
-		t.Fatalf("drained %d, want %d", next, 2*chunkSize)
-	}
-	if q.tail.Load() == stale {
-		t.Fatal("the first chunk is still the tail")
-	}
-	if i := stale.state.Add(1) - 1; i&closed == 0 {
-		t.Fatalf("claim on a recycled chunk = %#x, want the closed bit", i)
-	}
+	require.Equal(t, 2*chunkSize, next, "drained")
+	require.NotSame(t, stale, q.tail.Load(), "the first chunk is still the tail")
+	i := stale.state.Add(1) - 1
+	require.NotZero(t, i&closed, "claim on a recycled chunk = %#x, want the closed bit", i)
 	for i := range 3 * chunkSize {
 		q.Push(i)
 	}
 	next = 0
 	q.Drain(0, func(v int) {
-		if v != next {
-			t.Fatalf("after the stale claim: got %d, want %d", v, next)
-		}
+		require.Equal(t, next, v, "after the stale claim")
 		next++
 	})
-	if next != 3*chunkSize || !q.Empty() {
-		t.Fatalf("after the stale claim: drained %d, want %d; Empty=%v", next, 3*chunkSize, q.Empty())
-	}
+	require.Equal(t, 3*chunkSize, next, "after the stale claim: items drained")
+	require.True(t, q.Empty(), "after the stale claim: Empty")
 }

@@ -3,6 +3,8 @@ package timerq
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // binHeap is the binary-heap variant of Queue (same slot layout, same
@@ -110,20 +112,19 @@ func TestVariantsAgree(t *testing.T) {
 	for range n / 3 {
 		k := r.IntN(n)
 		a, b, c := q.Remove(sets[0][k]), bq.remove(sets[1][k]), pq.remove(sets[2][k])
-		if a != b || a != c {
-			t.Fatalf("Remove disagrees: %v %v %v", a, b, c)
-		}
+		require.Equal(t, a, b, "Remove: the binary heap disagrees with Queue")
+		require.Equal(t, a, c, "Remove: the pointer heap disagrees with Queue")
 	}
 	for {
 		a, b, c := q.PopDue(1<<62), bq.popDue(1<<62), pq.popDue(1<<62)
 		if a == nil || b == nil || c == nil {
-			if a != nil || b != nil || c != nil {
-				t.Fatal("the heaps hold different numbers of nodes")
-			}
+			require.Nil(t, a, "the heaps hold different numbers of nodes")
+			require.Nil(t, b, "the heaps hold different numbers of nodes")
+			require.Nil(t, c, "the heaps hold different numbers of nodes")
 			return
 		}
-		if indexOf(sets[0], a) != indexOf(sets[1], b) || indexOf(sets[0], a) != indexOf(sets[2], c) {
-			t.Fatal("the heaps drain in different orders")
-		}
+		i := indexOf(sets[0], a)
+		require.Equal(t, i, indexOf(sets[1], b), "the binary heap and Queue drain in different orders")
+		require.Equal(t, i, indexOf(sets[2], c), "the pointer heap and Queue drain in different orders")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // model is the slow reference: a slice kept sorted by (when, insertion
@@ -71,20 +73,12 @@ func verify(t testing.TB, q *Queue) {
 	t.Helper()
 	const d = 4
 	for i, e := range q.s {
-		if e.n.index != int32(i+1) {
-			t.Fatalf("slot %d: node index %d", i, e.n.index)
-		}
-		if e.when != e.n.When {
-			t.Fatalf("slot %d: when %d, node When %d", i, e.when, e.n.When)
-		}
-		if i > 0 && less(e, q.s[(i-1)/d]) {
-			t.Fatalf("slot %d sorts before its parent", i)
-		}
+		require.Equal(t, int32(i+1), e.n.index, "slot %d: node index %d", i, e.n.index)
+		require.Equal(t, e.n.When, e.when, "slot %d: when %d, node When %d", i, e.when, e.n.When)
+		require.False(t, i > 0 && less(e, q.s[(i-1)/d]), "slot %d sorts before its parent", i)
 	}
 	for _, e := range q.s[len(q.s):cap(q.s)] {
-		if e.n != nil {
-			t.Fatalf("a slot past len keeps a node alive")
-		}
+		require.Nil(t, e.n, "a slot past len keeps a node alive")
 	}
 }
 
@@ -121,10 +115,10 @@ func runModel(t testing.TB, q *Queue, r *rand.Rand, steps int) {
 			}
 			m.push(n, w)
 		case op < 55:
-			if got, want := q.Pop(), m.pop(); got != want {
-				t.Fatalf("step %d: Pop = %p, model %p", step, got, want)
-			} else if got != nil && got.Queued() {
-				t.Fatalf("step %d: popped node still Queued", step)
+			got, want := q.Pop(), m.pop()
+			require.Same(t, want, got, "step %d: Pop", step)
+			if got != nil {
+				require.False(t, got.Queued(), "step %d: popped node still Queued", step)
 			}
 		case op < 70:
 			now := deadline()
@@ -133,36 +127,26 @@ func runModel(t testing.TB, q *Queue, r *rand.Rand, steps int) {
 			if len(m.items) > 0 && m.items[0].when <= now {
 				want = m.pop()
 			}
-			if got != want {
-				t.Fatalf("step %d: PopDue(%d) = %p, model %p", step, now, got, want)
-			}
+			require.Same(t, want, got, "step %d: PopDue(%d)", step, now)
 		case op < 90:
 			n := nodes[r.IntN(len(nodes))]
-			if got, want := q.Remove(n), m.remove(n); got != want {
-				t.Fatalf("step %d: Remove = %v, model %v", step, got, want)
-			}
+			got, want := q.Remove(n), m.remove(n)
+			require.Equal(t, want, got, "step %d: Remove", step)
 		case op < 95:
 			n := foreign[r.IntN(len(foreign))]
-			if q.Remove(n) {
-				t.Fatalf("step %d: Remove of a foreign node succeeded", step)
-			}
-			if !n.Queued() || other.s[n.index-1].n != n {
-				t.Fatalf("step %d: Remove of a foreign node disturbed it", step)
-			}
+			require.False(t, q.Remove(n), "step %d: Remove of a foreign node succeeded", step)
+			require.True(t, n.Queued(), "step %d: Remove of a foreign node disturbed it", step)
+			require.Same(t, n, other.s[n.index-1].n, "step %d: Remove of a foreign node disturbed it", step)
 		default:
-			if got, want := q.Peek(), m.peek(); got != want {
-				t.Fatalf("step %d: Peek = %p, model %p", step, got, want)
-			}
+			got, want := q.Peek(), m.peek()
+			require.Same(t, want, got, "step %d: Peek", step)
 		}
-		if q.Len() != len(m.items) {
-			t.Fatalf("step %d: Len = %d, model %d", step, q.Len(), len(m.items))
-		}
+		require.Equal(t, len(m.items), q.Len(), "step %d: Len differs from the model's", step)
 		verify(t, q)
 	}
 	for q.Len() > 0 {
-		if got, want := q.Pop(), m.pop(); got != want {
-			t.Fatalf("drain: Pop = %p, model %p", got, want)
-		}
+		got, want := q.Pop(), m.pop()
+		require.Same(t, want, got, "drain: Pop")
 	}
 	verify(t, &other)
 }

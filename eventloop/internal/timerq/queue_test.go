@@ -7,6 +7,9 @@ import (
 
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEqualDeadlinesFIFO(t *testing.T) {
@@ -22,9 +25,7 @@ func TestEqualDeadlinesFIFO(t *testing.T) {
 		for w := range 10 {
 			for k := range 10 {
 				n := q.Pop()
-				if n != nodes[k*10+w] {
-					t.Fatalf("deadline %d, #%d: got node %d", w, k, indexOf(nodes, n))
-				}
+				require.Same(t, nodes[k*10+w], n, "deadline %d, #%d: got node %d", w, k, indexOf(nodes, n))
 			}
 		}
 		// A rescheduled node goes behind the nodes already at its deadline.
@@ -34,9 +35,7 @@ func TestEqualDeadlinesFIFO(t *testing.T) {
 		q.Push(c)
 		q.Reschedule(a, 5)
 		for i, want := range []*Node{c, b, a} {
-			if got := q.Pop(); got != want {
-				t.Fatalf("after Reschedule, pop %d: wrong node", i)
-			}
+			require.Same(t, want, q.Pop(), "after Reschedule, pop %d: wrong node", i)
 		}
 	}
 }
@@ -55,9 +54,8 @@ func TestRemoveNotQueued(t *testing.T) {
 		newQ := func() *Queue { return new(Queue) }
 		q, other := newQ(), newQ()
 		var zero Node
-		if zero.Queued() || q.Remove(&zero) {
-			t.Fatal("the zero Node is queued or removable")
-		}
+		require.False(t, zero.Queued(), "the zero Node is queued or removable")
+		require.False(t, q.Remove(&zero), "the zero Node is queued or removable")
 		mine := []*Node{{When: 3}, {When: 1}, {When: 2}}
 		for _, n := range mine {
 			q.Push(n)
@@ -69,38 +67,31 @@ func TestRemoveNotQueued(t *testing.T) {
 		}
 		moves := q.Moves()
 		for _, n := range theirs {
-			if q.Remove(n) {
-				t.Fatal("Remove of a node queued elsewhere reported true")
-			}
+			require.False(t, q.Remove(n), "Remove of a node queued elsewhere reported true")
 		}
-		if q.Moves() != moves || q.Len() != 3 || other.Len() != 4 {
-			t.Fatal("Remove of a foreign node changed a queue")
-		}
+		require.Equal(t, moves, q.Moves(), "Remove of a foreign node changed a queue")
+		require.Equal(t, 3, q.Len(), "Remove of a foreign node changed a queue")
+		require.Equal(t, 4, other.Len(), "Remove of a foreign node changed a queue")
 		verify(t, q)
 		verify(t, other)
-		if !q.Remove(mine[0]) || q.Remove(mine[0]) {
-			t.Fatal("Remove twice: want true then false")
-		}
-		if q.Peek() != mine[1] || q.PopDue(0) != nil || q.PopDue(1) != mine[1] {
-			t.Fatal("Peek/PopDue after Remove")
-		}
+		require.True(t, q.Remove(mine[0]), "Remove twice: want true then false")
+		require.False(t, q.Remove(mine[0]), "Remove twice: want true then false")
+		require.Same(t, mine[1], q.Peek(), "Peek/PopDue after Remove")
+		require.Nil(t, q.PopDue(0), "Peek/PopDue after Remove")
+		require.Same(t, mine[1], q.PopDue(1), "Peek/PopDue after Remove")
 		mustPanic(t, "Push of a queued node", func() { q.Push(mine[2]) })
 		mustPanic(t, "Push of a foreign node", func() { q.Push(theirs[0]) })
 		mustPanic(t, "Reschedule of a foreign node", func() { q.Reschedule(theirs[3], 0) })
-		if q.Pop() != mine[2] || q.Pop() != nil || q.Peek() != nil || q.PopDue(math.MaxInt64) != nil {
-			t.Fatal("drain")
-		}
+		require.Same(t, mine[2], q.Pop(), "drain")
+		require.Nil(t, q.Pop(), "drain")
+		require.Nil(t, q.Peek(), "drain")
+		require.Nil(t, q.PopDue(math.MaxInt64), "drain")
 	}
 }
 
 func mustPanic(t *testing.T, what string, f func()) {
 	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
+	assert.Panics(t, f, what)
 }
 
 // TestMovesLogarithmic is the O(log n) test: with n timers queued, every
@@ -126,9 +117,7 @@ func TestMovesLogarithmic(t *testing.T) {
 			check := func(what string, before uint64) {
 				d := q.Moves() - before
 				worst = max(worst, d)
-				if d > limit {
-					t.Fatalf("n=%d: %s wrote %d slots, limit %d", n, what, d, limit)
-				}
+				require.LessOrEqual(t, d, limit, "n=%d: %s wrote %d slots, limit %d", n, what, d, limit)
 			}
 			extra := make([]Node, 1000)
 			for i := range extra {
@@ -188,24 +177,21 @@ func TestPoolGeneration(t *testing.T) {
 	mustPanic(t, "Put of a queued node", func() { p.Put(n) })
 	q.Remove(n)
 	p.Put(n)
-	if h.n.Gen == h.gen {
-		t.Fatal("Put did not bump Gen: a stale handle looks live")
-	}
-	if n.Fn != nil || n.Arg != nil || n.When != 0 || n.Period != 0 {
-		t.Fatal("Put kept Fn, Arg or deadlines")
-	}
+	require.NotEqual(t, h.gen, h.n.Gen, "Put did not bump Gen: a stale handle looks live")
+	require.Nil(t, n.Fn, "Put kept Fn")
+	require.Nil(t, n.Arg, "Put kept Arg")
+	require.Zero(t, n.When, "Put kept the deadline")
+	require.Zero(t, n.Period, "Put kept the period")
 	mustPanic(t, "double Put", func() { p.Put(n) })
 	m := p.Get()
-	if !invariants.Enabled && m != n {
-		t.Fatal("Get did not reuse the free node")
+	if !invariants.Enabled {
+		require.Same(t, n, m, "Get did not reuse the free node")
 	}
-	if m == n && m.Gen != h.gen+1 {
-		t.Fatalf("Get reset Gen: %d", m.Gen)
+	if m == n {
+		require.Equal(t, h.gen+1, m.Gen, "Get reset Gen")
 	}
 	h2 := handle{m, m.Gen}
-	if h.n == h2.n && h.gen == h2.gen {
-		t.Fatal("old and new handles to one node are equal")
-	}
+	require.False(t, h.n == h2.n && h.gen == h2.gen, "old and new handles to one node are equal")
 	p.Put(m)
 
 	// The cap bounds what the pool keeps.
@@ -213,20 +199,15 @@ func TestPoolGeneration(t *testing.T) {
 	for range 5 {
 		p.Put(new(Node))
 	}
-	if want := 3; invariants.Enabled {
-		want = 0
-		if p.Len() != want {
-			t.Fatalf("Len = %d, want %d", p.Len(), want)
-		}
-	} else if p.Len() != want {
-		t.Fatalf("Len = %d, want %d", p.Len(), want)
+	want := 3
+	if invariants.Enabled {
+		want = 0 // the invariants build never recycles a node
 	}
+	require.Equal(t, want, p.Len(), "nodes kept by a pool with Cap 3")
 }
 
 func TestNoAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("the pool does not recycle under -tags invariants; -race adds allocations")
-	}
+	testenv.SkipAllocs(t)
 	{
 		newQ := func() *Queue { return new(Queue) }
 		q := newQ()
@@ -239,27 +220,21 @@ func TestNoAllocs(t *testing.T) {
 		}
 		p.Put(p.Get()) // warm the pool
 		fn := func() {}
-		if a := testing.AllocsPerRun(1000, func() {
+		assert.Zero(t, testing.AllocsPerRun(1000, func() {
 			n := p.Get()
 			n.When, n.Fn = r.Int64N(1<<40), fn
 			q.Push(n)
 			q.Remove(n)
 			p.Put(n)
-		}); a != 0 {
-			t.Errorf("Get+Push+Remove+Put: %v allocs", a)
-		}
-		if a := testing.AllocsPerRun(1000, func() {
+		}), "Get+Push+Remove+Put: allocs per run")
+		assert.Zero(t, testing.AllocsPerRun(1000, func() {
 			n := q.Pop()
 			q.Reschedule(n, n.When+r.Int64N(1<<30))
-		}); a != 0 {
-			t.Errorf("Pop+Reschedule: %v allocs", a)
-		}
-		if a := testing.AllocsPerRun(1000, func() {
+		}), "Pop+Reschedule: allocs per run")
+		assert.Zero(t, testing.AllocsPerRun(1000, func() {
 			if n := q.Pop(); n != nil {
 				p.Put(n)
 			}
-		}); a != 0 {
-			t.Errorf("Pop+Put: %v allocs", a)
-		}
+		}), "Pop+Put: allocs per run")
 	}
 }

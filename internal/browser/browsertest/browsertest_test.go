@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/internal/browser"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fakeTB records what Require does instead of stopping the test.
@@ -31,23 +33,23 @@ func TestRequire(t *testing.T) {
 
 	t.Setenv(EnvRequire, "")
 	f := &fakeTB{TB: t}
-	if p := Require(f); p != "" || f.failed != "" || !strings.HasPrefix(f.skipped, "BROWSER TEST SKIPPED: ") ||
-		!strings.Contains(f.skipped, "install chromium") {
-		t.Errorf("no browser: Require = %q, skipped %q, failed %q; want a loud skip", p, f.skipped, f.failed)
-	}
+	p := Require(f)
+	assert.Empty(t, p, "no browser: Require")
+	assert.Empty(t, f.failed, "no browser: want a skip, not a failure")
+	assert.True(t, strings.HasPrefix(f.skipped, "BROWSER TEST SKIPPED: "), "no browser: skipped %q; want a loud skip", f.skipped)
+	assert.Contains(t, f.skipped, "install chromium", "no browser: the skip says how to install a browser")
 
 	t.Setenv(EnvRequire, "1")
 	f = &fakeTB{TB: t}
-	if p := Require(f); p != "" || f.skipped != "" || !strings.Contains(f.failed, EnvRequire+"=1") {
-		t.Errorf("no browser, $%s=1: Require = %q, skipped %q, failed %q; want a failure", EnvRequire, p, f.skipped, f.failed)
-	}
+	p = Require(f)
+	assert.Empty(t, p, "no browser, $%s=1: Require", EnvRequire)
+	assert.Empty(t, f.skipped, "no browser, $%s=1: want a failure, not a skip", EnvRequire)
+	assert.Contains(t, f.failed, EnvRequire+"=1", "no browser, $%s=1: the failure names the variable", EnvRequire)
 
 	want := filepath.Join(bin, "chromium")
-	if err := os.WriteFile(want, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(want, []byte("#!/bin/sh\n"), 0o755))
 	f = &fakeTB{TB: t}
-	if p := Require(f); p != want || f.skipped != "" || f.failed != "" {
-		t.Errorf("with a browser: Require = %q, skipped %q, failed %q; want %q", p, f.skipped, f.failed, want)
-	}
+	assert.Equal(t, want, Require(f), "with a browser: Require")
+	assert.Empty(t, f.skipped, "with a browser: skipped")
+	assert.Empty(t, f.failed, "with a browser: failed")
 }

@@ -4,50 +4,42 @@ import (
 	"context"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNamesOrder(t *testing.T) {
 	r := Registry{Starters: map[string]Starter{"zeta": nil, "net": nil, "alpha": nil, "netkit": nil}, First: []string{"netkit", "net"}}
-	if got, want := r.Names(), []string{"netkit", "net", "alpha", "zeta"}; !slices.Equal(got, want) {
-		t.Fatalf("Names = %v, want %v", got, want)
-	}
-	if _, err := r.Start("nope", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), `unknown -impl "nope"`) {
-		t.Fatalf("Start(nope): %v", err)
-	}
+	got, want := r.Names(), []string{"netkit", "net", "alpha", "zeta"}
+	require.Equal(t, want, got, "Names")
+	_, err := r.Start("nope", "127.0.0.1:0")
+	require.ErrorContains(t, err, `unknown -impl "nope"`, "Start(nope)")
 }
 
 func TestSplit(t *testing.T) {
 	got, err := Split("server", " a, ,b,", []string{"a", "b"})
-	if err != nil || !slices.Equal(got, []string{"a", "b"}) {
-		t.Fatalf("Split = %v, %v", got, err)
-	}
-	if _, err := Split("server", "a,c", []string{"a", "b"}); err == nil || err.Error() != `run: unknown server "c" (have [a b])` {
-		t.Fatalf("Split(c): %v", err)
-	}
+	require.NoError(t, err, "Split")
+	require.Equal(t, []string{"a", "b"}, got, "Split")
+	_, err = Split("server", "a,c", []string{"a", "b"})
+	require.EqualError(t, err, `run: unknown server "c" (have [a b])`, "Split(c)")
 }
 
 func TestMedianRatio(t *testing.T) {
-	if m := Median([]float64{3, 1, 2}); m != 2 {
-		t.Errorf("Median odd = %v", m)
-	}
-	if m := Median([]float64{4, 1, 2, 3}); m != 2.5 {
-		t.Errorf("Median even = %v", m)
-	}
-	if m := Median(nil); !math.IsNaN(m) {
-		t.Errorf("Median(nil) = %v", m)
-	}
+	m := Median([]float64{3, 1, 2})
+	assert.Equal(t, float64(2), m, "Median odd")
+	assert.Equal(t, 2.5, Median([]float64{4, 1, 2, 3}), "Median even")
+	assert.True(t, math.IsNaN(Median(nil)), "Median(nil) = %v, want NaN", Median(nil))
 	x, y := math.NaN(), math.Inf(1)
 	ZeroNaN(&x, &y)
-	if x != 0 || y != 0 {
-		t.Errorf("ZeroNaN: %v %v", x, y)
-	}
-	if Ratio(1.234) != "1.23x" || Ratio(0) != "–" || Ratio(math.NaN()) != "–" {
-		t.Errorf("Ratio")
-	}
+	assert.Equal(t, float64(0), x, "ZeroNaN: %v %v", x, y)
+	assert.Equal(t, float64(0), y, "ZeroNaN: %v %v", x, y)
+	assert.Equal(t, "1.23x", Ratio(1.234), "Ratio(1.234)")
+	assert.Equal(t, "–", Ratio(0), "Ratio(0)")
+	assert.Equal(t, "–", Ratio(math.NaN()), "Ratio(NaN)")
 }
 
 func TestInterleave(t *testing.T) {
@@ -57,32 +49,26 @@ func TestInterleave(t *testing.T) {
 			got = append(got, srv)
 			return nil
 		})
-	if err != nil || strings.Join(got, "") != "abcbca" {
-		t.Fatalf("Interleave order %v, %v", got, err)
-	}
+	require.NoError(t, err, "Interleave order %v", got)
+	require.Equal(t, "abcbca", strings.Join(got, ""), "Interleave order %v, %v", got, err)
 }
 
 func TestProcCPU(t *testing.T) {
-	if _, err := ProcCPU(os.Getpid()); err != nil {
-		t.Fatal(err)
-	}
+	_, err := ProcCPU(os.Getpid())
+	require.NoError(t, err)
 }
 
 // TestChild runs a shell as a child: its lines, its stderr on failure, and
 // its exit.
 func TestChild(t *testing.T) {
 	c, err := Start(context.Background(), "/bin/sh", 0, false, []string{"X=hello"}, "-c", `echo "$X"; echo oops >&2; exit 3`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l, err := c.Line(); err != nil || l != "hello" {
-		t.Fatalf("Line = %q, %v", l, err)
-	}
+	require.NoError(t, err)
+	l, err := c.Line()
+	require.NoError(t, err, "Line")
+	require.Equal(t, "hello", l, "Line")
 	_, err = c.Line()
-	if err == nil || !strings.Contains(err.Error(), "its stderr:\noops") || !strings.Contains(err.Error(), "exit status 3") {
-		t.Fatalf("Line at the end: %v", err)
-	}
-	if err := c.Wait(time.Second); err == nil {
-		t.Fatal("Wait: no exit error")
-	}
+	require.Error(t, err, "Line at the end")
+	require.Contains(t, err.Error(), "its stderr:\noops", "Line at the end: %v", err)
+	require.Contains(t, err.Error(), "exit status 3", "Line at the end: %v", err)
+	require.Error(t, c.Wait(time.Second), "Wait: no exit error")
 }

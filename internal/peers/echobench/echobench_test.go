@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain lets the runner re-execute the test binary as echobench (it
@@ -32,9 +35,7 @@ func TestMain(m *testing.M) {
 func startFaulty(t *testing.T, handle func(c net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var conns []net.Conn
@@ -103,15 +104,12 @@ func TestLoadAgainstNetEcho(t *testing.T) {
 	var marks []string
 	cfg.Mark = func(ev string) { marks = append(marks, ev) }
 	res, err := Load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.RoundTrips == 0 || res.RTPS <= 0 || res.P50us <= 0 || res.P50us > res.P99us {
-		t.Fatalf("implausible result %+v", res)
-	}
-	if strings.Join(marks, ",") != "start,end" {
-		t.Fatalf("marks %v, want start,end", marks)
-	}
+	require.NoError(t, err)
+	require.NotEqual(t, int64(0), res.RoundTrips, "implausible result %+v", res)
+	require.Greater(t, res.RTPS, float64(0), "implausible result %+v", res)
+	require.Greater(t, res.P50us, float64(0), "implausible result %+v", res)
+	require.LessOrEqual(t, res.P50us, res.P99us, "implausible result %+v", res)
+	require.Equal(t, "start,end", strings.Join(marks, ","), "marks %v, want start,end", marks)
 }
 
 // A server that flips one byte of the stream (after 10 KiB) is a fatal
@@ -126,9 +124,7 @@ func TestLoadDetectsCorruptingServer(t *testing.T) {
 	}))
 	for _, inflight := range []int{1, 8} {
 		_, err := Load(quickLoad(addr, inflight))
-		if err == nil || !strings.Contains(err.Error(), "echo mismatch") {
-			t.Fatalf("inflight %d: got %v, want an echo mismatch", inflight, err)
-		}
+		require.ErrorContains(t, err, "echo mismatch", "inflight %d: got %v, want an echo mismatch", inflight, err)
 	}
 }
 
@@ -140,15 +136,11 @@ func TestLoadDetectsShortChangingServer(t *testing.T) {
 	addr := startFaulty(t, echoWith(func(_ int, b []byte) []byte { return b[:len(b)-1] }))
 	start := time.Now()
 	_, err := Load(quickLoad(addr, 1))
-	if err == nil || !strings.Contains(err.Error(), "not echoed") {
-		t.Fatalf("got %v, want outstanding bytes not echoed", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("took %v to notice", d)
-	}
-	if _, err := Load(quickLoad(addr, 8)); err == nil {
-		t.Fatal("inflight 8: no error from a short-changing server")
-	}
+	require.ErrorContains(t, err, "not echoed", "got %v, want outstanding bytes not echoed", err)
+	d := time.Since(start)
+	require.LessOrEqual(t, d, 5*time.Second, "took %v to notice", d)
+	_, err = Load(quickLoad(addr, 8))
+	require.Error(t, err, "inflight 8: no error from a short-changing server")
 }
 
 // The histogram's quantiles are within its 3% bucket error.
@@ -159,14 +151,13 @@ func TestHistogramQuantiles(t *testing.T) {
 	}
 	for _, c := range []struct{ q, want float64 }{{0.5, 500e3}, {0.99, 990e3}, {0, 1e3}, {1, 1000e3}} {
 		got := h.quantile(c.q)
-		if got < c.want*0.97 || got > c.want*1.03 {
-			t.Errorf("q%v = %v ns, want %v ±3%%", c.q, got, c.want)
-		}
+		assert.GreaterOrEqual(t, got, c.want*0.97, "q%v = %v ns, want %v ±3%%", c.q, got, c.want)
+		assert.LessOrEqual(t, got, c.want*1.03, "q%v = %v ns, want %v ±3%%", c.q, got, c.want)
 	}
 	for ns := int64(0); ns < 1<<20; ns += 7 {
-		if mid := bucketMid(bucketOf(ns)); mid < float64(ns)*0.97-1 || mid > float64(ns)*1.03+1 {
-			t.Fatalf("%d ns lands in a bucket with mid %v", ns, mid)
-		}
+		mid := bucketMid(bucketOf(ns))
+		require.GreaterOrEqual(t, mid, float64(ns)*0.97-1, "%d ns lands in a bucket with mid %v", ns, mid)
+		require.LessOrEqual(t, mid, float64(ns)*1.03+1, "%d ns lands in a bucket with mid %v", ns, mid)
 	}
 }
 
@@ -178,9 +169,7 @@ func runMain(t *testing.T, args ...string) (stdout string) {
 	if strings.Contains(errb.String(), "UNPINNED") {
 		t.Logf("*** taskset or a second CPU is unavailable: this run was UNPINNED ***")
 	}
-	if err != nil {
-		t.Fatalf("run %v: %v\nstderr:\n%s", args, err, errb.String())
-	}
+	require.NoError(t, err, "run %v\nstderr:\n%s", args, errb.String())
 	checkNoChildren(t)
 	return out.String()
 }
@@ -201,9 +190,8 @@ func checkNoChildren(t *testing.T) {
 		}
 		f := strings.Fields(string(b[i+1:]))
 		if len(f) > 1 {
-			if ppid, _ := strconv.Atoi(f[1]); ppid == me {
-				t.Errorf("child process left behind: %s", b[:i+1])
-			}
+			ppid, _ := strconv.Atoi(f[1])
+			assert.NotEqual(t, me, ppid, "child process left behind: %s", b[:i+1])
 		}
 	}
 }
@@ -215,25 +203,17 @@ func TestRunTable(t *testing.T) {
 	out := runMain(t, "-runs", "1", "-duration", "200ms", "-warmup", "50ms", "-scenarios", "64x64B", "-json", js)
 	t.Logf("\n%s", out)
 	for _, s := range Servers() {
-		if !strings.Contains(out, "| 64x64B | "+s+" | ") {
-			t.Errorf("no row for %s in\n%s", s, out)
-		}
+		assert.Contains(t, out, "| 64x64B | "+s+" | ", "no row for %s in\n%s", s, out)
 	}
 	var doc struct{ Summary []Summary }
 	b, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Summary) != len(Servers()) {
-		t.Fatalf("%d summary rows, want %d", len(doc.Summary), len(Servers()))
-	}
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Equal(t, len(Servers()), len(doc.Summary), "%d summary rows, want %d", len(doc.Summary), len(Servers()))
 	for _, s := range doc.Summary {
-		if s.RTPS <= 0 || s.CPUPer1M <= 0 || s.P99us <= 0 {
-			t.Errorf("%s: implausible summary %+v", s.Server, s)
-		}
+		assert.Greater(t, s.RTPS, float64(0), "%s: implausible summary %+v", s.Server, s)
+		assert.Greater(t, s.CPUPer1M, float64(0), "%s: implausible summary %+v", s.Server, s)
+		assert.Greater(t, s.P99us, float64(0), "%s: implausible summary %+v", s.Server, s)
 	}
 }
 
@@ -244,21 +224,14 @@ func TestRunIdleSmall(t *testing.T) {
 	out := runMain(t, "-runs", "1", "-scenarios", "idle10k", "-idle-conns", "200", "-idle-hold", "100ms", "-json", js)
 	t.Logf("\n%s", out)
 	for _, s := range Servers() {
-		if !strings.Contains(out, "| idle10k | "+s+" | ") {
-			t.Errorf("no row for %s in\n%s", s, out)
-		}
+		assert.Contains(t, out, "| idle10k | "+s+" | ", "no row for %s in\n%s", s, out)
 	}
 	var doc struct{ Measurements []Measurement }
 	b, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
 	for _, m := range doc.Measurements {
-		if m.RSSBefore <= 0 || m.RSSWithConns <= 0 {
-			t.Errorf("%s: no RSS read: %+v", m.Server, m)
-		}
+		assert.Greater(t, m.RSSBefore, int64(0), "%s: no RSS read: %+v", m.Server, m)
+		assert.Greater(t, m.RSSWithConns, int64(0), "%s: no RSS read: %+v", m.Server, m)
 	}
 }

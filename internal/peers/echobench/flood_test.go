@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func quickFlood(addr string) LoadConfig {
@@ -19,15 +21,12 @@ func TestFloodPingAgainstNetEcho(t *testing.T) {
 	var marks []string
 	cfg.Mark = func(ev string) { marks = append(marks, ev) }
 	res, err := FloodPing(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.RoundTrips == 0 || res.BytesPerSec <= 0 || res.P50us <= 0 || res.P50us > res.P99us {
-		t.Fatalf("implausible result %+v", res)
-	}
-	if strings.Join(marks, ",") != "start,end" {
-		t.Fatalf("marks %v, want start,end", marks)
-	}
+	require.NoError(t, err)
+	require.NotEqual(t, int64(0), res.RoundTrips, "implausible result %+v", res)
+	require.Greater(t, res.BytesPerSec, float64(0), "implausible result %+v", res)
+	require.Greater(t, res.P50us, float64(0), "implausible result %+v", res)
+	require.LessOrEqual(t, res.P50us, res.P99us, "implausible result %+v", res)
+	require.Equal(t, "start,end", strings.Join(marks, ","), "marks %v, want start,end", marks)
 }
 
 // A server that flips one byte of a connection's stream far into it fails
@@ -41,11 +40,9 @@ func TestFloodPingDetectsBadServers(t *testing.T) {
 		}
 		return b
 	}))
-	if _, err := FloodPing(quickFlood(flip)); err == nil || !strings.Contains(err.Error(), "mismatch") {
-		t.Fatalf("flipping server: got %v, want a mismatch", err)
-	}
+	_, err := FloodPing(quickFlood(flip))
+	require.ErrorContains(t, err, "mismatch", "flipping server: got %v, want a mismatch", err)
 	short := startFaulty(t, echoWith(func(_ int, b []byte) []byte { return b[:len(b)-1] }))
-	if _, err := FloodPing(quickFlood(short)); err == nil {
-		t.Fatal("short-changing server: no error")
-	}
+	_, err = FloodPing(quickFlood(short))
+	require.Error(t, err, "short-changing server: no error")
 }

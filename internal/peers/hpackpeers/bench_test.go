@@ -7,6 +7,8 @@ import (
 	xhpack "golang.org/x/net/http2/hpack"
 
 	"github.com/netkit/netkit/codec/hpack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Benchmarks, named key=value for benchstat -col /impl:
@@ -66,9 +68,7 @@ func benchDecodeNetkit(b *testing.B, warm bool, mode hpack.Mode) {
 	cold, warmBlock := BenchBlocks()
 	if warm {
 		d := &hpack.Decoder{Validate: mode}
-		if err := d.DecodeBlock(cold, netkitEmit); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, d.DecodeBlock(cold, netkitEmit))
 		b.SetBytes(int64(len(warmBlock)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -130,48 +130,37 @@ func benchBombNetkit(b *testing.B) {
 // too, and that netkit's default decoder refuses the bomb with
 // ErrListTooLarge after reading it whole, while x/net's accepts it.
 func TestBenchInputs(t *testing.T) {
-	if n := len(BenchRequest); n != 10 {
-		t.Fatalf("%d fields", n)
-	}
-	if n := len(BenchRequest[4].Value); BenchRequest[4].Name != "user-agent" || n != 97 {
-		t.Errorf("user-agent of %d bytes, want 97", n)
-	}
-	if n := len(BenchRequest[8].Value); BenchRequest[8].Name != "cookie" || n != 60 {
-		t.Errorf("cookie of %d bytes, want 60", n)
-	}
+	require.Len(t, BenchRequest, 10, "fields")
+	assert.Equal(t, "user-agent", BenchRequest[4].Name, "field 4")
+	assert.Len(t, BenchRequest[4].Value, 97, "user-agent bytes")
+	assert.Equal(t, "cookie", BenchRequest[8].Name, "field 8")
+	assert.Len(t, BenchRequest[8].Value, 60, "cookie bytes")
 	cold, warm := BenchBlocks()
-	if len(warm) != len(BenchRequest) {
-		t.Errorf("warm block % x is not all indexed", warm)
-	}
+	assert.Equal(t, len(BenchRequest), len(warm), "warm block % x is not all indexed", warm)
 	d, e := newDecoders(), newXNetEnc(4096)
 	checkBlock(t, "cold", d, e, cold, BenchRequest)
 	checkBlock(t, "warm", d, e, warm, BenchRequest)
-	vd := &hpack.Decoder{Validate: hpack.Request}
+	vd := (&hpack.Decoder{Validate: hpack.Request})
 	for _, b := range [][]byte{cold, warm} {
 		l, err := NetkitDecode(vd, b)
-		if err != nil || Diff(l, BenchRequest) != "" {
-			t.Fatalf("validating decoder: %v%s", err, ListString(l))
-		}
+		require.NoError(t, err, "validating decoder%s", ListString(l))
+		require.Empty(t, Diff(l, BenchRequest), "validating decoder%s", ListString(l))
 	}
 	ne := new(hpack.Encoder)
 	ne.AppendFields(nil, NetkitFields(BenchRequest))
-	if w := ne.AppendFields(nil, NetkitFields(BenchRequest)); string(w) != string(warm) {
-		t.Errorf("netkit's warm block % x, x/net's % x", w, warm)
-	}
+	w := ne.AppendFields(nil, NetkitFields(BenchRequest))
+	assert.Equal(t, string(warm), string(w), "netkit's warm block % x, x/net's % x", w, warm)
 
 	bomb := BombBlock()
 	n := 0
 	err := new(hpack.Decoder).DecodeBlock(bomb, func(name, value []byte, sensitive bool) error { n++; return nil })
-	if !errors.Is(err, hpack.ErrListTooLarge) || !hpack.IsStreamError(err) {
-		t.Fatalf("netkit decodes the bomb with %v, want a stream error of ErrListTooLarge", err)
-	}
-	if max := 64 << 10 / (1 + BombValueLen + 32); n > max {
-		t.Errorf("netkit emitted %d fields of the bomb, more than fit in 64 KiB (%d)", n, max)
-	}
+	require.ErrorIs(t, err, hpack.ErrListTooLarge, "netkit decodes the bomb")
+	require.True(t, hpack.IsStreamError(err), "netkit decodes the bomb with %v, want a stream error", err)
+	max := 64 << 10 / (1 + BombValueLen + 32)
+	assert.LessOrEqual(t, n, max, "netkit emitted %d fields of the bomb, more than fit in 64 KiB (%d)", n, max)
 	xl, err := XNetDecode(xhpack.NewDecoder(4096, nil), bomb)
-	if err != nil || len(xl) != 1+BombRefs {
-		t.Errorf("x/net decodes the bomb to %d fields, error %v", len(xl), err)
-	}
+	assert.NoError(t, err, "x/net decodes the bomb")
+	assert.Len(t, xl, 1+BombRefs, "x/net decodes the bomb to every field")
 }
 
 // TestAllocs: netkit decodes the warm block and encodes the request warm
@@ -179,19 +168,12 @@ func TestBenchInputs(t *testing.T) {
 func TestAllocs(t *testing.T) {
 	cold, warm := BenchBlocks()
 	d := new(hpack.Decoder)
-	if err := d.DecodeBlock(cold, netkitEmit); err != nil {
-		t.Fatal(err)
-	}
-	if n := testing.AllocsPerRun(100, func() { d.DecodeBlock(warm, netkitEmit) }); n != 0 {
-		t.Errorf("warm decode: %v allocations, want 0", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { new(hpack.Decoder).DecodeBlock(cold, netkitEmit) }); n > 2 {
-		t.Errorf("cold decode: %v allocations, want at most 2", n)
-	}
+	require.NoError(t, d.DecodeBlock(cold, netkitEmit))
+	n := testing.AllocsPerRun(100, func() { d.DecodeBlock(warm, netkitEmit) })
+	assert.Zero(t, n, "warm decode: allocations")
+	assert.LessOrEqual(t, testing.AllocsPerRun(100, func() { new(hpack.Decoder).DecodeBlock(cold, netkitEmit) }), float64(2), "cold decode: allocations")
 	fields := NetkitFields(BenchRequest)
 	e := new(hpack.Encoder)
 	dst := e.AppendFields(nil, fields)
-	if n := testing.AllocsPerRun(100, func() { dst = e.AppendFields(dst[:0], fields) }); n != 0 {
-		t.Errorf("warm encode: %v allocations, want 0", n)
-	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { dst = e.AppendFields(dst[:0], fields) }), "warm encode: allocations")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"golang.org/x/net/http2/hpack"
 )
 
@@ -38,12 +39,9 @@ func benchDecodeXNet(b *testing.B, warm bool) {
 }
 
 func xnetWriteClose(b *testing.B, d *hpack.Decoder, block []byte) {
-	if _, err := d.Write(block); err != nil {
-		b.Fatal(err)
-	}
-	if err := d.Close(); err != nil {
-		b.Fatal(err)
-	}
+	_, err := d.Write(block)
+	require.NoError(b, err)
+	require.NoError(b, d.Close())
 }
 
 // benchEncodeXNet encodes BenchRequest a field at a time with WriteField

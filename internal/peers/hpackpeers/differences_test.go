@@ -10,6 +10,8 @@ import (
 	xhpack "golang.org/x/net/http2/hpack"
 
 	"github.com/netkit/netkit/codec/hpack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A difference is a documented input on which netkit and x/net disagree
@@ -83,8 +85,8 @@ func documented(nkErr, xnErr error) *difference {
 func TestDifferences(t *testing.T) {
 	for k, d := range differences {
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
-			if d.err != nil && d.section != d.err.Ref {
-				t.Errorf("row cites %s, the error %s", d.section, d.err.Ref)
+			if d.err != nil {
+				assert.Equal(t, d.err.Ref, d.section, "the row cites another section than its error")
 			}
 			nk, xn := NewNetkitDecoder(), xhpack.NewDecoder(4096, nil)
 			blocks := d.blocks()
@@ -92,22 +94,20 @@ func TestDifferences(t *testing.T) {
 				_, xnErr := XNetDecode(xn, b)
 				_, nkErr := NetkitDecode(nk, b)
 				if i < len(blocks)-1 {
-					if nkErr != nil || xnErr != nil {
-						t.Fatalf("block %d (% x): netkit %v, x/net %v", i, b, nkErr, xnErr)
-					}
+					require.NoError(t, nkErr, "block %d (% x): netkit %v, x/net %v", i, b, nkErr, xnErr)
+					require.NoError(t, xnErr, "block %d (% x): netkit %v, x/net", i, b, nkErr)
 					continue
 				}
 				if d.err != nil {
 					var se *hpack.SyntaxError
-					if !errors.Is(nkErr, d.err) || !errors.As(nkErr, &se) || xnErr != nil {
-						t.Fatalf("on % x: netkit %v, want a *SyntaxError of %v; x/net %v, want nil", b, nkErr, d.err, xnErr)
-					}
-				} else if nkErr != nil || xnErr == nil || !strings.Contains(xnErr.Error(), d.xnetErr) {
-					t.Fatalf("on % x: netkit %v, want nil; x/net %v, want %q", b, nkErr, xnErr, d.xnetErr)
+					require.ErrorIs(t, nkErr, d.err, "on % x: netkit %v, want a *SyntaxError of %v; x/net %v, want nil", b, nkErr, d.err, xnErr)
+					require.ErrorAs(t, nkErr, &se, "on % x: netkit %v, want a *SyntaxError of %v; x/net %v, want nil", b, nkErr, d.err, xnErr)
+					require.NoError(t, xnErr, "on % x: netkit %v, want a *SyntaxError of %v; x/net", b, nkErr, d.err)
+				} else {
+					require.NoError(t, nkErr, "on % x: netkit", b)
+					require.ErrorContains(t, xnErr, d.xnetErr, "on % x: x/net", b)
 				}
-				if got := documented(nkErr, xnErr); got != &differences[k] {
-					t.Errorf("documented finds another row for the example")
-				}
+				assert.Same(t, &differences[k], documented(nkErr, xnErr), "documented finds another row for the example")
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	xhpack "golang.org/x/net/http2/hpack"
 
 	"github.com/netkit/netkit/codec/hpack"
+	"github.com/stretchr/testify/require"
 )
 
 // An encoderSide is the encoding end of a connection under test.
@@ -155,9 +156,8 @@ func checkBlock(t *testing.T, where string, d *decoders, e encoderSide, block []
 	if diff := Diff(nkTab, xnTab); diff != "" {
 		t.Fatalf("%s: dynamic tables differ after % x: %s\nnetkit:%s\nx/net:%s", where, block, diff, ListString(nkTab), ListString(xnTab))
 	}
-	if got, want := d.nk.TableSize(), TableSize(nkTab); got != want {
-		t.Fatalf("%s: netkit's TableSize() = %d, its entries add up to %d", where, got, want)
-	}
+	got, want := d.nk.TableSize(), TableSize(nkTab)
+	require.Equal(t, want, got, "%s: netkit's TableSize() = %d, its entries add up to %d", where, got, want)
 	// After an empty block, an encoder may not have applied a lowered
 	// size yet: it does with the size updates, before the next field.
 	if size, n, ok := e.table(); ok && len(l) > 0 && (size != d.nk.TableSize() || n != len(nkTab)) {

@@ -10,6 +10,7 @@ import (
 	xhpack "golang.org/x/net/http2/hpack"
 
 	"github.com/netkit/netkit/codec/hpack"
+	"github.com/stretchr/testify/require"
 )
 
 func unhex(s string) []byte {
@@ -127,9 +128,7 @@ func FuzzDecode(f *testing.F) {
 			xnList, xnErr := XNetDecode(xn, block)
 			if nkErr != nil {
 				var se *hpack.SyntaxError
-				if !errors.As(nkErr, &se) {
-					t.Fatalf("block %d (% x): netkit's error is not a *SyntaxError: %T %v", i, block, nkErr, nkErr)
-				}
+				require.ErrorAs(t, nkErr, &se, "block %d (% x): netkit's error is not a *SyntaxError: %T %v", i, block, nkErr, nkErr)
 			}
 			switch {
 			case nkErr != nil && xnErr != nil:
@@ -145,12 +144,10 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("block %d (% x): %s\nnetkit:%s\nx/net:%s", i, block, diff, ListString(nkList), ListString(xnList))
 			}
 			nkTab := NetkitTable(nk)
-			if diff := Diff(nkTab, XNetTable(xn, len(nkTab))); diff != "" {
-				t.Fatalf("block %d (% x): dynamic tables differ: %s", i, block, diff)
-			}
-			if got, want := nk.TableSize(), TableSize(nkTab); got != want {
-				t.Fatalf("block %d: netkit's TableSize() = %d, its entries add up to %d", i, got, want)
-			}
+			diff := Diff(nkTab, XNetTable(xn, len(nkTab)))
+			require.Equal(t, "", diff, "block %d (% x): dynamic tables differ: %s", i, block, diff)
+			got, want := nk.TableSize(), TableSize(nkTab)
+			require.Equal(t, want, got, "block %d: netkit's TableSize() = %d, its entries add up to %d", i, got, want)
 		}
 	})
 }

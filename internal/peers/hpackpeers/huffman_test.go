@@ -9,9 +9,12 @@ import (
 	xhpack "golang.org/x/net/http2/hpack"
 
 	"github.com/netkit/netkit/codec/hpack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// huffmanUserAgent is the 97-byte user-agent of BenchRequest.
+// huffmanUserAgent is the 97-byte user-agent of BenchRequest, the
+// benchmarks' request.
 const huffmanUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
 
 // checkHuffmanEncode checks that netkit encodes s as x/net does, byte for
@@ -19,15 +22,13 @@ const huffmanUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KH
 func checkHuffmanEncode(t *testing.T, s string) {
 	t.Helper()
 	want := xhpack.AppendHuffmanString(nil, s)
-	if got := hpack.AppendHuffman(nil, s); !bytes.Equal(got, want) {
-		t.Fatalf("AppendHuffman(%q) = %x, x/net: %x", s, got, want)
-	}
-	if n := hpack.HuffmanLen(s); uint64(n) != xhpack.HuffmanEncodeLength(s) {
-		t.Fatalf("HuffmanLen(%q) = %d, x/net: %d", s, n, xhpack.HuffmanEncodeLength(s))
-	}
-	if got, err := hpack.AppendHuffmanDecode(nil, want); err != nil || string(got) != s {
-		t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", want, got, err, s)
-	}
+	got := hpack.AppendHuffman(nil, s)
+	require.Equal(t, want, got, "AppendHuffman(%q) = %x, x/net: %x", s, got, want)
+	n := hpack.HuffmanLen(s)
+	require.Equal(t, xhpack.HuffmanEncodeLength(s), uint64(n), "HuffmanLen(%q) = %d, x/net: %d", s, n, xhpack.HuffmanEncodeLength(s))
+	dec, err := hpack.AppendHuffmanDecode(nil, want)
+	require.NoError(t, err, "AppendHuffmanDecode(%x)", want)
+	require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x)", want)
 }
 
 // TestHuffmanAgainstXNet compares netkit's Huffman code with x/net's: the
@@ -77,22 +78,17 @@ func TestHuffmanAgainstXNet(t *testing.T) {
 		xbuf.Reset()
 		_, xerr := xhpack.HuffmanDecode(&xbuf, in)
 		got, err := hpack.AppendHuffmanDecode(nil, in)
-		if (err == nil) != (xerr == nil) {
-			t.Fatalf("AppendHuffmanDecode(%x): error %v, x/net: %v", in, err, xerr)
-		}
+		require.Equal(t, xerr == nil, err == nil, "AppendHuffmanDecode(%x): error %v, x/net: %v", in, err, xerr)
 		if err == nil {
 			accepted++
-			if !bytes.Equal(got, xbuf.Bytes()) {
-				t.Fatalf("AppendHuffmanDecode(%x) = %q, x/net: %q", in, got, xbuf.Bytes())
-			}
+			require.Equal(t, xbuf.String(), string(got), "AppendHuffmanDecode(%x), against x/net", in)
 		} else {
 			rejected++
 		}
 	}
 	t.Logf("random inputs: %d accepted, %d rejected by both", accepted, rejected)
-	if accepted < 1000 || rejected < 1000 {
-		t.Errorf("random inputs: %d accepted, %d rejected: too few of one kind to compare", accepted, rejected)
-	}
+	assert.GreaterOrEqual(t, accepted, 1000, "random inputs: %d accepted, %d rejected: too few of one kind to compare", accepted, rejected)
+	assert.GreaterOrEqual(t, rejected, 1000, "random inputs: %d accepted, %d rejected: too few of one kind to compare", accepted, rejected)
 }
 
 var (

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/net/http2/hpack"
 )
 
-// BenchRequest is the 10-field request of the benchmarks: a
+// BenchRequest is the 10-field request of the HPACK benchmarks: a
 // browser's GET with a 97-byte user-agent and a 60-byte cookie.
 var BenchRequest = []Field{
 	{Name: ":method", Value: "GET"},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
 )
 
@@ -22,46 +24,33 @@ func TestBenchInputs(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			p := []byte(in.in)
 			nk, err := NetkitParse(p)
-			if err != nil {
-				t.Fatalf("netkit: %v", err)
-			}
-			if nk.Body != bodies[in.name] || nk.N != len(p) {
-				t.Fatalf("netkit reads %d bytes of %d, body %q", nk.N, len(p), nk.Body)
-			}
+			require.NoError(t, err, "netkit")
+			require.Equal(t, bodies[in.name], nk.Body, "netkit: body")
+			require.Equal(t, len(p), nk.N, "netkit: bytes read")
 			for _, peer := range []struct {
 				name string
 				read func([]byte) (*Parsed, error)
 			}{{"nethttp", NetHTTPRead}, {"fasthttp", FastHTTPRead}} {
 				got, err := peer.read(p)
-				if err != nil {
-					t.Fatalf("%s: %v", peer.name, err)
-				}
-				if d := Diff(nk, got); d != "" {
-					t.Errorf("netkit vs %s: %s", peer.name, d)
-				}
+				require.NoError(t, err, "%s", peer.name)
+				assert.Empty(t, Diff(nk, got), "netkit vs %s", peer.name)
 			}
 
 			// fasthttp-header, as the benchmark drives it: the head only.
 			var h fasthttp.RequestHeader
 			br := bufio.NewReader(bytes.NewReader(p))
-			if err := h.Read(br); err != nil {
-				t.Fatalf("fasthttp-header: %v", err)
-			}
-			if string(h.Method()) != nk.Method || string(h.RequestURI()) != nk.Target {
-				t.Errorf("fasthttp-header reads %s %s", h.Method(), h.RequestURI())
-			}
+			require.NoError(t, h.Read(br), "fasthttp-header")
+			assert.Equal(t, nk.Method, string(h.Method()), "fasthttp-header: method")
+			assert.Equal(t, nk.Target, string(h.RequestURI()), "fasthttp-header: target")
 			var fields []Field
 			for name, value := range h.AllInOrder() {
 				if l := strings.ToLower(string(name)); !skipped(l) {
 					fields = append(fields, Field{l, string(value)})
 				}
 			}
-			if !slices.Equal(sorted(fields), sorted(nk.Headers)) {
-				t.Errorf("fasthttp-header reads the fields %q, netkit %q", sorted(fields), sorted(nk.Headers))
-			}
-			if head := strings.Index(in.in, "\r\n\r\n") + 4; len(p)-br.Buffered() != head {
-				t.Errorf("fasthttp-header reads %d bytes, the head is %d", len(p)-br.Buffered(), head)
-			}
+			assert.True(t, slices.Equal(sorted(fields), sorted(nk.Headers)), "fasthttp-header reads the fields %q, netkit %q", sorted(fields), sorted(nk.Headers))
+			head := strings.Index(in.in, "\r\n\r\n") + 4
+			assert.Equal(t, head, len(p)-br.Buffered(), "fasthttp-header reads %d bytes, the head is %d", len(p)-br.Buffered(), head)
 		})
 	}
 }

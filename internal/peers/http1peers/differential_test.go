@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec/http1"
+	"github.com/stretchr/testify/require"
 )
 
 // An outcome is what the two parsers did with one input.
@@ -143,8 +144,7 @@ func TestGeneratorValid(t *testing.T) {
 	g := newGen(1)
 	for range 5000 {
 		in := g.valid()
-		if _, err := NetHTTPRead(in); err != nil {
-			t.Fatalf("net/http rejects the valid %q: %v", in, err)
-		}
+		_, err := NetHTTPRead(in)
+		require.NoError(t, err, "net/http rejects the valid %q", in)
 	}
 }

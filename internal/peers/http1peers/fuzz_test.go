@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec/http1"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzParseRequest is the differential of TestDifferentialNetHTTP on
@@ -40,11 +41,8 @@ func FuzzParseRequest(f *testing.F) {
 			return
 		}
 		lf, err := NetkitParse(in, http1.WithAllowBareLF(true))
-		if err != nil {
-			t.Fatalf("%q: the default parser accepts it, WithAllowBareLF(true) refuses: %v", in, err)
-		}
-		if d := Diff(nk, lf); d != "" {
-			t.Fatalf("%q: default vs WithAllowBareLF(true): %s", in, d)
-		}
+		require.NoError(t, err, "%q: the default parser accepts it, WithAllowBareLF(true) refuses", in)
+		d := Diff(nk, lf)
+		require.Equal(t, "", d, "%q: default vs WithAllowBareLF(true): %s", in, d)
 	})
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // A looser is a request netkit accepts and net/http rejects, against the
-// goal of issue 16 that netkit refuse every request net/http refuses. Each
+// goal that netkit refuse every request net/http refuses. Each
 // row is a bug to fix in codec/http1 (or, if the lead decides, an
 // exception to document): TestLooser fails while any row holds.
 // nethttpErrs are parts of net/http's errors, by which compare recognises

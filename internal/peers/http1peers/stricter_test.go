@@ -9,6 +9,7 @@ import (
 
 	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/internal/peers/readmetable"
+	"github.com/stretchr/testify/assert"
 )
 
 // A stricter is a rule netkit enforces and net/http.ReadRequest does not:
@@ -310,17 +311,15 @@ func TestStricter(t *testing.T) {
 			in := []byte(r.example)
 			_, nkErr := NetkitParse(in)
 			var se *http1.SyntaxError
-			if !errors.Is(nkErr, r.err) || !errors.As(nkErr, &se) {
-				t.Errorf("netkit: %v, want a *SyntaxError of %v", nkErr, r.err)
-			}
-			if _, err := NetHTTPRead(in); err != nil {
-				t.Errorf("net/http: %v, want it to accept the example", err)
-			}
-			if got := documented(nkErr, in); got != r {
-				t.Errorf("documented finds another row for the example: %v", got)
-			}
-			if got, err := ServerStatus(in); err != nil || got != r.server {
-				t.Errorf("net/http's server answers %d (%v), the row says %d", got, err, r.server)
+			assert.ErrorIs(t, nkErr, r.err, "netkit")
+			assert.ErrorAs(t, nkErr, &se, "netkit: want a *SyntaxError")
+			_, err := NetHTTPRead(in)
+			assert.NoError(t, err, "net/http, want it to accept the example")
+			got := documented(nkErr, in)
+			assert.Same(t, r, got, "documented finds another row for the example: %v", got)
+			status, err := ServerStatus(in)
+			if assert.NoError(t, err, "net/http's server") {
+				assert.Equal(t, r.server, status, "net/http's server answers another status than the row says")
 			}
 		})
 	}

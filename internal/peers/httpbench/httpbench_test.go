@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain lets the runner re-execute the test binary as httpbench (it
@@ -45,38 +48,27 @@ Transfer/sec:      8.52MB
 // runs; the maximum then stands in, marked as an upper bound.
 func TestParseWrkZeroP99(t *testing.T) {
 	r, err := parseWrk(strings.Replace(wrkOut, "99%  812.00us", "99%    0.00us", 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.P99us != 22030 || !r.P99IsMax {
-		t.Fatalf("p99 %v µs (is max %v), want wrk's max 22030 µs marked", r.P99us, r.P99IsMax)
-	}
-	if got := p99Cell(Summary{P99us: r.P99us, P99IsMax: true}); !strings.HasPrefix(got, "≤ 22.03 ms") {
-		t.Fatalf("cell %q", got)
-	}
+	require.NoError(t, err)
+	require.Equal(t, float64(22030), r.P99us, "p99 %v µs (is max %v), want wrk's max 22030 µs marked", r.P99us, r.P99IsMax)
+	require.True(t, r.P99IsMax, "p99 %v µs (is max %v), want wrk's max 22030 µs marked", r.P99us, r.P99IsMax)
+	got := p99Cell(Summary{P99us: r.P99us, P99IsMax: true})
+	require.True(t, strings.HasPrefix(got, "≤ 22.03 ms"), "cell %q", got)
 }
 
 func TestParseWrk(t *testing.T) {
 	r, err := parseWrk(wrkOut)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := WrkResult{Requests: 124250, Seconds: 2, RPS: 62083.41, P50us: 3950, P99us: 812, MaxUs: 22030, Non2xx: 7, SocketErrors: 3}
 	r.Raw = ""
-	if r != want {
-		t.Errorf("parseWrk = %+v, want %+v", r, want)
-	}
-	if err := r.Valid(); err == nil || !strings.Contains(err.Error(), "non-2xx") || !strings.Contains(err.Error(), "3 socket errors") {
-		t.Errorf("Valid() = %v, want both kinds of error", err)
+	assert.Equal(t, want, r, "parseWrk")
+	if err := r.Valid(); assert.Error(t, err, "Valid(), want both kinds of error") {
+		assert.Contains(t, err.Error(), "non-2xx", "Valid()")
+		assert.Contains(t, err.Error(), "3 socket errors", "Valid()")
 	}
 	clean := strings.NewReplacer("read 2", "read 0", "timeout 1", "timeout 0", "  Non-2xx or 3xx responses: 7\n", "").Replace(wrkOut)
 	r, err = parseWrk(clean)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Valid(); err != nil {
-		t.Errorf("Valid() of a clean run = %v", err)
-	}
+	require.NoError(t, err)
+	assert.NoError(t, r.Valid(), "Valid() of a clean run")
 }
 
 func TestParseWrkIncomplete(t *testing.T) {
@@ -86,21 +78,17 @@ func TestParseWrkIncomplete(t *testing.T) {
 		"bad unit":   strings.Replace(wrkOut, "812.00us", "812.00ns", 1),
 		"empty":      "",
 	} {
-		if _, err := parseWrk(out); err == nil {
-			t.Errorf("%s: parseWrk succeeded", name)
-		}
+		_, err := parseWrk(out)
+		assert.Error(t, err, "%s: parseWrk succeeded", name)
 	}
 }
 
 func TestWrkArgs(t *testing.T) {
 	got := strings.Join(wrkArgs("http://a/plaintext", 256, 2*time.Second, "/tmp/p.lua", 16), " ")
-	if want := "-t1 -c256 -d2s --latency -s /tmp/p.lua http://a/plaintext -- 16"; got != want {
-		t.Errorf("wrkArgs = %q, want %q", got, want)
-	}
+	want := "-t1 -c256 -d2s --latency -s /tmp/p.lua http://a/plaintext -- 16"
+	assert.Equal(t, want, got, "wrkArgs")
 	got = strings.Join(wrkArgs("http://a/plaintext", 256, 1500*time.Millisecond, "", 1), " ")
-	if want := "-t1 -c256 -d1s --latency -H Accept: " + acceptHeader + " -H Connection: keep-alive http://a/plaintext"; got != want {
-		t.Errorf("wrkArgs = %q, want %q", got, want)
-	}
+	assert.Equal(t, "-t1 -c256 -d1s --latency -H Accept: "+acceptHeader+" -H Connection: keep-alive http://a/plaintext", got, "wrkArgs")
 }
 
 // TestServersAnswer starts every server in process and checks its
@@ -109,13 +97,9 @@ func TestServersAnswer(t *testing.T) {
 	for _, impl := range Servers() {
 		t.Run(impl, func(t *testing.T) {
 			srv, err := registry.Start(impl, "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer srv.Stop()
-			if err := checkServer(srv.Addr); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, checkServer(srv.Addr))
 		})
 	}
 }
@@ -133,9 +117,7 @@ func TestCheckServerRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer ln.Close()
 			go func() {
 				c, err := ln.Accept()
@@ -151,9 +133,7 @@ func TestCheckServerRefuses(t *testing.T) {
 					io.WriteString(c, resp)
 				}
 			}()
-			if err := checkServer(ln.Addr().String()); err == nil {
-				t.Fatal("checkServer accepted a wrong answer")
-			}
+			require.Error(t, checkServer(ln.Addr().String()), "checkServer accepted a wrong answer")
 		})
 	}
 }
@@ -173,17 +153,11 @@ func TestRunSmoke(t *testing.T) {
 	var out, errb strings.Builder
 	json := t.TempDir() + "/r.json"
 	err := Main(&out, &errb, []string{"run", "-smoke", "-scenarios", "plaintext-pipelined16", "-json", json})
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, errb.String())
-	}
+	require.NoError(t, err, "run\n%s", errb.String())
 	for _, impl := range Servers() {
-		if !strings.Contains(out.String(), "| "+impl+" | 16 |") {
-			t.Errorf("no row for %s in\n%s", impl, out.String())
-		}
+		assert.Contains(t, out.String(), "| "+impl+" | 16 |", "no row for %s in\n%s", impl, out.String())
 	}
-	if _, err := os.Stat(json); err != nil {
-		t.Error(err)
-	}
+	assert.FileExists(t, json)
 }
 
 func TestWrkMissing(t *testing.T) {
@@ -193,7 +167,7 @@ func TestWrkMissing(t *testing.T) {
 	debianWrk = "/nonexistent/wrk"
 	defer func() { debianWrk = old }()
 	var out, errb strings.Builder
-	if err := Main(&out, &errb, []string{"run", "-smoke"}); err == nil || !strings.Contains(errb.String(), "wrk not found") {
-		t.Fatalf("run without wrk: err %v, stderr %q", err, errb.String())
-	}
+	err := Main(&out, &errb, []string{"run", "-smoke"})
+	require.Error(t, err, "run without wrk: err %v, stderr %q", err, errb.String())
+	require.Contains(t, errb.String(), "wrk not found", "run without wrk: err %v, stderr %q", err, errb.String())
 }

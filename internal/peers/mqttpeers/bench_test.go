@@ -7,6 +7,8 @@ import (
 	pp "github.com/eclipse/paho.golang/packets"
 	p3 "github.com/eclipse/paho.mqtt.golang/packets"
 	mp "github.com/mochi-mqtt/server/v2/packets"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/codec/mqtt"
 )
@@ -51,9 +53,7 @@ var (
 // benchmark reads.
 func benchInput(tb testing.TB, p *Packet) []byte {
 	b, err := Netkit.Encode(p)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return b
 }
 
@@ -260,18 +260,14 @@ func BenchmarkRemainingLength(b *testing.B) {
 		for b.Loop() {
 			_, sinkErr = mqtt.DecodeBytes(attackHeader, 0, &pk)
 		}
-		if sinkErr == nil {
-			b.Fatal("netkit accepted the header")
-		}
+		require.Error(b, sinkErr, "netkit accepted the header")
 	})
 	b.Run("impl=netkit-decoder", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_, sinkErr = Netkit.ReadFrom(Endless(attackHeader), V311)
 		}
-		if sinkErr == nil {
-			b.Fatal("netkit accepted the header")
-		}
+		require.Error(b, sinkErr, "netkit accepted the header")
 	})
 	b.Run("impl=mochi", func(b *testing.B) {
 		b.ReportAllocs()
@@ -318,9 +314,8 @@ func TestBenchInputs(t *testing.T) {
 			}
 		}
 	}
-	if len(benchTopic) != 21 || len(benchPayload) != 64 {
-		t.Errorf("benchmark topic and payload are %d and %d bytes, want 21 and 64", len(benchTopic), len(benchPayload))
-	}
+	assert.Len(t, benchTopic, 21, "benchmark topic and payload are %d and %d bytes, want 21 and 64", len(benchTopic), len(benchPayload))
+	assert.Len(t, benchPayload, 64, "benchmark topic and payload are %d and %d bytes, want 21 and 64", len(benchTopic), len(benchPayload))
 }
 
 // TestNetkitBenchNoAllocs checks that netkit decodes and encodes the
@@ -334,18 +329,13 @@ func TestNetkitBenchNoAllocs(t *testing.T) {
 			v = 0
 		}
 		var pk mqtt.Packet
-		if n := testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(in, v, &pk) }); n != 0 {
-			t.Errorf("decoding %s v%d: %v allocs, want 0", TypeName(p.Type), p.Version, n)
-		}
+		assert.Zero(t, testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(in, v, &pk) }), "decoding %s v%d: allocs", TypeName(p.Type), p.Version)
 		e := mqtt.Encoder{Version: mqtt.Version(p.Version)}
 		np := ToNetkit(p)
 		dst := make([]byte, 0, 256)
-		if n := testing.AllocsPerRun(100, func() { dst, _ = e.Append(dst[:0], np) }); n != 0 {
-			t.Errorf("encoding %s v%d: %v allocs, want 0", TypeName(p.Type), p.Version, n)
-		}
+		assert.Zero(t, testing.AllocsPerRun(100, func() { dst, _ = e.Append(dst[:0], np) }), "encoding %s v%d: allocs", TypeName(p.Type), p.Version)
 	}
 	var pk mqtt.Packet
-	if n := testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(attackHeader, 0, &pk) }); n > 1 {
-		t.Errorf("rejecting the 256 MiB header: %v allocs, want at most 1", n)
-	}
+	n := testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(attackHeader, 0, &pk) })
+	assert.LessOrEqual(t, n, float64(1), "rejecting the 256 MiB header: %v allocs, want at most 1", n)
 }

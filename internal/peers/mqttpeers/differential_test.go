@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A step is one comparison of the differential test.
@@ -80,9 +83,7 @@ func TestDifferential(t *testing.T) {
 	seen := map[string]bool{} // peer/case/step that disagreed
 	for _, c := range cases {
 		nb, err := Netkit.Encode(&c.p)
-		if err != nil {
-			t.Fatalf("netkit cannot encode %s: %v", c.name, err)
-		}
+		require.NoError(t, err, "netkit cannot encode %s", c.name)
 		if got, n, err := Netkit.Decode(nb, c.p.Version); err != nil || n != len(nb) || !Equal(got, &c.p) {
 			t.Fatalf("netkit does not decode its own %s: % X: %v, %d bytes\n got %v\nwant %v", c.name, nb, err, n, got, &c.p)
 		}
@@ -93,18 +94,14 @@ func TestDifferential(t *testing.T) {
 			for _, d := range compare(peer, &c, nb) {
 				key := peer.Name + "/" + c.name + "/" + string(d.step)
 				seen[key] = true
-				if documented(peer.Name, c.name, d.step) == nil {
-					t.Errorf("%s: %s: %s: %s", peer.Name, c.name, d.step, d.detail)
-				}
+				assert.NotNil(t, documented(peer.Name, c.name, d.step), "%s: %s: %s: %s", peer.Name, c.name, d.step, d.detail)
 			}
 		}
 	}
 	for _, d := range differences {
 		for _, name := range d.cases {
 			for _, s := range d.steps {
-				if !seen[d.peer+"/"+name+"/"+string(s)] {
-					t.Errorf("stale row of differences: %s %s %s agrees now", d.peer, name, s)
-				}
+				assert.True(t, seen[d.peer+"/"+name+"/"+string(s)], "stale row of differences: %s %s %s agrees now", d.peer, name, s)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/netkit/netkit/codec/mqtt"
 	"github.com/netkit/netkit/internal/invariants"
 	"github.com/netkit/netkit/internal/race"
+	"github.com/stretchr/testify/assert"
 )
 
 // A forbiddenCase is an input the specification forbids, with what each
@@ -280,12 +281,9 @@ func TestForbiddenNetkit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			check := func(how string, err error) {
 				t.Helper()
-				if !errors.Is(err, c.want) {
-					t.Errorf("%s % X (%s): got %v, want %v", how, c.in, c.rule, err, c.want)
-				}
-				if got := mqtt.ReasonOf(err); got != c.reason {
-					t.Errorf("%s: ReasonOf = %v, want %v", how, got, c.reason)
-				}
+				assert.ErrorIs(t, err, c.want, "%s % X (%s)", how, c.in, c.rule)
+				got := mqtt.ReasonOf(err)
+				assert.Equal(t, c.reason, got, "%s: ReasonOf", how)
 				var v *mqtt.Violation
 				if errors.As(err, &v) && (v.Ref == "" || !strings.Contains(err.Error(), v.Ref)) {
 					t.Errorf("%s: %q does not name its rule %q", how, err, v.Ref)
@@ -303,15 +301,11 @@ func TestForbiddenNetkit(t *testing.T) {
 			var pk mqtt.Packet
 			_, err = mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk)
 			check("Decode", err)
-			if a := allocatedBytes(func() { mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk) }); a >= 4096 {
-				t.Errorf("decoding % X allocated %d bytes, want < 4 KiB", c.in, a)
-			}
+			assert.Less(t, allocatedBytes(func() { mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk) }), uint64(4096), "decoding % X: bytes allocated", c.in)
 			if race.Enabled || invariants.Enabled {
 				return // the pool of the Decoder's reads drops or keeps buffers: they are allocated each time
 			}
-			if a := allocatedBytes(func() { Netkit.ReadFrom(Endless(c.in), c.v) }); a >= 4096 {
-				t.Errorf("reading % X and endless zeros allocated %d bytes, want < 4 KiB", c.in, a)
-			}
+			assert.Less(t, allocatedBytes(func() { Netkit.ReadFrom(Endless(c.in), c.v) }), uint64(4096), "reading % X and endless zeros: bytes allocated", c.in)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/codec/mqtt"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzPeersDecode feeds arbitrary bytes to netkit and mochi on a 3.1.1 or
@@ -37,14 +38,11 @@ func FuzzPeersDecode(f *testing.F) {
 		var pk mqtt.Packet
 		n, err := mqtt.DecodeBytes(in, nv, &pk)
 		if err != nil {
-			if n != 0 {
-				t.Fatalf("% X: error %v with n = %d", in, err, n)
-			}
+			require.Equal(t, 0, n, "% X: error %v with n = %d", in, err, n)
 			return
 		}
-		if n <= 0 || n > len(in) {
-			t.Fatalf("% X: n = %d of %d bytes", in, n, len(in))
-		}
+		require.Greater(t, n, 0, "% X: n = %d of %d bytes", in, n, len(in))
+		require.LessOrEqual(t, n, len(in), "% X: n = %d of %d bytes", in, n, len(in))
 		got := FromNetkit(&pk)
 
 		// decode∘encode is the identity on the fields.
@@ -69,9 +67,7 @@ func FuzzPeersDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if mn != n {
-			t.Fatalf("% X: netkit reads %d bytes, mochi %d", in, n, mn)
-		}
+		require.Equal(t, n, mn, "% X: netkit reads %d bytes, mochi %d", in, n, mn)
 		if want := mochiView(got, in[:n]); !Equal(mg, want) {
 			t.Fatalf("% X:\nmochi  %v\nnetkit %v", in[:n], mg, want)
 		}
