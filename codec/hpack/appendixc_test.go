@@ -1,10 +1,12 @@
 package hpack
 
 import (
-	"bytes"
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The examples of RFC 7541 Appendix C, as tables. Each sequence is decoded
@@ -274,16 +276,14 @@ var appendixC = []appSequence{
 func unhex(tb testing.TB, s string) []byte {
 	tb.Helper()
 	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-	if err != nil {
-		tb.Fatalf("bad hex %q: %v", s, err)
-	}
+	require.NoError(tb, err, "bad hex %q", s)
 	return b
 }
 
 // decodeList decodes one block and returns the emitted fields, copied.
 func decodeList(d *Decoder, block []byte) ([]appField, error) {
 	var got []appField
-	err := d.Decode(block, func(name, value []byte, sensitive bool) error {
+	err := d.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 		got = append(got, appField{name: string(name), value: string(value), sensitive: sensitive})
 		return nil
 	})
@@ -293,42 +293,35 @@ func decodeList(d *Decoder, block []byte) ([]appField, error) {
 // checkList compares a decoded header list with the expected one.
 func checkList(tb testing.TB, got, want []appField) {
 	tb.Helper()
-	if len(got) != len(want) {
-		tb.Errorf("decoded %d fields, want %d:\n got %+v\nwant %+v", len(got), len(want), got, want)
+	if !assert.Len(tb, got, len(want), "decoded fields, want %+v", want) {
 		return
 	}
 	for i := range want {
-		if got[i] != want[i] {
-			tb.Errorf("field %d = %q: %q (sensitive %v), want %q: %q (sensitive %v)", i,
-				got[i].name, got[i].value, got[i].sensitive, want[i].name, want[i].value, want[i].sensitive)
-		}
+		assert.Equal(tb, want[i], got[i], "field %d = %q: %q (sensitive %v), want %q: %q (sensitive %v)", i, got[i].name, got[i].value, got[i].sensitive, want[i].name, want[i].value, want[i].sensitive)
 	}
 }
 
 // checkTable compares the decoder's dynamic table with the RFC's listing.
 func checkTable(tb testing.TB, d *Decoder, want []appEntry, size int) {
 	tb.Helper()
-	if n := d.TableLen(); n != len(want) {
-		tb.Errorf("TableLen() = %d, want %d", n, len(want))
-	}
+	n := d.TableLen()
+	assert.Equal(tb, len(want), n, "TableLen() = %d, want %d", n, len(want))
 	for i := range min(d.TableLen(), len(want)) {
 		name, value := d.TableEntry(i + 1)
-		if string(name) != want[i].name || string(value) != want[i].value {
-			tb.Errorf("TableEntry(%d) = %q: %q, want %q: %q", i+1, name, value, want[i].name, want[i].value)
-		}
+		assert.Equal(tb, want[i].name, string(name), "TableEntry(%d) name", i+1)
+		assert.Equal(tb, want[i].value, string(value), "TableEntry(%d) value", i+1)
 	}
-	if got := d.TableSize(); got != size {
-		tb.Errorf("TableSize() = %d, want %d", got, size)
-	}
+	got := d.TableSize()
+	assert.Equal(tb, size, got, "TableSize() = %d, want %d", got, size)
 }
 
 // newDecoder returns a decoder for the sequence. For C.5 and C.6 the RFC's
 // decoder has a table of 256 octets from the start: our SETTINGS bound is
 // 256, so the table starts at 256 and the blocks need no size update.
-func (s appSequence) newDecoder() *Decoder { return NewDecoder(WithMaxTableSize(s.maxTable)) }
+func (s appSequence) newDecoder() *Decoder { return &Decoder{MaxTableSize: s.maxTable} }
 
 func (s appSequence) newEncoder() *Encoder {
-	return NewEncoder(WithEncoderTableLimit(s.maxTable))
+	return &Encoder{MaxTableSize: s.maxTable}
 }
 
 // The integer examples of C.1 (RFC 7541 §5.1), checked through the
@@ -347,25 +340,19 @@ var appendixCIntegers = []struct {
 
 func checkAppendixCInteger(t *testing.T, value int, prefix uint8, wire string) {
 	want := unhex(t, wire)
-	if got := appendInt(nil, 0, prefix, value); !bytes.Equal(got, want) {
-		t.Errorf("appendInt(%d, %d-bit prefix) = %x, want %x", value, prefix, got, want)
-	}
+	assert.Equal(t, want, appendInt(nil, 0, prefix, value), "appendInt(%d, %d-bit prefix)", value, prefix)
 	flags := byte(0xff) << prefix // the X bits, all set (none for an 8-bit prefix)
 	withFlags := append([]byte{want[0] | flags}, want[1:]...)
-	if got := appendInt([]byte{0x55}, flags, prefix, value); !bytes.Equal(got, append([]byte{0x55}, withFlags...)) {
-		t.Errorf("appendInt with flags %#x = %x, want 55%x", flags, got, withFlags)
-	}
+	got := appendInt([]byte{0x55}, flags, prefix, value)
+	assert.Equal(t, append([]byte{0x55}, withFlags...), got, "appendInt with flags %#x = %x, want 55%x", flags, got, withFlags)
 	// Decode from an offset, with the X bits set and a byte after.
 	p := append(append([]byte{0x55}, withFlags...), 0x77)
 	v, j, bad := readInt(p, 1, prefix)
-	if v != value || j != 1+len(want) || bad != nil {
-		t.Errorf("readInt(%x, 1, %d) = %d, %d, %v; want %d, %d, nil", p, prefix, v, j, bad, value, 1+len(want))
-	}
+	assert.False(t, v != value || j != 1+len(want) || bad != nil, "readInt(%x, 1, %d) = %d, %d, %v; want %d, %d, nil", p, prefix, v, j, bad, value, 1+len(want))
 	// Cut before its last byte, the integer is unfinished.
 	if len(want) > 1 {
-		if _, j, bad := readInt(withFlags[:len(withFlags)-1], 0, prefix); j >= 0 || bad != nil {
-			t.Errorf("readInt of %x cut short: j = %d, %v; want j < 0", withFlags, j, bad)
-		}
+		_, j, bad := readInt(withFlags[:len(withFlags)-1], 0, prefix)
+		assert.False(t, j >= 0 || bad != nil, "readInt of %x cut short: j = %d, %v; want j < 0", withFlags, j, bad)
 	}
 }
 
@@ -382,14 +369,11 @@ func TestAppendixC(t *testing.T) {
 			t.Run(b.name+"/decode", func(t *testing.T) {
 				dec := seq.newDecoder()
 				for _, prev := range seq.blocks[:k] {
-					if _, err := decodeList(dec, unhex(t, prev.wire)); err != nil {
-						t.Fatalf("decoding %s: %v", prev.name, err)
-					}
+					_, err := decodeList(dec, unhex(t, prev.wire))
+					require.NoError(t, err, "decoding %s", prev.name)
 				}
 				got, err := decodeList(dec, unhex(t, b.wire))
-				if err != nil {
-					t.Fatalf("Decode: %v", err)
-				}
+				require.NoError(t, err, "Decode")
 				checkList(t, got, b.fields)
 				checkTable(t, dec, b.table, b.size)
 			})
@@ -399,9 +383,8 @@ func TestAppendixC(t *testing.T) {
 				follow := seq.newDecoder()
 				for _, prev := range seq.blocks[:k] {
 					out := enc.AppendFields(nil, appFields(prev.fields))
-					if _, err := decodeList(follow, out); err != nil {
-						t.Fatalf("decoding the encoder's %s: %v", prev.name, err)
-					}
+					_, err := decodeList(follow, out)
+					require.NoError(t, err, "decoding the encoder's %s", prev.name)
 				}
 				out := enc.AppendFields(nil, appFields(b.fields))
 				if seq.encode == encodeExact {
@@ -412,14 +395,11 @@ func TestAppendixC(t *testing.T) {
 					if k == 0 {
 						want = seq.encPrefix + want
 					}
-					if w := unhex(t, want); !bytes.Equal(out, w) {
-						t.Errorf("AppendFields = %x\n                 want %x", out, w)
-					}
+					w := unhex(t, want)
+					assert.Equal(t, w, out, "AppendFields = %x\n                 want %x", out, w)
 				}
 				got, err := decodeList(follow, out)
-				if err != nil {
-					t.Fatalf("decoding the encoder's %x: %v", out, err)
-				}
+				require.NoError(t, err, "decoding the encoder's %x", out)
 				checkList(t, got, b.fields)
 				table, size := b.table, b.size
 				if b.encSize != 0 {
@@ -445,18 +425,12 @@ func appFields(list []appField) []Field {
 func checkEncoderTable(tb testing.TB, enc *Encoder, want []appEntry, size int) {
 	tb.Helper()
 	got := encoderEntries(enc)
-	if len(got) != len(want) {
-		tb.Errorf("encoder table %+v, want %+v", got, want)
-	} else {
+	if assert.Len(tb, got, len(want), "encoder table %+v", got) {
 		for i := range want {
-			if got[i] != want[i] {
-				tb.Errorf("encoder table entry %d = %+v, want %+v", i+1, got[i], want[i])
-			}
+			assert.Equal(tb, want[i], got[i], "encoder table entry %d", i+1)
 		}
 	}
-	if got := enc.TableSize(); got != size {
-		tb.Errorf("encoder TableSize() = %d, want %d", got, size)
-	}
+	assert.Equal(tb, size, enc.TableSize(), "encoder TableSize()")
 }
 
 // encoderEntries lists the encoder's dynamic table, newest first.

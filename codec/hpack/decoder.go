@@ -42,70 +42,75 @@ const (
 	DefaultMaxFields = 256
 )
 
+// config holds the limits and the mode in force for the block being
+// decoded, resolved from the Decoder's exported fields when it begins.
 type config struct {
-	maxTable, maxList, maxFields, maxString int
-	mode                                    Mode
-	// markNone makes the decoder mark no dynamic entry as validated, so
-	// that every indexed field is checked again: the reference the tests
-	// hold the marks to.
-	markNone bool
-}
-
-// An Option changes a Decoder's limits or validation.
-type Option func(*config)
-
-// WithMaxTableSize sets the dynamic table size the decoder allows: the
-// SETTINGS_HEADER_TABLE_SIZE it advertises (default 4096). The table
-// starts at the protocol's initial size, 4096, or at n if lower: a peer
-// encodes with 4096 until it has our SETTINGS (RFC 7541 §4.2, RFC 9113
-// §6.5.2), and grows the table to n with a size update. A lower n assumes
-// the peer has it before its first block, which then starts with a size
-// update to n or less; a peer that encodes for 4096 until then either
-// still decodes right (the smaller table holds its newest entries) or
-// fails with ErrIndexRange, never with wrong fields.
-func WithMaxTableSize(n int) Option {
-	return func(c *config) { c.maxTable = max(n, 0) }
-}
-
-// WithMaxHeaderListSize sets the largest header list accepted, counted
-// as name + value + 32 per field (default 64 KiB; see the package doc for
-// why). A larger list is refused with ErrListTooLarge, a stream error.
-func WithMaxHeaderListSize(n int) Option {
-	return func(c *config) { c.maxList = max(n, 0) }
-}
-
-// WithMaxFields sets the most fields accepted in one header list (default
-// 256). More is refused with ErrTooManyFields, a stream error.
-func WithMaxFields(n int) Option {
-	return func(c *config) { c.maxFields = max(n, 0) }
-}
-
-// WithMaxStringLength sets the longest name or value the decoder will hold,
-// after Huffman decoding (default: the maximum header list size). A longer
-// string is ErrStringTooLong, a connection error: the decoder cannot keep
-// its table in step without holding the string. It bounds the memory a
-// Decoder takes for a block.
-func WithMaxStringLength(n int) Option {
-	return func(c *config) { c.maxString = max(n, 0) }
-}
-
-// WithValidation sets which header lists are validated (RFC 9113 §8).
-func WithValidation(m Mode) Option {
-	return func(c *config) { c.mode = m }
+	maxList, maxFields, maxString int
+	mode                          Mode
 }
 
 // A Decoder decodes the header blocks of one HTTP/2 connection, in order,
-// keeping the dynamic table they share. It is not safe for concurrent use.
+// keeping the dynamic table they share. Its zero value is ready to use: a
+// decoder with the default limits that validates nothing. Set Validate to
+// Request for a server's decoder, Response for a client's. It is not safe
+// for concurrent use, and must not be copied once it has decoded (its
+// table points into the Decoder).
+//
+// The limits are read when a block begins, so they may be changed
+// between blocks; MaxTableSize is read when the decoder starts and at
+// Reset. Zero means the default.
 //
 // Memory: the dynamic table lives in one arena that grows with the
 // entries it holds (512 bytes at first, at most twice the maximum table size),
 // plus a scratch buffer for Huffman-decoded strings that grows to the
 // longest string decoded (bounded by the maximum string length), plus, for
 // blocks split across frames, the unfinished representation carried to the
-// next fragment. A new Decoder is one allocation of under 1 KiB; its
-// first entry adds the arena.
+// next fragment. A Decoder is under 1 KiB; its first entry adds the arena.
 type Decoder struct {
-	cfg   config
+	// Validate says which header lists are checked against RFC 9113 §8
+	// (default NoValidation; the limits apply in every mode).
+	Validate Mode
+
+	// MaxTableSize is the dynamic table size the decoder allows: the
+	// SETTINGS_HEADER_TABLE_SIZE it advertises (0: DefaultMaxTableSize,
+	// 4096; a negative value: 0, no dynamic table). The table starts at
+	// the protocol's initial size, 4096, or at MaxTableSize if lower: a
+	// peer encodes with 4096 until it has our SETTINGS (RFC 7541 §4.2,
+	// RFC 9113 §6.5.2), and grows the table with a size update. A lower
+	// value assumes the peer has it before its first block, which then
+	// starts with a size update to it or less; a peer that encodes for
+	// 4096 until then either still decodes right (the smaller table holds
+	// its newest entries) or fails with ErrIndexRange, never with wrong
+	// fields. SetMaxTableSize changes the bound during the connection.
+	MaxTableSize int
+
+	// MaxHeaderListSize bounds a header list, counted as name + value +
+	// 32 per field (0: DefaultMaxHeaderListSize, 64 KiB; see the package
+	// doc for why). A larger list is refused with ErrListTooLarge, a
+	// stream error.
+	MaxHeaderListSize int
+
+	// MaxFields bounds the fields of one header list (0:
+	// DefaultMaxFields, 256). More is refused with ErrTooManyFields, a
+	// stream error.
+	MaxFields int
+
+	// MaxStringLength bounds a name or value the decoder will hold, after
+	// Huffman decoding (0: the maximum header list size). A longer string
+	// is ErrStringTooLong, a connection error: the decoder cannot keep
+	// its table in step without holding the string. It bounds the memory
+	// a Decoder takes for a block.
+	MaxStringLength int
+
+	_ noCopy
+
+	// markNone makes the decoder mark no dynamic entry as validated, so
+	// that every indexed field is checked again: the reference the tests
+	// hold the marks to.
+	markNone bool
+
+	ready bool   // the table is set up (Reset has run)
+	cfg   config // the limits of the block in progress
 	tab   table
 	bound int // the SETTINGS bound on size updates
 
@@ -137,49 +142,60 @@ type Decoder struct {
 	scratch0 [256]byte
 }
 
-// NewDecoder returns a Decoder with the default limits that does not
-// validate header lists (see NewRequestDecoder and NewResponseDecoder).
-func NewDecoder(opts ...Option) *Decoder {
-	return newDecoder(NoValidation, opts)
+// noCopy makes go vet's copylocks check report a copied Decoder or
+// Encoder: their tables point into their own inline arrays.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// tableLimit resolves a MaxTableSize field: 0 is the default, a negative
+// value no table at all.
+func tableLimit(n int) int {
+	switch {
+	case n == 0:
+		return DefaultMaxTableSize
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
-func newDecoder(mode Mode, opts []Option) *Decoder {
-	d := &Decoder{cfg: config{
-		mode:      mode,
-		maxTable:  DefaultMaxTableSize,
+// limits resolves the exported limits, zero meaning the default.
+func (d *Decoder) limits() config {
+	c := config{
 		maxList:   DefaultMaxHeaderListSize,
 		maxFields: DefaultMaxFields,
-		maxString: -1,
-	}}
-	for _, o := range opts {
-		o(&d.cfg)
+		mode:      d.Validate,
 	}
-	if d.cfg.maxString < 0 {
-		d.cfg.maxString = d.cfg.maxList
+	if d.MaxHeaderListSize > 0 {
+		c.maxList = d.MaxHeaderListSize
 	}
-	d.Reset()
-	return d
+	if d.MaxFields > 0 {
+		c.maxFields = d.MaxFields
+	}
+	c.maxString = c.maxList
+	if d.MaxStringLength > 0 {
+		c.maxString = d.MaxStringLength
+	}
+	return c
 }
 
-// NewRequestDecoder returns a server's Decoder: it validates request
-// header lists and trailers (RFC 9113 §8; options may change the limits,
-// or the mode).
-func NewRequestDecoder(opts ...Option) *Decoder {
-	return newDecoder(Request, opts)
-}
-
-// NewResponseDecoder returns a client's Decoder: it validates response
-// header lists and trailers.
-func NewResponseDecoder(opts ...Option) *Decoder {
-	return newDecoder(Response, opts)
+// start sets up a zero Decoder's table on first use.
+func (d *Decoder) start() {
+	if !d.ready {
+		d.Reset()
+	}
 }
 
 // Reset returns d to its state when new: an empty dynamic table at the
-// initial size (see WithMaxTableSize), no block in progress, no error. A
+// initial size (see MaxTableSize), no block in progress, no error. A
 // connection that starts over (or a pool of decoders) calls it.
 func (d *Decoder) Reset() {
-	d.tab.reset(min(d.cfg.maxTable, DefaultMaxTableSize), d.ents0[:])
-	d.bound = d.cfg.maxTable
+	limit := tableLimit(d.MaxTableSize)
+	d.ready = true
+	d.tab.reset(min(limit, DefaultMaxTableSize), d.ents0[:])
+	d.bound = limit
 	d.mustUpdate = false
 	d.broken = nil
 	d.inBlock = false
@@ -198,6 +214,7 @@ func (d *Decoder) Reset() {
 // shrunk it that far, the peer's next block must begin with a size update
 // no larger (RFC 7541 §4.2).
 func (d *Decoder) SetMaxTableSize(n int) {
+	d.start()
 	n = max(n, 0)
 	if n < d.tab.max {
 		d.tab.setMax(n)
@@ -213,8 +230,12 @@ func (d *Decoder) SetMaxTableSize(n int) {
 // lengths plus 32 per entry (RFC 7541 §4.1).
 func (d *Decoder) TableSize() int { return d.tab.size }
 
-// MaxTableSize returns the dynamic table's current maximum size.
-func (d *Decoder) MaxTableSize() int { return d.tab.max }
+// TableMaxSize returns the dynamic table's current maximum size: the
+// last size update's, at most the bound in force.
+func (d *Decoder) TableMaxSize() int {
+	d.start()
+	return d.tab.max
+}
 
 // TableLen returns the number of entries in the dynamic table.
 func (d *Decoder) TableLen() int { return d.tab.n }
@@ -230,22 +251,35 @@ func (d *Decoder) TableEntry(i int) (name, value []byte) {
 	return d.tab.name(e), d.tab.value(e)
 }
 
-// Decode decodes one complete header block (a HEADERS frame's, with its
-// CONTINUATION frames' joined) and calls emit for each field in order.
+// DecodeBlock decodes one complete header block (a HEADERS frame's, with
+// its CONTINUATION frames' joined) and calls emit for each field in order.
+// It returns one of three kinds of error:
 //
-// A *SyntaxError is a connection error (COMPRESSION_ERROR): the Decoder
-// then refuses every block until Reset. A *HeaderError is a stream error:
-// the block was processed to its end and the table is in step, no field
-// was emitted after the one at fault, and the caller discards the fields
-// emitted before it. An error emit returns is returned the same way.
-func (d *Decoder) Decode(block []byte, emit EmitFunc) error {
+//   - a *[SyntaxError] (Kind a *[Violation] with Stream false) is a
+//     connection error (COMPRESSION_ERROR): the Decoder then refuses every
+//     block until Reset;
+//   - a *[FieldError] (Kind a *Violation with Stream true) is a stream
+//     error: the block was processed to its end and the table is in step,
+//     no field was emitted after the one at fault, and the caller discards
+//     the fields emitted before it;
+//   - an error emit returned, unchanged, the same way: after the whole
+//     block, the table in step.
+//
+// [IsStreamError] tells the first two apart.
+func (d *Decoder) DecodeBlock(block []byte, emit EmitFunc) error {
 	if d.inBlock && d.broken == nil {
 		return d.breakWith(ErrBlockUnfinished, d.off)
 	}
 	return d.DecodeFragment(Headers, block, true, emit)
 }
 
-// DecodeTrailers decodes one complete block of trailers: like Decode, but
+// Decode is the former name of DecodeBlock: in every netkit codec Decode
+// takes a stream (a *buf.Composite), and a header block is not one.
+//
+// Deprecated: use DecodeBlock.
+func (d *Decoder) Decode(block []byte, emit EmitFunc) error { return d.DecodeBlock(block, emit) }
+
+// DecodeTrailers decodes one complete block of trailers: like DecodeBlock, but
 // a validating decoder refuses pseudo-headers and requires none.
 func (d *Decoder) DecodeTrailers(block []byte, emit EmitFunc) error {
 	if d.inBlock && d.broken == nil {
@@ -258,9 +292,12 @@ func (d *Decoder) DecodeTrailers(block []byte, emit EmitFunc) error {
 // fragment in order, with end set on the last (END_HEADERS). kind is read
 // from a block's first fragment. Fields are emitted as soon as they are
 // whole; a representation cut by the fragment's end is kept (copied) until
-// the next fragment completes it. Errors are as for Decode; block-level
+// the next fragment completes it. Errors are as for DecodeBlock; block-level
 // ones come with the last fragment.
 func (d *Decoder) DecodeFragment(kind Block, frag []byte, end bool, emit EmitFunc) error {
+	if !d.ready {
+		d.Reset()
+	}
 	if d.broken != nil {
 		return d.broken
 	}
@@ -300,6 +337,7 @@ func (d *Decoder) begin(kind Block) {
 	d.faultName = ""
 	d.emitErr = nil
 	d.partial = d.partial[:0]
+	d.cfg = d.limits()
 	d.v = validator{mode: d.cfg.mode, trailers: kind == Trailers}
 }
 
@@ -323,7 +361,7 @@ func (d *Decoder) finish() error {
 		}
 	}
 	if d.fault != nil {
-		return &HeaderError{Kind: d.fault, Field: d.faultAt, Name: d.faultName}
+		return &FieldError{Kind: d.fault, Field: d.faultName, Index: d.faultAt}
 	}
 	return d.emitErr
 }
@@ -383,7 +421,7 @@ func (d *Decoder) parse(p []byte, emit EmitFunc) (int, error) {
 			// The mark is taken before the insertion: an indexed name
 			// aliases the arena, and its entry may be evicted and its
 			// bytes overwritten by the entry that add writes.
-			ok := d.cfg.mode != NoValidation && !d.cfg.markNone && clean(name, value)
+			ok := d.cfg.mode != NoValidation && !d.markNone && clean(name, value)
 			added := d.tab.added
 			add(&d.tab, name, value)
 			if d.tab.added != added {

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,20 +39,19 @@ func TestDecodeRejects(t *testing.T) {
 		{"RFC7541_4.2/size_update_not_down_to_lowest_settings", func(d *Decoder) { d.SetMaxTableSize(100); d.SetMaxTableSize(200) }, cat(upd(150), idx(2)), ErrSizeUpdateMissed, 2},
 		{"RFC7541_2.3/block_ends_inside_a_string", nil, lit("name", "value")[:8], ErrTruncated, 0},
 		{"RFC7541_2.3/block_ends_inside_an_integer", nil, []byte{0x82, 0xff}, ErrTruncated, 1},
-		{"RFC7541_7.4/string_longer_than_maximum", func(d *Decoder) { *d = *NewDecoder(WithMaxStringLength(99)) }, lit("a", big), ErrStringTooLong, 0},
-		{"RFC7541_7.4/string_length_checked_before_bytes_arrive", func(d *Decoder) { *d = *NewDecoder(WithMaxStringLength(99)) }, lit("a", big)[:5], ErrStringTooLong, 0},
+		{"RFC7541_7.4/string_longer_than_maximum", func(d *Decoder) { *d = Decoder{MaxStringLength: 99} }, lit("a", big), ErrStringTooLong, 0},
+		{"RFC7541_7.4/string_length_checked_before_bytes_arrive", func(d *Decoder) { *d = Decoder{MaxStringLength: 99} }, lit("a", big)[:5], ErrStringTooLong, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.want == nil {
-				d := NewDecoder()
+				d := new(Decoder)
 				got, err := collect(d, Headers, cat([]byte{0x00}, rawStr(":path"), rawStr("/x")))
-				if err != nil || !slices.Equal(got, []string{":path: /x"}) {
-					t.Fatalf("%q %v", got, err)
-				}
+				require.NoError(t, err, "%q", got)
+				require.Equal(t, []string{":path: /x"}, got)
 				return
 			}
-			d := NewDecoder()
+			d := new(Decoder)
 			if c.setup != nil {
 				c.setup(d)
 			}
@@ -60,65 +59,55 @@ func TestDecodeRejects(t *testing.T) {
 			wantKind(t, err, c.want)
 			var se *SyntaxError
 			errors.As(err, &se)
-			if se.Offset != c.off {
-				t.Errorf("offset %d, want %d (%v)", se.Offset, c.off, err)
-			}
+			assert.Equal(t, c.off, se.Offset, "offset %d, want %d (%v)", se.Offset, c.off, err)
 			// A connection error is final until Reset.
-			if _, err2 := collect(d, Headers, idx(2)); err2 != err {
-				t.Errorf("after the error: %v, want the same error again", err2)
-			}
+			_, err2 := collect(d, Headers, idx(2))
+			assert.Same(t, err, err2, "after the error, the same error again")
 			d.Reset()
-			if got, err := collect(d, Headers, idx(2)); err != nil || got[0] != ":method: GET" {
-				t.Errorf("after Reset: %q %v", got, err)
-			}
+			got, err := collect(d, Headers, idx(2))
+			assert.NoError(t, err, "after Reset")
+			assert.Equal(t, []string{":method: GET"}, got, "after Reset")
 		})
 	}
 }
 
 func TestDecodeSizeUpdates(t *testing.T) {
-	d := NewDecoder()
-	if _, err := collect(d, Headers, cat(litInc("aaaa", "bbbb"), litInc("cccc", "dddd"))); err != nil {
-		t.Fatal(err)
-	}
+	d := new(Decoder)
+	_, err := collect(d, Headers, cat(litInc("aaaa", "bbbb"), litInc("cccc", "dddd")))
+	require.NoError(t, err)
 	// Two updates at the start: down to 0 (evicts all), then up again.
 	got, err := collect(d, Headers, cat(upd(0), upd(4096), litInc("e", "f"), idx(62)))
-	if err != nil || !slices.Equal(got, []string{"e: f", "e: f"}) {
-		t.Fatalf("%q %v", got, err)
-	}
-	if d.TableLen() != 1 || d.TableSize() != 34 || d.MaxTableSize() != 4096 {
-		t.Fatalf("table %d entries, size %d, max %d:\n%s", d.TableLen(), d.TableSize(), d.MaxTableSize(), tableString(d))
-	}
+	require.NoError(t, err, "%q", got)
+	require.Equal(t, []string{"e: f", "e: f"}, got)
+	require.Equal(t, 1, d.TableLen(), tableString(d))
+	require.Equal(t, 34, d.TableSize(), tableString(d))
+	require.Equal(t, 4096, d.TableMaxSize())
 	// SETTINGS lowered: the table shrinks now, the next block must start
 	// with an update no larger, after which blocks go on.
 	d.SetMaxTableSize(10)
-	if d.TableLen() != 0 || d.MaxTableSize() != 10 {
-		t.Fatalf("after SetMaxTableSize(10): %d entries, max %d", d.TableLen(), d.MaxTableSize())
-	}
-	if _, err := collect(d, Headers, cat(upd(10), idx(2))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := collect(d, Headers, idx(2)); err != nil {
-		t.Fatal(err)
-	}
+	require.Equal(t, 0, d.TableLen(), "entries after SetMaxTableSize(10)")
+	require.Equal(t, 10, d.TableMaxSize(), "after SetMaxTableSize(10)")
+	_, err = collect(d, Headers, cat(upd(10), idx(2)))
+	require.NoError(t, err)
+	_, err = collect(d, Headers, idx(2))
+	require.NoError(t, err)
 	// SETTINGS raised: nothing changes until the peer's update.
 	d.SetMaxTableSize(8192)
-	if d.MaxTableSize() != 10 {
-		t.Fatalf("max %d before the update, want 10", d.MaxTableSize())
-	}
+	require.Equal(t, 10, d.TableMaxSize(), "before the update")
 	big := strings.Repeat("v", 5000)
-	if _, err := collect(d, Headers, cat(upd(8192), litInc("k", big), idx(62))); err != nil {
-		t.Fatal(err)
-	}
-	if n, v := d.TableEntry(1); string(n) != "k" || string(v) != big || d.TableSize() != 5033 {
-		t.Fatalf("entry %q (%d bytes), size %d", n, len(v), d.TableSize())
-	}
+	_, err = collect(d, Headers, cat(upd(8192), litInc("k", big), idx(62)))
+	require.NoError(t, err)
+	n, v := d.TableEntry(1)
+	require.Equal(t, "k", string(n))
+	require.Equal(t, big, string(v))
+	require.Equal(t, 5033, d.TableSize())
 }
 
 // An entry larger than the table empties it and is not added (RFC 7541
 // §4.4); eviction makes room for the new entry first, even when the new
 // entry's name is the evicted entry's (§4.4's last paragraph).
 func TestDecodeEviction(t *testing.T) {
-	d := NewDecoder(WithMaxTableSize(100))
+	d := &Decoder{MaxTableSize: 100}
 	blocks := [][]byte{
 		litInc("name-one", "value-one"),                         // 8+9+32 = 49
 		litInc("name-two", "value-two"),                         // 98
@@ -132,19 +121,16 @@ func TestDecodeEviction(t *testing.T) {
 		"[1] name-two: " + strings.Repeat("z", 58) + "\n",
 	}
 	for i, b := range blocks {
-		if _, err := collect(d, Headers, b); err != nil {
-			t.Fatal(i, err)
-		}
-		if got := tableString(d); got != want[i] {
-			t.Fatalf("block %d: table\n%swant\n%s", i, got, want[i])
-		}
+		_, err := collect(d, Headers, b)
+		require.NoError(t, err, "%v", i)
+		got := tableString(d)
+		require.Equal(t, want[i], got, "block %d: table\n%swant\n%s", i, got, want[i])
 	}
-	if _, err := collect(d, Headers, litInc("k", strings.Repeat("x", 68))); err != nil { // 101 > 100
-		t.Fatal(err)
-	}
-	if d.TableLen() != 0 || d.TableSize() != 0 {
-		t.Fatalf("an oversized entry left %d entries:\n%s", d.TableLen(), tableString(d))
-	}
+	// 101 > 100
+	_, err := collect(d, Headers, litInc("k", strings.Repeat("x", 68)))
+	require.NoError(t, err)
+	require.Equal(t, 0, d.TableLen(), "an oversized entry left entries:\n%s", tableString(d))
+	require.Equal(t, 0, d.TableSize())
 }
 
 // The arena placement: many entries of random sizes wrap around the ring
@@ -154,26 +140,23 @@ func TestDecodeTableWraps(t *testing.T) {
 		t.Run(fmt.Sprint(max), func(t *testing.T) { testTableWraps(t, max) })
 	}
 	// A large maximum with small entries keeps a small arena.
-	d := NewDecoder(WithMaxTableSize(1 << 20))
-	if _, err := collect(d, Headers, cat(upd(1<<20), idx(2))); err != nil || d.MaxTableSize() != 1<<20 {
-		t.Fatal(err, d.MaxTableSize())
-	}
+	d := &Decoder{MaxTableSize: 1 << 20}
+	_, err := collect(d, Headers, cat(upd(1<<20), idx(2)))
+	require.NoError(t, err)
+	require.Equal(t, 1<<20, d.TableMaxSize())
 	for i := range 100 {
-		if _, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v")); err != nil {
-			t.Fatal(err)
-		}
+		_, err := collect(d, Headers, litInc(fmt.Sprint("k", i), "v"))
+		require.NoError(t, err)
 	}
-	if len(d.tab.arena) > 2*DefaultMaxTableSize || len(d.tab.ents) > 256 {
-		t.Fatalf("arena %d bytes, ring %d entries for 100 small entries", len(d.tab.arena), len(d.tab.ents))
-	}
+	require.LessOrEqual(t, len(d.tab.arena), 2*DefaultMaxTableSize, "arena bytes for 100 small entries")
+	require.LessOrEqual(t, len(d.tab.ents), 256, "ring entries for 100 small entries")
 }
 
 func testTableWraps(t *testing.T, max int) {
-	d := NewDecoder(WithMaxTableSize(max))
+	d := &Decoder{MaxTableSize: max}
 	// The table starts at 4096 at most; the peer grows it to max.
-	if _, err := collect(d, Headers, cat(upd(max), idx(2))); err != nil {
-		t.Fatal(err)
-	}
+	_, err := collect(d, Headers, cat(upd(max), idx(2)))
+	require.NoError(t, err)
 	var model [][2]string // newest first
 	size := func() int {
 		n := 0
@@ -185,21 +168,17 @@ func testTableWraps(t *testing.T, max int) {
 	for i := 0; i < 5000; i++ {
 		name := strings.Repeat(string(rune('a'+i%26)), 1+i%7)
 		value := strings.Repeat("v", (i*37)%(max/2+50)%1000)
-		if _, err := collect(d, Headers, litInc(name, value)); err != nil {
-			t.Fatal(err)
-		}
+		_, err := collect(d, Headers, litInc(name, value))
+		require.NoError(t, err)
 		model = append([][2]string{{name, value}}, model...)
 		for size() > max {
 			model = model[:len(model)-1]
 		}
-		if d.TableLen() != len(model) || d.TableSize() != size() {
-			t.Fatalf("step %d: %d entries size %d, want %d size %d", i, d.TableLen(), d.TableSize(), len(model), size())
-		}
+		require.Equal(t, len(model), d.TableLen(), "step %d: entries", i)
+		require.Equal(t, size(), d.TableSize(), "step %d: size", i)
 		for j, e := range model {
 			n, v := d.TableEntry(j + 1)
-			if string(n) != e[0] || string(v) != e[1] {
-				t.Fatalf("step %d entry %d: %q=%q, want %q=%q", i, j+1, n, v, e[0], e[1])
-			}
+			require.Equal(t, e, [2]string{string(n), string(v)}, "step %d entry %d", i, j+1)
 		}
 	}
 }
@@ -208,39 +187,34 @@ func testTableWraps(t *testing.T, max int) {
 // stops emitting at the field over the limit but keeps the table in step.
 func TestDecodeLimits(t *testing.T) {
 	t.Run("RFC9113_6.5.2/header_list_size", func(t *testing.T) {
-		d := NewDecoder(WithMaxHeaderListSize(100))
+		d := &Decoder{MaxHeaderListSize: 100}
 		// 32+1+30 = 63, then 126 > 100: the second field is at fault; the
 		// third is added to the table although not emitted.
 		block := cat(lit("a", strings.Repeat("1", 30)), lit("b", strings.Repeat("2", 30)), litInc("c", "3"))
 		got, err := collect(d, Headers, block)
 		wantKind(t, err, ErrListTooLarge)
-		var he *HeaderError
-		if !errors.As(err, &he) || he.Field != 1 || he.Name != "b" {
-			t.Fatalf("%#v", err)
-		}
-		if !slices.Equal(got, []string{"a: " + strings.Repeat("1", 30)}) {
-			t.Fatalf("emitted %q", got)
-		}
-		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "c: 3" {
-			t.Fatalf("table out of step: %q %v", got, err)
-		}
+		var fe *FieldError
+		require.ErrorAs(t, err, &fe)
+		assert.Equal(t, 1, fe.Index)
+		assert.Equal(t, "b", fe.Field)
+		require.Equal(t, []string{"a: " + strings.Repeat("1", 30)}, got, "emitted")
+		got, err = collect(d, Headers, idx(62))
+		require.NoError(t, err, "table out of step")
+		require.Equal(t, []string{"c: 3"}, got, "table out of step")
 	})
 	t.Run("RFC9113_10.5.1/field_count", func(t *testing.T) {
-		d := NewDecoder(WithMaxFields(3))
+		d := &Decoder{MaxFields: 3}
 		got, err := collect(d, Headers, cat(idx(2), idx(4), idx(6), idx(8), litInc("x", "y")))
 		wantKind(t, err, ErrTooManyFields)
-		if len(got) != 3 {
-			t.Fatalf("emitted %q", got)
-		}
-		if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "x: y" {
-			t.Fatalf("table out of step: %q %v", got, err)
-		}
+		require.Len(t, got, 3, "emitted")
+		got, err = collect(d, Headers, idx(62))
+		require.NoError(t, err, "table out of step")
+		require.Equal(t, []string{"x: y"}, got, "table out of step")
 	})
 	t.Run("defaults", func(t *testing.T) {
-		d := NewDecoder()
-		if d.cfg.maxList != 64<<10 || d.cfg.maxFields != 256 || d.cfg.maxString != 64<<10 || d.cfg.maxTable != 4096 {
-			t.Fatalf("%+v", d.cfg)
-		}
+		d := new(Decoder)
+		assert.Equal(t, config{maxList: 64 << 10, maxFields: 256, maxString: 64 << 10}, d.limits())
+		assert.Equal(t, 4096, d.TableMaxSize())
 		var b []byte
 		for range 257 {
 			b = append(b, idx(2)...)
@@ -255,24 +229,18 @@ func TestDecodeLimits(t *testing.T) {
 // refuses it without allocating, having emitted at most the list budget.
 func TestDecodeBomb(t *testing.T) {
 	block := bombBlock()
-	d := NewDecoder()
+	d := new(Decoder)
 	emitted := 0
 	emit := func(n, v []byte, _ bool) error { emitted += len(n) + len(v) + 32; return nil }
-	err := d.Decode(block, emit)
+	err := d.DecodeBlock(block, emit)
 	wantKind(t, err, ErrListTooLarge)
-	if emitted > DefaultMaxHeaderListSize {
-		t.Fatalf("emitted %d bytes of headers", emitted)
-	}
+	require.LessOrEqual(t, emitted, DefaultMaxHeaderListSize, "emitted %d bytes of headers", emitted)
 	allocs := testing.AllocsPerRun(20, func() {
 		d.Reset()
-		if err := d.Decode(block, emit); !errors.Is(err, ErrListTooLarge) {
-			t.Fatal(err)
-		}
+		require.ErrorIs(t, d.DecodeBlock(block, emit), ErrListTooLarge)
 	})
 	// The error and the field name it quotes are the only allocations.
-	if allocs > 2 {
-		t.Fatalf("%v allocations per bomb", allocs)
-	}
+	require.LessOrEqual(t, allocs, 2.0, "allocations per bomb")
 }
 
 // bombBlock is one literal with incremental indexing holding a 4,000-byte
@@ -289,40 +257,34 @@ func bombBlock() []byte {
 // literals; an error from emit stops the emitting, and the block is still
 // processed to its end.
 func TestDecodeEmit(t *testing.T) {
-	d := NewDecoder()
+	d := new(Decoder)
 	got, err := collect(d, Headers, cat(idx(2), never("authorization", "secret"), litIdx(4, "/a")))
-	if err != nil || !slices.Equal(got, []string{":method: GET", "authorization:: secret", ":path: /a"}) {
-		t.Fatalf("%q %v", got, err)
-	}
+	require.NoError(t, err, "%q", got)
+	require.Equal(t, []string{":method: GET", "authorization:: secret", ":path: /a"}, got)
 	stop := errors.New("stop")
 	n := 0
-	err = d.Decode(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
+	err = d.DecodeBlock(cat(idx(2), idx(3), litInc("k", "v")), func(_, _ []byte, _ bool) error {
 		n++
 		return stop
 	})
-	if err != stop || n != 1 {
-		t.Fatalf("err %v after %d calls", err, n)
-	}
-	if got, err := collect(d, Headers, idx(62)); err != nil || got[0] != "k: v" {
-		t.Fatalf("table out of step: %q %v", got, err)
-	}
-	if err := d.Decode(idx(2), nil); err != nil {
-		t.Fatal("nil emit:", err)
-	}
+	require.Same(t, stop, err)
+	require.Equal(t, 1, n, "emit calls")
+	got, err = collect(d, Headers, idx(62))
+	require.NoError(t, err, "table out of step")
+	require.Equal(t, []string{"k: v"}, got, "table out of step")
+	require.NoError(t, d.DecodeBlock(idx(2), nil), "nil emit")
 }
 
 // A block split anywhere into fragments decodes as the whole block does.
 func TestDecodeFragments(t *testing.T) {
 	block := cat(upd(256), idx(2), litInc("custom-key", "custom-value"), never("secret", strings.Repeat("s", 200)),
 		litIdx(4, "/path"), idx(62), lit("x", ""))
-	ref := NewDecoder()
+	ref := new(Decoder)
 	want, err := collect(ref, Headers, block)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for cut1 := 0; cut1 <= len(block); cut1++ {
 		for _, cut2 := range []int{cut1, (cut1 + len(block)) / 2, len(block)} {
-			d := NewDecoder()
+			d := new(Decoder)
 			var got []string
 			emit := func(n, v []byte, s bool) error {
 				sep := ": "
@@ -334,29 +296,22 @@ func TestDecodeFragments(t *testing.T) {
 			}
 			frags := [][]byte{block[:cut1], block[cut1:cut2], block[cut2:]}
 			for i, f := range frags {
-				if err := d.DecodeFragment(Headers, f, i == 2, emit); err != nil {
-					t.Fatalf("cuts %d,%d fragment %d: %v", cut1, cut2, i, err)
-				}
+				require.NoError(t, d.DecodeFragment(Headers, f, i == 2, emit), "cuts %d,%d fragment %d", cut1, cut2, i)
 			}
-			if !slices.Equal(got, want) || tableString(d) != tableString(ref) {
-				t.Fatalf("cuts %d,%d: %q, want %q", cut1, cut2, got, want)
-			}
+			require.Equal(t, want, got, "cuts %d,%d", cut1, cut2)
+			require.Equal(t, tableString(ref), tableString(d), "cuts %d,%d", cut1, cut2)
 		}
 	}
 	// Ending the block inside a representation is a truncation at the
 	// representation's block offset.
-	d := NewDecoder()
-	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
-		t.Fatal(err)
-	}
+	d := new(Decoder)
+	require.NoError(t, d.DecodeFragment(Headers, block[:10], false, nil))
 	err = d.DecodeFragment(Headers, block[10:20], true, nil)
 	wantKind(t, err, ErrTruncated)
 	// A whole block may not start while a fragmented one is open.
-	d = NewDecoder()
-	if err := d.DecodeFragment(Headers, block[:10], false, nil); err != nil {
-		t.Fatal(err)
-	}
-	wantKind(t, d.Decode(idx(2), nil), ErrBlockUnfinished)
+	d = new(Decoder)
+	require.NoError(t, d.DecodeFragment(Headers, block[:10], false, nil))
+	wantKind(t, d.DecodeBlock(idx(2), nil), ErrBlockUnfinished)
 }
 
 // Integers are summed in 64 bits and capped at 2^32-1, or at

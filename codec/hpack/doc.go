@@ -5,12 +5,13 @@
 // # Decoding
 //
 // A [Decoder] belongs to one connection and decodes its header blocks in
-// order. [Decoder.Decode] takes a whole block and calls an [EmitFunc] per
-// field; [Decoder.DecodeFragment] takes a block frame by frame (HEADERS,
-// then CONTINUATION) and emits each field as soon as it is whole:
+// order. [Decoder.DecodeBlock] takes a whole block and calls an
+// [EmitFunc] per field; [Decoder.DecodeFragment] takes a block frame by
+// frame (HEADERS, then CONTINUATION) and emits each field as soon as it is
+// whole:
 //
-//	d := hpack.NewRequestDecoder() // a server's; validates requests
-//	err := d.Decode(block, func(name, value []byte, sensitive bool) error {
+//	d := &hpack.Decoder{Validate: hpack.Request} // a server's
+//	err := d.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 //		req.Header.Add(string(name), string(value)) // copies
 //		return nil
 //	})
@@ -20,6 +21,18 @@
 // block itself, and are valid only until emit returns. Fields taken from
 // the static table or indexed in the dynamic table cost no copy and no
 // allocation; a warm decoder allocates nothing.
+//
+// How this fits the contract of netkit's codecs (package codec): the
+// zero Decoder and Encoder are ready to use, limits are Max* fields whose
+// zero is the default, errors are a *SyntaxError or a *FieldError whose
+// Kind is a *Violation embedding codec.Rule. The decode verbs differ, on
+// purpose. A header block is not a stream of messages, nor a message that
+// says where it ends: HTTP/2's frames delimit it, so there is no Decode
+// over a *buf.Composite and no byte count to return. And a decoded list is
+// handed out field by field, each aliasing the decoder's table or the
+// block until the next field, because collecting the fields into a value
+// would mean copying them. So the methods are DecodeBlock (a whole block)
+// and DecodeFragment (a block frame by frame), each with an EmitFunc.
 //
 // The dynamic table is a ring of entries over one byte arena of twice the
 // table's maximum size (inline in the Decoder at the default 4096), so
@@ -37,14 +50,19 @@
 //     be decoded and the dynamic table may be out of step: a connection
 //     error of type COMPRESSION_ERROR. The Decoder refuses every later
 //     block until [Decoder.Reset].
-//   - A *[HeaderError] is a stream error: the block was decoded to its end
+//   - A *[FieldError] is a stream error: the block was decoded to its end
 //     and the table is in step, but the header list is refused, because it
 //     is over a limit ([ErrListTooLarge], [ErrTooManyFields]: answer 431 or
 //     RST_STREAM) or malformed (RFC 9113 §8.1.1: RST_STREAM with
-//     PROTOCOL_ERROR). As in Netty, the error is raised after the whole
-//     block; the decoder emits no field from the one at fault on, and the
-//     caller discards the fields it emitted before. [IsStreamError] tells
-//     the two apart.
+//     PROTOCOL_ERROR). Its Kind is a [Violation] with Stream set, Field
+//     the name of the field at fault and Index its position (-1 for a rule
+//     about the whole list). As in Netty, the error is raised after the
+//     whole block; the decoder emits no field from the one at fault on,
+//     and the caller discards the fields it emitted before. [IsStreamError]
+//     tells the two apart.
+//
+// An error the EmitFunc returns is returned as it is, after the whole
+// block, with the table in step.
 //
 // Stricter than RFC 7541 readers usually are, by design: a dynamic table
 // size update after the block's first field is an error even when the
@@ -56,13 +74,17 @@
 //
 // # Limits
 //
-// Every limit is on by default and bounds memory before it is taken:
+// Every limit is on by default and bounds memory before it is taken; each
+// is a field of the Decoder, 0 meaning the default:
 //
-//	limit                      default   option                  error
-//	header list size           64 KiB    WithMaxHeaderListSize   ErrListTooLarge (stream)
-//	fields per list            256       WithMaxFields           ErrTooManyFields (stream)
-//	string length (decoded)    list size WithMaxStringLength     ErrStringTooLong (connection)
-//	dynamic table size         4096      WithMaxTableSize        ErrSizeUpdateLarge (connection)
+//	limit                      default   Decoder field       error
+//	header list size           64 KiB    MaxHeaderListSize   ErrListTooLarge (stream)
+//	fields per list            256       MaxFields           ErrTooManyFields (stream)
+//	string length (decoded)    list size MaxStringLength     ErrStringTooLong (connection)
+//	dynamic table size         4096      MaxTableSize        ErrSizeUpdateLarge (connection)
+//
+// A table size of 0 is a real setting (no dynamic table): MaxTableSize
+// spells it with a negative value, on the Decoder and the Encoder.
 //
 // The header-list size counts name + value + 32 per field, as
 // SETTINGS_MAX_HEADER_LIST_SIZE does (RFC 9113 §6.5.2). 64 KiB sits
@@ -83,8 +105,8 @@
 //
 // # Validation
 //
-// [NewRequestDecoder] and [NewResponseDecoder] (or [WithValidation])
-// check each header list against RFC 9113 §8: unknown pseudo-headers,
+// A Decoder whose Validate is Request (a server's) or Response (a
+// client's) checks each header list against RFC 9113 §8: unknown pseudo-headers,
 // response pseudo-headers in a request and request ones in a response,
 // repeated pseudo-headers, pseudo-headers after regular fields or in
 // trailers ([Decoder.DecodeTrailers]), a request without :method, :scheme
@@ -94,12 +116,13 @@
 // outside RFC 9110's token in names, NUL, CR or LF in values and values
 // starting or ending with a space or tab, connection-specific fields
 // (connection, proxy-connection, keep-alive, transfer-encoding, upgrade)
-// and te other than "trailers". [NewDecoder] validates nothing but still
-// enforces the limits.
+// and te other than "trailers". The zero Decoder (NoValidation)
+// validates nothing but still enforces the limits.
 //
 // # Encoding
 //
-// An [Encoder] also belongs to one connection. [Encoder.AppendField] and
+// An [Encoder] also belongs to one connection; its MaxTableSize bounds
+// the table it keeps whatever the peer allows. [Encoder.AppendField] and
 // [Encoder.AppendFields] append a field's shortest representation: an
 // index when the static or dynamic table holds the field, a literal
 // (indexing its name when known) added to the dynamic table when it fits,
@@ -107,7 +130,8 @@
 // indexes of both tables, never a scan. Strings are Huffman-coded only
 // when that is strictly shorter. When the peer's SETTINGS_HEADER_TABLE_SIZE
 // changes ([Encoder.SetMaxTableSize]), the next block starts with the size
-// updates RFC 7541 §4.2 asks for. A warm encoder allocates nothing.
+// updates RFC 7541 §4.2 asks for. A warm encoder allocates nothing. The
+// Append methods return no error: every field can be encoded.
 //
 // # Decoding details
 //

@@ -8,21 +8,10 @@ type Field struct {
 	Sensitive   bool
 }
 
-type encConfig struct{ limit int }
-
-// An EncoderOption changes an Encoder's configuration.
-type EncoderOption func(*encConfig)
-
-// WithEncoderTableLimit sets the most dynamic table memory the encoder
-// uses, whatever the peer allows (default 4096). A limit below 4096 is
-// announced with a size update at the start of the first block.
-func WithEncoderTableLimit(n int) EncoderOption {
-	return func(c *encConfig) { c.limit = max(n, 0) }
-}
-
 // An Encoder encodes the header blocks of one HTTP/2 connection, in order,
-// keeping the dynamic table they share with the peer's decoder. It is not
-// safe for concurrent use.
+// keeping the dynamic table they share with the peer's decoder. Its zero
+// value is ready to use. It is not safe for concurrent use, and must not
+// be copied once it has encoded (its table points into the Encoder).
 //
 // Each field becomes the shortest representation the tables allow: an
 // index when the table holds the name and value (static or dynamic), else
@@ -33,7 +22,16 @@ func WithEncoderTableLimit(n int) EncoderOption {
 // tables: no scan of the dynamic table. Names are not lowercased; HTTP/2
 // requires the caller to pass lowercase names.
 type Encoder struct {
-	cfg   encConfig
+	// MaxTableSize bounds the dynamic table memory the encoder uses,
+	// whatever the peer allows (0: DefaultMaxTableSize, 4096; a negative
+	// value: 0, no dynamic table). A bound below 4096 is announced with
+	// a size update at the start of the first block. It is read when the
+	// encoder starts and at Reset.
+	MaxTableSize int
+
+	_ noCopy
+
+	ready bool // the table and indexes are set up (Reset has run)
 	tab   table
 	limit int // the encoder's own bound on the table size
 	peer  int // the peer's SETTINGS_HEADER_TABLE_SIZE
@@ -47,7 +45,7 @@ type Encoder struct {
 	// insertion number + 1 (0: empty), meta[id&mask] links each entry to
 	// the previous one of its bucket. Chains run from newest to oldest, so
 	// a walk stops at the first evicted entry.
-	// Insertion numbers and hashes are kept to 32 bits so that a new
+	// Insertion numbers and hashes are kept to 32 bits so that an
 	// Encoder is small; a number that wraps around can only point a walk
 	// at a live entry whose strings are then compared, or end it.
 	mask   uint32
@@ -66,21 +64,12 @@ type encMeta struct {
 	nextNV, nextN uint32
 }
 
-// NewEncoder returns an Encoder whose table starts at the protocol's
-// default size, 4096, or the encoder's limit if lower.
-func NewEncoder(opts ...EncoderOption) *Encoder {
-	e := &Encoder{cfg: encConfig{limit: DefaultMaxTableSize}}
-	for _, o := range opts {
-		o(&e.cfg)
-	}
-	e.limit = e.cfg.limit
-	e.Reset()
-	return e
-}
-
 // Reset returns e to its state when new: an empty table, the peer's
-// setting back at its default.
+// setting back at its default, the encoder's bound read again from
+// MaxTableSize.
 func (e *Encoder) Reset() {
+	e.ready = true
+	e.limit = tableLimit(e.MaxTableSize)
 	e.peer = DefaultMaxTableSize
 	size := min(e.limit, e.peer)
 	if e.meta == nil { // new: the indexes are already zero
@@ -117,6 +106,9 @@ func (e *Encoder) growIndex() {
 // follows it (up to the encoder's limit) from the next block, which begins
 // with the size updates that tell the peer. Call it between blocks.
 func (e *Encoder) SetMaxTableSize(n int) {
+	if !e.ready {
+		e.Reset()
+	}
 	e.peer = max(n, 0)
 	if size := min(e.peer, e.limit); size != e.tab.max || e.pending {
 		e.announce(size)
@@ -137,9 +129,14 @@ func (e *Encoder) TableSize() int { return e.tab.size }
 // TableLen returns the number of entries in the dynamic table.
 func (e *Encoder) TableLen() int { return e.tab.n }
 
-// MaxTableSize returns the dynamic table's maximum size as of the next
+// TableMaxSize returns the dynamic table's maximum size as of the next
 // block.
-func (e *Encoder) MaxTableSize() int { return e.tab.max }
+func (e *Encoder) TableMaxSize() int {
+	if !e.ready {
+		e.Reset()
+	}
+	return e.tab.max
+}
 
 // AppendFields appends one header block holding fields, in order.
 func (e *Encoder) AppendFields(dst []byte, fields []Field) []byte {
@@ -156,6 +153,9 @@ func (e *Encoder) AppendFields(dst []byte, fields []Field) []byte {
 // SetMaxTableSize go before the next field appended. Appending allocates
 // nothing once dst has room.
 func (e *Encoder) AppendField(dst []byte, name, value string, sensitive bool) []byte {
+	if !e.ready {
+		e.Reset()
+	}
 	if e.pending {
 		dst = e.sendUpdates(dst)
 	}

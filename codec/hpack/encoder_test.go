@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEncoderRepresentations(t *testing.T) {
-	e := NewEncoder()
+	e := new(Encoder)
 	cases := []struct {
 		name, value string
 		sensitive   bool
@@ -34,33 +37,27 @@ func TestEncoderRepresentations(t *testing.T) {
 			// Compare through a decoder when Huffman coding applies.
 			want = nil
 		}
-		if want != nil && !bytes.Equal(got, want) {
-			t.Errorf("%d %s=%q: % x, want % x", i, c.name, c.value[:min(len(c.value), 20)], got, want)
+		if want != nil {
+			assert.Equal(t, want, got, "%d %s=%q", i, c.name, c.value[:min(len(c.value), 20)])
 		}
 	}
-	if e.TableLen() != 3 {
-		t.Errorf("table holds %d entries, want 3", e.TableLen())
-	}
+	assert.Equal(t, 3, e.TableLen(), "table entries")
 }
 
 // The encoder's size updates: none while nothing changes, the lowest then
 // the final maximum after SetMaxTableSize calls, before the next field, and
 // a decoder given the same settings follows.
 func TestEncoderSizeUpdates(t *testing.T) {
-	e := NewEncoder()
-	d := NewDecoder()
+	e := new(Encoder)
+	d := new(Decoder)
 	step := func(wantPrefix string, fields ...Field) {
 		t.Helper()
 		b := e.AppendFields(nil, fields)
-		if !strings.HasPrefix(hex.EncodeToString(b), wantPrefix) {
-			t.Fatalf("block % x, want prefix %s", b, wantPrefix)
-		}
-		if _, err := collect(d, Headers, b); err != nil {
-			t.Fatal(err)
-		}
-		if e.TableSize() != d.TableSize() || e.TableLen() != d.TableLen() {
-			t.Fatalf("encoder table %d/%d, decoder %d/%d", e.TableSize(), e.TableLen(), d.TableSize(), d.TableLen())
-		}
+		require.True(t, strings.HasPrefix(hex.EncodeToString(b), wantPrefix), "block % x, want prefix %s", b, wantPrefix)
+		_, err := collect(d, Headers, b)
+		require.NoError(t, err)
+		require.Equal(t, d.TableSize(), e.TableSize(), "encoder table size, the decoder's")
+		require.Equal(t, d.TableLen(), e.TableLen(), "encoder table entries, the decoder's")
 	}
 	f := Field{Name: "custom-key", Value: "custom-value"}
 	step("40", f) // no update
@@ -71,25 +68,19 @@ func TestEncoderSizeUpdates(t *testing.T) {
 	d.SetMaxTableSize(0)
 	d.SetMaxTableSize(100)
 	step("203f45", f) // 0, then 100 (31 + 69), then a literal
-	if e.TableLen() != 1 {
-		t.Fatalf("%d entries", e.TableLen())
-	}
+	require.Equal(t, 1, e.TableLen(), "entries")
 	e.SetMaxTableSize(8192) // above the encoder's limit of 4096
 	d.SetMaxTableSize(8192)
 	step("3fe11f", f) // 4096 = 31 + 4065 (0xe1 0x1f)
-	if e.MaxTableSize() != 4096 {
-		t.Fatalf("max %d", e.MaxTableSize())
-	}
+	require.Equal(t, 4096, e.TableMaxSize())
 
-	small := NewEncoder(WithEncoderTableLimit(256))
+	small := &Encoder{MaxTableSize: 256}
 	b := small.AppendField(nil, "a", "b", false)
-	if !bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}) { // 256 = 31 + 225
-		t.Fatalf("first block % x: no size update to 256", b)
-	}
+	// 256 = 31 + 225
+	require.True(t, bytes.HasPrefix(b, []byte{0x3f, 0xe1, 0x01}), "first block % x: no size update to 256", b)
 	small.Reset()
-	if b := small.AppendField(nil, "a", "b", false); b[0] != 0x3f {
-		t.Fatalf("after Reset % x: no size update to 256", b)
-	}
+	b = small.AppendField(nil, "a", "b", false)
+	require.Equal(t, byte(0x3f), b[0], "after Reset % x: no size update to 256", b)
 }
 
 // Many entries whose hashes share buckets, evicted and re-added: every
@@ -101,9 +92,9 @@ func TestEncoderIndexChains(t *testing.T) {
 }
 
 func testIndexChains(t *testing.T, limit int) {
-	e := NewEncoder(WithEncoderTableLimit(limit))
+	e := &Encoder{MaxTableSize: limit}
 	e.SetMaxTableSize(limit)
-	d := NewDecoder(WithMaxTableSize(limit))
+	d := &Decoder{MaxTableSize: limit}
 	most := 0
 	for i := range 3000 {
 		var fs []Field
@@ -112,22 +103,14 @@ func testIndexChains(t *testing.T, limit int) {
 		}
 		b := e.AppendFields(nil, fs)
 		got, err := collect(d, Headers, b)
-		if err != nil {
-			t.Fatal(i, err)
-		}
+		require.NoError(t, err, "%v", i)
 		for j, f := range fs {
-			if got[j] != f.Name+": "+f.Value {
-				t.Fatalf("block %d field %d: %q, want %s: %s", i, j, got[j], f.Name, f.Value)
-			}
+			require.Equal(t, f.Name+": "+f.Value, got[j], "block %d field %d: %q, want %s: %s", i, j, got[j], f.Name, f.Value)
 		}
-		if e.TableSize() != d.TableSize() {
-			t.Fatalf("block %d: table %d vs %d", i, e.TableSize(), d.TableSize())
-		}
+		require.Equal(t, d.TableSize(), e.TableSize(), "block %d: table size", i)
 		most = max(most, e.TableLen())
 	}
-	if limit > 512 && most <= len(e.meta0) {
-		t.Fatalf("at most %d entries: the indexes never grew", most)
-	}
+	require.False(t, limit > 512 && most <= len(e.meta0), "at most %d entries: the indexes never grew", most)
 }
 
 // Values that share their length and ends share a bucket; a lookup
@@ -136,42 +119,36 @@ func testIndexChains(t *testing.T, limit int) {
 // in the chain is sent as a literal, and every block still decodes right.
 func TestEncoderCollidingValues(t *testing.T) {
 	const n = 200
-	e := NewEncoder(WithEncoderTableLimit(1 << 16))
+	e := &Encoder{MaxTableSize: 1 << 16}
 	e.SetMaxTableSize(1 << 16)
-	d := NewDecoder(WithMaxTableSize(1 << 16))
+	d := &Decoder{MaxTableSize: 1 << 16}
 	value := func(i int) string { return fmt.Sprintf("prefix-A%08dB-suffix", i) } // same length, same 8-byte ends
 	var fields []Field
 	for i := range n {
 		fields = append(fields, Field{Name: "x-c", Value: value(i)})
 	}
 	b := e.AppendFields(nil, fields)
-	if _, err := collect(d, Headers, b); err != nil || e.TableLen() != n {
-		t.Fatalf("%v, %d entries", err, e.TableLen())
-	}
-	if sampleHash(value(0)) != sampleHash(value(n-1)) {
-		t.Fatal("the values do not collide: the test tests nothing")
-	}
+	_, err := collect(d, Headers, b)
+	require.NoError(t, err)
+	require.Equal(t, n, e.TableLen(), "entries")
+	require.Equal(t, sampleHash(value(0)), sampleHash(value(n-1)), "the values do not collide: the test tests nothing")
 	// The newest entries are indexed; the oldest, past maxChain in their
 	// chain, are literals again.
 	newest := e.AppendField(nil, "x-c", value(n-1), false)
 	oldest := e.AppendField(nil, "x-c", value(0), false)
-	if len(newest) != 1 || newest[0]&0x80 == 0 {
-		t.Errorf("newest entry: % x, want an index", newest)
-	}
-	if oldest[0]&0xc0 != 0x40 {
-		t.Errorf("oldest entry: % x, want a literal with indexing", oldest)
-	}
+	assert.False(t, len(newest) != 1 || newest[0]&0x80 == 0, "newest entry: % x, want an index", newest)
+	assert.Equal(t, byte(0x40), oldest[0]&0xc0, "oldest entry: % x, want a literal with indexing", oldest)
 	got, err := collect(d, Headers, append(newest, oldest...))
-	if err != nil || got[0] != "x-c: "+value(n-1) || got[1] != "x-c: "+value(0) {
-		t.Fatalf("%q %v", got, err)
-	}
+	require.NoError(t, err, "%q", got)
+	require.Equal(t, "x-c: "+value(n-1), got[0], "%q %v", got, err)
+	require.Equal(t, "x-c: "+value(0), got[1], "%q %v", got, err)
 }
 
 // TestEncoderInsertionNumbersWrap runs the encoder's 32-bit insertion
 // numbers past 2³² and checks that every block still decodes to its fields
 // and that entries added across the wrap are found again.
 func TestEncoderInsertionNumbersWrap(t *testing.T) {
-	e, d := NewEncoder(), NewDecoder()
+	e, d := new(Encoder), new(Decoder)
 	e.tab.added = 1<<32 - 10 // the index grows (at 16, 32, 64 entries) after the wrap
 	var prev []Field
 	var ids []uint32 // the insertion number of each field of prev
@@ -189,33 +166,23 @@ func TestEncoderInsertionNumbersWrap(t *testing.T) {
 		}
 		b := e.AppendFields(nil, fields)
 		got, err := collect(d, Headers, b)
-		if err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
+		require.NoError(t, err, "round %d", round)
 		for k, f := range fields {
-			if got[k] != f.Name+": "+f.Value {
-				t.Fatalf("round %d: field %d is %q, want %s: %s", round, k, got[k], f.Name, f.Value)
-			}
+			require.Equal(t, f.Name+": "+f.Value, got[k], "round %d: field %d is %q, want %s: %s", round, k, got[k], f.Name, f.Value)
 		}
 		// The entry numbered 2³²-1 has no bucket reference (it would be
 		// 0, the empty one): it is never found, one miss in 2³² entries.
 		if round >= 5 {
 			found, unnumbered := b[len(b)-1]&0x80 != 0, ids[len(ids)-18] == 1<<32-1
-			if found == unnumbered {
-				t.Fatalf("round %d (added %#x): %v found %v, want %v", round, e.tab.added, fields[3], found, !unnumbered)
-			}
+			require.NotEqual(t, unnumbered, found, "round %d (added %#x): %v found", round, e.tab.added, fields[3])
 		}
 		last := fields[2]
-		if again := e.AppendField(nil, last.Name, last.Value, false); len(again) != 1 {
-			t.Fatalf("round %d (added %#x): %s: %s encodes as % x, want an index", round, e.tab.added, last.Name, last.Value, again)
-		}
-		if _, err := collect(d, Headers, e.AppendField(nil, last.Name, last.Value, false)); err != nil {
-			t.Fatal(err)
-		}
+		again := e.AppendField(nil, last.Name, last.Value, false)
+		require.Len(t, again, 1, "round %d (added %#x): %s: %s encodes as % x, want an index", round, e.tab.added, last.Name, last.Value, again)
+		_, err = collect(d, Headers, e.AppendField(nil, last.Name, last.Value, false))
+		require.NoError(t, err)
 	}
-	if e.tab.added < 1<<32+100 {
-		t.Fatalf("added %#x: the numbers did not wrap", e.tab.added)
-	}
+	require.False(t, e.tab.added < 1<<32+100, "added %#x: the numbers did not wrap", e.tab.added)
 }
 
 // TestEncoderStaleBucketHeads points bucket heads, as a number left over
@@ -224,7 +191,7 @@ func TestEncoderInsertionNumbersWrap(t *testing.T) {
 // evicted entry with the very strings looked up: lookups must miss, not
 // misfire.
 func TestEncoderStaleBucketHeads(t *testing.T) {
-	e := NewEncoder()
+	e := new(Encoder)
 	fields := []Field{{Name: "x-stale", Value: "3"}}
 	for i := range 15 {
 		fields = append(fields, Field{Name: fmt.Sprintf("x-%02d", i), Value: "v"})
@@ -233,18 +200,13 @@ func TestEncoderStaleBucketHeads(t *testing.T) {
 	size := e.TableSize()
 	e.SetMaxTableSize(size - 1)                 // evicts x-stale, the oldest
 	e.AppendField(nil, ":method", "GET", false) // the next block applies it
-	if e.tab.n != 15 || len(e.tab.ents) != 16 {
-		t.Fatalf("%d entries in a ring of %d, want 15 in 16", e.tab.n, len(e.tab.ents))
-	}
+	require.Equal(t, 15, e.tab.n, "entries")
+	require.Len(t, e.tab.ents, 16, "ring")
 	hn := sampleHash("x-stale")
 	hnv := mixHash(hn, sampleHash("3"))
 	for _, ref := range []uint32{uint32(e.tab.added), uint32(e.tab.added) + 1} {
 		e.byName[uint32(hn)&e.mask], e.byNV[uint32(hnv)&e.mask] = ref, ref
-		if i := e.findField("x-stale", "3", hn, hnv); i != 0 {
-			t.Errorf("ref %d: findField = %d, want 0", ref, i)
-		}
-		if i := e.findName("x-stale", hn); i != 0 {
-			t.Errorf("ref %d: findName = %d, want 0", ref, i)
-		}
+		assert.Equal(t, 0, e.findField("x-stale", "3", hn, hnv), "ref %d: findField", ref)
+		assert.Equal(t, 0, e.findName("x-stale", hn), "ref %d: findName", ref)
 	}
 }

@@ -2,7 +2,6 @@ package hpack
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/netkit/netkit/codec"
 )
@@ -16,67 +15,57 @@ import (
 type SyntaxError = codec.SyntaxError
 
 // A Violation is a rule a header block breaks. Every sentinel error of the
-// package is one; they are compared by identity (errors.Is).
+// package is one; they are compared by identity (errors.Is). Ref, of the
+// embedded [codec.Rule], is where the rule is stated, such as "RFC 7541
+// §5.2"; Msg says what is wrong.
 type Violation struct {
+	codec.Rule
 	// Stream is true when the block was decoded to its end and the dynamic
 	// table is in step with the peer's, but the header list is refused:
 	// malformed (RFC 9113 §8.1.1, answered with RST_STREAM of type
 	// PROTOCOL_ERROR) or over a limit (answered with status 431, or
-	// RST_STREAM). Such a violation arrives as a *HeaderError. When Stream
+	// RST_STREAM). Such a violation arrives as a *FieldError. When Stream
 	// is false the violation is a *SyntaxError and the connection is lost.
 	Stream bool
-	// Section is where the rule is stated, such as "RFC 7541 §5.2".
-	Section string
-	// Msg says what is wrong.
-	Msg string
 }
 
-// Error returns "hpack: <Msg> (<Section>)".
-func (v *Violation) Error() string { return "hpack: " + v.Msg + " (" + v.Section + ")" }
+// Error returns "hpack: <Msg> (<Ref>)".
+func (v *Violation) Error() string { return "hpack: " + v.Msg + " (" + v.Ref + ")" }
 
-func conn(section, msg string) *Violation { return &Violation{Section: section, Msg: msg} }
-func stream(section, msg string) *Violation {
-	return &Violation{Stream: true, Section: section, Msg: msg}
+func conn(ref, msg string) *Violation { return &Violation{Rule: codec.Rule{Ref: ref, Msg: msg}} }
+func stream(ref, msg string) *Violation {
+	return &Violation{Rule: codec.Rule{Ref: ref, Msg: msg}, Stream: true}
 }
 
-// A HeaderError reports a header list the decoder refuses although the
+// A FieldError reports a header list the decoder refuses although the
 // block itself decoded: Kind is one of the package's *Violation sentinels
-// with Stream true. The decoder raises it once the whole block is
-// processed, so the dynamic table stays in step, and it emits no field
-// after the one at fault; the caller discards the fields emitted before
-// and resets the stream (or answers 431 for ErrListTooLarge and
-// ErrTooManyFields). The connection can go on.
-type HeaderError struct {
-	Kind *Violation
-	// Field is the position in the header list (from 0) of the field at
-	// fault, or -1 for a rule about the whole list (a missing
-	// pseudo-header).
-	Field int
-	// Name is the name of the field at fault (at most 64 bytes of it), or
-	// the missing pseudo-header's.
-	Name string
-}
+// with Stream true, Field the name of the field at fault (at most 64 bytes
+// of it, as the peer sent it) or of the missing pseudo-header, and Index
+// the field's position in the list (from 0), or -1 for a rule about the
+// whole list (a missing pseudo-header). The decoder raises it once the
+// whole block is processed, so the dynamic table stays in step, and it
+// emits no field after the one at fault; the caller discards the fields
+// emitted before and resets the stream (or answers 431 for
+// ErrListTooLarge and ErrTooManyFields). The connection can go on.
+type FieldError = codec.FieldError
 
-func (e *HeaderError) Error() string {
-	s := e.Kind.Error()
-	if e.Name != "" {
-		s += ": " + quote(e.Name)
-	}
-	if e.Field >= 0 {
-		s += " in field " + itoa(e.Field)
-	}
-	return s
-}
+// HeaderError is the former name of the stream error a Decoder returns.
+// Its fields changed with its type: Field is the field's name (formerly
+// Name) and Index its position (formerly Field).
+//
+// Deprecated: use FieldError, and IsStreamError to tell a stream error.
+type HeaderError = codec.FieldError
 
-// Unwrap returns Kind, for errors.Is.
-func (e *HeaderError) Unwrap() error { return e.Kind }
-
-// IsStreamError reports whether err is a stream-level error (a
-// *HeaderError): the connection and its dynamic table can go on. Any other
-// non-nil error from a Decoder is a connection error.
+// IsStreamError reports whether err is a stream-level error: it wraps one
+// of this package's *Violation sentinels with Stream true (a Decoder
+// returns it as a *FieldError), so the connection and its dynamic table
+// can go on. A Decoder's other errors are a *SyntaxError, a connection
+// error, or an error its EmitFunc returned, which the caller knows. A
+// FieldError of another codec is not an hpack stream error: the test is
+// on the Kind, not on the type.
 func IsStreamError(err error) bool {
-	var h *HeaderError
-	return errors.As(err, &h)
+	var v *Violation
+	return errors.As(err, &v) && v.Stream
 }
 
 // Violations of RFC 7541 found while decoding: connection errors.
@@ -102,8 +91,8 @@ var (
 )
 
 // Malformed header lists (RFC 9113 §8.1.1), found by a decoder that
-// validates (NewRequestDecoder, NewResponseDecoder, WithValidation): stream
-// errors, raised after the whole block.
+// validates (Decoder.Validate set to Request or Response): stream errors,
+// raised after the whole block.
 var (
 	ErrNameEmpty          = stream("RFC 9113 §8.2.1", "empty field name")
 	ErrNameUppercase      = stream("RFC 9113 §8.2.1", "uppercase letter in a field name")
@@ -122,6 +111,3 @@ var (
 	ErrStatusInvalid      = stream("RFC 9113 §8.3.2", ":status is not three digits")
 	ErrConnectInvalid     = stream("RFC 9113 §8.5", "CONNECT request with :scheme or :path, or without :authority")
 )
-
-func quote(s string) string { return strconv.Quote(s) }
-func itoa(i int) string     { return strconv.Itoa(i) }

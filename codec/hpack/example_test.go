@@ -10,8 +10,8 @@ import (
 // A client encodes a request; a server decodes and validates it. The
 // second time the same request costs one byte per field.
 func Example() {
-	enc := hpack.NewEncoder()
-	dec := hpack.NewRequestDecoder()
+	enc := new(hpack.Encoder)
+	dec := &hpack.Decoder{Validate: hpack.Request}
 	fields := []hpack.Field{
 		{Name: ":method", Value: "GET"},
 		{Name: ":scheme", Value: "https"},
@@ -22,7 +22,7 @@ func Example() {
 	for range 2 {
 		block := enc.AppendFields(nil, fields)
 		fmt.Println(len(block), "bytes:")
-		err := dec.Decode(block, func(name, value []byte, sensitive bool) error {
+		err := dec.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 			fmt.Printf("  %s: %s (sensitive %v)\n", name, value, sensitive)
 			return nil
 		})
@@ -45,32 +45,38 @@ func Example() {
 	//   authorization: Bearer t0ken (sensitive true)
 }
 
-// A malformed request is a stream error: the connection and its dynamic
-// table go on, the stream is reset.
-func ExampleHeaderError() {
-	enc := hpack.NewEncoder()
-	dec := hpack.NewRequestDecoder()
+// A malformed request is a stream error, a *FieldError naming the field
+// and its position: the connection and its dynamic table go on, the
+// stream is reset.
+func ExampleFieldError() {
+	enc := new(hpack.Encoder)
+	dec := &hpack.Decoder{Validate: hpack.Request}
 	block := enc.AppendFields(nil, []hpack.Field{
 		{Name: ":method", Value: "GET"},
 		{Name: ":path", Value: "/"},
 		{Name: "connection", Value: "keep-alive"},
 	})
-	err := dec.Decode(block, nil)
+	err := dec.DecodeBlock(block, nil)
 	fmt.Println(err)
 	fmt.Println("stream error:", hpack.IsStreamError(err), errors.Is(err, hpack.ErrConnectionSpecific))
+	var fe *hpack.FieldError
+	if errors.As(err, &fe) {
+		fmt.Printf("field %q at %d\n", fe.Field, fe.Index)
+	}
 	// Output:
-	// hpack: connection-specific field (RFC 9113 §8.2.2): "connection" in field 2
+	// hpack: connection-specific field (RFC 9113 §8.2.2): connection[2]
 	// stream error: true true
+	// field "connection" at 2
 }
 
 // A block split across HEADERS and CONTINUATION frames is decoded frame by
 // frame.
 func ExampleDecoder_DecodeFragment() {
-	block := hpack.NewEncoder().AppendFields(nil, []hpack.Field{
+	block := new(hpack.Encoder).AppendFields(nil, []hpack.Field{
 		{Name: ":status", Value: "200"},
 		{Name: "content-type", Value: "text/plain"},
 	})
-	dec := hpack.NewResponseDecoder()
+	dec := &hpack.Decoder{Validate: hpack.Response}
 	emit := func(name, value []byte, _ bool) error {
 		fmt.Printf("%s: %s\n", name, value)
 		return nil
@@ -87,17 +93,17 @@ func ExampleDecoder_DecodeFragment() {
 
 // The decoder's limits refuse an HPACK bomb after the list budget,
 // keeping its dynamic table in step for the next block.
-func ExampleWithMaxHeaderListSize() {
-	enc := hpack.NewEncoder()
+func ExampleDecoder_limits() {
+	enc := new(hpack.Encoder)
 	var fields []hpack.Field
 	for range 100 {
 		fields = append(fields, hpack.Field{Name: "x-big", Value: string(make([]byte, 1000))})
 	}
 	block := enc.AppendFields(nil, fields)
-	dec := hpack.NewDecoder(hpack.WithMaxHeaderListSize(16 << 10))
+	dec := &hpack.Decoder{MaxHeaderListSize: 16 << 10}
 	n := 0
-	err := dec.Decode(block, func(_, _ []byte, _ bool) error { n++; return nil })
+	err := dec.DecodeBlock(block, func(_, _ []byte, _ bool) error { n++; return nil })
 	fmt.Println(len(block), "byte block,", n, "fields emitted:", err)
 	// Output:
-	// 1108 byte block, 15 fields emitted: hpack: header list larger than the decoder's limit (name + value + 32 per field) (RFC 9113 §6.5.2): "x-big" in field 15
+	// 1108 byte block, 15 fields emitted: hpack: header list larger than the decoder's limit (name + value + 32 per field) (RFC 9113 §6.5.2): x-big[15]
 }

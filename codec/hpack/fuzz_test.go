@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzDecode runs a sequence of blocks through a Decoder, whole or cut
@@ -45,9 +47,8 @@ func FuzzDecode(f *testing.F) {
 		maxList := []int{DefaultMaxHeaderListSize, 200}[cfg>>2&1]
 		maxFields := []int{DefaultMaxFields, 5}[cfg>>3&1]
 		maxString := []int{DefaultMaxHeaderListSize, 40}[cfg>>4&1]
-		opts := []Option{WithMaxTableSize(maxTable), WithMaxHeaderListSize(maxList), WithMaxFields(maxFields), WithMaxStringLength(maxString)}
-		d := NewDecoder(opts...)
-		v := NewRequestDecoder(opts...)
+		d := &Decoder{MaxTableSize: tableField(maxTable), MaxHeaderListSize: maxList, MaxFields: maxFields, MaxStringLength: maxString}
+		v := &Decoder{Validate: Request, MaxTableSize: tableField(maxTable), MaxHeaderListSize: maxList, MaxFields: maxFields, MaxStringLength: maxString}
 		ref := newSlowDecoder(maxTable, maxList, maxFields, maxString)
 		for blk := 0; len(data) > 0; blk++ {
 			n := int(data[0])
@@ -73,7 +74,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			var err error
 			if fragSize == 0 {
-				err = d.Decode(block, emit)
+				err = d.DecodeBlock(block, emit)
 			} else {
 				for i := 0; ; i += fragSize {
 					end := min(i+fragSize, len(block))
@@ -86,41 +87,34 @@ func FuzzDecode(f *testing.F) {
 			where := fmt.Sprintf("block %d % x", blk, block)
 			switch {
 			case conn != nil:
-				if !errors.Is(err, conn) && !(ref.broken && err != nil && !IsStreamError(err)) {
-					t.Fatalf("%s: error %v, the model's %v", where, err, conn)
-				}
+				require.False(t, !errors.Is(err, conn) && !(ref.broken && err != nil && !IsStreamError(err)), "%s: error %v, the model's %v", where, err, conn)
 			case stream != nil:
-				if !errors.Is(err, stream) || !IsStreamError(err) {
-					t.Fatalf("%s: error %v, the model's %v", where, err, stream)
-				}
-			case err != nil:
-				t.Fatalf("%s: error %v, the model accepts", where, err)
-			}
-			if conn == nil && fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%s: fields\n%v\nthe model's\n%v", where, got, want)
+				require.ErrorIs(t, err, stream, "%s: error %v, the model's %v", where, err, stream)
+				require.True(t, IsStreamError(err), "%s: error %v, the model's %v", where, err, stream)
+			default:
+				require.NoError(t, err, "%s: the model accepts", where)
 			}
 			if conn == nil {
-				if d.TableLen() != len(ref.entries) || d.TableSize() != ref.size() {
-					t.Fatalf("%s: table %d entries size %d, the model's %d size %d", where, d.TableLen(), d.TableSize(), len(ref.entries), ref.size())
-				}
+				require.Equal(t, fmt.Sprint(want), fmt.Sprint(got), "%s: fields, the model's", where)
+				require.Equal(t, len(ref.entries), d.TableLen(), "%s: table entries, the model's", where)
+				require.Equal(t, ref.size(), d.TableSize(), "%s: table size, the model's", where)
 				for i, e := range ref.entries {
-					if n, v := d.TableEntry(i + 1); string(n) != string(e[0]) || string(v) != string(e[1]) {
-						t.Fatalf("%s: entry %d %q=%q, the model's %q=%q", where, i+1, n, v, e[0], e[1])
-					}
+					n, v := d.TableEntry(i + 1)
+					require.Equal(t, [2]string{string(e[0]), string(e[1])}, [2]string{string(n), string(v)}, "%s: entry %d, the model's", where, i+1)
 				}
 			}
 
 			var vgot []slowField
-			verr := v.Decode(block, func(name, value []byte, s bool) error {
+			verr := v.DecodeBlock(block, func(name, value []byte, s bool) error {
 				vgot = append(vgot, slowField{string(name), string(value), s})
 				return nil
 			})
-			if (verr != nil && !IsStreamError(verr)) != (err != nil && !IsStreamError(err)) {
-				t.Fatalf("%s: validating decoder %v, plain %v", where, verr, err)
+			require.Equal(t, err != nil && !IsStreamError(err), verr != nil && !IsStreamError(verr),
+				"%s: connection error of the validating decoder %v, the plain one %v", where, verr, err)
+			if err == nil {
+				require.LessOrEqual(t, len(vgot), len(got), "%s: the validating decoder emitted more fields", where)
 			}
-			if err == nil && len(vgot) > len(got) || fmt.Sprint(vgot) != fmt.Sprint(got[:min(len(vgot), len(got))]) {
-				t.Fatalf("%s: validating decoder emitted %v, plain %v", where, vgot, got)
-			}
+			require.Equal(t, fmt.Sprint(got[:min(len(vgot), len(got))]), fmt.Sprint(vgot), "%s: validating decoder emitted, plain", where)
 		}
 	})
 }
@@ -174,9 +168,8 @@ func FuzzValidationCache(f *testing.F) {
 		mode := []Mode{Request, Response}[cfg&1]
 		kind := []Block{Headers, Trailers}[cfg>>1&1]
 		maxTable := []int{4096, 256, 100, 20000}[cfg>>2&3]
-		opts := []Option{WithValidation(mode), WithMaxTableSize(maxTable)}
-		cached, full := NewDecoder(opts...), NewDecoder(opts...)
-		full.cfg.markNone = true
+		cached := &Decoder{Validate: mode, MaxTableSize: maxTable}
+		full := &Decoder{Validate: mode, MaxTableSize: maxTable, markNone: true}
 		decode := func(d *Decoder, block []byte) ([]slowField, error) {
 			var got []slowField
 			emit := func(name, value []byte, s bool) error {
@@ -186,7 +179,7 @@ func FuzzValidationCache(f *testing.F) {
 			if kind == Trailers {
 				return got, d.DecodeTrailers(block, emit)
 			}
-			return got, d.Decode(block, emit)
+			return got, d.DecodeBlock(block, emit)
 		}
 		for blk := 0; len(data) > 0; blk++ {
 			n := int(data[0])
@@ -206,20 +199,16 @@ func FuzzValidationCache(f *testing.F) {
 			got, err := decode(cached, block)
 			want, wantErr := decode(full, block)
 			where := fmt.Sprintf("block %d % x", blk, block)
-			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-				t.Fatalf("%s: with the marks: %v; checking every field: %v", where, err, wantErr)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%s: with the marks emitted\n%v\nchecking every field\n%v", where, got, want)
-			}
+			require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), "%s: error with the marks, checking every field", where)
+			require.Equal(t, fmt.Sprint(want), fmt.Sprint(got), "%s: emitted with the marks, checking every field", where)
 			if err != nil && !IsStreamError(err) {
 				return
 			}
 			for i := 1; i <= cached.TableLen(); i++ {
 				e := cached.tab.at(i)
-				if e.clean && !clean(cached.tab.name(e), cached.tab.value(e)) {
+				if e.clean {
 					name, value := cached.TableEntry(i)
-					t.Fatalf("%s: entry %d %q: %q marked clean", where, i, name, value)
+					require.True(t, clean(name, value), "%s: entry %d %q: %q marked clean", where, i, name, value)
 				}
 			}
 		}

@@ -1,10 +1,11 @@
 package hpack
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Block builders: each returns one representation's bytes.
@@ -50,7 +51,7 @@ func collect(d *Decoder, kind Block, block []byte) ([]string, error) {
 	if kind == Trailers {
 		err = d.DecodeTrailers(block, emit)
 	} else {
-		err = d.Decode(block, emit)
+		err = d.DecodeBlock(block, emit)
 	}
 	return out, err
 }
@@ -66,17 +67,23 @@ func tableString(d *Decoder) string {
 }
 
 // wantKind checks that err is the violation want, as a *SyntaxError or a
-// *HeaderError according to want.Stream.
+// *FieldError according to want.Stream.
 func wantKind(t *testing.T, err error, want *Violation) {
 	t.Helper()
-	if !errors.Is(err, want) {
-		t.Fatalf("error %v, want %v", err, want)
+	require.ErrorIs(t, err, want)
+	require.Equal(t, want.Stream, IsStreamError(err), "IsStreamError(%v)", err)
+	if !want.Stream {
+		var se *SyntaxError
+		require.ErrorAs(t, err, &se)
 	}
-	if want.Stream != IsStreamError(err) {
-		t.Fatalf("error %v: stream error %v, want %v", err, IsStreamError(err), want.Stream)
+}
+
+// tableField turns a table size the tests pick, where 0 means no dynamic
+// table, into a MaxTableSize field's value, where 0 means the default and
+// a negative value no table.
+func tableField(n int) int {
+	if n == 0 {
+		return -1
 	}
-	var se *SyntaxError
-	if !want.Stream && !errors.As(err, &se) {
-		t.Fatalf("error %T is not a *SyntaxError", err)
-	}
+	return n
 }

@@ -5,7 +5,7 @@ package hpack
 // follows the last code of the length before (shifted left by the
 // difference). So the 257 code lengths below determine every code, and the
 // codes, the encoder's table and the decoder's tables are computed from them
-// when the package is initialised (about 10 µs).
+// when the package is initialised.
 
 // huffmanEOS is the end-of-string symbol (RFC 7541 §5.2): 30 one bits, never
 // encoded; a prefix of it pads the last byte of a string.

@@ -7,9 +7,13 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// huffmanUserAgent is the benchmarks' 97-byte user-agent (issue 15).
+// huffmanUserAgent is the 97-byte user-agent of the browser request the
+// benchmarks against x/net's hpack encode (internal/peers/hpackpeers).
 const huffmanUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
 
 // TestHuffmanCodes checks codes of RFC 7541 Appendix B, and that the code is
@@ -31,22 +35,19 @@ func TestHuffmanCodes(t *testing.T) {
 		{0xff, 0x3ffffee, 26},
 		{huffmanEOS, 0x3fffffff, 30},
 	} {
-		if huffmanCodes[c.sym] != c.code || huffmanLens[c.sym] != c.len {
-			t.Errorf("symbol %d: code %#x/%d, want %#x/%d", c.sym, huffmanCodes[c.sym], huffmanLens[c.sym], c.code, c.len)
-		}
+		assert.Equal(t, c.code, huffmanCodes[c.sym], "symbol %d: code", c.sym)
+		assert.Equal(t, c.len, huffmanLens[c.sym], "symbol %d: length", c.sym)
 	}
 	// Kraft sum in units of 2^-30.
 	var sum uint64
 	for _, l := range huffmanLens {
 		sum += 1 << (huffmanMaxLen - l)
 	}
-	if sum != 1<<huffmanMaxLen {
-		t.Errorf("Kraft sum %d/2^30, want 1", sum)
-	}
+	assert.Equal(t, uint64(1<<huffmanMaxLen), sum, "Kraft sum %d/2^30, want 1", sum)
 	for s := range huffmanCodes {
-		if c := slowCodes[s]; c.code != huffmanCodes[s] || c.len != huffmanLens[s] {
-			t.Errorf("symbol %d: code %#x/%d, the slow reference's %#x/%d", s, huffmanCodes[s], huffmanLens[s], c.code, c.len)
-		}
+		c := slowCodes[s]
+		assert.Equal(t, c.code, huffmanCodes[s], "symbol %d: code, the slow reference's", s)
+		assert.Equal(t, c.len, huffmanLens[s], "symbol %d: length, the slow reference's", s)
 	}
 }
 
@@ -69,16 +70,11 @@ func TestHuffmanAppendixC(t *testing.T) {
 			"94e7821dd7f2e6c7b335dfdfcd5b3960d5af27087f3672c1ab270fb5291f9587316065c003ed4ee5b1063d5007"},
 	} {
 		want, _ := hex.DecodeString(c.hex)
-		if got := AppendHuffman(nil, c.s); !bytes.Equal(got, want) {
-			t.Errorf("AppendHuffman(%q) = %x, want %x", c.s, got, want)
-		}
-		if n := HuffmanLen(c.s); n != len(want) {
-			t.Errorf("HuffmanLen(%q) = %d, want %d", c.s, n, len(want))
-		}
+		assert.Equal(t, want, AppendHuffman(nil, c.s), "AppendHuffman(%q)", c.s)
+		n := HuffmanLen(c.s)
+		assert.Equal(t, len(want), n, "HuffmanLen(%q) = %d, want %d", c.s, n, len(want))
 		got, err := AppendHuffmanDecode(nil, want)
-		if err != nil || string(got) != c.s {
-			t.Errorf("AppendHuffmanDecode(%x) = %q, %v, want %q", want, got, err, c.s)
-		}
+		assert.False(t, err != nil || string(got) != c.s, "AppendHuffmanDecode(%x) = %q, %v, want %q", want, got, err, c.s)
 	}
 }
 
@@ -89,16 +85,12 @@ func TestHuffmanEveryByte(t *testing.T) {
 		for k := 1; k <= 20; k++ {
 			s := strings.Repeat(string([]byte{byte(b)}), k)
 			enc := AppendHuffman(nil, s)
-			if want := slowHuffmanEncode(s); !bytes.Equal(enc, want) {
-				t.Fatalf("AppendHuffman(%q) = %x, want %x", s, enc, want)
-			}
-			if HuffmanLen(s) != len(enc) {
-				t.Fatalf("HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
-			}
+			want := slowHuffmanEncode(s)
+			require.Equal(t, want, enc, "AppendHuffman(%q) = %x, want %x", s, enc, want)
+			require.Equal(t, len(enc), HuffmanLen(s), "HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
 			dec, err := AppendHuffmanDecode(nil, enc)
-			if err != nil || string(dec) != s {
-				t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
-			}
+			require.NoError(t, err, "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
+			require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
 		}
 	}
 }
@@ -174,16 +166,10 @@ func TestHuffmanDecodeErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, room := range []int{0, 1000} {
 				got, err := AppendHuffmanDecode(make([]byte, 1, 1+room), c.in)
-				if !errors.Is(err, c.err) || err != nil && c.err == nil {
-					t.Errorf("room %d: error %v, want %v", room, err, c.err)
-				}
-				if len(got) == 0 || got[0] != 0 || string(got[1:]) != c.out {
-					t.Errorf("room %d: decoded %q, want %q after the 0 of dst", room, got, c.out)
-				}
+				assert.False(t, !errors.Is(err, c.err) || err != nil && c.err == nil, "room %d: error %v, want %v", room, err, c.err)
+				assert.False(t, len(got) == 0 || got[0] != 0 || string(got[1:]) != c.out, "room %d: decoded %q, want %q after the 0 of dst", room, got, c.out)
 				wantOut, wantErr := slowHuffmanDecode(c.in)
-				if string(wantOut) != c.out || wantErr != c.err {
-					t.Errorf("the slow reference decodes %q, %v", wantOut, wantErr)
-				}
+				assert.False(t, string(wantOut) != c.out || wantErr != c.err, "the slow reference decodes %q, %v", wantOut, wantErr)
 			}
 		})
 	}
@@ -219,16 +205,12 @@ func TestHuffmanRandom(t *testing.T) {
 	for range 20000 {
 		s := randomHuffmanString(r, r.IntN(120))
 		enc := AppendHuffman(nil, s)
-		if want := slowHuffmanEncode(s); !bytes.Equal(enc, want) {
-			t.Fatalf("AppendHuffman(%q) = %x, want %x", s, enc, want)
-		}
-		if HuffmanLen(s) != len(enc) {
-			t.Fatalf("HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
-		}
+		want := slowHuffmanEncode(s)
+		require.Equal(t, want, enc, "AppendHuffman(%q) = %x, want %x", s, enc, want)
+		require.Equal(t, len(enc), HuffmanLen(s), "HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
 		dec, err := AppendHuffmanDecode(nil, enc)
-		if err != nil || string(dec) != s {
-			t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
-		}
+		require.NoError(t, err, "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
+		require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
 		if len(enc) > 0 {
 			enc[len(enc)-1-r.IntN(min(len(enc), 4))] ^= byte(1 << r.IntN(8))
 			checkHuffmanDecode(t, enc)
@@ -251,9 +233,8 @@ func checkHuffmanDecode(t *testing.T, in []byte) {
 	want, wantErr := slowHuffmanDecode(in)
 	for room := 0; room <= len(want)+10; room += 1 + room/4 {
 		got, err := AppendHuffmanDecode(make([]byte, 0, room), in)
-		if !bytes.Equal(got, want) || err != wantErr {
-			t.Fatalf("AppendHuffmanDecode(%x) with room %d = %q, %v; the slow reference: %q, %v", in, room, got, err, want, wantErr)
-		}
+		require.True(t, bytes.Equal(got, want), "AppendHuffmanDecode(%x) with room %d = %q; the slow reference: %q", in, room, got, want)
+		require.ErrorIs(t, err, wantErr, "AppendHuffmanDecode(%x) with room %d; the slow reference's error", in, room)
 	}
 }
 
@@ -261,13 +242,11 @@ func checkHuffmanDecode(t *testing.T, in []byte) {
 // bytes.
 func TestHuffmanAppends(t *testing.T) {
 	enc := AppendHuffman([]byte("xy"), huffmanUserAgent)
-	if string(enc[:2]) != "xy" || !bytes.Equal(enc[2:], slowHuffmanEncode(huffmanUserAgent)) {
-		t.Fatalf("AppendHuffman appended %x to %q", enc[2:], enc[:2])
-	}
+	require.Equal(t, "xy", string(enc[:2]), "AppendHuffman changed dst")
+	require.Equal(t, slowHuffmanEncode(huffmanUserAgent), enc[2:], "AppendHuffman appended")
 	dec, err := AppendHuffmanDecode([]byte("xy"), enc[2:])
-	if err != nil || string(dec) != "xy"+huffmanUserAgent {
-		t.Fatalf("AppendHuffmanDecode = %q, %v", dec, err)
-	}
+	require.NoError(t, err, "AppendHuffmanDecode = %q,", dec)
+	require.Equal(t, "xy"+huffmanUserAgent, string(dec), "AppendHuffmanDecode = %q, %v", dec, err)
 }
 
 // TestHuffmanNoAllocs checks that encoding and decoding allocate nothing
@@ -275,30 +254,23 @@ func TestHuffmanAppends(t *testing.T) {
 func TestHuffmanNoAllocs(t *testing.T) {
 	enc := AppendHuffman(nil, huffmanUserAgent)
 	dst := make([]byte, 0, len(huffmanUserAgent))
-	if n := testing.AllocsPerRun(100, func() {
+	n := testing.AllocsPerRun(100, func() {
 		dst = AppendHuffman(dst[:0], huffmanUserAgent)
-	}); n != 0 {
-		t.Errorf("AppendHuffman: %v allocations, want 0", n)
-	}
-	if n := testing.AllocsPerRun(100, func() {
+	})
+	assert.Zero(t, n, "AppendHuffman allocations")
+	n = testing.AllocsPerRun(100, func() {
 		var err error
 		dst, err = AppendHuffmanDecode(dst[:0], enc)
-		if err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
-		t.Errorf("AppendHuffmanDecode: %v allocations, want 0", n)
-	}
-	if string(dst) != huffmanUserAgent {
-		t.Errorf("decoded %q", dst)
-	}
+		require.NoError(t, err)
+	})
+	assert.Zero(t, n, "AppendHuffmanDecode allocations")
+	assert.Equal(t, huffmanUserAgent, string(dst), "decoded %q", dst)
 	// Exactly the room needed.
 	dst = make([]byte, 0, len(huffmanUserAgent))
-	if n := testing.AllocsPerRun(100, func() {
+	n = testing.AllocsPerRun(100, func() {
 		dst, _ = AppendHuffmanDecode(dst[:0], enc)
-	}); n != 0 {
-		t.Errorf("AppendHuffmanDecode into exactly %d bytes: %v allocations, want 0", cap(dst), n)
-	}
+	})
+	assert.Zero(t, n, "AppendHuffmanDecode allocations into exactly %d bytes", cap(dst))
 }
 
 // FuzzHuffmanDecode compares the decoder with the slow reference: the same
@@ -312,13 +284,11 @@ func FuzzHuffmanDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want, wantErr := slowHuffmanDecode(in)
 		got, err := AppendHuffmanDecode(nil, in)
-		if !bytes.Equal(got, want) || err != wantErr {
-			t.Fatalf("AppendHuffmanDecode(%x) = %q, %v; the slow reference: %q, %v", in, got, err, want, wantErr)
-		}
+		require.True(t, bytes.Equal(got, want), "AppendHuffmanDecode(%x) = %q; the slow reference: %q", in, got, want)
+		require.ErrorIs(t, err, wantErr, "AppendHuffmanDecode(%x); the slow reference's error", in)
 		got, err = AppendHuffmanDecode(make([]byte, 0, len(in)*2), in)
-		if !bytes.Equal(got, want) || err != wantErr {
-			t.Fatalf("AppendHuffmanDecode(%x) with room = %q, %v; the slow reference: %q, %v", in, got, err, want, wantErr)
-		}
+		require.True(t, bytes.Equal(got, want), "AppendHuffmanDecode(%x) with room = %q; the slow reference: %q", in, got, want)
+		require.ErrorIs(t, err, wantErr, "AppendHuffmanDecode(%x) with room; the slow reference's error", in)
 	})
 }
 
@@ -330,16 +300,12 @@ func FuzzHuffmanRoundTrip(f *testing.F) {
 	f.Add("\x00\x01\xff custom-key")
 	f.Fuzz(func(t *testing.T, s string) {
 		enc := AppendHuffman(nil, s)
-		if want := slowHuffmanEncode(s); !bytes.Equal(enc, want) {
-			t.Fatalf("AppendHuffman(%q) = %x, want %x", s, enc, want)
-		}
-		if HuffmanLen(s) != len(enc) {
-			t.Fatalf("HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
-		}
+		want := slowHuffmanEncode(s)
+		require.Equal(t, want, enc, "AppendHuffman(%q) = %x, want %x", s, enc, want)
+		require.Equal(t, len(enc), HuffmanLen(s), "HuffmanLen(%q) = %d, want %d", s, HuffmanLen(s), len(enc))
 		dec, err := AppendHuffmanDecode(nil, enc)
-		if err != nil || string(dec) != s {
-			t.Fatalf("AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
-		}
+		require.NoError(t, err, "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
+		require.Equal(t, s, string(dec), "AppendHuffmanDecode(%x) = %q, %v, want %q", enc, dec, err, s)
 	})
 }
 

@@ -2,12 +2,12 @@ package hpack
 
 import (
 	"encoding/binary"
-	"errors"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -72,7 +72,7 @@ var (
 	// rtEncoderLimits are the table limits an Encoder is built with.
 	rtEncoderLimits = []int{4096, 0, 64, 256, 1000, 16384}
 	// rtDecoderLimits are the table sizes a Decoder is built to allow
-	// (WithMaxTableSize): the SETTINGS_HEADER_TABLE_SIZE it advertises.
+	// (Decoder.MaxTableSize): the SETTINGS_HEADER_TABLE_SIZE it advertises.
 	rtDecoderLimits = []int{4096, 8192, 65536, 1000, 100, 0}
 )
 
@@ -129,13 +129,8 @@ func newRTConn(c choice) *rtConn {
 	limit := rtEncoderLimits[c.intn(len(rtEncoderLimits))]
 	setting := rtDecoderLimits[c.intn(len(rtDecoderLimits))]
 	rc := &rtConn{
-		enc: NewEncoder(WithEncoderTableLimit(limit)),
-		dec: NewDecoder(
-			WithMaxTableSize(setting),
-			WithMaxHeaderListSize(1<<30),
-			WithMaxFields(1<<20),
-			WithMaxStringLength(1<<20),
-		),
+		enc:     &Encoder{MaxTableSize: tableField(limit)},
+		dec:     &Decoder{MaxTableSize: tableField(setting), MaxHeaderListSize: 1 << 30, MaxFields: 1 << 20, MaxStringLength: 1 << 20},
 		setting: setting,
 	}
 	// The decoder's first SETTINGS: a peer may encode its first blocks
@@ -215,20 +210,14 @@ func (rc *rtConn) step(tb testing.TB, fields []Field) {
 	tb.Helper()
 	rc.buf = rc.enc.AppendFields(rc.buf[:0], fields)
 	var got []Field
-	err := rc.dec.Decode(rc.buf, func(name, value []byte, sensitive bool) error {
+	err := rc.dec.DecodeBlock(rc.buf, func(name, value []byte, sensitive bool) error {
 		got = append(got, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 		return nil
 	})
-	if err != nil {
-		tb.Fatalf("decoding %+v encoded as %x: %v", fields, rc.buf, err)
-	}
-	if len(got) != len(fields) {
-		tb.Fatalf("decoded %d fields, encoded %d:\n got %+v\nwant %+v", len(got), len(fields), got, fields)
-	}
+	require.NoError(tb, err, "decoding %+v encoded as %x", fields, rc.buf)
+	require.Len(tb, got, len(fields), "decoded fields, encoded %+v", fields)
 	for i := range fields {
-		if got[i] != fields[i] {
-			tb.Fatalf("field %d decoded as %+v, encoded %+v (block %x)", i, got[i], fields[i], rc.buf)
-		}
+		require.Equal(tb, fields[i], got[i], "field %d (block %x)", i, rc.buf)
 	}
 	checkTablesInStep(tb, rc.enc, rc.dec)
 }
@@ -240,23 +229,19 @@ func (rc *rtConn) step(tb testing.TB, fields []Field) {
 // the tables are compared only when no update is pending.
 func checkTablesInStep(tb testing.TB, enc *Encoder, dec *Decoder) {
 	tb.Helper()
-	if enc.pending {
+	if !enc.ready || enc.pending { // a new encoder announces its bound with its first field
 		return
 	}
-	if es, ds := enc.TableSize(), dec.TableSize(); es != ds {
-		tb.Fatalf("encoder table size %d, decoder %d", es, ds)
-	}
-	if em, dm := enc.MaxTableSize(), dec.MaxTableSize(); em != dm {
-		tb.Fatalf("encoder table maximum %d, decoder %d", em, dm)
-	}
+	es, ds := enc.TableSize(), dec.TableSize()
+	require.Equal(tb, ds, es, "encoder table size %d, decoder %d", es, ds)
+	em, dm := enc.TableMaxSize(), dec.TableMaxSize()
+	require.Equal(tb, dm, em, "encoder table maximum %d, decoder %d", em, dm)
 	ents := encoderEntries(enc)
-	if len(ents) != dec.TableLen() {
-		tb.Fatalf("encoder table holds %d entries, decoder %d", len(ents), dec.TableLen())
-	}
+	require.Len(tb, ents, dec.TableLen(), "encoder table entries, the decoder's")
 	for i, en := range ents {
-		if name, value := dec.TableEntry(i + 1); string(name) != en.name || string(value) != en.value {
-			tb.Fatalf("table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
-		}
+		name, value := dec.TableEntry(i + 1)
+		require.Equal(tb, en.name, string(name), "table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
+		require.Equal(tb, en.value, string(value), "table entry %d: encoder %q: %q, decoder %q: %q", i+1, en.name, en.value, name, value)
 	}
 }
 
@@ -308,8 +293,8 @@ func TestRoundTripRandom(t *testing.T) {
 // back, with both ends in step after every block.
 func TestRoundTripLargeTable(t *testing.T) {
 	rc := &rtConn{
-		enc: NewEncoder(WithEncoderTableLimit(64 << 10)),
-		dec: NewDecoder(WithMaxTableSize(64<<10), WithMaxFields(1<<10), WithMaxHeaderListSize(1<<20)),
+		enc: &Encoder{MaxTableSize: 64 << 10},
+		dec: &Decoder{MaxTableSize: 64 << 10, MaxFields: 1 << 10, MaxHeaderListSize: 1 << 20},
 	}
 	rc.enc.SetMaxTableSize(64 << 10) // the peer's SETTINGS: our decoder's bound
 	var all []Field
@@ -322,16 +307,13 @@ func TestRoundTripLargeTable(t *testing.T) {
 		}
 	}
 	blocks()
-	if n := rc.dec.TableLen(); n != len(all) {
-		t.Fatalf("TableLen() = %d after %d small fields, want all of them", n, len(all))
-	}
+	require.Equal(t, len(all), rc.dec.TableLen(), "TableLen() after %d small fields", len(all))
 	// Every field is now indexed: one or two octets (indexes above 127
 	// take two).
 	before := len(rc.buf)
 	blocks()
-	if len(rc.buf) > 2*100 || len(rc.buf) >= before {
-		t.Errorf("last block of repeats is %d octets (first time %d), want at most 2 per field", len(rc.buf), before)
-	}
+	assert.LessOrEqual(t, len(rc.buf), 2*100, "last block of repeats: at most 2 octets per field")
+	assert.Less(t, len(rc.buf), before, "last block of repeats, shorter than the first time")
 	for _, n := range []int{4096, 64 << 10} {
 		rc.enc.SetMaxTableSize(n)
 		rc.dec.SetMaxTableSize(n)
@@ -369,24 +351,19 @@ func TestRoundTripListTooLarge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			enc := NewEncoder()
-			dec := NewDecoder()
+			enc := new(Encoder)
+			dec := new(Decoder)
 			block := enc.AppendFields(nil, tt.fields)
 			var got []Field
-			err := dec.Decode(block, func(name, value []byte, sensitive bool) error {
+			err := dec.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 				got = append(got, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 				return nil
 			})
-			if !errors.Is(err, ErrListTooLarge) {
-				t.Fatalf("Decode: %v, want ErrListTooLarge", err)
-			}
-			if !IsStreamError(err) {
-				t.Errorf("IsStreamError(%v) = false", err)
-			}
-			var he *HeaderError
-			if !errors.As(err, &he) {
-				t.Fatalf("Decode: %T, want *HeaderError", err)
-			}
+			require.ErrorIs(t, err, ErrListTooLarge, "Decode: %v, want ErrListTooLarge", err)
+			assert.True(t, IsStreamError(err), "IsStreamError(%v) = false", err)
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			require.True(t, IsStreamError(err))
 			// The field at fault is the first whose running total passes
 			// the limit.
 			fault, total := -1, 0
@@ -397,16 +374,10 @@ func TestRoundTripListTooLarge(t *testing.T) {
 					break
 				}
 			}
-			if he.Field != fault {
-				t.Errorf("HeaderError.Field = %d, want %d", he.Field, fault)
-			}
-			if len(got) > fault {
-				t.Errorf("emitted %d fields, want at most the %d before the one at fault", len(got), fault)
-			}
+			assert.Equal(t, fault, fe.Index, "FieldError.Index")
+			assert.LessOrEqual(t, len(got), fault, "emitted %d fields, want at most the %d before the one at fault", len(got), fault)
 			for i := range min(len(got), len(tt.fields)) {
-				if got[i] != tt.fields[i] {
-					t.Errorf("field %d emitted as %q, want %q", i, got[i].Name, tt.fields[i].Name)
-				}
+				assert.Equal(t, tt.fields[i], got[i], "field %d emitted as %q, want %q", i, got[i].Name, tt.fields[i].Name)
 			}
 			checkTablesInStep(t, enc, dec)
 
@@ -433,11 +404,11 @@ func repeatField(fl Field, n int) []Field {
 func TestDecoderStartsAtInitialTableSize(t *testing.T) {
 	for _, limit := range []int{8192, 65536} {
 		t.Run(strconv.Itoa(limit), func(t *testing.T) {
-			dec := NewDecoder(WithMaxTableSize(limit))
-			require.Equal(t, DefaultMaxTableSize, dec.MaxTableSize())
+			dec := &Decoder{MaxTableSize: limit}
+			require.Equal(t, DefaultMaxTableSize, dec.TableMaxSize())
 
 			// The peer has not seen our SETTINGS: its table is 4096.
-			rc := &rtConn{enc: NewEncoder(), dec: dec}
+			rc := &rtConn{enc: new(Encoder), dec: dec}
 			var fields []Field
 			for i := range 100 {
 				fields = append(fields, Field{Name: "x-k", Value: strings.Repeat("v", 40) + strconv.Itoa(i)})
@@ -450,11 +421,11 @@ func TestDecoderStartsAtInitialTableSize(t *testing.T) {
 			rc.step(t, fields[:3])
 
 			// A size update up to the advertised limit is allowed.
-			dec = NewDecoder(WithMaxTableSize(limit))
+			dec = &Decoder{MaxTableSize: limit}
 			_, err := collect(dec, Headers, cat(upd(limit), idx(2)))
 			require.NoError(t, err)
-			require.Equal(t, limit, dec.MaxTableSize())
-			_, err = collect(NewDecoder(WithMaxTableSize(limit)), Headers, cat(upd(limit+1), idx(2)))
+			require.Equal(t, limit, dec.TableMaxSize())
+			_, err = collect(&Decoder{MaxTableSize: limit}, Headers, cat(upd(limit+1), idx(2)))
 			wantKind(t, err, ErrSizeUpdateLarge)
 		})
 	}

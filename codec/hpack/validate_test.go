@@ -1,12 +1,11 @@
 package hpack
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,7 +22,7 @@ func TestValidation(t *testing.T) {
 		block  []byte
 		want   *Violation
 		field  int    // -1: the whole list
-		fname  string // the HeaderError's Name
+		fname  string // the FieldError's Field
 		before int    // fields emitted before the error
 	}{
 		{"RFC9113_8.3.1/request_ok", Request, Headers, cat(req, lit("accept", "*/*"), lit("te", "trailers")), nil, 0, "", 6},
@@ -74,7 +73,7 @@ func TestValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := NewDecoder(WithValidation(c.mode))
+			d := &Decoder{Validate: c.mode}
 			// A literal with indexing after the fault must still reach the
 			// table: the block is processed to its end.
 			block := cat(c.block, litInc("x-after", "1"))
@@ -83,59 +82,47 @@ func TestValidation(t *testing.T) {
 			}
 			got, err := collect(d, c.kind, block)
 			if c.want == nil {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(got) != c.before+1 {
-					t.Fatalf("emitted %q", got)
-				}
+				require.NoError(t, err)
+				require.Equal(t, c.before+1, len(got), "emitted %q", got)
 				return
 			}
 			wantKind(t, err, c.want)
-			var he *HeaderError
-			errors.As(err, &he)
-			if he.Field != c.field || he.Name != c.fname {
-				t.Errorf("field %d %q, want %d %q (%v)", he.Field, he.Name, c.field, c.fname, err)
-			}
-			if len(got) != c.before {
-				t.Errorf("emitted %d fields, want %d: %q", len(got), c.before, got)
-			}
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, c.field, fe.Index, "%v", err)
+			assert.Equal(t, c.fname, fe.Field, "%v", err)
+			assert.Equal(t, c.before, len(got), "emitted %d fields, want %d: %q", len(got), c.before, got)
 			if c.field >= 0 {
-				if n, v := d.TableEntry(1); string(n) != "x-after" || string(v) != "1" {
-					t.Errorf("the field after the fault did not reach the table: %q %q", n, v)
-				}
+				n, v := d.TableEntry(1)
+				assert.False(t, string(n) != "x-after" || string(v) != "1", "the field after the fault did not reach the table: %q %q", n, v)
 			}
 			// The connection goes on: a valid block decodes next.
 			next := req
 			if c.mode == Response {
 				next = resp
 			}
-			if got, err := collect(d, Headers, next); err != nil || len(got) == 0 {
-				t.Errorf("next block: %q %v", got, err)
-			}
+			got, err = collect(d, Headers, next)
+			assert.NoError(t, err, "next block")
+			assert.NotEmpty(t, got, "next block")
 		})
 	}
 }
 
-// NewDecoder validates nothing; the request and response decoders are the
-// validating ones.
+// The zero Decoder validates nothing; Validate set to Request or Response
+// makes it validate.
 func TestValidationModes(t *testing.T) {
 	block := cat(lit("Upper", "x"), idx(8), lit("connection", "close"))
-	if _, err := collect(NewDecoder(), Headers, block); err != nil {
-		t.Fatal(err)
-	}
-	_, err := collect(NewRequestDecoder(), Headers, block)
+	_, err := collect(new(Decoder), Headers, block)
+	require.NoError(t, err)
+	_, err = collect(&Decoder{Validate: Request}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
-	_, err = collect(NewResponseDecoder(), Headers, block)
+	_, err = collect(&Decoder{Validate: Response}, Headers, block)
 	wantKind(t, err, ErrNameUppercase)
-	_, err = collect(NewRequestDecoder(WithValidation(NoValidation)), Headers, block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := collect(NewResponseDecoder(), Headers, cat(idx(8), lit("server", "netkit")))
-	if err != nil || !slices.Equal(got, []string{":status: 200", "server: netkit"}) {
-		t.Fatalf("%q %v", got, err)
-	}
+	_, err = collect(&Decoder{Validate: NoValidation}, Headers, block)
+	require.NoError(t, err)
+	got, err := collect(&Decoder{Validate: Response}, Headers, cat(idx(8), lit("server", "netkit")))
+	require.NoError(t, err, "%q", got)
+	require.Equal(t, []string{":status: 200", "server: netkit"}, got)
 }
 
 // A validating decoder remembers which dynamic entries it found clean; an
@@ -143,7 +130,7 @@ func TestValidationModes(t *testing.T) {
 // indexed, and a literal too large to be added changes no other entry's
 // mark.
 func TestValidationIndexedEntries(t *testing.T) {
-	d := NewRequestDecoder(WithMaxTableSize(200))
+	d := &Decoder{Validate: Request, MaxTableSize: 200}
 	req := cat(idx(2), idx(7), idx(4))
 	// Entry 62 holds a value with a LF: refused when emitted as a literal,
 	// and refused again when indexed.
@@ -154,18 +141,15 @@ func TestValidationIndexedEntries(t *testing.T) {
 	// A literal larger than the table empties it and is not added; the
 	// dirty entry is gone rather than marked clean.
 	_, err = collect(d, Headers, cat(req, litInc("x-big", strings.Repeat("v", 200))))
-	if err != nil || d.TableLen() != 0 {
-		t.Fatalf("%v, %d entries", err, d.TableLen())
-	}
+	require.NoError(t, err)
+	require.Equal(t, 0, d.TableLen(), "entries")
 	// An uppercase name, then a clean entry: only the clean one passes.
 	_, err = collect(d, Headers, cat(req, litInc("X-Up", "1")))
 	wantKind(t, err, ErrNameUppercase)
-	if _, err := collect(d, Headers, cat(req, litInc("x-ok", "1"))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := collect(d, Headers, cat(req, idx(62))); err != nil {
-		t.Fatal(err)
-	}
+	_, err = collect(d, Headers, cat(req, litInc("x-ok", "1")))
+	require.NoError(t, err)
+	_, err = collect(d, Headers, cat(req, idx(62)))
+	require.NoError(t, err)
 	_, err = collect(d, Headers, cat(req, idx(63)))
 	wantKind(t, err, ErrNameUppercase)
 }
@@ -194,7 +178,7 @@ func TestValidationNameOfEvictedEntry(t *testing.T) {
 			// c.name, follows it; the table holds exactly both.
 			aValue := strings.Repeat("a", n+3)
 			sizeA, sizeE := n+4+entryOverhead, n+len("chunked")+entryOverhead
-			d := NewRequestDecoder()
+			d := &Decoder{Validate: Request}
 			_, err := collect(d, Headers, cat(upd(sizeA+sizeE), req, litInc("a", aValue), litInc(c.name, "chunked")))
 			wantKind(t, err, c.want)
 			require.Equal(t, 2, d.TableLen())

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/netkit/netkit/buf"
-	"github.com/netkit/netkit/internal/invariants"
-	"github.com/netkit/netkit/internal/race"
+	"github.com/netkit/netkit/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestDecodeAllocs checks that decoding allocates nothing in steady state:
@@ -15,9 +16,7 @@ import (
 // will, from a []byte and from a composite; and that encoding into a
 // large-enough dst allocates nothing.
 func TestDecodeAllocs(t *testing.T) {
-	if race.Enabled || invariants.Enabled {
-		t.Skip("sync.Pool drops items under -race; the invariants build never recycles")
-	}
+	testenv.SkipAllocs(t)
 	for _, v := range []Version{V311, V5} {
 		var ps []Packet
 		for _, p := range samples(v) {
@@ -39,27 +38,23 @@ func TestDecodeAllocs(t *testing.T) {
 				dv = 0
 			}
 			var pk Packet
-			if n := testing.AllocsPerRun(100, func() {
-				if _, err := Decode(b, dv, &pk); err != nil {
-					t.Fatal(err)
-				}
-			}); n != 0 {
-				t.Errorf("%v %v: Decode allocates %.1f times", v, p.Type, n)
-			}
+			n := testing.AllocsPerRun(100, func() {
+				_, err := DecodeBytes(b, dv, &pk)
+				require.NoError(t, err)
+			})
+			assert.Zero(t, n, "%v %v: DecodeBytes allocations", v, p.Type)
 			e := Encoder{Version: v}
 			dst := make([]byte, 0, len(b))
-			if n := testing.AllocsPerRun(100, func() {
-				if _, err := e.Append(dst[:0], &pk); err != nil {
-					t.Fatal(err)
-				}
-			}); n != 0 {
-				t.Errorf("%v %v: Append allocates %.1f times", v, p.Type, n)
-			}
+			n = testing.AllocsPerRun(100, func() {
+				_, err := e.Append(dst[:0], &pk)
+				require.NoError(t, err)
+			})
+			assert.Zero(t, n, "%v %v: Append allocations", v, p.Type)
 			// From a composite: the packet alone in a read, and split
 			// across two reads (a pooled copy).
 			for _, split := range []int{0, len(b) / 2} {
 				in := buf.NewComposite()
-				if n := testing.AllocsPerRun(100, func() {
+				n = testing.AllocsPerRun(100, func() {
 					d := Decoder{Version: dv}
 					for _, part := range [][]byte{b[:split], b[split:]} {
 						if len(part) > 0 {
@@ -68,13 +63,10 @@ func TestDecodeAllocs(t *testing.T) {
 							in.Append(r)
 						}
 					}
-					if err := d.Decode(in, &pk); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, d.Decode(in, &pk))
 					pk.Release()
-				}); n != 0 {
-					t.Errorf("%v %v split %d: Decoder.Decode allocates %.1f times", v, p.Type, split, n)
-				}
+				})
+				assert.Zero(t, n, "%v %v split %d: Decoder.Decode allocations", v, p.Type, split)
 				in.Release()
 			}
 		}

@@ -1,7 +1,6 @@
 package mqtt_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -10,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBrokerHarness checks the harness itself, without the codec: a broker
@@ -19,13 +21,9 @@ func TestBrokerHarness(t *testing.T) {
 	t.Parallel()
 	b := startBroker(t)
 	b2 := startBroker(t)
-	if b.Addr == b2.Addr {
-		t.Fatalf("two brokers on one address %s", b.Addr)
-	}
+	require.NotEqual(t, b2.Addr, b.Addr, "two brokers on one address %s", b.Addr)
 	conn, err := net.DialTimeout("tcp", b.Addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(5 * time.Second))
 	connect := []byte{
@@ -35,19 +33,13 @@ func TestBrokerHarness(t *testing.T) {
 		0, 60, // keep alive
 		0, 2, 'h', 'i', // client identifier
 	}
-	if _, err := conn.Write(connect); err != nil {
-		t.Fatal(err)
-	}
+	_, err = conn.Write(connect)
+	require.NoError(t, err)
 	got := make([]byte, 4)
-	if _, err := io.ReadFull(conn, got); err != nil {
-		t.Fatalf("reading CONNACK: %v", err)
-	}
-	if want := []byte{0x20, 2, 0, 0}; !bytes.Equal(got, want) {
-		t.Fatalf("CONNACK = % x, want % x", got, want)
-	}
-	if !b.WaitLog("New client connected from 127.0.0.1", 2*time.Second) {
-		t.Errorf("broker log does not show the connection:\n%s", b.Log())
-	}
+	_, err = io.ReadFull(conn, got)
+	require.NoError(t, err, "reading CONNACK")
+	require.Equal(t, []byte{0x20, 2, 0, 0}, got, "CONNACK")
+	assert.True(t, b.WaitLog("New client connected from 127.0.0.1", 2*time.Second), "broker log does not show the connection:\n%s", b.Log())
 }
 
 // TestBrokerPortTaken: when the chosen port is taken before mosquitto binds
@@ -55,9 +47,7 @@ func TestBrokerHarness(t *testing.T) {
 // another port. Not parallel: it replaces pickPort.
 func TestBrokerPortTaken(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer ln.Close()
 	taken := ln.Addr().(*net.TCPAddr).Port
 	calls := 0
@@ -70,26 +60,22 @@ func TestBrokerPortTaken(t *testing.T) {
 	}
 	defer func() { pickPort = freePort }()
 	b := startBroker(t)
-	if calls != 2 || b.Port == taken {
-		t.Fatalf("broker on port %d after %d picks; want a second pick, not the taken port %d", b.Port, calls, taken)
-	}
+	require.Equal(t, 2, calls, "port picks: want a second one")
+	require.NotEqual(t, taken, b.Port, "the broker's port is the taken one")
 }
 
 // TestFindMosquittoOverride: $NETKIT_MOSQUITTO wins over PATH and /usr/sbin,
 // and a path that is not an executable counts as no broker.
 func TestFindMosquittoOverride(t *testing.T) {
 	t.Setenv(envMosquitto, "/nonexistent/mosquitto")
-	if p, err := findMosquitto(); !errors.Is(err, errNoMosquitto) {
-		t.Fatalf("findMosquitto() = %q, %v; want errNoMosquitto", p, err)
-	}
+	p, err := findMosquitto()
+	require.ErrorIs(t, err, errNoMosquitto, "findMosquitto() = %q", p)
 	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Setenv(envMosquitto, self)
-	if p, err := findMosquitto(); err != nil || p != self {
-		t.Fatalf("findMosquitto() = %q, %v; want %q", p, err, self)
-	}
+	p, err = findMosquitto()
+	require.NoError(t, err)
+	require.Equal(t, self, p)
 }
 
 // TestBrokerMissing runs TestBrokerHarness in a child process with no
@@ -100,9 +86,7 @@ func TestBrokerMissing(t *testing.T) {
 	}
 	t.Parallel()
 	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	run := func(require string) (string, error) {
 		cmd := exec.Command(self, "-test.run=^TestBrokerHarness$", "-test.v", "-test.count=1")
 		cmd.Env = append(os.Environ(), "NETKIT_MQTT_CHILD=1",
@@ -111,14 +95,10 @@ func TestBrokerMissing(t *testing.T) {
 		return string(out), err
 	}
 	out, err := run("")
-	if err != nil || !strings.Contains(out, "--- SKIP: TestBrokerHarness") ||
-		!strings.Contains(out, "MQTT INTEROP TEST SKIPPED") || !strings.Contains(out, installHint) {
-		t.Errorf("without a broker: err %v, output:\n%s\nwant a skip that says MQTT INTEROP TEST SKIPPED and %q", err, out, installHint)
-	}
+	assert.False(t, err != nil || !strings.Contains(out, "--- SKIP: TestBrokerHarness") ||
+		!strings.Contains(out, "MQTT INTEROP TEST SKIPPED") || !strings.Contains(out, installHint), "without a broker: err %v, output:\n%s\nwant a skip that says MQTT INTEROP TEST SKIPPED and %q", err, out, installHint)
 	out, err = run("1")
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || !strings.Contains(out, "--- FAIL: TestBrokerHarness") ||
-		!strings.Contains(out, envRequireMosquitto+"=1") {
-		t.Errorf("without a broker and %s=1: err %v, output:\n%s\nwant a failure", envRequireMosquitto, err, out)
-	}
+	assert.False(t, !errors.As(err, &exit) || !strings.Contains(out, "--- FAIL: TestBrokerHarness") ||
+		!strings.Contains(out, envRequireMosquitto+"=1"), "without a broker and %s=1: err %v, output:\n%s\nwant a failure", envRequireMosquitto, err, out)
 }

@@ -148,7 +148,7 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 	case !c.WillFlag && (len(c.WillTopic) > 0 || len(c.WillPayload) > 0 || c.WillProps.set() != 0):
 		return dst, fieldErr("will", ErrFieldNoFlag)
 	}
-	if err := checkStr("client identifier", c.ClientID, true); err != nil {
+	if err := checkStr("client identifier", -1, c.ClientID, true); err != nil {
 		return dst, err
 	}
 	rl := 2 + len(name) + 1 + 1 + 2 + 2 + len(c.ClientID)
@@ -162,7 +162,7 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		if wn, err = propList(&c.WillProps, kindWill, v); err != nil {
 			return dst, err
 		}
-		if err := checkStr("will topic", c.WillTopic, false); err != nil {
+		if err := checkStr("will topic", -1, c.WillTopic, false); err != nil {
 			return dst, err
 		}
 		if err := checkTopic(c.WillTopic); err != nil {
@@ -171,19 +171,19 @@ func (e *Encoder) AppendConnect(dst []byte, c *Connect) ([]byte, error) {
 		if len(c.WillTopic) == 0 {
 			return dst, fieldErr("will topic", ErrTopicEmpty)
 		}
-		if err := checkStr("will payload", c.WillPayload, false); err != nil {
+		if err := checkStr("will payload", -1, c.WillPayload, false); err != nil {
 			return dst, err
 		}
 		rl += propWire(wn, v) + 4 + len(c.WillTopic) + len(c.WillPayload)
 	}
 	if c.HasUsername {
-		if err := checkStr("user name", c.Username, true); err != nil {
+		if err := checkStr("user name", -1, c.Username, true); err != nil {
 			return dst, err
 		}
 		rl += 2 + len(c.Username)
 	}
 	if c.HasPassword {
-		if err := checkStr("password", c.Password, false); err != nil {
+		if err := checkStr("password", -1, c.Password, false); err != nil {
 			return dst, err
 		}
 		rl += 2 + len(c.Password)

@@ -1,11 +1,10 @@
 package mqtt
 
 import (
-	"bytes"
-	"errors"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/stretchr/testify/require"
 )
 
 // TestDecoderComposite feeds a stream of every sample packet to a Decoder
@@ -35,20 +34,16 @@ func TestDecoderComposite(t *testing.T) {
 					if err == ErrShort {
 						break
 					}
-					if err != nil {
-						t.Fatalf("%v chunk %d packet %d: %v", v, chunk, got, err)
-					}
+					require.NoError(t, err, "%v chunk %d packet %d", v, chunk, got)
 					re := mustEncode(t, &pk)
-					if !bytes.Equal(re, want[got]) {
-						t.Fatalf("%v chunk %d packet %d: %x, want %x", v, chunk, got, re, want[got])
-					}
+					require.Equal(t, want[got], re, "%v chunk %d packet %d: %x, want %x", v, chunk, got, re, want[got])
 					got++
 				}
 			}
 			pk.Release()
-			if got != len(want) || in.Len() != 0 || d.Version != v {
-				t.Fatalf("%v chunk %d: %d packets of %d, %d bytes left, version %v", v, chunk, got, len(want), in.Len(), d.Version)
-			}
+			require.Equal(t, len(want), got, "%v chunk %d: packets", v, chunk)
+			require.Equal(t, 0, in.Len(), "%v chunk %d: bytes left", v, chunk)
+			require.Equal(t, v, d.Version, "%v chunk %d: version", v, chunk)
 			in.Release()
 		}
 	}
@@ -66,11 +61,9 @@ func TestDecoderTooLarge(t *testing.T) {
 	var pk Packet
 	err := d.Decode(in, &pk)
 	var se *SyntaxError
-	if !errors.Is(err, ErrPacketTooLarge) || !errors.As(err, &se) || ReasonOf(err) != PacketTooLarge {
-		t.Fatalf("err = %v", err)
-	}
+	require.ErrorIs(t, err, ErrPacketTooLarge, "err = %v", err)
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, PacketTooLarge, ReasonOf(err), "err = %v", err)
 	d.MaxPacketSize = MaxPacketSize
-	if err := d.Decode(in, &pk); err != ErrShort {
-		t.Fatalf("at the protocol's maximum: %v, want ErrShort", err)
-	}
+	require.ErrorIs(t, d.Decode(in, &pk), ErrShort, "at the protocol's maximum")
 }

@@ -7,11 +7,17 @@
 //
 // # Decoding
 //
-// [Decode] decodes the packet at the front of a []byte into a [Packet], a
-// reusable value filled in place: Type says which packet arrived and which
-// field of the Packet holds it. A [Decoder] does the same for one
-// connection, over the *buf.Composite its reads accumulate in, and keeps
-// the protocol version the connection's CONNECT announced:
+// The package follows the contract of every netkit codec (see package
+// codec): Decode takes a stream, DecodeBytes a slice, encoders append,
+// limits are Max* fields whose zero means the default, ErrShort is
+// codec.ErrShort.
+//
+// [DecodeBytes] decodes the packet at the front of a []byte into a
+// [Packet], a reusable value filled in place: Type says which packet
+// arrived and which field of the Packet holds it. A [Decoder] does the
+// same for one connection, with [Decoder.DecodeBytes] over a []byte or
+// [Decoder.Decode] over the *buf.Composite its reads accumulate in, and
+// keeps the protocol version the connection's CONNECT announced:
 //
 //	var d mqtt.Decoder // a server's: the first packet must be a CONNECT
 //	var pk mqtt.Packet
@@ -29,8 +35,8 @@
 //	}
 //	pk.Release()
 //
-// Fields alias the input; nothing is copied. With Decode and
-// DecodeBytes they alias the caller's slice. With Decoder.Decode the
+// Fields alias the input; nothing is copied. With the DecodeBytes
+// function and method they alias the caller's slice. With Decoder.Decode the
 // Packet holds a reference to the bytes (a view of the read, or a pooled
 // copy when the packet straddles reads), so the composite may be released
 // while the packet is in use; the fields stay valid until the Packet is
@@ -76,8 +82,8 @@
 // are capped too ([Decoder] fields), so a packet cannot make the Packet's
 // slices grow beyond them.
 //
-// [Decode] keeps no state, so it decodes any CONNECT; a [Decoder] refuses a
-// second one. What is left to the caller, because it needs the connection's
+// The [DecodeBytes] function keeps no state, so it decodes any CONNECT; a
+// [Decoder] refuses a second one. What is left to the caller, because it needs the connection's
 // state: packet-identifier reuse, topic-alias ranges, Receive Maximum, which
 // direction may send which property (a client must not send a
 // subscription identifier on PUBLISH), and the payload format indicator
@@ -91,9 +97,10 @@
 // checks on one packet, with the same [*Violation] (string lengths too: a
 // string over 65,535 bytes is an error, never truncated; and the packet's
 // size against the peer's maximum) — and return dst unchanged with an
-// error rather than write a packet the peer must reject; FuzzEncode
-// holds them to it. They
-// allocate only when dst must grow. MQTT 5.0 acknowledgements, DISCONNECT
+// error rather than write a packet the peer must reject: the *Violation,
+// or a *[FieldError] whose Kind is the *Violation and which names the
+// field at fault (and its position in a list). FuzzEncode holds them to
+// it. They allocate only when dst must grow. MQTT 5.0 acknowledgements, DISCONNECT
 // and AUTH are written in their shortest form.
 //
 // # Testing against real peers

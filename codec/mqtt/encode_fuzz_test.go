@@ -3,8 +3,9 @@ package mqtt
 import (
 	"bytes"
 	"errors"
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A gen draws the fields of a packet from fuzz bytes: zero once they run
@@ -414,44 +415,33 @@ func FuzzEncode(f *testing.F) {
 		out, err := e.Append(dst, &p)
 		if err != nil {
 			var vi *Violation
-			if !errors.As(err, &vi) && !errors.Is(err, errNotAck) {
-				t.Fatalf("%v %v: refusal %v is not a *Violation", v, p.Type, err)
-			}
-			if len(out) != len(dst) || cap(out) != cap(dst) || !bytes.Equal(out, prefix) {
-				t.Fatalf("%v %v: refused with %v but dst changed: %q", v, p.Type, err, out)
-			}
+			require.False(t, !errors.As(err, &vi) && !errors.Is(err, errNotAck), "%v %v: refusal %v is not a *Violation", v, p.Type, err)
+			require.Equal(t, len(dst), len(out), "%v %v: refused with %v but dst changed: %q", v, p.Type, err, out)
+			require.Equal(t, cap(dst), cap(out), "%v %v: refused with %v but dst changed: %q", v, p.Type, err, out)
+			require.Equal(t, prefix, out, "%v %v: refused with %v but dst changed: %q", v, p.Type, err, out)
 			for _, c := range dst[len(dst):cap(dst)] {
-				if c != 0xA5 {
-					t.Fatalf("%v %v: refused with %v but wrote past dst's length", v, p.Type, err)
-				}
+				require.Equal(t, byte(0xA5), c, "%v %v: refused with %v but wrote past dst's length", v, p.Type, err)
 			}
 			return
 		}
-		if !bytes.Equal(out[:len(prefix)], prefix) {
-			t.Fatalf("%v %v: dst's bytes changed", v, p.Type)
-		}
+		require.Equal(t, prefix, out[:len(prefix)], "%v %v: dst's bytes changed", v, p.Type)
 		b := out[len(prefix):]
-		if e.MaxPacketSize > 0 && len(b) > e.MaxPacketSize {
-			t.Fatalf("%v %v: %d bytes over the peer's maximum %d", v, p.Type, len(b), e.MaxPacketSize)
-		}
+		require.False(t, e.MaxPacketSize > 0 && len(b) > e.MaxPacketSize, "%v %v: %d bytes over the peer's maximum %d", v, p.Type, len(b), e.MaxPacketSize)
 		var q Packet
 		d := Decoder{Version: v}
 		if p.Type == TypeConnect {
 			d.Version = 0
 		}
 		n, derr := d.DecodeBytes(b, &q)
-		if derr != nil || n != len(b) {
-			t.Fatalf("%v %v: encoder accepted %+v\nas %x, which does not decode: n=%d %v", v, p.Type, active(&p), b, n, derr)
-		}
+		require.NoError(t, derr, "%v %v: encoder accepted %+v\nas %x, which does not decode", v, p.Type, active(&p), b)
+		require.Equal(t, len(b), n, "%v %v: encoder accepted %+v\nas %x, which decodes short", v, p.Type, active(&p), b)
 		wv := v
 		if p.Type == TypeConnect {
 			wv = p.Connect.Version
 		}
-		if q.Type != p.Type || q.Version != wv {
-			t.Fatalf("%v %v: %x decodes as %v %v", v, p.Type, b, q.Version, q.Type)
-		}
-		if got, want := norm(&q, wv), norm(&p, wv); !reflect.DeepEqual(got, want) {
-			t.Fatalf("%v %v: %x decodes to\n%+v\nwant\n%+v", v, p.Type, b, got, want)
-		}
+		require.Equal(t, p.Type, q.Type, "%v %v: %x decodes as %v %v", v, p.Type, b, q.Version, q.Type)
+		require.Equal(t, wv, q.Version, "%v %v: %x decodes as %v %v", v, p.Type, b, q.Version, q.Type)
+		got, want := norm(&q, wv), norm(&p, wv)
+		require.Equal(t, want, got, "%v %v: %x decodes to\n%+v\nwant\n%+v", v, p.Type, b, got, want)
 	})
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // ErrShort reports that the input ends before the packet does. Nothing was
-// consumed: append more bytes and decode again.
-var ErrShort = errors.New("mqtt: short input")
+// consumed: append more bytes and decode again. It is [codec.ErrShort],
+// the one "more input" sentinel of every netkit codec.
+var ErrShort = codec.ErrShort
 
 // A SyntaxError reports input the decoder rejects: what (Kind, one of the
 // package's *Violation sentinels) and where (Offset, in bytes from the start
@@ -17,33 +18,40 @@ var ErrShort = errors.New("mqtt: short input")
 // reason code a broker would send with [ReasonOf].
 type SyntaxError = codec.SyntaxError
 
+// A FieldError reports a value an encoder refuses to write because of one
+// field: Kind is the *Violation, Field names the field as this package's
+// documentation does ("topic filter", "will topic", a property's name)
+// and Index is its position in a list (the filters of a SUBSCRIBE, the
+// reason codes of a SUBACK, a user property), or -1.
+type FieldError = codec.FieldError
+
 // A Violation is a rule of the specification that an input or a packet to
 // encode breaks. Every sentinel error of this package is one; they are
 // compared by identity (errors.Is).
+//
+// Ref, of the embedded [codec.Rule], names the rule: a normative statement
+// of MQTT 5.0 ("MQTT-1.5.4-1") or, where the text has none, its section
+// ("§2.2.2.2"). MQTT 3.1.1 states the same rules under other numbers;
+// rules that exist only in 3.1.1 say so. Msg says what is wrong.
 type Violation struct {
+	codec.Rule
 	// Reason is the MQTT 5.0 reason code a receiver sends (in a CONNACK
 	// or a DISCONNECT) when it sees this violation: MalformedPacket,
 	// ProtocolError, PacketTooLarge …
 	Reason ReasonCode
-	// Rule names the rule: a normative statement of MQTT 5.0
-	// ("MQTT-1.5.4-1") or, where the text has none, its section
-	// ("§2.2.2.2"). MQTT 3.1.1 states the same rules under other numbers;
-	// rules that exist only in 3.1.1 say so.
-	Rule string
-	// Msg says what is wrong.
-	Msg string
 }
 
-// Error returns "mqtt: <Msg> [<Rule>]".
+// Error returns "mqtt: <Msg> [<Ref>]", or "mqtt: <Msg> (MQTT 5.0 §<n>)"
+// for a rule named by its section.
 func (v *Violation) Error() string {
-	if strings.HasPrefix(v.Rule, "§") {
-		return "mqtt: " + v.Msg + " (MQTT 5.0 " + v.Rule + ")"
+	if strings.HasPrefix(v.Ref, "§") {
+		return "mqtt: " + v.Msg + " (MQTT 5.0 " + v.Ref + ")"
 	}
-	return "mqtt: " + v.Msg + " [" + v.Rule + "]"
+	return "mqtt: " + v.Msg + " [" + v.Ref + "]"
 }
 
-func violation(r ReasonCode, rule, msg string) *Violation {
-	return &Violation{Reason: r, Rule: rule, Msg: msg}
+func violation(r ReasonCode, ref, msg string) *Violation {
+	return &Violation{Rule: codec.Rule{Ref: ref, Msg: msg}, Reason: r}
 }
 
 // ReasonOf returns the reason code a receiver sends for err: the Reason of
@@ -61,7 +69,8 @@ func ReasonOf(err error) ReasonCode {
 }
 
 // The violations decoding reports (as the Kind of a *SyntaxError) and
-// encoding returns (wrapped with the name of the field).
+// encoding returns (alone, or as the Kind of a *FieldError that names the
+// field).
 var (
 	// Fixed header and framing.
 	ErrUnknownType    = violation(MalformedPacket, "§2.1.2", "reserved packet type (0, or 15 before MQTT 5.0)")

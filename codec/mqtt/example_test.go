@@ -54,16 +54,16 @@ func Example() {
 
 // Decoding rejects what the specification forbids, with the reason code to
 // send and the rule broken.
-func ExampleDecode() {
+func ExampleDecodeBytes() {
 	// A PUBLISH whose topic holds a wildcard.
 	in := []byte{0x30, 0x05, 0x00, 0x03, 'a', '/', '#'}
 	var pk mqtt.Packet
-	_, err := mqtt.Decode(in, mqtt.V5, &pk)
+	_, err := mqtt.DecodeBytes(in, mqtt.V5, &pk)
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, mqtt.ErrTopicWildcard), mqtt.ReasonOf(err))
 
 	// The 256 MB remaining length is refused from its 5 bytes.
-	_, err = mqtt.Decode([]byte{0x10, 0xff, 0xff, 0xff, 0x7f}, 0, &pk)
+	_, err = mqtt.DecodeBytes([]byte{0x10, 0xff, 0xff, 0xff, 0x7f}, 0, &pk)
 	fmt.Println(err)
 	// Output:
 	// mqtt: wildcard in a topic name [MQTT-3.3.2-2] at offset 4
@@ -71,17 +71,23 @@ func ExampleDecode() {
 	// mqtt: packet larger than the maximum packet size [MQTT-3.2.2-15] at offset 1
 }
 
-// An Encoder refuses to write what the peer would have to reject.
+// An Encoder refuses to write what the peer would have to reject: a
+// *mqtt.FieldError names the field at fault.
 func ExampleEncoder() {
 	enc := mqtt.Encoder{Version: mqtt.V311, MaxPacketSize: 64}
 	_, err := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a/+")})
 	fmt.Println(err)
+	var fe *mqtt.FieldError
+	if errors.As(err, &fe) {
+		fmt.Printf("field %q, %v\n", fe.Field, errors.Is(err, mqtt.ErrTopicWildcard))
+	}
 	_, err = enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a"), Payload: make([]byte, 100)})
 	fmt.Println(err)
 	b, _ := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a"), Payload: []byte("hi")})
 	fmt.Printf("% x\n", b)
 	// Output:
-	// mqtt: wildcard in a topic name [MQTT-3.3.2-2] (topic)
+	// mqtt: wildcard in a topic name [MQTT-3.3.2-2]: topic
+	// field "topic", true
 	// mqtt: packet larger than the maximum packet size [MQTT-3.2.2-15]
 	// 30 05 00 01 61 68 69
 }

@@ -1,11 +1,10 @@
 package mqtt
 
 import (
-	"bytes"
-	"reflect"
 	"testing"
 
 	"github.com/netkit/netkit/buf"
+	"github.com/stretchr/testify/require"
 )
 
 // active returns the field of p that Type selects, as a value to compare.
@@ -42,9 +41,7 @@ func FuzzDecode(f *testing.F) {
 	for _, v := range []Version{V31, V311, V5} {
 		for _, p := range samples(v) {
 			b, err := p.Append(nil)
-			if err != nil {
-				f.Fatal(err)
-			}
+			require.NoError(f, err)
 			f.Add(b, byte(v), uint16(len(b)/2))
 		}
 	}
@@ -54,37 +51,30 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, vb byte, split uint16) {
 		v := Version(vb)
 		var p Packet
-		n, err := Decode(data, v, &p)
+		n, err := DecodeBytes(data, v, &p)
 		if err != nil {
-			if n != 0 {
-				t.Fatalf("error %v with n=%d", err, n)
-			}
-			if err != ErrShort && ReasonOf(err) < 0x80 {
-				t.Fatalf("error %v has reason %v", err, ReasonOf(err))
+			require.Equal(t, 0, n, "error %v with n=%d", err, n)
+			if err != ErrShort {
+				require.GreaterOrEqual(t, ReasonOf(err), ReasonCode(0x80), "error %v: its reason is not an error code", err)
 			}
 		} else {
-			if n <= 0 || n > len(data) {
-				t.Fatalf("n=%d of %d", n, len(data))
-			}
+			require.Greater(t, n, 0, "n=%d of %d", n, len(data))
+			require.LessOrEqual(t, n, len(data), "n=%d of %d", n, len(data))
 			b, err := p.Append(nil)
-			if err != nil {
-				t.Fatalf("decoded %x (%v %v) does not encode: %v", data[:n], p.Version, p.Type, err)
-			}
+			require.NoError(t, err, "decoded %x (%v %v) does not encode", data[:n], p.Version, p.Type)
 			var q Packet
 			dv := v
 			if p.Type == TypeConnect {
 				dv = 0
 			}
-			m, err := Decode(b, dv, &q)
-			if err != nil || m != len(b) {
-				t.Fatalf("re-encoding %x of %x does not decode: %d %v", b, data[:n], m, err)
-			}
-			if q.Type != p.Type || q.Version != p.Version || !reflect.DeepEqual(active(&p), active(&q)) {
-				t.Fatalf("%x decodes to\n%+v\nits re-encoding %x to\n%+v", data[:n], active(&p), b, active(&q))
-			}
-			if b2, _ := q.Append(nil); !bytes.Equal(b, b2) {
-				t.Fatalf("encoding is not stable: %x then %x", b, b2)
-			}
+			m, err := DecodeBytes(b, dv, &q)
+			require.NoError(t, err, "re-encoding %x of %x does not decode", b, data[:n])
+			require.Equal(t, len(b), m, "re-encoding %x of %x decodes short", b, data[:n])
+			require.Equal(t, p.Type, q.Type, "%x, re-encoded as %x", data[:n], b)
+			require.Equal(t, p.Version, q.Version, "%x, re-encoded as %x", data[:n], b)
+			require.Equal(t, active(&p), active(&q), "%x decodes as, its re-encoding %x as", data[:n], b)
+			b2, _ := q.Append(nil)
+			require.Equal(t, b2, b, "encoding is not stable: %x then %x", b, b2)
 		}
 		// The composite path agrees with the slice path.
 		d := Decoder{Version: v}
@@ -104,14 +94,13 @@ func FuzzDecode(f *testing.F) {
 		var c Packet
 		cerr := d.Decode(in, &c)
 		defer c.Release()
-		switch {
-		case (err == nil) != (cerr == nil) || err != nil && err.Error() != cerr.Error():
-			t.Fatalf("Decode: %v; Decoder.Decode: %v", err, cerr)
-		case err == nil && !reflect.DeepEqual(active(&p), active(&c)):
-			t.Fatalf("Decode: %+v; Decoder.Decode: %+v", active(&p), active(&c))
-		case err == nil && in.Len() != len(data)-n:
-			t.Fatalf("Decoder left %d bytes, want %d", in.Len(), len(data)-n)
+		if err != nil {
+			require.EqualError(t, cerr, err.Error(), "Decoder.Decode, DecodeBytes")
+			return
 		}
+		require.NoError(t, cerr, "Decoder.Decode, where DecodeBytes decodes")
+		require.Equal(t, active(&p), active(&c), "Decoder.Decode, DecodeBytes")
+		require.Equal(t, len(data)-n, in.Len(), "bytes the Decoder left")
 	})
 }
 
@@ -123,18 +112,13 @@ func FuzzCheckString(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
-		if got, want := checkString(s), stringRuleSlow(s, false); got != want {
-			t.Fatalf("checkString(%q) = %v, want %v", s, got, want)
-		}
-		if got, want := checkTopic(s), stringRuleSlow(s, true); got != want {
-			t.Fatalf("checkTopic(%q) = %v, want %v", s, got, want)
-		}
+		require.Same(t, stringRuleSlow(s, false), checkString(s), "checkString(%q)", s)
+		require.Same(t, stringRuleSlow(s, true), checkTopic(s), "checkTopic(%q)", s)
 		for _, v := range []Version{V311, V5} {
 			gs, got := checkFilter(s, v)
 			ws, want := checkFilterSlow(s, v)
-			if got != want || got == nil && gs != ws {
-				t.Fatalf("checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
-			}
+			require.Same(t, want, got, "checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
+			require.False(t, got == nil && gs != ws, "checkFilter(%q, %v) = %v %v, want %v %v", s, v, gs, got, ws, want)
 		}
 	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/mqtt"
+	"github.com/stretchr/testify/require"
 )
 
 // ioTimeout bounds every read and write of a test client, so a broker that
@@ -46,9 +47,7 @@ const readSize = 4096
 func dial(t testing.TB, b *broker, name string, v mqtt.Version) *testClient {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", b.Addr, ioTimeout)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	require.NoError(t, err, "%s", name)
 	c := &testClient{t: t, name: name, conn: conn, in: buf.NewComposite()}
 	c.enc.Version = v
 	c.dec.Version = v
@@ -66,9 +65,7 @@ func (c *testClient) send(p *mqtt.Packet) {
 	p.Version = c.enc.Version
 	var err error
 	c.out, err = c.enc.Append(c.out[:0], p)
-	if err != nil {
-		c.t.Fatalf("%s: encoding %s: %v", c.name, describe(p), err)
-	}
+	require.NoError(c.t, err, "%s: encoding %s", c.name, describe(p))
 	c.t.Logf("%s → %s", c.name, describe(p))
 	c.write(c.out)
 }
@@ -83,9 +80,8 @@ func (c *testClient) sendRaw(p []byte, what string) {
 func (c *testClient) write(p []byte) {
 	c.t.Helper()
 	c.conn.SetWriteDeadline(time.Now().Add(ioTimeout))
-	if _, err := c.conn.Write(p); err != nil {
-		c.t.Fatalf("%s: write: %v", c.name, err)
-	}
+	_, err := c.conn.Write(p)
+	require.NoError(c.t, err, "%s: write", c.name)
 }
 
 // next returns the next packet from the broker. The packet, and every slice
@@ -94,9 +90,7 @@ func (c *testClient) write(p []byte) {
 func (c *testClient) next() *mqtt.Packet {
 	c.t.Helper()
 	p, err := c.recv()
-	if err != nil {
-		c.t.Fatalf("%s: waiting for a packet: %v", c.name, err)
-	}
+	require.NoError(c.t, err, "%s: waiting for a packet", c.name)
 	return p
 }
 
@@ -112,9 +106,7 @@ func (c *testClient) recv() (*mqtt.Packet, error) {
 			c.t.Logf("%s ← %s", c.name, describe(&c.pk))
 			return &c.pk, nil
 		}
-		if !errors.Is(err, mqtt.ErrShort) {
-			c.t.Fatalf("%s: decoding what the broker sent: %v", c.name, err)
-		}
+		require.ErrorIs(c.t, err, mqtt.ErrShort, "%s: decoding what the broker sent", c.name)
 		b := buf.Get(readSize)
 		p := b.AvailableBuffer()
 		c.conn.SetReadDeadline(time.Now().Add(ioTimeout))
@@ -143,9 +135,7 @@ func (c *testClient) recv() (*mqtt.Packet, error) {
 func (c *testClient) expect(want mqtt.Type) *mqtt.Packet {
 	c.t.Helper()
 	p := c.next()
-	if p.Type != want {
-		c.t.Fatalf("%s: got %s, want a %s", c.name, describe(p), want.String())
-	}
+	require.Equal(c.t, want, p.Type, "%s: got %s", c.name, describe(p))
 	return p
 }
 
@@ -156,13 +146,10 @@ func (c *testClient) expectClosed() []*mqtt.Packet {
 	var got []*mqtt.Packet
 	for {
 		p, err := c.recv()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			c.t.Fatalf("%s: the broker did not close the connection within %v", c.name, ioTimeout)
-		}
+		require.NotErrorIs(c.t, err, os.ErrDeadlineExceeded, "%s: the broker did not close the connection within %v", c.name, ioTimeout)
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) {
-				c.t.Fatalf("%s: want the broker to close the connection, got %v", c.name, err)
-			}
+			require.True(c.t, errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET),
+				"%s: want the broker to close the connection, got %v", c.name, err)
 			c.t.Logf("%s ← (connection closed: %v)", c.name, err)
 			return got
 		}
@@ -188,9 +175,7 @@ func (c *testClient) connect(id string, edit func(*mqtt.Connect)) *mqtt.Connack 
 	}
 	c.send(p)
 	ack := c.expect(mqtt.TypeConnack)
-	if ack.Connack.Reason != 0 {
-		c.t.Fatalf("%s: CONNACK refuses the connection: %s", c.name, describe(ack))
-	}
+	require.Equal(c.t, mqtt.Success, ack.Connack.Reason, "%s: CONNACK refuses the connection: %s", c.name, describe(ack))
 	return ack.Clone().Connack
 }
 
@@ -225,9 +210,8 @@ func (c *testClient) expectAck(t mqtt.Type, id uint16, want mqtt.ReasonCode) {
 		want = mqtt.Success
 	}
 	p := c.expect(t)
-	if p.Ack.PacketID != id || p.Ack.Reason != want {
-		c.t.Fatalf("%s: got %s, want packet id %d and reason 0x%02x", c.name, describe(p), id, byte(want))
-	}
+	require.Equal(c.t, id, p.Ack.PacketID, "%s: got %s", c.name, describe(p))
+	require.Equal(c.t, want, p.Ack.Reason, "%s: got %s", c.name, describe(p))
 }
 
 // subscribe sends a SUBSCRIBE of one filter at QoS 2 (v5: with
@@ -243,9 +227,8 @@ func (c *testClient) subscribe(id uint16, filter string, subID uint32) {
 	}
 	c.send(p)
 	ack := c.expect(mqtt.TypeSuback)
-	if ack.Suback.PacketID != id || len(ack.Suback.Reasons) != 1 || ack.Suback.Reasons[0] != 2 {
-		c.t.Fatalf("%s: got %s, want packet id %d granting QoS 2", c.name, describe(ack), id)
-	}
+	require.Equal(c.t, id, ack.Suback.PacketID, "%s: got %s", c.name, describe(ack))
+	require.Equal(c.t, []mqtt.ReasonCode{mqtt.GrantedQoS2}, ack.Suback.Reasons, "%s: got %s, want QoS 2 granted", c.name, describe(ack))
 }
 
 // receive reads n deliveries (PUBLISH packets) and acknowledges each as the
@@ -260,9 +243,7 @@ func (c *testClient) receive(n int) []*mqtt.Publish {
 		p := c.next()
 		switch p.Type {
 		case mqtt.TypePublish:
-			if len(got) == n {
-				c.t.Fatalf("%s: an unexpected delivery %s", c.name, describe(p))
-			}
+			require.Less(c.t, len(got), n, "%s: an unexpected delivery %s", c.name, describe(p))
 			pub := p.Publish.Clone()
 			got = append(got, pub)
 			switch pub.QoS {
@@ -274,9 +255,7 @@ func (c *testClient) receive(n int) []*mqtt.Publish {
 			}
 		case mqtt.TypePubrel:
 			id := p.Ack.PacketID
-			if !pending[id] {
-				c.t.Fatalf("%s: %s for no PUBREC of ours", c.name, describe(p))
-			}
+			require.True(c.t, pending[id], "%s: %s for no PUBREC of ours", c.name, describe(p))
 			delete(pending, id)
 			c.send(&mqtt.Packet{Type: mqtt.TypePubcomp, Ack: &mqtt.Ack{PacketID: id}})
 		default:

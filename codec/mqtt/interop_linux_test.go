@@ -8,7 +8,6 @@ package mqtt_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/netkit/netkit/codec/mqtt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // bothVersions runs f as a parallel subtest for MQTT 3.1.1 and 5.0.
@@ -60,9 +61,7 @@ func TestInteropConnect(t *testing.T) {
 		c := dial(t, b, "client", v)
 		if v == mqtt.V311 {
 			ack := c.connect("netkit-connect", nil)
-			if ack.SessionPresent {
-				t.Errorf("CONNACK session present after a clean session")
-			}
+			assert.False(t, ack.SessionPresent, "CONNACK session present after a clean session")
 			return
 		}
 		ack := c.connect("", func(c *mqtt.Connect) {
@@ -70,10 +69,8 @@ func TestInteropConnect(t *testing.T) {
 			c.Props.Present.Add(mqtt.PropSessionExpiry)
 		})
 		ps := &ack.Props
-		if !ps.Present.Has(mqtt.PropAssignedClientID) || !bytes.HasPrefix(ps.AssignedClientID, []byte("auto-")) {
-			t.Errorf("CONNACK assigned client id %q (present %t), want mosquitto's auto-…",
-				ps.AssignedClientID, ps.Present.Has(mqtt.PropAssignedClientID))
-		}
+		assert.True(t, ps.Present.Has(mqtt.PropAssignedClientID), "CONNACK without an assigned client id")
+		assert.True(t, bytes.HasPrefix(ps.AssignedClientID, []byte("auto-")), "CONNACK assigned client id %q, want mosquitto's auto-…", ps.AssignedClientID)
 		for _, want := range []struct {
 			id   mqtt.PropID
 			name string
@@ -84,9 +81,8 @@ func TestInteropConnect(t *testing.T) {
 			{mqtt.PropTopicAliasMaximum, "topic alias maximum", uint32(ps.TopicAliasMaximum), 10}, // max_topic_alias
 			{mqtt.PropMaximumPacketSize, "maximum packet size", ps.MaximumPacketSize, 1 << 20},    // max_packet_size
 		} {
-			if !ps.Present.Has(want.id) || want.got != want.want {
-				t.Errorf("CONNACK %s = %d (present %t), want %d", want.name, want.got, ps.Present.Has(want.id), want.want)
-			}
+			assert.True(t, ps.Present.Has(want.id), "CONNACK without %s", want.name)
+			assert.Equal(t, want.want, want.got, "CONNACK %s", want.name)
 		}
 		c.send(&mqtt.Packet{Type: mqtt.TypeDisconnect})
 		c.expectClosed()
@@ -132,25 +128,19 @@ func TestInteropPublish(t *testing.T) {
 			got := sub.receive(len(wantIDs))
 			var ids [][]uint32
 			for _, d := range got {
-				if !bytes.Equal(d.Topic, msg.Topic) || !bytes.Equal(d.Payload, msg.Payload) || d.QoS != qos || d.Retain {
-					t.Errorf("delivery %q %q q%d retain=%t, want %q %q q%d not retained",
-						d.Topic, d.Payload, d.QoS, d.Retain, msg.Topic, msg.Payload, qos)
-				}
-				if qos > 0 && d.PacketID == 0 {
-					t.Errorf("delivery at QoS %d without a packet identifier", qos)
-				}
-				if !equalUser(d.Props.User, msg.Props.User) {
-					t.Errorf("delivery user properties %q, want %q in order", d.Props.User, msg.Props.User)
-				}
+				assert.Equal(t, string(msg.Topic), string(d.Topic), "delivery topic")
+				assert.Equal(t, string(msg.Payload), string(d.Payload), "delivery payload")
+				assert.Equal(t, qos, d.QoS, "delivery QoS")
+				assert.False(t, d.Retain, "delivery retained")
+				assert.False(t, qos > 0 && d.PacketID == 0, "delivery at QoS %d without a packet identifier", qos)
+				assert.True(t, equalUser(d.Props.User, msg.Props.User), "delivery user properties %q, want %q in order", d.Props.User, msg.Props.User)
 				ids = append(ids, d.Props.SubscriptionIDs)
 			}
 			// mosquitto 2.0 sends one copy per matching subscription, each
 			// with its own identifier, in no fixed order; the spec also
 			// allows one copy carrying both [MQTT-3.3.4-3…5].
 			slices.SortFunc(ids, slices.Compare)
-			if !slices.EqualFunc(ids, wantIDs, slices.Equal) {
-				t.Errorf("QoS %d: subscription identifiers per delivery %v, want %v", qos, ids, wantIDs)
-			}
+			assert.True(t, slices.EqualFunc(ids, wantIDs, slices.Equal), "QoS %d: subscription identifiers per delivery %v, want %v", qos, ids, wantIDs)
 		}
 		sub.ping() // nothing else was delivered
 	})
@@ -185,12 +175,11 @@ func TestInteropPublishProperties(t *testing.T) {
 
 	d := sub.receive(1)[0]
 	got := &d.Props
-	if !got.Present.Has(mqtt.PropPayloadFormat) || got.PayloadFormat != 1 {
-		t.Errorf("payload format %d (present %t), want 1", got.PayloadFormat, got.Present.Has(mqtt.PropPayloadFormat))
-	}
-	if !got.Present.Has(mqtt.PropMessageExpiry) || got.MessageExpiry > 3600 || got.MessageExpiry < 3590 {
-		t.Errorf("message expiry %d (present %t), want 3600 less the seconds it waited", got.MessageExpiry, got.Present.Has(mqtt.PropMessageExpiry))
-	}
+	assert.True(t, got.Present.Has(mqtt.PropPayloadFormat), "no payload format")
+	assert.Equal(t, byte(1), got.PayloadFormat, "payload format")
+	assert.True(t, got.Present.Has(mqtt.PropMessageExpiry), "no message expiry")
+	assert.LessOrEqual(t, got.MessageExpiry, uint32(3600), "message expiry: 3600 less the seconds it waited")
+	assert.GreaterOrEqual(t, got.MessageExpiry, uint32(3590), "message expiry: 3600 less the seconds it waited")
 	for _, f := range []struct {
 		id        mqtt.PropID
 		name      string
@@ -200,19 +189,12 @@ func TestInteropPublishProperties(t *testing.T) {
 		{mqtt.PropResponseTopic, "response topic", got.ResponseTopic, ps.ResponseTopic},
 		{mqtt.PropCorrelationData, "correlation data", got.CorrelationData, ps.CorrelationData},
 	} {
-		if !got.Present.Has(f.id) || !bytes.Equal(f.got, f.want) {
-			t.Errorf("%s %q (present %t), want %q", f.name, f.got, got.Present.Has(f.id), f.want)
-		}
+		assert.True(t, got.Present.Has(f.id), "no %s", f.name)
+		assert.Equal(t, string(f.want), string(f.got), f.name)
 	}
-	if !equalUser(got.User, ps.User) {
-		t.Errorf("user properties %q, want %q in order", got.User, ps.User)
-	}
-	if !slices.Equal(got.SubscriptionIDs, []uint32{7}) {
-		t.Errorf("subscription identifiers %v, want [7]", got.SubscriptionIDs)
-	}
-	if !bytes.Equal(d.Payload, msg.Payload) {
-		t.Errorf("payload %q, want %q", d.Payload, msg.Payload)
-	}
+	assert.True(t, equalUser(got.User, ps.User), "user properties %q, want %q in order", got.User, ps.User)
+	assert.Equal(t, []uint32{7}, got.SubscriptionIDs, "subscription identifiers")
+	assert.Equal(t, msg.Payload, d.Payload, "payload %q, want %q", d.Payload, msg.Payload)
 }
 
 // TestInteropLargePayload: a 300,000-byte PUBLISH reaches the subscriber
@@ -237,21 +219,15 @@ func TestInteropLargePayload(t *testing.T) {
 		d := sub.receive(1)[0]
 		reads = sub.reads - reads
 		t.Logf("sub: the delivery took %d reads of at most %d bytes", reads, readSize)
-		if !bytes.Equal(d.Payload, payload) {
-			t.Errorf("delivered payload of %d bytes differs from the %d sent", len(d.Payload), len(payload))
-		}
-		if reads < len(payload)/readSize {
-			t.Errorf("the delivery took %d reads, want at least %d: the test lost its point", reads, len(payload)/readSize)
-		}
+		assert.Equal(t, payload, d.Payload, "delivered payload of %d bytes differs from the %d sent", len(d.Payload), len(payload))
+		assert.GreaterOrEqual(t, reads, len(payload)/readSize, "the delivery took %d reads, want at least %d: the test lost its point", reads, len(payload)/readSize)
 		sub.ping()
 
 		if v == mqtt.V5 {
 			pub.enc.MaxPacketSize = int(ack.Props.MaximumPacketSize)
 			big := mqtt.Publish{QoS: 1, PacketID: 2, Topic: []byte("interop/large"), Payload: make([]byte, 1<<20)}
-			if _, err := pub.enc.AppendPublish(nil, &big); !errors.Is(err, mqtt.ErrPacketTooLarge) {
-				t.Errorf("encoding a PUBLISH over the broker's maximum packet size %d: %v, want ErrPacketTooLarge",
-					pub.enc.MaxPacketSize, err)
-			}
+			_, err := pub.enc.AppendPublish(nil, &big)
+			assert.ErrorIs(t, err, mqtt.ErrPacketTooLarge, "encoding a PUBLISH over the broker's maximum packet size %d", pub.enc.MaxPacketSize)
 		}
 	})
 }
@@ -273,9 +249,8 @@ func TestInteropUnsubscribe(t *testing.T) {
 		if v == mqtt.V5 {
 			want = []mqtt.ReasonCode{0}
 		}
-		if ack.Suback.PacketID != 2 || !slices.Equal(ack.Suback.Reasons, want) {
-			t.Errorf("got %s, want packet id 2 and reasons %x", describe(ack), want)
-		}
+		assert.Equal(t, uint16(2), ack.Suback.PacketID, "got %s", describe(ack))
+		assert.True(t, slices.Equal(ack.Suback.Reasons, want), "got %s, want reasons %x", describe(ack), want) // nil and empty alike
 		pub := dial(t, b, "pub", v)
 		pub.connect("netkit-pub", nil)
 		// v5: the broker's PUBACK says nobody subscribed.
@@ -315,25 +290,21 @@ func TestInteropWillAndDisconnect(t *testing.T) {
 			d.Disconnect.Reason = 0x04
 		}
 		c.send(d)
-		if got := c.expectClosed(); len(got) != 0 {
-			t.Errorf("broker sent %s before closing, want nothing", describe(got[0]))
-		}
+		assert.Empty(t, c.expectClosed(), "the broker sent packets before closing")
 		if v == mqtt.V311 {
 			// The normal DISCONNECT discarded the will: nothing is queued
 			// for sub before the PINGRESP. mosquitto has processed the
 			// DISCONNECT once its log says so.
-			if !b.WaitLog("Client netkit-will disconnected", 2*time.Second) {
-				t.Fatalf("the broker's log does not show netkit-will disconnecting")
-			}
+			require.True(t, b.WaitLog("Client netkit-will disconnected", 2*time.Second), "the broker's log does not show netkit-will disconnecting")
 			sub.ping()
 			return
 		}
 		will := sub.receive(1)[0]
-		if string(will.Topic) != "interop/will" || string(will.Payload) != "client gone" || will.QoS != 1 ||
-			string(will.Props.ContentType) != "text/plain" || !equalUser(will.Props.User, userProps("why", "test")) {
-			t.Errorf("will delivered as %q %q q%d content type %q user %q", will.Topic, will.Payload, will.QoS,
-				will.Props.ContentType, will.Props.User)
-		}
+		assert.Equal(t, "interop/will", string(will.Topic), "will topic")
+		assert.Equal(t, "client gone", string(will.Payload), "will payload")
+		assert.Equal(t, byte(1), will.QoS, "will QoS")
+		assert.Equal(t, "text/plain", string(will.Props.ContentType), "will content type")
+		assert.True(t, equalUser(will.Props.User, userProps("why", "test")), "will user properties %q", will.Props.User)
 	})
 }
 
@@ -346,9 +317,8 @@ func TestInteropRejectWildcardPublish(t *testing.T) {
 	bothVersions(t, func(t *testing.T, v mqtt.Version) {
 		var enc mqtt.Encoder
 		enc.Version = v
-		if _, err := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a/+"), Payload: []byte("x")}); err == nil {
-			t.Errorf("the Encoder accepts a PUBLISH to a/+")
-		}
+		_, err := enc.AppendPublish(nil, &mqtt.Publish{Topic: []byte("a/+"), Payload: []byte("x")})
+		assert.Error(t, err, "the Encoder accepts a PUBLISH to a/+")
 		b := startBroker(t)
 		c := dial(t, b, "client", v)
 		c.connect("netkit-bad", nil)
@@ -361,18 +331,17 @@ func TestInteropRejectWildcardPublish(t *testing.T) {
 		c.sendRaw(raw, `PUBLISH q0 topic="a/+"`)
 		got := c.expectClosed()
 		if v == mqtt.V311 {
-			if len(got) != 0 {
-				t.Errorf("broker sent %s before closing, want nothing (3.1.1 has no DISCONNECT from the server)", describe(got[0]))
-			}
+			assert.Empty(t, got, "the broker sent packets before closing (3.1.1 has no DISCONNECT from the server)")
 			return
 		}
-		if len(got) != 1 || got[0].Type != mqtt.TypeDisconnect ||
-			(got[0].Disconnect.Reason != 0x82 && got[0].Disconnect.Reason != 0x90) {
-			var s []string
-			for _, p := range got {
-				s = append(s, describe(p))
-			}
-			t.Errorf("broker sent %q before closing, want one DISCONNECT with reason 0x82 or 0x90", s)
+		var s []string
+		for _, p := range got {
+			s = append(s, describe(p))
+		}
+		if assert.Len(t, got, 1, "the broker sent %q before closing, want one DISCONNECT", s) &&
+			assert.Equal(t, mqtt.TypeDisconnect, got[0].Type, "the broker sent %q before closing", s) {
+			assert.Contains(t, []mqtt.ReasonCode{mqtt.ProtocolError, mqtt.TopicNameInvalid}, got[0].Disconnect.Reason,
+				"the broker's DISCONNECT reason")
 		}
 	})
 }
@@ -400,17 +369,15 @@ func TestInteropMosquittoClients(t *testing.T) {
 		"-D", "publish", "user-property", "k2", "v2",
 		"-D", "publish", "content-type", "text/plain"}
 	t.Logf("run mosquitto_pub %q", args)
-	if out, err := exec.CommandContext(ctx, pubBin, args...).CombinedOutput(); err != nil {
-		t.Fatalf("mosquitto_pub: %v\n%s", err, out)
-	}
+	out, err := exec.CommandContext(ctx, pubBin, args...).CombinedOutput()
+	require.NoError(t, err, "mosquitto_pub\n%s", out)
 	d := sub.receive(1)[0]
-	if string(d.Topic) != "interop/from-mosquitto" || string(d.Payload) != "hello from mosquitto_pub" || d.QoS != 1 ||
-		!equalUser(d.Props.User, userProps("k1", "v1", "k2", "v2")) || string(d.Props.ContentType) != "text/plain" ||
-		!slices.Equal(d.Props.SubscriptionIDs, []uint32{7}) {
-		t.Errorf("received %s from mosquitto_pub, want topic interop/from-mosquitto, its payload, q1, "+
-			"user properties k1=v1 k2=v2, content type text/plain, subscription id 7",
-			describe(&mqtt.Packet{Type: mqtt.TypePublish, Version: mqtt.V5, Publish: d}))
-	}
+	assert.Equal(t, "interop/from-mosquitto", string(d.Topic), "topic from mosquitto_pub")
+	assert.Equal(t, "hello from mosquitto_pub", string(d.Payload), "payload from mosquitto_pub")
+	assert.Equal(t, byte(1), d.QoS, "QoS from mosquitto_pub")
+	assert.True(t, equalUser(d.Props.User, userProps("k1", "v1", "k2", "v2")), "user properties from mosquitto_pub: %q", d.Props.User)
+	assert.Equal(t, "text/plain", string(d.Props.ContentType), "content type from mosquitto_pub")
+	assert.Equal(t, []uint32{7}, d.Props.SubscriptionIDs, "subscription identifiers of the delivery from mosquitto_pub")
 
 	pub := dial(t, b, "pub", mqtt.V311)
 	pub.connect("netkit-pub", nil)
@@ -419,12 +386,8 @@ func TestInteropMosquittoClients(t *testing.T) {
 	args = []string{"-h", "127.0.0.1", "-p", port, "-V", "mqttv311", "-q", "1", "-C", "1", "-v",
 		"-i", "mosquitto-sub", "-t", "interop/to-mosquitto"}
 	t.Logf("run mosquitto_sub %q", args)
-	out, err := exec.CommandContext(ctx, subBin, args...).CombinedOutput()
+	out, err = exec.CommandContext(ctx, subBin, args...).CombinedOutput()
 	t.Logf("mosquitto_sub printed %q", out)
-	if err != nil {
-		t.Fatalf("mosquitto_sub: %v\n%s", err, out)
-	}
-	if want := "interop/to-mosquitto hello from netkit\n"; string(out) != want {
-		t.Errorf("mosquitto_sub printed %q, want %q", out, want)
-	}
+	require.NoError(t, err, "mosquitto_sub\n%s", out)
+	assert.Equal(t, "interop/to-mosquitto hello from netkit\n", string(out), "what mosquitto_sub printed")
 }

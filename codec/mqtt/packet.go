@@ -21,7 +21,7 @@ import (
 // the zero value of its type.
 //
 // Every []byte of a decoded packet aliases the input: the caller's slice
-// for [Decode] and [Decoder.DecodeBytes], or bytes the Packet holds a
+// for [DecodeBytes] and [Decoder.DecodeBytes], or bytes the Packet holds a
 // reference to for [Decoder.Decode]. They stay valid until the Packet is
 // decoded into again or released, or, for a caller's slice, until that
 // slice is modified. [Packet.Clone] makes a copy that shares nothing.
@@ -53,7 +53,7 @@ func (p *Packet) Release() {
 	}
 }
 
-// Default limits of a [Decoder] (and of [Decode]).
+// Default limits of a [Decoder] (and of [DecodeBytes]).
 const (
 	// DefaultMaxPacketSize bounds a whole packet, fixed header included:
 	// 1 MiB.
@@ -127,27 +127,38 @@ func (d *Decoder) limits() limits {
 	}
 }
 
-// Decode decodes the packet at the front of p, a connection's bytes, into
-// pk with the default limits. v is the connection's protocol version; a
-// CONNECT carries its own, and v does not matter for it: Decode keeps no
-// state, so it cannot tell a second CONNECT (a [Decoder] does). It returns the
-// packet's length, or ErrShort (and 0) when p ends inside the packet, or a
-// *SyntaxError. pk's fields alias p. Decode allocates nothing in steady
-// state (slices of pk grow to their high-water mark once).
-func Decode(p []byte, v Version, pk *Packet) (n int, err error) {
+// DecodeBytes decodes the packet at the front of p, a connection's bytes,
+// into pk with the default limits. v is the connection's protocol version;
+// a CONNECT carries its own, and v does not matter for it: DecodeBytes
+// keeps no state, so it cannot tell a second CONNECT (a [Decoder] does).
+// It returns the packet's length, or ErrShort (and 0) when p ends inside
+// the packet, or a *SyntaxError. pk's fields alias p. DecodeBytes
+// allocates nothing in steady state (slices of pk grow to their
+// high-water mark once).
+func DecodeBytes(p []byte, v Version, pk *Packet) (n int, err error) {
 	pk.Release()
 	if len(p) > 0 && Type(p[0]>>4) == TypeConnect {
-		v = 0 // Decode knows no connection: no CONNECT is a second one
+		v = 0 // DecodeBytes knows no connection: no CONNECT is a second one
 	}
 	return decode(p, v, pk, &defaultLimits)
 }
 
-// DecodeBytes decodes the packet at the front of p as [Decode] does, with
-// d's version and limits; decoding a CONNECT sets d.Version.
-func (d *Decoder) DecodeBytes(p []byte, pk *Packet) (int, error) {
+// Decode is the former name of [DecodeBytes]: in every netkit codec
+// Decode takes a stream (a *buf.Composite, as [Decoder.Decode] does) and
+// DecodeBytes a slice.
+//
+// Deprecated: use DecodeBytes.
+func Decode(p []byte, v Version, pk *Packet) (n int, err error) {
+	return DecodeBytes(p, v, pk)
+}
+
+// DecodeBytes decodes the packet at the front of p as the function
+// [DecodeBytes] does, with d's version and limits; decoding a CONNECT sets
+// d.Version.
+func (d *Decoder) DecodeBytes(p []byte, pk *Packet) (n int, err error) {
 	pk.Release()
 	lim := d.limits()
-	n, err := decode(p, d.Version, pk, &lim)
+	n, err = decode(p, d.Version, pk, &lim)
 	if err == nil {
 		d.keepVersion(pk)
 	}
@@ -344,16 +355,15 @@ type Encoder struct {
 	MaxPacketSize int
 }
 
-// errField wraps a violation with the field it concerns.
-type fieldError struct {
-	field string
-	err   error
+// fieldErr reports kind for a field that is not in a list.
+func fieldErr(field string, kind error) error {
+	return &FieldError{Kind: kind, Field: field, Index: -1}
 }
 
-func (e *fieldError) Error() string { return e.err.Error() + " (" + e.field + ")" }
-func (e *fieldError) Unwrap() error { return e.err }
-
-func fieldErr(field string, err error) error { return &fieldError{field, err} }
+// fieldErrAt reports kind for element i of a list of fields.
+func fieldErrAt(field string, i int, kind error) error {
+	return &FieldError{Kind: kind, Field: field, Index: i}
+}
 
 // head appends a fixed header for a packet of remaining length rl after
 // checking the packet's size, and reserves room for the whole packet.
@@ -384,14 +394,15 @@ func (e *Encoder) version() (Version, error) {
 	return e.Version, nil
 }
 
-// checkStr checks a string field for encoding.
-func checkStr(field string, s []byte, utf bool) error {
+// checkStr checks a string field for encoding; i is its position in a
+// list, or -1.
+func checkStr(field string, i int, s []byte, utf bool) error {
 	if len(s) > 0xffff {
-		return fieldErr(field, ErrStringTooLong)
+		return fieldErrAt(field, i, ErrStringTooLong)
 	}
 	if utf {
 		if err := checkString(s); err != nil {
-			return fieldErr(field, err)
+			return fieldErrAt(field, i, err)
 		}
 	}
 	return nil

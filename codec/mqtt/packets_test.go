@@ -6,6 +6,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sample returns one packet of every type and shape, for version v: the
@@ -179,9 +182,7 @@ func ackCodesList(t Type) []ReasonCode {
 func mustEncode(t *testing.T, p *Packet) []byte {
 	t.Helper()
 	b, err := p.Append(nil)
-	if err != nil {
-		t.Fatalf("%v %v: encode: %v", p.Version, p.Type, err)
-	}
+	require.NoError(t, err, "%v %v: encode", p.Version, p.Type)
 	return b
 }
 
@@ -190,30 +191,23 @@ func TestRoundTrip(t *testing.T) {
 		for _, p := range samples(v) {
 			b := mustEncode(t, &p)
 			var d Packet
-			n, err := Decode(b, v, &d)
+			n, err := DecodeBytes(b, v, &d)
 			if p.Type == TypeConnect {
-				n, err = Decode(b, 0, &d)
+				n, err = DecodeBytes(b, 0, &d)
 			}
-			if err != nil || n != len(b) {
-				t.Fatalf("%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
-			}
-			if d.Type != p.Type || d.Version != v {
-				t.Fatalf("%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
-			}
+			require.NoError(t, err, "%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
+			require.Equal(t, len(b), n, "%v %v: decode %x: n=%d err=%v", v, p.Type, b, n, err)
+			require.Equal(t, p.Type, d.Type, "%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
+			require.Equal(t, v, d.Version, "%v %v: decoded as %v %v", v, p.Type, d.Version, d.Type)
 			b2 := mustEncode(t, &d)
-			if !bytes.Equal(b, b2) {
-				t.Fatalf("%v %v: re-encoded\n%x\nwant\n%x", v, p.Type, b2, b)
-			}
+			require.Equal(t, b2, b, "%v %v: re-encoded\n%x\nwant\n%x", v, p.Type, b2, b)
 			c := d.Clone()
 			b3 := mustEncode(t, c)
-			if !bytes.Equal(b, b3) {
-				t.Fatalf("%v %v: clone encodes\n%x\nwant\n%x", v, p.Type, b3, b)
-			}
+			require.Equal(t, b3, b, "%v %v: clone encodes\n%x\nwant\n%x", v, p.Type, b3, b)
 			// Every prefix is short.
 			for i := range b {
-				if n, err := Decode(b[:i], v, &d); err != ErrShort && !(p.Type == TypeConnect && err != nil) {
-					t.Fatalf("%v %v: prefix %d: n=%d err=%v", v, p.Type, i, n, err)
-				}
+				n, err := DecodeBytes(b[:i], v, &d)
+				require.False(t, err != ErrShort && !(p.Type == TypeConnect && err != nil), "%v %v: prefix %d: n=%d err=%v", v, p.Type, i, n, err)
 			}
 		}
 	}
@@ -224,51 +218,58 @@ func TestRoundTrip(t *testing.T) {
 func TestKnownBytes(t *testing.T) {
 	h := func(s string) []byte {
 		b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return b
 	}
 	// CONNECT 3.1.1: "MQTT", level 4, clean session, keep alive 60, client id "abc".
 	var p Packet
 	b := h("10 0f 0004 4d515454 04 02 003c 0003 616263")
-	if n, err := Decode(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V311 || !p.Connect.CleanStart ||
-		p.Connect.KeepAlive != 60 || string(p.Connect.ClientID) != "abc" {
-		t.Fatalf("CONNECT 3.1.1: n=%d err=%v %+v", n, err, p.Connect)
+	decode := func(b []byte, v Version, what string) {
+		t.Helper()
+		n, err := DecodeBytes(b, v, &p)
+		require.NoError(t, err, what)
+		require.Equal(t, len(b), n, what)
 	}
+	decode(b, 0, "CONNECT 3.1.1")
+	assert.Equal(t, V311, p.Connect.Version)
+	assert.True(t, p.Connect.CleanStart)
+	assert.Equal(t, uint16(60), p.Connect.KeepAlive)
+	assert.Equal(t, "abc", string(p.Connect.ClientID))
 	// CONNECT 5.0 with session expiry 10 and an empty client id.
 	b = h("10 12 0004 4d515454 05 02 000a 05 11 0000000a 0000")
-	if n, err := Decode(b, 0, &p); err != nil || n != len(b) || p.Connect.Version != V5 || p.Connect.Props.SessionExpiry != 10 ||
-		!p.Connect.Props.Present.Has(PropSessionExpiry) || len(p.Connect.ClientID) != 0 {
-		t.Fatalf("CONNECT 5: n=%d err=%v %+v", n, err, p.Connect)
-	}
+	decode(b, 0, "CONNECT 5")
+	assert.Equal(t, V5, p.Connect.Version)
+	assert.Equal(t, uint32(10), p.Connect.Props.SessionExpiry)
+	assert.True(t, p.Connect.Props.Present.Has(PropSessionExpiry))
+	assert.Empty(t, p.Connect.ClientID)
 	// PUBLISH 3.1.1 QoS 1 retain, topic "a/b", id 0x1234, payload "hi".
 	b = h("33 09 0003 612f62 1234 6869")
-	if n, err := Decode(b, V311, &p); err != nil || n != len(b) || p.Publish.QoS != 1 || !p.Publish.Retain ||
-		string(p.Publish.Topic) != "a/b" || p.Publish.PacketID != 0x1234 || string(p.Publish.Payload) != "hi" {
-		t.Fatalf("PUBLISH: n=%d err=%v %+v", n, err, p.Publish)
-	}
+	decode(b, V311, "PUBLISH")
+	assert.Equal(t, byte(1), p.Publish.QoS)
+	assert.True(t, p.Publish.Retain)
+	assert.Equal(t, "a/b", string(p.Publish.Topic))
+	assert.Equal(t, uint16(0x1234), p.Publish.PacketID)
+	assert.Equal(t, "hi", string(p.Publish.Payload))
 	// PUBLISH 5.0 QoS 0 with two subscription identifiers (1 and 300) and a user property.
 	b = h("30 12 0001 74 0c 0b01 0b ac02 26 0001 6b 0001 76 7061")
-	if n, err := Decode(b, V5, &p); err != nil || n != len(b) || len(p.Publish.Props.SubscriptionIDs) != 2 ||
-		p.Publish.Props.SubscriptionIDs[1] != 300 || len(p.Publish.Props.User) != 1 || string(p.Publish.Payload) != "pa" {
-		t.Fatalf("PUBLISH 5: n=%d err=%v %+v", n, err, p.Publish)
-	}
+	decode(b, V5, "PUBLISH 5")
+	assert.Equal(t, []uint32{1, 300}, p.Publish.Props.SubscriptionIDs)
+	assert.Len(t, p.Publish.Props.User, 1)
+	assert.Equal(t, "pa", string(p.Publish.Payload))
 	// SUBACK 5.0 id 7, no properties, granted QoS 1 and 0x87.
 	b = h("90 05 0007 00 01 87")
-	if n, err := Decode(b, V5, &p); err != nil || n != len(b) || p.Suback.PacketID != 7 || len(p.Suback.Reasons) != 2 || p.Suback.Reasons[1] != NotAuthorized {
-		t.Fatalf("SUBACK: n=%d err=%v %+v", n, err, p.Suback)
-	}
+	decode(b, V5, "SUBACK")
+	assert.Equal(t, uint16(7), p.Suback.PacketID)
+	assert.Equal(t, []ReasonCode{GrantedQoS1, NotAuthorized}, p.Suback.Reasons)
 	// PUBACK 5.0 short forms: no reason (Success), reason without properties.
 	for _, s := range []string{"40 02 0001", "40 03 0001 10"} {
 		b = h(s)
-		if n, err := Decode(b, V5, &p); err != nil || n != len(b) || p.Ack.PacketID != 1 {
-			t.Fatalf("PUBACK %s: n=%d err=%v", s, n, err)
-		}
+		n, err := DecodeBytes(b, V5, &p)
+		require.NoError(t, err, "PUBACK %s: n=%d err=%v", s, n, err)
+		require.Equal(t, len(b), n, "PUBACK %s: n=%d err=%v", s, n, err)
+		require.Equal(t, uint16(1), p.Ack.PacketID, "PUBACK %s: n=%d err=%v", s, n, err)
 	}
-	if p.Ack.Reason != NoMatchingSubscribers {
-		t.Fatalf("PUBACK reason %v", p.Ack.Reason)
-	}
+	require.Equal(t, NoMatchingSubscribers, p.Ack.Reason, "PUBACK reason %v", p.Ack.Reason)
 }
 
 func hexBytes(s string) ([]byte, error) { return hex.DecodeString(strings.ReplaceAll(s, " ", "")) }
@@ -322,8 +323,6 @@ func TestEncodeRefuses(t *testing.T) {
 		{"AUTH in 3.1.1", ErrUnknownType, func() ([]byte, error) { return e3.AppendAuth(nil, &Auth{}) }},
 	} {
 		b, err := c.f()
-		if !errors.Is(err, c.err) || b != nil {
-			t.Errorf("%s: %q, %v; want nothing and %v", c.name, b, err, c.err)
-		}
+		assert.False(t, !errors.Is(err, c.err) || b != nil, "%s: %q, %v; want nothing and %v", c.name, b, err, c.err)
 	}
 }

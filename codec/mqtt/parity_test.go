@@ -146,7 +146,7 @@ func TestEncodeRefusesWhatDecodeRefuses(t *testing.T) {
 			in, err := hexBytes(c.in)
 			require.NoError(t, err)
 			var p Packet
-			_, derr := Decode(in, c.dv, &p)
+			_, derr := DecodeBytes(in, c.dv, &p)
 			require.ErrorIs(t, derr, c.want, "decoding %s", c.in)
 
 			e := Encoder{Version: c.v}

@@ -351,7 +351,7 @@ func (ps *Properties) size(k int) (int, error) {
 		return 0, nil
 	}
 	if bad := set &^ allowed[k]; bad != 0 {
-		return 0, fmt.Errorf("%w: %v", ErrPropertyNotAllowed, PropID(bits.TrailingZeros64(uint64(bad))))
+		return 0, fieldErr(PropID(bits.TrailingZeros64(uint64(bad))).String(), ErrPropertyNotAllowed)
 	}
 	n := 0
 	for rest := uint64(set); rest != 0; rest &= rest - 1 {
@@ -367,27 +367,27 @@ func (ps *Properties) size(k int) (int, error) {
 			if len(ps.SubscriptionIDs) > 1 && k != int(TypePublish) {
 				return 0, fieldErr(id.String(), ErrDuplicateProperty)
 			}
-			for _, v := range ps.SubscriptionIDs {
+			for i, v := range ps.SubscriptionIDs {
 				switch {
 				case v == 0:
-					return 0, fieldErr(id.String(), ErrSubscriptionIDZero)
+					return 0, fieldErrAt(id.String(), i, ErrSubscriptionIDZero)
 				case v > MaxVarInt:
-					return 0, fmt.Errorf("%w: %v %d over %d", ErrPropertyValue, id, v, MaxVarInt)
+					return 0, fieldErrAt(id.String(), i, ErrPropertyValue)
 				}
 				n += 1 + varIntLen(int(v))
 			}
 		case pStr, pBin:
 			s := *ps.strField(id)
-			if err := checkStr(id.String(), s, propInfo[id].typ == pStr); err != nil {
+			if err := checkStr(id.String(), -1, s, propInfo[id].typ == pStr); err != nil {
 				return 0, err
 			}
 			n += 3 + len(s)
 		case pPair:
-			for _, u := range ps.User {
-				if err := checkStr("user property", u.Key, true); err != nil {
+			for i, u := range ps.User {
+				if err := checkStr("user property", i, u.Key, true); err != nil {
 					return 0, err
 				}
-				if err := checkStr("user property", u.Value, true); err != nil {
+				if err := checkStr("user property", i, u.Value, true); err != nil {
 					return 0, err
 				}
 				n += 5 + len(u.Key) + len(u.Value)

@@ -60,7 +60,7 @@ func (e *Encoder) AppendPublish(dst []byte, p *Publish) ([]byte, error) {
 	case p.QoS == 0 && p.PacketID != 0:
 		return dst, ErrPacketIDOnQoS0
 	}
-	if err := checkStr("topic", p.Topic, false); err != nil {
+	if err := checkStr("topic", -1, p.Topic, false); err != nil {
 		return dst, err
 	}
 	if err := checkTopic(p.Topic); err != nil {

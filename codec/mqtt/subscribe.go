@@ -92,22 +92,22 @@ func (e *Encoder) AppendSubscribe(dst []byte, s *Subscribe) ([]byte, error) {
 	rl := 2 + propWire(pn, v)
 	for i := range s.Subscriptions {
 		sub := &s.Subscriptions[i]
-		if err := checkStr("topic filter", sub.Filter, false); err != nil {
+		if err := checkStr("topic filter", i, sub.Filter, false); err != nil {
 			return dst, err
 		}
 		shared, verr := checkFilter(sub.Filter, v)
 		if verr != nil {
-			return dst, fieldErr("topic filter", verr)
+			return dst, fieldErrAt("topic filter", i, verr)
 		}
 		switch {
 		case sub.QoS > 2:
-			return dst, ErrSubQoS
+			return dst, fieldErrAt("subscription options", i, ErrSubQoS)
 		case v != V5 && (sub.NoLocal || sub.RetainAsPublished || sub.RetainHandling != 0):
-			return dst, fieldErr("subscription options", ErrSubOptions)
+			return dst, fieldErrAt("subscription options", i, ErrSubOptions)
 		case sub.RetainHandling > 2:
-			return dst, ErrRetainHandling
+			return dst, fieldErrAt("subscription options", i, ErrRetainHandling)
 		case sub.NoLocal && shared:
-			return dst, ErrSharedNoLocal
+			return dst, fieldErrAt("subscription options", i, ErrSharedNoLocal)
 		}
 		rl += 3 + len(sub.Filter)
 	}
@@ -212,9 +212,9 @@ func (e *Encoder) AppendSuback(dst []byte, t Type, s *Suback) ([]byte, error) {
 			return dst, ErrNoReasonCodes
 		}
 		set := subackSet(t, v)
-		for _, c := range codes {
+		for i, c := range codes {
 			if !set.has(c) {
-				return dst, ErrBadReasonCode
+				return dst, fieldErrAt("reason codes", i, ErrBadReasonCode)
 			}
 		}
 	}

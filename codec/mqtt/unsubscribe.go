@@ -57,12 +57,12 @@ func (e *Encoder) AppendUnsubscribe(dst []byte, u *Unsubscribe) ([]byte, error) 
 		return dst, err
 	}
 	rl := 2 + propWire(pn, v)
-	for _, f := range u.Filters {
-		if err := checkStr("topic filter", f, false); err != nil {
+	for i, f := range u.Filters {
+		if err := checkStr("topic filter", i, f, false); err != nil {
 			return dst, err
 		}
 		if _, verr := checkFilter(f, v); verr != nil {
-			return dst, fieldErr("topic filter", verr)
+			return dst, fieldErrAt("topic filter", i, verr)
 		}
 		rl += 2 + len(f)
 	}

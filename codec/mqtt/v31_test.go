@@ -38,7 +38,7 @@ func TestV31(t *testing.T) {
 	assert.Equal(t, "a/b", string(p.Publish.Topic))
 
 	// Stateless Decode accepts it too.
-	_, err = Decode(in, 0, &p)
+	_, err = DecodeBytes(in, 0, &p)
 	require.NoError(t, err)
 	assert.Equal(t, V31, p.Version)
 }
@@ -71,7 +71,7 @@ func TestV31Violations(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var p Packet
-			_, err := Decode(must(hexBytes(c.in)), 0, &p)
+			_, err := DecodeBytes(must(hexBytes(c.in)), 0, &p)
 			require.ErrorIs(t, err, c.want)
 			var se *SyntaxError
 			require.ErrorAs(t, err, &se)

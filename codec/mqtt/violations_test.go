@@ -2,7 +2,6 @@ package mqtt
 
 import (
 	"encoding/hex"
-	"errors"
 	"strings"
 	"testing"
 
@@ -97,22 +96,19 @@ func TestViolations(t *testing.T) {
 	for _, c := range violations {
 		t.Run(c.name, func(t *testing.T) {
 			in, err := hex.DecodeString(strings.ReplaceAll(c.in, " ", ""))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var p Packet
-			n, err := Decode(in, c.v, &p)
+			n, err := DecodeBytes(in, c.v, &p)
 			var se *SyntaxError
 			var v *Violation
-			if !errors.Is(err, c.want) || !errors.As(err, &se) || !errors.As(err, &v) || n != 0 {
-				t.Fatalf("Decode(%s) = %d, %v; want %v", c.in, n, err, c.want)
-			}
-			if v.Rule != c.rule || ReasonOf(err) != c.want.Reason || se.Offset != c.at {
-				t.Fatalf("%v: rule %q reason %v offset %d; want %q %v %d", err, v.Rule, ReasonOf(err), se.Offset, c.rule, c.want.Reason, c.at)
-			}
-			if !strings.Contains(err.Error(), c.rule) {
-				t.Fatalf("message %q does not name %s", err, c.rule)
-			}
+			require.ErrorIs(t, err, c.want, "DecodeBytes(%s) = %d, %v; want %v", c.in, n, err, c.want)
+			require.ErrorAs(t, err, &se)
+			require.ErrorAs(t, err, &v)
+			require.Equal(t, 0, n, "DecodeBytes(%s)", c.in)
+			require.Equal(t, c.rule, v.Ref, "%v: rule", err)
+			require.Equal(t, c.want.Reason, ReasonOf(err), "%v: reason", err)
+			require.Equal(t, c.at, se.Offset, "%v: offset", err)
+			require.Contains(t, err.Error(), c.rule, "message %q does not name %s", err, c.rule)
 		})
 	}
 }
@@ -163,13 +159,12 @@ func TestLimits(t *testing.T) {
 			}
 			var pk Packet
 			ok := mustEncode(t, c.build(max))
-			if _, err := d.DecodeBytes(ok, &pk); err != nil {
-				t.Fatalf("%s: %d at the limit: %v", c.name, max, err)
-			}
+			_, err := d.DecodeBytes(ok, &pk)
+			require.NoError(t, err, "%s: %d at the limit", c.name, max)
 			over := mustEncode(t, c.build(max+1))
-			if _, err := d.DecodeBytes(over, &pk); !errors.Is(err, ErrTooMany) || ReasonOf(err) != ImplementationSpecific {
-				t.Fatalf("%s: %d over a limit of %d: %v", c.name, max+1, max, err)
-			}
+			_, err = d.DecodeBytes(over, &pk)
+			require.ErrorIs(t, err, ErrTooMany, "%s: %d over a limit of %d", c.name, max+1, max)
+			require.Equal(t, ImplementationSpecific, ReasonOf(err), "%s: %d over a limit of %d", c.name, max+1, max)
 		}
 	}
 }
@@ -181,7 +176,7 @@ func TestSecondConnect(t *testing.T) {
 	in := must(hexBytes("10 0c 0004 4d515454 04 02 003c 0000"))
 	for _, v := range []Version{0, V311, V5} {
 		var p Packet
-		n, err := Decode(in, v, &p)
+		n, err := DecodeBytes(in, v, &p)
 		require.NoError(t, err, "Decode with version %v", v)
 		require.Equal(t, len(in), n)
 		require.Equal(t, TypeConnect, p.Type)

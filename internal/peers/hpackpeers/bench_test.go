@@ -19,16 +19,16 @@ import (
 //
 // Decode reads x/net's blocks of BenchRequest (BenchBlocks): warm, one
 // decoder that read the first block decodes the second, all indexed, again
-// and again; cold, a new decoder each time (NewDecoder inside the timed
-// loop) decodes the first. impl=netkit is the default configuration
-// (NewDecoder(), default limits), impl=netkit-validating NewRequestDecoder().
+// and again; cold, a new decoder each time (made inside the timed loop)
+// decodes the first. impl=netkit is the default configuration
+// (new(Decoder), default limits), impl=netkit-validating &Decoder{Validate: Request}.
 // The x/net side is in bench_xnet_test.go.
 func BenchmarkDecode(b *testing.B) {
 	for _, state := range []string{"warm", "cold"} {
 		warm := state == "warm"
 		b.Run("state="+state, func(b *testing.B) {
-			b.Run("impl=netkit", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.NewDecoder) })
-			b.Run("impl=netkit-validating", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.NewRequestDecoder) })
+			b.Run("impl=netkit", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.NoValidation) })
+			b.Run("impl=netkit-validating", func(b *testing.B) { benchDecodeNetkit(b, warm, hpack.Request) })
 			b.Run("impl=xnet", func(b *testing.B) { benchDecodeXNet(b, warm) })
 		})
 	}
@@ -64,15 +64,15 @@ func netkitEmit(name, value []byte, sensitive bool) error {
 	return nil
 }
 
-func benchDecodeNetkit(b *testing.B, warm bool, newDecoder func(...hpack.Option) *hpack.Decoder) {
+func benchDecodeNetkit(b *testing.B, warm bool, mode hpack.Mode) {
 	cold, warmBlock := BenchBlocks()
 	if warm {
-		d := newDecoder()
-		require.NoError(b, d.Decode(cold, netkitEmit))
+		d := &hpack.Decoder{Validate: mode}
+		require.NoError(b, d.DecodeBlock(cold, netkitEmit))
 		b.SetBytes(int64(len(warmBlock)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := d.Decode(warmBlock, netkitEmit); err != nil {
+			if err := d.DecodeBlock(warmBlock, netkitEmit); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -81,7 +81,7 @@ func benchDecodeNetkit(b *testing.B, warm bool, newDecoder func(...hpack.Option)
 	b.SetBytes(int64(len(cold)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := newDecoder().Decode(cold, netkitEmit); err != nil {
+		if err := (&hpack.Decoder{Validate: mode}).DecodeBlock(cold, netkitEmit); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -91,7 +91,7 @@ func benchEncodeNetkit(b *testing.B, warm bool) {
 	fields := NetkitFields(BenchRequest)
 	var dst []byte
 	if warm {
-		e := hpack.NewEncoder()
+		e := new(hpack.Encoder)
 		dst = e.AppendFields(dst[:0], fields)
 		dst = e.AppendFields(dst[:0], fields)
 		b.SetBytes(int64(len(dst)))
@@ -101,11 +101,11 @@ func benchEncodeNetkit(b *testing.B, warm bool) {
 		}
 		return
 	}
-	dst = hpack.NewEncoder().AppendFields(dst, fields)
+	dst = new(hpack.Encoder).AppendFields(dst, fields)
 	b.SetBytes(int64(len(dst)))
 	b.ReportAllocs()
 	for b.Loop() {
-		dst = hpack.NewEncoder().AppendFields(dst[:0], fields)
+		dst = new(hpack.Encoder).AppendFields(dst[:0], fields)
 	}
 }
 
@@ -115,7 +115,7 @@ func benchBombNetkit(b *testing.B) {
 	b.ReportAllocs()
 	refused := 0
 	for b.Loop() {
-		err := hpack.NewDecoder().Decode(bomb, netkitEmit)
+		err := new(hpack.Decoder).DecodeBlock(bomb, netkitEmit)
 		if !errors.Is(err, hpack.ErrListTooLarge) {
 			b.Fatalf("netkit decodes the bomb with %v, want ErrListTooLarge", err)
 		}
@@ -140,23 +140,22 @@ func TestBenchInputs(t *testing.T) {
 	d, e := newDecoders(), newXNetEnc(4096)
 	checkBlock(t, "cold", d, e, cold, BenchRequest)
 	checkBlock(t, "warm", d, e, warm, BenchRequest)
-	vd := hpack.NewRequestDecoder()
+	vd := (&hpack.Decoder{Validate: hpack.Request})
 	for _, b := range [][]byte{cold, warm} {
 		l, err := NetkitDecode(vd, b)
 		require.NoError(t, err, "validating decoder%s", ListString(l))
 		require.Empty(t, Diff(l, BenchRequest), "validating decoder%s", ListString(l))
 	}
-	ne := hpack.NewEncoder()
+	ne := new(hpack.Encoder)
 	ne.AppendFields(nil, NetkitFields(BenchRequest))
 	w := ne.AppendFields(nil, NetkitFields(BenchRequest))
 	assert.Equal(t, string(warm), string(w), "netkit's warm block % x, x/net's % x", w, warm)
 
 	bomb := BombBlock()
 	n := 0
-	err := hpack.NewDecoder().Decode(bomb, func(name, value []byte, sensitive bool) error { n++; return nil })
-	var he *hpack.HeaderError
-	require.ErrorIs(t, err, hpack.ErrListTooLarge, "netkit decodes the bomb with %v, want a *HeaderError of ErrListTooLarge", err)
-	require.ErrorAs(t, err, &he, "netkit decodes the bomb with %v, want a *HeaderError of ErrListTooLarge", err)
+	err := new(hpack.Decoder).DecodeBlock(bomb, func(name, value []byte, sensitive bool) error { n++; return nil })
+	require.ErrorIs(t, err, hpack.ErrListTooLarge, "netkit decodes the bomb")
+	require.True(t, hpack.IsStreamError(err), "netkit decodes the bomb with %v, want a stream error", err)
 	max := 64 << 10 / (1 + BombValueLen + 32)
 	assert.LessOrEqual(t, n, max, "netkit emitted %d fields of the bomb, more than fit in 64 KiB (%d)", n, max)
 	xl, err := XNetDecode(xhpack.NewDecoder(4096, nil), bomb)
@@ -168,13 +167,13 @@ func TestBenchInputs(t *testing.T) {
 // without allocating, and a new decoder costs at most 2 allocations.
 func TestAllocs(t *testing.T) {
 	cold, warm := BenchBlocks()
-	d := hpack.NewDecoder()
-	require.NoError(t, d.Decode(cold, netkitEmit))
-	n := testing.AllocsPerRun(100, func() { d.Decode(warm, netkitEmit) })
+	d := new(hpack.Decoder)
+	require.NoError(t, d.DecodeBlock(cold, netkitEmit))
+	n := testing.AllocsPerRun(100, func() { d.DecodeBlock(warm, netkitEmit) })
 	assert.Zero(t, n, "warm decode: allocations")
-	assert.LessOrEqual(t, testing.AllocsPerRun(100, func() { hpack.NewDecoder().Decode(cold, netkitEmit) }), float64(2), "cold decode: allocations")
+	assert.LessOrEqual(t, testing.AllocsPerRun(100, func() { new(hpack.Decoder).DecodeBlock(cold, netkitEmit) }), float64(2), "cold decode: allocations")
 	fields := NetkitFields(BenchRequest)
-	e := hpack.NewEncoder()
+	e := new(hpack.Encoder)
 	dst := e.AppendFields(nil, fields)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { dst = e.AppendFields(dst[:0], fields) }), "warm encode: allocations")
 }

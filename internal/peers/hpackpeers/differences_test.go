@@ -86,7 +86,7 @@ func TestDifferences(t *testing.T) {
 	for k, d := range differences {
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
 			if d.err != nil {
-				assert.Equal(t, d.err.Section, d.section, "the row cites another section than its error")
+				assert.Equal(t, d.err.Ref, d.section, "the row cites another section than its error")
 			}
 			nk, xn := NewNetkitDecoder(), xhpack.NewDecoder(4096, nil)
 			blocks := d.blocks()

@@ -36,7 +36,7 @@ type netkitEnc struct {
 }
 
 func newNetkitEnc(limit int) *netkitEnc {
-	return &netkitEnc{e: hpack.NewEncoder(hpack.WithEncoderTableLimit(limit))}
+	return &netkitEnc{e: &hpack.Encoder{MaxTableSize: tableField(limit)}}
 }
 
 func (n *netkitEnc) encode(l []Field) []byte {
@@ -87,7 +87,7 @@ func newDecoders() *decoders {
 // tables compare equal even after a block without the size update (an
 // empty block: x/net's encoder writes the update before its next field).
 func (d *decoders) setTableSize(n int) {
-	if n < d.nk.MaxTableSize() {
+	if n < d.nk.TableMaxSize() {
 		d.xn.SetMaxDynamicTableSize(uint32(n))
 	}
 	d.nk.SetMaxTableSize(n)

@@ -110,14 +110,13 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b1, b2, b3 []byte) {
 		nk, xn := NewNetkitDecoder(), xhpack.NewDecoder(4096, nil)
-		def, defDone := hpack.NewRequestDecoder(), false
+		def, defDone := &hpack.Decoder{Validate: hpack.Request}, false
 		for i, block := range [][]byte{b1, b2, b3} {
 			if !defDone {
-				err := def.Decode(block, func(name, value []byte, sensitive bool) error { return nil })
+				err := def.DecodeBlock(block, func(name, value []byte, sensitive bool) error { return nil })
 				var se *hpack.SyntaxError
-				var he *hpack.HeaderError
 				switch {
-				case err == nil || errors.As(err, &he):
+				case err == nil || hpack.IsStreamError(err):
 				case errors.As(err, &se):
 					defDone = true // the connection is over
 				default:

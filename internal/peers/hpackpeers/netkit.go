@@ -13,18 +13,14 @@ const Raised = 1 << 30
 // its limits raised to x/net's (none), as the comparisons need: the
 // limits and the validation are tested in codec/hpack.
 func NewNetkitDecoder() *hpack.Decoder {
-	return hpack.NewDecoder(
-		hpack.WithMaxHeaderListSize(Raised),
-		hpack.WithMaxFields(Raised),
-		hpack.WithMaxStringLength(Raised),
-	)
+	return &hpack.Decoder{MaxHeaderListSize: Raised, MaxFields: Raised, MaxStringLength: Raised}
 }
 
 // NetkitDecode decodes one complete header block with d and returns the
 // fields it emitted (copied: the decoder's memory is only lent to emit).
 func NetkitDecode(d *hpack.Decoder, block []byte) ([]Field, error) {
 	l := []Field{}
-	err := d.Decode(block, func(name, value []byte, sensitive bool) error {
+	err := d.DecodeBlock(block, func(name, value []byte, sensitive bool) error {
 		l = append(l, Field{Name: string(name), Value: string(value), Sensitive: sensitive})
 		return nil
 	})

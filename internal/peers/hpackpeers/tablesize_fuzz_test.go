@@ -17,12 +17,7 @@ func newDecodersAllowing(limit int) *decoders {
 	xn := xhpack.NewDecoder(uint32(min(limit, hpack.DefaultMaxTableSize)), nil)
 	xn.SetAllowedMaxDynamicTableSize(uint32(limit))
 	return &decoders{
-		nk: hpack.NewDecoder(
-			hpack.WithMaxTableSize(limit),
-			hpack.WithMaxHeaderListSize(Raised),
-			hpack.WithMaxFields(Raised),
-			hpack.WithMaxStringLength(Raised),
-		),
+		nk: &hpack.Decoder{MaxTableSize: tableField(limit), MaxHeaderListSize: Raised, MaxFields: Raised, MaxStringLength: Raised},
 		xn: xn,
 	}
 }
@@ -73,4 +68,14 @@ func FuzzTableSizes(f *testing.F) {
 			checkBlock(t, where, d, e, e.encode(l), l)
 		}
 	})
+}
+
+// tableField turns a table limit, where 0 means no dynamic table, into a
+// MaxTableSize field's value, where 0 means the default and a negative
+// value no table.
+func tableField(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

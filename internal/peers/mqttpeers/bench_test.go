@@ -82,7 +82,7 @@ func benchDecode(b *testing.B, v byte, in []byte) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := mqtt.Decode(in, nv, &pk); err != nil {
+			if _, err := mqtt.DecodeBytes(in, nv, &pk); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -258,7 +258,7 @@ func BenchmarkRemainingLength(b *testing.B) {
 		var pk mqtt.Packet
 		b.ReportAllocs()
 		for b.Loop() {
-			_, sinkErr = mqtt.Decode(attackHeader, 0, &pk)
+			_, sinkErr = mqtt.DecodeBytes(attackHeader, 0, &pk)
 		}
 		require.Error(b, sinkErr, "netkit accepted the header")
 	})
@@ -329,13 +329,13 @@ func TestNetkitBenchNoAllocs(t *testing.T) {
 			v = 0
 		}
 		var pk mqtt.Packet
-		assert.Zero(t, testing.AllocsPerRun(100, func() { mqtt.Decode(in, v, &pk) }), "decoding %s v%d: allocs", TypeName(p.Type), p.Version)
+		assert.Zero(t, testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(in, v, &pk) }), "decoding %s v%d: allocs", TypeName(p.Type), p.Version)
 		e := mqtt.Encoder{Version: mqtt.Version(p.Version)}
 		np := ToNetkit(p)
 		dst := make([]byte, 0, 256)
 		assert.Zero(t, testing.AllocsPerRun(100, func() { dst, _ = e.Append(dst[:0], np) }), "encoding %s v%d: allocs", TypeName(p.Type), p.Version)
 	}
 	var pk mqtt.Packet
-	n := testing.AllocsPerRun(100, func() { mqtt.Decode(attackHeader, 0, &pk) })
+	n := testing.AllocsPerRun(100, func() { mqtt.DecodeBytes(attackHeader, 0, &pk) })
 	assert.LessOrEqual(t, n, float64(1), "rejecting the 256 MiB header: %v allocs, want at most 1", n)
 }

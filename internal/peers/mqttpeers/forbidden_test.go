@@ -285,8 +285,8 @@ func TestForbiddenNetkit(t *testing.T) {
 				got := mqtt.ReasonOf(err)
 				assert.Equal(t, c.reason, got, "%s: ReasonOf", how)
 				var v *mqtt.Violation
-				if errors.As(err, &v) && (v.Rule == "" || !strings.Contains(err.Error(), v.Rule)) {
-					t.Errorf("%s: %q does not name its rule %q", how, err, v.Rule)
+				if errors.As(err, &v) && (v.Ref == "" || !strings.Contains(err.Error(), v.Ref)) {
+					t.Errorf("%s: %q does not name its rule %q", how, err, v.Ref)
 				}
 			}
 			if !c.stream {
@@ -299,9 +299,9 @@ func TestForbiddenNetkit(t *testing.T) {
 			_, err := Netkit.ReadFrom(Endless(c.in), c.v)
 			check("Decoder", err)
 			var pk mqtt.Packet
-			_, err = mqtt.Decode(c.in, mqtt.Version(c.v), &pk)
+			_, err = mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk)
 			check("Decode", err)
-			assert.Less(t, allocatedBytes(func() { mqtt.Decode(c.in, mqtt.Version(c.v), &pk) }), uint64(4096), "decoding % X: bytes allocated", c.in)
+			assert.Less(t, allocatedBytes(func() { mqtt.DecodeBytes(c.in, mqtt.Version(c.v), &pk) }), uint64(4096), "decoding % X: bytes allocated", c.in)
 			if race.Enabled || invariants.Enabled {
 				return // the pool of the Decoder's reads drops or keeps buffers: they are allocated each time
 			}
@@ -365,7 +365,7 @@ func forbiddenMarkdown() string {
 		if c.v == V5 {
 			v = "5.0"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | rejects: `%s`, 0x%02X, %s |", c.rule, v, in, sentinelNames[c.want], byte(c.reason), c.want.Rule)
+		fmt.Fprintf(&b, "| %s | %s | %s | rejects: `%s`, 0x%02X, %s |", c.rule, v, in, sentinelNames[c.want], byte(c.reason), c.want.Ref)
 		for _, p := range peers {
 			o := c.peers[p.Name]
 			if o == "" {

@@ -36,7 +36,7 @@ func FuzzPeersDecode(f *testing.F) {
 			nv = 0
 		}
 		var pk mqtt.Packet
-		n, err := mqtt.Decode(in, nv, &pk)
+		n, err := mqtt.DecodeBytes(in, nv, &pk)
 		if err != nil {
 			require.Equal(t, 0, n, "% X: error %v with n = %d", in, err, n)
 			return
@@ -52,7 +52,7 @@ func FuzzPeersDecode(f *testing.F) {
 			t.Fatalf("% X decodes to %v, which netkit cannot encode: %v", in[:n], got, err)
 		}
 		var pk2 mqtt.Packet
-		if n2, err := mqtt.Decode(enc, nv, &pk2); err != nil || n2 != len(enc) {
+		if n2, err := mqtt.DecodeBytes(enc, nv, &pk2); err != nil || n2 != len(enc) {
 			t.Fatalf("% X decodes to %v, encoded as % X, which does not decode: %v", in[:n], got, enc, err)
 		}
 		if again := FromNetkit(&pk2); !Equal(again, got) {

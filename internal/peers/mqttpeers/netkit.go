@@ -267,7 +267,7 @@ func netkitDecode(b []byte, v byte) (p *Packet, n int, err error) {
 	if len(b) > 0 && b[0]>>4 == Connect {
 		v = 0 // the CONNECT of a connection: netkit takes its version from it
 	}
-	n, err = mqtt.Decode(b, mqtt.Version(v), &pk)
+	n, err = mqtt.DecodeBytes(b, mqtt.Version(v), &pk)
 	if err != nil {
 		return nil, 0, err
 	}
