@@ -58,11 +58,13 @@ type FieldError struct {
 	Index int
 }
 
-// Error returns "<Kind>: <Field>" or "<Kind>: <Field>[<Index>]".
+// Error returns "<Kind>: <Field>" or "<Kind>: <Field>[<Index>]". A Field
+// holding a byte outside printable ASCII (a name a peer sent, say) is
+// quoted, so that no CR, LF or escape sequence reaches a log unescaped.
 func (e *FieldError) Error() string {
 	s := e.Kind.Error()
 	if e.Field != "" {
-		s += ": " + e.Field
+		s += ": " + printable(e.Field)
 	}
 	if e.Index >= 0 {
 		s += "[" + strconv.Itoa(e.Index) + "]"
@@ -72,3 +74,14 @@ func (e *FieldError) Error() string {
 
 // Unwrap returns Kind, for errors.Is.
 func (e *FieldError) Unwrap() error { return e.Kind }
+
+// printable returns s, or s quoted when it holds a byte outside printable
+// ASCII.
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}

@@ -1,6 +1,10 @@
 package hpack
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/netkit/netkit/codec/internal/ascii"
+)
 
 // The pseudo-headers, one bit each.
 const (
@@ -25,16 +29,18 @@ type validator struct {
 }
 
 // Character classes of field names (RFC 9110 §5.6.2 tchar, RFC 9113
-// §8.2.1): 0 allowed, 1 an uppercase letter, 2 anything else.
+// §8.2.1): 0 allowed, 1 an uppercase letter, 2 anything else. The tchar
+// set is codec/internal/ascii's, shared with HTTP/1.1.
 var nameClass = func() (t [256]uint8) {
 	for c := range t {
-		t[c] = 2
-	}
-	for _, c := range []byte("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz") {
-		t[c] = 0
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		t[c] = 1
+		switch {
+		case 'A' <= c && c <= 'Z':
+			t[c] = 1
+		case ascii.IsTokenByte(byte(c)):
+			t[c] = 0
+		default:
+			t[c] = 2
+		}
 	}
 	return
 }()
@@ -114,7 +120,7 @@ func checkValue(value []byte) *Violation {
 	i := 0
 	for ; i+8 <= len(value); i += 8 {
 		x := binary.LittleEndian.Uint64(value[i:])
-		if (x-0x0e0e0e0e0e0e0e0e)&^x&0x8080808080808080 != 0 {
+		if ascii.HasLess(x, 0x0e) != 0 {
 			for _, c := range value[i : i+8] {
 				if badValueByte[c] {
 					return ErrValueInvalid

@@ -3,7 +3,7 @@
 // properties and several subscription identifiers included) and the reason
 // codes. MQTT 3.1 ("MQIsdp", level 3), which brokers still accept, is
 // decoded and encoded too, with the 3.1.1 forms and rules, unless a
-// [Decoder] sets RefuseV31. It does no I/O and uses no unsafe.
+// [Decoder] sets RefuseV31. It does no I/O.
 //
 // # Decoding
 //

@@ -3,6 +3,8 @@ package mqtt
 import (
 	"encoding/binary"
 	"unicode/utf8"
+
+	"github.com/netkit/netkit/codec/internal/ascii"
 )
 
 // A reader walks one whole packet (its fixed header included, so offsets
@@ -165,15 +167,6 @@ var byteClass = func() (t [256]byte) {
 	return t
 }()
 
-// SWAR constants: a word of 0x01 bytes and a word of 0x80 bytes.
-const (
-	lo8 = 0x0101010101010101
-	hi8 = 0x8080808080808080
-)
-
-// zeroByte is non-zero when a byte of w is zero.
-func zeroByte(w uint64) uint64 { return (w - lo8) &^ w & hi8 }
-
 // checkString checks a UTF-8 Encoded String: well-formed UTF-8 (which
 // excludes surrogates) and no U+0000.
 func checkString(s []byte) *Violation { return check(s, false) }
@@ -188,11 +181,11 @@ func check(s []byte, topic bool) *Violation {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := binary.LittleEndian.Uint64(s[i:])
-		bad := w | zeroByte(w)
+		bad := w | ascii.HasZero(w)
 		if topic {
-			bad |= zeroByte(w^(lo8*'+')) | zeroByte(w^(lo8*'#'))
+			bad |= ascii.HasByte(w, '+') | ascii.HasByte(w, '#')
 		}
-		if bad&hi8 != 0 {
+		if bad&ascii.Hi8 != 0 {
 			break
 		}
 	}
