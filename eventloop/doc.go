@@ -80,12 +80,13 @@
 // given to Listen or Dial in place of a handler:
 //
 //	srv, err := eventloop.Listen(g, "tcp", addr, eventloop.Initializer(func(c *eventloop.Conn) {
-//		c.Pipeline().AddLast("decode", decoderHandler) // a codec's Decode over the inbound composite
-//		c.Pipeline().AddLast("app", &app{})            // receives each decoded message
+//		c.Pipeline().AddLast("decode", eventloop.NewDecoderHandler(&frame.Line{})) // one per connection
+//		c.Pipeline().AddLast("app", &app{})                                        // receives each *buf.Buffer line
 //	}), eventloop.WithIdleTimeout(30*time.Second))
 //
-// A decoder handler runs a codec's Decode over the inbound composite; a
-// partial message waits for the next read. A handler's panic closes its own
+// A DecoderHandler runs any codec's Decode (a codec.StreamDecoder[T]) over
+// the inbound composite and fires each decoded T; a partial message waits
+// for the next read. A handler's panic closes its own
 // connection (after OnInactive) and goes to Config.OnPanic; the loop and
 // the other connections go on. DialOn connects from a handler without
 // blocking (a proxy's upstream, on the same loop: both sides' handlers on
