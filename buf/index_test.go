@@ -18,7 +18,7 @@ import (
 func TestCompositeIndexSeams(t *testing.T) {
 	buftest.CheckLeaks(t)
 	texts := map[string][]byte{
-		"source": []byte("func (c *Composite) Index(needle []byte) int {\n\tif m := len(needle); m == 0 {\n\t\treturn 0\n\t}\n\treturn -1 // Q~Z\n}\n"),
+		"source":   []byte("func (c *Composite) Index(needle []byte) int {\n\tif m := len(needle); m == 0 {\n\t\treturn 0\n\t}\n\treturn -1 // Q~Z\n}\n"),
 		"frequent": bytes.Repeat([]byte("the tea in the east "), 6),
 		"rare":     append(bytes.Repeat([]byte("~"), 90), "~e~~"...),
 		"binary":   {0xff, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x01, 0xff, 0x80, 0xc3, 0xa9, 0xff, 0x00, 0xff, 0xfe, 0x00, 0x01, 0x01, 0x7f, 0xff},
