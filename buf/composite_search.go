@@ -7,16 +7,22 @@ import "bytes"
 // readable bytes laid end to end. Matches may straddle any number of
 // components.
 //
-// Each component is searched in place with bytes.Index; a match across a
-// seam is looked for in a window of the m−1 bytes before and after the
-// seam (m the needle's length), copied into a window area of the
-// composite: at most 2(m−1) bytes copied per seam, and O(m) work per seam
-// on top of bytes.Index's. It keeps nothing between calls but that area,
-// and allocates only to grow it. It does not disturb slices returned by
-// Next. Its speed is bytes.Index's, which drops on text where the
-// needle's first byte is common; package bufsearch searches composites with
-// a prepared search.Pattern (which picks rare bytes and SIMD scans) or a
-// search.Set, and is the better choice for a needle searched repeatedly.
+// Each component is searched in place, by the needle's two rarest bytes
+// (guessed from a fixed byte-frequency ranking, see byteRank): the
+// rarest is scanned for with bytes.IndexByte, the other checked at each
+// hit, and a hit passing both compared with the whole needle. On text
+// where the needle holds an uncommon byte this scans at IndexByte's
+// speed; where the guess is poor (false hits more than about one per 8
+// bytes scanned) the rest of the component is searched with bytes.Index,
+// so the worst case is bytes.Index's. A match across a seam is looked
+// for in a window of the m−1 bytes before and after the seam (m the
+// needle's length), copied into a window area of the composite: at most
+// 2(m−1) bytes copied per seam, and O(m) work per seam. It keeps nothing
+// between calls but that area, and allocates only to grow it. It does not
+// disturb slices returned by Next. Package bufsearch searches composites
+// with a prepared search.Pattern (SIMD scans for a rare-byte pair) or a
+// search.Set, and is the better choice for a needle searched repeatedly
+// in large composites.
 func (c *Composite) Index(needle []byte) int {
 	c.check()
 	m := len(needle)
@@ -29,6 +35,10 @@ func (c *Composite) Index(needle []byte) int {
 	if len(c.rp) == 0 {
 		c.advance()
 	}
+	var f rareFinder
+	if m > 1 {
+		f = newRareFinder(needle)
+	}
 	from := c.r
 	for j := c.cur; j < len(c.comps); j++ {
 		p := c.comps[j].p
@@ -37,7 +47,13 @@ func (c *Composite) Index(needle []byte) int {
 			p = p[from-st:]
 			st = from
 		}
-		if i := bytes.Index(p, needle); i >= 0 {
+		var i int
+		if m == 1 {
+			i = bytes.IndexByte(p, needle[0])
+		} else {
+			i = f.index(p)
+		}
+		if i >= 0 {
 			return st + i - c.r
 		}
 		if m > 1 && end < c.w {
