@@ -7,6 +7,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestGarbage sends mutated requests, each on its own connection, in
@@ -43,9 +45,7 @@ func TestGarbage(t *testing.T) {
 			}
 		}
 		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c.SetDeadline(time.Now().Add(5 * time.Second))
 		for len(p) > 0 {
 			k := 1 + rng.IntN(len(p))
@@ -56,20 +56,15 @@ func TestGarbage(t *testing.T) {
 		}
 		c.(*net.TCPConn).CloseWrite()
 		if _, err := io.Copy(io.Discard, c); err != nil {
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				t.Fatalf("input %d: the server neither answered nor closed", i)
-			}
+			ne, ok := err.(net.Error)
+			require.False(t, ok && ne.Timeout(), "input %d: the server neither answered nor closed", i)
 		}
 		c.Close()
 	}
-	if n := panics.Load() - before; n != 0 {
-		t.Fatalf("%d panics", n)
-	}
+	require.Zero(t, panics.Load()-before, "panics")
 	c := dial(t, addr)
 	io.WriteString(c, "GET /echo/still HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp, body := readResponse(t, bufio.NewReader(c)); resp.StatusCode != 200 || body != "/echo/still" {
-		t.Fatalf("%d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, bufio.NewReader(c), 200, "/echo/still")
 }
 
 // splice returns a new slice: p with q inserted at i.

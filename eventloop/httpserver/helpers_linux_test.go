@@ -14,6 +14,7 @@ import (
 	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/eventloop"
 	"github.com/netkit/netkit/eventloop/httpserver"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -45,14 +46,12 @@ var panics atomic.Int64
 func start(t *testing.T, h httpserver.Handler, opts ...httpserver.Option) (*httpserver.Server, string) {
 	t.Helper()
 	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1, OnPanic: func(any, []byte) { panics.Add(1) }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	srv, err := httpserver.Listen(g, "127.0.0.1:0", h, opts...)
 	if err != nil {
 		g.Close()
-		t.Fatal(err)
 	}
+	require.NoError(t, err)
 	t.Cleanup(func() {
 		srv.Close()
 		g.Close()
@@ -63,9 +62,7 @@ func start(t *testing.T, h httpserver.Handler, opts ...httpserver.Option) (*http
 func dial(t *testing.T, addr string) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	t.Cleanup(func() { c.Close() })
 	return c
@@ -75,14 +72,10 @@ func dial(t *testing.T, addr string) net.Conn {
 func readResponse(t *testing.T, br *bufio.Reader) (*http.Response, string) {
 	t.Helper()
 	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return resp, string(b)
 }
 
@@ -90,9 +83,8 @@ func readResponse(t *testing.T, br *bufio.Reader) (*http.Response, string) {
 // after it).
 func expectEOF(t *testing.T, br *bufio.Reader) {
 	t.Helper()
-	if b, err := br.ReadByte(); err == nil {
-		t.Fatalf("read %q after the last response, want the connection closed", b)
-	}
+	b, err := br.ReadByte()
+	require.Error(t, err, "read %q after the last response, want the connection closed", b)
 }
 
 func shutdown(t *testing.T, srv *httpserver.Server, d time.Duration) chan error {
@@ -103,4 +95,14 @@ func shutdown(t *testing.T, srv *httpserver.Server, d time.Duration) chan error 
 		done <- srv.Shutdown(ctx)
 	}()
 	return done
+}
+
+// requireAnswer reads the next response from br and requires its status
+// and body.
+func requireAnswer(t *testing.T, br *bufio.Reader, status int, body string, msgAndArgs ...any) *http.Response {
+	t.Helper()
+	resp, got := readResponse(t, br)
+	require.Equal(t, status, resp.StatusCode, msgAndArgs...)
+	require.Equal(t, body, got, msgAndArgs...)
+	return resp
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/eventloop/httpserver"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNetHTTPClient(t *testing.T) {
@@ -23,33 +25,23 @@ func TestNetHTTPClient(t *testing.T) {
 	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	for i := range 20 {
 		resp, err := client.Get("http://" + addr + "/plaintext")
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != 200 || string(body) != "Hello, World!" || resp.ContentLength != 13 {
-			t.Fatalf("request %d: %s %q (length %d)", i, resp.Status, body, resp.ContentLength)
-		}
-		if resp.Header.Get("Content-Type") != "text/plain" || resp.Header.Get("Server") != "netkit" {
-			t.Fatalf("request %d: header %v", i, resp.Header)
-		}
-		if _, err := http.ParseTime(resp.Header.Get("Date")); err != nil {
-			t.Fatalf("request %d: Date: %v", i, err)
-		}
+		require.NoError(t, err)
+		require.Equal(t, 200, resp.StatusCode, "request %d", i)
+		require.Equal(t, "Hello, World!", string(body), "request %d", i)
+		require.Equal(t, int64(13), resp.ContentLength, "request %d", i)
+		require.Equal(t, "text/plain", resp.Header.Get("Content-Type"), "request %d", i)
+		require.Equal(t, "netkit", resp.Header.Get("Server"), "request %d", i)
+		_, err = http.ParseTime(resp.Header.Get("Date"))
+		require.NoError(t, err, "request %d: Date", i)
 	}
 	resp, err := client.Post("http://"+addr+"/", "text/plain", strings.NewReader("a body"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if string(body) != "a body" {
-		t.Fatalf("POST answered %q", body)
-	}
+	require.Equal(t, "a body", string(body), "POST answered %q", body)
 }
 
 // TestPipelined sends 16 requests in one write and checks that the
@@ -63,14 +55,10 @@ func TestPipelined(t *testing.T) {
 		for i := range 16 {
 			fmt.Fprintf(&b, "GET /echo/%d/%d HTTP/1.1\r\nHost: x\r\n\r\n", round, i)
 		}
-		if _, err := io.WriteString(c, b.String()); err != nil {
-			t.Fatal(err)
-		}
+		_, err := io.WriteString(c, b.String())
+		require.NoError(t, err)
 		for i := range 16 {
-			resp, body := readResponse(t, br)
-			if want := fmt.Sprintf("/echo/%d/%d", round, i); resp.StatusCode != 200 || body != want {
-				t.Fatalf("round %d, response %d: %d %q, want 200 %q", round, i, resp.StatusCode, body, want)
-			}
+			requireAnswer(t, br, 200, fmt.Sprintf("/echo/%d/%d", round, i), "round %d, response %d", round, i)
 		}
 	}
 }
@@ -85,17 +73,14 @@ func TestByteByByte(t *testing.T) {
 		"POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello" +
 		"POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
 	for i := range len(reqs) {
-		if _, err := c.Write([]byte{reqs[i]}); err != nil {
-			t.Fatal(err)
-		}
+		_, err := c.Write([]byte{reqs[i]})
+		require.NoError(t, err)
 		if i%4 == 0 {
 			time.Sleep(200 * time.Microsecond) // let some bytes arrive alone
 		}
 	}
 	for _, want := range []string{"/echo/a", "hello", "abcde"} {
-		if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != want {
-			t.Fatalf("%d %q, want 200 %q", resp.StatusCode, body, want)
-		}
+		requireAnswer(t, br, 200, want)
 	}
 }
 
@@ -120,33 +105,28 @@ func TestRefused(t *testing.T) {
 			c := dial(t, addr)
 			br := bufio.NewReader(c)
 			// A good request first: the bad one comes pipelined after it.
-			if _, err := io.WriteString(c, "GET /echo/ok HTTP/1.1\r\nHost: x\r\n\r\n"+tc.req); err != nil {
-				t.Fatal(err)
-			}
+			_, err := io.WriteString(c, "GET /echo/ok HTTP/1.1\r\nHost: x\r\n\r\n"+tc.req)
+			require.NoError(t, err)
 			// The client goes on writing before it reads: a server that
 			// closed at once would answer that with a reset, which
 			// destroys the unread answers.
 			time.Sleep(20 * time.Millisecond)
 			c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
 			time.Sleep(20 * time.Millisecond)
-			if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "/echo/ok" {
-				t.Fatalf("first answer %d %q", resp.StatusCode, body)
-			}
+			requireAnswer(t, br, 200, "/echo/ok", "first answer")
 			resp, body := readResponse(t, br)
-			if resp.StatusCode != tc.status || !resp.Close || body == "" {
-				t.Fatalf("answer %d (close %v) %q, want %d with Connection: close", resp.StatusCode, resp.Close, body, tc.status)
-			}
+			require.Equal(t, tc.status, resp.StatusCode)
+			require.True(t, resp.Close, "want Connection: close")
+			require.NotEmpty(t, body)
 			// The server half-closed: the client reads EOF, then closes.
-			if _, err := br.ReadByte(); err != io.EOF {
-				t.Fatalf("after the answer: %v, want EOF", err)
-			}
+			_, err = br.ReadByte()
+			require.Equal(t, io.EOF, err, "after the answer")
 			// It lingers, dropping what the client still sends, rather
 			// than resetting the connection (a reset fails the second
 			// write) — until the client closes too.
 			for i := range 2 {
-				if _, err := c.Write([]byte("more")); err != nil {
-					t.Fatalf("write %d after the answer: %v", i, err)
-				}
+				_, err := c.Write([]byte("more"))
+				require.NoError(t, err, "write %d after the answer", i)
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
@@ -158,17 +138,14 @@ func TestConnectionClose(t *testing.T) {
 	c := dial(t, addr)
 	br := bufio.NewReader(c)
 	io.WriteString(c, "GET /echo/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /echo/2 HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "/echo/1" || !resp.Close {
-		t.Fatalf("%d %q close %v", resp.StatusCode, body, resp.Close)
-	}
+	resp := requireAnswer(t, br, 200, "/echo/1")
+	require.True(t, resp.Close, "Connection: close")
 	expectEOF(t, br)
 
 	c = dial(t, addr)
 	br = bufio.NewReader(c)
 	io.WriteString(c, "GET /echo/10 HTTP/1.0\r\n\r\n")
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "/echo/10" {
-		t.Fatalf("HTTP/1.0: %d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, br, 200, "/echo/10", "HTTP/1.0")
 	expectEOF(t, br)
 }
 
@@ -178,24 +155,16 @@ func TestContinue(t *testing.T) {
 	br := bufio.NewReader(c)
 	io.WriteString(c, "POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
 	line, err := br.ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	if line != "HTTP/1.1 100 Continue\r\n" {
-		t.Fatalf("first line %q, want 100 Continue", line)
-	}
-	if end, err := br.ReadString('\n'); err != nil || end != "\r\n" {
-		t.Fatalf("after the 100: %q %v", end, err)
-	}
+	require.NoError(t, err)
+	require.Equal(t, "HTTP/1.1 100 Continue\r\n", line, "first line %q, want 100 Continue", line)
+	end, err := br.ReadString('\n')
+	require.NoError(t, err, "after the 100")
+	require.Equal(t, "\r\n", end, "after the 100")
 	io.WriteString(c, "hello")
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "hello" {
-		t.Fatalf("%d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, br, 200, "hello")
 	// With the body in the same write: no 100.
 	io.WriteString(c, "POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\nhi")
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "hi" {
-		t.Fatalf("%d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, br, 200, "hi")
 }
 
 // TestShutdownInFlight starts Shutdown while a request is half received:
@@ -213,20 +182,15 @@ func TestShutdownInFlight(t *testing.T) {
 	expectEOF(t, ibr)
 	select {
 	case err := <-done:
-		t.Fatalf("Shutdown returned %v with a request in flight", err)
+		require.FailNowf(t, "Shutdown returned with a request in flight", "Shutdown returned %v", err)
 	case <-time.After(50 * time.Millisecond):
 	}
 	io.WriteString(busy, "st: x\r\n\r\n")
-	if resp, body := readResponse(t, bbr); resp.StatusCode != 200 || body != "/echo/busy" {
-		t.Fatalf("in-flight request answered %d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, bbr, 200, "/echo/busy", "in-flight request answered")
 	expectEOF(t, bbr)
-	if err := <-done; err != nil {
-		t.Fatalf("Shutdown: %v", err)
-	}
-	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-		t.Fatal("the server still accepts after Shutdown")
-	}
+	require.NoError(t, <-done, "Shutdown")
+	_, err := net.DialTimeout("tcp", addr, time.Second)
+	require.Error(t, err, "the server still accepts after Shutdown")
 }
 
 // TestClientReset resets connections in the middle of requests: the
@@ -239,9 +203,7 @@ func TestClientReset(t *testing.T) {
 		"GET /echo/a HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/b HTTP/1.1\r\nHost: x\r\n\r\n", // answers unread
 	} {
 		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		io.WriteString(c, partial)
 		time.Sleep(10 * time.Millisecond)
 		c.(*net.TCPConn).SetLinger(0) // close sends a reset
@@ -249,14 +211,10 @@ func TestClientReset(t *testing.T) {
 	}
 	c := dial(t, addr)
 	io.WriteString(c, "GET /echo/after HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp, body := readResponse(t, bufio.NewReader(c)); resp.StatusCode != 200 || body != "/echo/after" {
-		t.Fatalf("%d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, bufio.NewReader(c), 200, "/echo/after")
 	deadline := time.Now().Add(5 * time.Second)
 	for srv.Conns() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d connections open, want 1", srv.Conns())
-		}
+		require.False(t, time.Now().After(deadline), "%d connections open, want 1", srv.Conns())
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -277,16 +235,11 @@ func TestHandlerPanic(t *testing.T) {
 	c := dial(t, addr)
 	io.WriteString(c, "GET /echo/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /panic HTTP/1.1\r\nHost: x\r\n\r\n")
 	br := bufio.NewReader(c)
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "/echo/1" {
-		t.Fatalf("the answer before the panic: %d %q", resp.StatusCode, body)
-	}
-	if b, err := io.ReadAll(br); len(b) != 0 {
-		t.Fatalf("the panicking connection got %q (%v) after the answer before the panic, want nothing", b, err)
-	}
+	requireAnswer(t, br, 200, "/echo/1", "the answer before the panic")
+	b, err := io.ReadAll(br)
+	require.Empty(t, b, "the panicking connection got %q (%v) after the answer before the panic, want nothing", b, err)
 	io.WriteString(other, "GET /echo/2 HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp, body := readResponse(t, obr); resp.StatusCode != 200 || body != "/echo/2" {
-		t.Fatalf("%d %q", resp.StatusCode, body)
-	}
+	requireAnswer(t, obr, 200, "/echo/2")
 }
 
 // TestHandlerMisbehaves: no response is answered 500; a response left
@@ -312,20 +265,14 @@ func TestHandlerMisbehaves(t *testing.T) {
 	c := dial(t, addr)
 	br := bufio.NewReader(c)
 	io.WriteString(c, "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\nGET /open HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/1 HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp, _ := readResponse(t, br); resp.StatusCode != 500 {
-		t.Fatalf("no response: %d, want 500", resp.StatusCode)
-	}
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "chunk" {
-		t.Fatalf("open chunked response: %d %q", resp.StatusCode, body)
-	}
-	if resp, body := readResponse(t, br); resp.StatusCode != 200 || body != "/echo/1" {
-		t.Fatalf("%d %q", resp.StatusCode, body)
-	}
+	resp, _ := readResponse(t, br)
+	require.Equal(t, 500, resp.StatusCode, "no response: %d, want 500", resp.StatusCode)
+	requireAnswer(t, br, 200, "chunk", "open chunked response")
+	requireAnswer(t, br, 200, "/echo/1")
 	io.WriteString(c, "GET /short HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/2 HTTP/1.1\r\nHost: x\r\n\r\n")
 	all, err := io.ReadAll(c)
-	if err != nil || !strings.HasSuffix(string(all), "\r\n\r\n12345") {
-		t.Fatalf("short response: read %q (%v), want it to end with the 5 bytes and the connection closed", all, err)
-	}
+	require.NoError(t, err, "short response: read %q (%v), want it to end with the 5 bytes and the connection closed", all, err)
+	require.True(t, strings.HasSuffix(string(all), "\r\n\r\n12345"), "short response: read %q (%v), want it to end with the 5 bytes and the connection closed", all, err)
 }
 
 // TestBackpressure pipelines many requests for large responses without
@@ -352,23 +299,20 @@ func TestBackpressure(t *testing.T) {
 		io.WriteString(c, b.String())
 	}()
 	time.Sleep(100 * time.Millisecond)
-	if httpserver.Pauses.Load() == pauses0 {
-		t.Fatal("the server did not pause reading while its answers were not read")
-	}
+	require.NotEqual(t, pauses0, httpserver.Pauses.Load(), "the server did not pause reading while its answers were not read")
 	br := bufio.NewReader(c)
 	for i := range n {
 		resp, body := readResponse(t, br)
-		if resp.StatusCode != 200 || len(body) != len(big) || resp.Header.Get("X-Path") != fmt.Sprintf("/%d", i) {
-			t.Fatalf("response %d: %d, %d bytes, X-Path %q", i, resp.StatusCode, len(body), resp.Header.Get("X-Path"))
-		}
+		require.Equal(t, 200, resp.StatusCode, "response %d", i)
+		require.Len(t, body, len(big), "response %d", i)
+		require.Equal(t, fmt.Sprintf("/%d", i), resp.Header.Get("X-Path"), "response %d", i)
 	}
 	wg.Wait()
 }
 
 func TestListenErrors(t *testing.T) {
-	if _, err := httpserver.Listen(nil, "127.0.0.1:0", plaintext); err == nil {
-		t.Error("Listen without a group succeeded")
-	}
+	_, err := httpserver.Listen(nil, "127.0.0.1:0", plaintext)
+	assert.Error(t, err, "Listen without a group succeeded")
 }
 
 // TestShutdownDeadline: a request that never completes holds Shutdown
@@ -378,8 +322,6 @@ func TestShutdownDeadline(t *testing.T) {
 	c := dial(t, addr)
 	io.WriteString(c, "GET /echo/stuck HTTP/1.1\r\nHost: x\r\n")
 	time.Sleep(20 * time.Millisecond)
-	if err := <-shutdown(t, srv, 100*time.Millisecond); err != context.DeadlineExceeded {
-		t.Fatalf("Shutdown = %v, want the context's deadline", err)
-	}
+	require.Equal(t, context.DeadlineExceeded, <-shutdown(t, srv, 100*time.Millisecond), "Shutdown")
 	expectEOF(t, bufio.NewReader(c))
 }

@@ -38,11 +38,11 @@ func TestShutdownFromHandler(t *testing.T) {
 	case err := <-returned:
 		require.NoError(t, err)
 	case <-time.After(5 * time.Second):
-		t.Fatal("Shutdown called from a handler did not return: deadlock")
+		require.FailNow(t, "Shutdown called from a handler did not return: deadlock")
 	}
 	select {
 	case <-srv.Done():
 	case <-time.After(5 * time.Second):
-		t.Fatal("Done was not closed after Shutdown from a handler")
+		require.FailNow(t, "Done was not closed after Shutdown from a handler")
 	}
 }
