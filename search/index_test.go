@@ -83,8 +83,6 @@ func check(t *testing.T, h, needle []byte, rng *rand.Rand) {
 	}
 }
 
-func trim(m []Match) []Match { return m[:min(len(m), 5)] }
-
 // Haystacks and needles after Netty's SearchBenchmark inputs.
 func nettyInputs(rng *rand.Rand) map[string][]byte {
 	random := func(n int, alpha string) []byte {

@@ -198,9 +198,9 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// TestAudit: outside internal/rt, no .go file imports unsafe, uses
-// go:linkname or names unsafe, and every .s file is generated assembly of
-// search.
+// TestAudit: outside internal/rt, no .go file imports unsafe, uses a
+// linkname directive or names unsafe, and every .s file is generated
+// assembly of search.
 func TestAudit(t *testing.T) {
 	root, err := moduleRoot()
 	require.NoError(t, err)
