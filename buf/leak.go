@@ -320,8 +320,8 @@ func (e *sessionEntry) Status() leakcheck.Status {
 // callers captures the stack of its caller. The frames inside package buf
 // at its top are left out when it is printed (Stack.String), which is
 // sturdier than counting frames through inlined calls. It walks frame
-// pointers (fpstack), which costs a few instructions a frame where
-// runtime.Callers costs over a thousand: the sampled leak level captures
+// pointers (fpstack), far cheaper per frame than runtime.Callers's PC-table
+// lookups (BENCHMARKS.md has the counts): the sampled leak level captures
 // two stacks per tracked get (where it was got and where released).
 func callers() Stack {
 	var pcs [stackDepth]uintptr
