@@ -4,6 +4,8 @@ import (
 	"math/bits"
 
 	"github.com/netkit/netkit/internal/invariants"
+
+	"github.com/netkit/netkit/internal/rt/endian"
 )
 
 // The reads mirror Buffer's: the same names, errors and panics. Each has a
@@ -249,84 +251,84 @@ func (c *Composite) readSlow(dst []byte) error {
 func (c *Composite) ReadUint16() (uint16, error) {
 	c.check()
 	if len(c.rp) >= 2 {
-		v := be16(c.rp)
+		v := endian.Uint16(c.rp)
 		c.rp = c.rp[2:]
 		c.r += 2
 		return v, nil
 	}
 	var a [2]byte
 	err := c.readSlow(a[:])
-	return be16(a[:]), err
+	return endian.Uint16(a[:]), err
 }
 
 // ReadUint32 consumes a big-endian uint32, with Next's errors.
 func (c *Composite) ReadUint32() (uint32, error) {
 	c.check()
 	if len(c.rp) >= 4 {
-		v := be32(c.rp)
+		v := endian.Uint32(c.rp)
 		c.rp = c.rp[4:]
 		c.r += 4
 		return v, nil
 	}
 	var a [4]byte
 	err := c.readSlow(a[:])
-	return be32(a[:]), err
+	return endian.Uint32(a[:]), err
 }
 
 // ReadUint64 consumes a big-endian uint64, with Next's errors.
 func (c *Composite) ReadUint64() (uint64, error) {
 	c.check()
 	if len(c.rp) >= 8 {
-		v := be64(c.rp)
+		v := endian.Uint64(c.rp)
 		c.rp = c.rp[8:]
 		c.r += 8
 		return v, nil
 	}
 	var a [8]byte
 	err := c.readSlow(a[:])
-	return be64(a[:]), err
+	return endian.Uint64(a[:]), err
 }
 
 // ReadUint16LE consumes a little-endian uint16, with Next's errors.
 func (c *Composite) ReadUint16LE() (uint16, error) {
 	c.check()
 	if len(c.rp) >= 2 {
-		v := le16(c.rp)
+		v := endian.Uint16LE(c.rp)
 		c.rp = c.rp[2:]
 		c.r += 2
 		return v, nil
 	}
 	var a [2]byte
 	err := c.readSlow(a[:])
-	return le16(a[:]), err
+	return endian.Uint16LE(a[:]), err
 }
 
 // ReadUint32LE consumes a little-endian uint32, with Next's errors.
 func (c *Composite) ReadUint32LE() (uint32, error) {
 	c.check()
 	if len(c.rp) >= 4 {
-		v := le32(c.rp)
+		v := endian.Uint32LE(c.rp)
 		c.rp = c.rp[4:]
 		c.r += 4
 		return v, nil
 	}
 	var a [4]byte
 	err := c.readSlow(a[:])
-	return le32(a[:]), err
+	return endian.Uint32LE(a[:]), err
 }
 
 // ReadUint64LE consumes a little-endian uint64, with Next's errors.
 func (c *Composite) ReadUint64LE() (uint64, error) {
 	c.check()
 	if len(c.rp) >= 8 {
-		v := le64(c.rp)
+		v := endian.Uint64LE(c.rp)
 		c.rp = c.rp[8:]
 		c.r += 8
 		return v, nil
 	}
 	var a [8]byte
 	err := c.readSlow(a[:])
-	return le64(a[:]), err
+	return endian.Uint64LE(a[:]), err
 }
 
 // load returns the n (2, 4 or 8) bytes at readable offset i as a
@@ -368,7 +370,7 @@ func (c *Composite) store(i, n int, v uint64) {
 		return
 	}
 	var a [8]byte
-	putLE64(a[:], v)
+	endian.PutUint64LE(a[:], v)
 	c.poke(pos, a[:n])
 }
 
@@ -392,21 +394,21 @@ func (c *Composite) locate(i, n int) (p []byte, off int) {
 func loadLE(p []byte, n int) uint64 {
 	switch n {
 	case 8:
-		return le64(p)
+		return endian.Uint64LE(p)
 	case 4:
-		return uint64(le32(p))
+		return uint64(endian.Uint32LE(p))
 	}
-	return uint64(le16(p))
+	return uint64(endian.Uint16LE(p))
 }
 
 func storeLE(p []byte, n int, v uint64) {
 	switch n {
 	case 8:
-		putLE64(p, v)
+		endian.PutUint64LE(p, v)
 	case 4:
-		putLE32(p, uint32(v))
+		endian.PutUint32LE(p, uint32(v))
 	default:
-		putLE16(p, uint16(v))
+		endian.PutUint16LE(p, uint16(v))
 	}
 }
 
@@ -415,7 +417,7 @@ func storeLE(p []byte, n int, v uint64) {
 func (c *Composite) loadStraddle(pos, n int) uint64 {
 	var a [8]byte
 	c.peek(a[:n], pos)
-	return le64(a[:])
+	return endian.Uint64LE(a[:])
 }
 
 // badIndex panics for locate: released, or out of range.

@@ -2,6 +2,8 @@ package buf
 
 import (
 	"io"
+
+	"github.com/netkit/netkit/internal/rt/endian"
 )
 
 // Len returns the number of readable bytes.
@@ -105,7 +107,7 @@ func (b *Buffer) ReadUint16() (uint16, error) {
 	if b.w-b.r < 2 {
 		return 0, b.short()
 	}
-	v := be16(b.b[b.r:])
+	v := endian.Uint16(b.b[b.r:])
 	b.r += 2
 	return v, nil
 }
@@ -116,7 +118,7 @@ func (b *Buffer) ReadUint32() (uint32, error) {
 	if b.w-b.r < 4 {
 		return 0, b.short()
 	}
-	v := be32(b.b[b.r:])
+	v := endian.Uint32(b.b[b.r:])
 	b.r += 4
 	return v, nil
 }
@@ -127,7 +129,7 @@ func (b *Buffer) ReadUint64() (uint64, error) {
 	if b.w-b.r < 8 {
 		return 0, b.short()
 	}
-	v := be64(b.b[b.r:])
+	v := endian.Uint64(b.b[b.r:])
 	b.r += 8
 	return v, nil
 }
@@ -138,7 +140,7 @@ func (b *Buffer) ReadUint16LE() (uint16, error) {
 	if b.w-b.r < 2 {
 		return 0, b.short()
 	}
-	v := le16(b.b[b.r:])
+	v := endian.Uint16LE(b.b[b.r:])
 	b.r += 2
 	return v, nil
 }
@@ -149,7 +151,7 @@ func (b *Buffer) ReadUint32LE() (uint32, error) {
 	if b.w-b.r < 4 {
 		return 0, b.short()
 	}
-	v := le32(b.b[b.r:])
+	v := endian.Uint32LE(b.b[b.r:])
 	b.r += 4
 	return v, nil
 }
@@ -160,7 +162,7 @@ func (b *Buffer) ReadUint64LE() (uint64, error) {
 	if b.w-b.r < 8 {
 		return 0, b.short()
 	}
-	v := le64(b.b[b.r:])
+	v := endian.Uint64LE(b.b[b.r:])
 	b.r += 8
 	return v, nil
 }
@@ -179,19 +181,19 @@ func (b *Buffer) at(i, n int) []byte {
 // without consuming anything. Like every Get and Put accessor it addresses
 // the readable bytes (as Bytes()[i:]) and panics when the value does not lie
 // entirely within them.
-func (b *Buffer) GetUint16(i int) uint16 { return be16(b.at(i, 2)) }
+func (b *Buffer) GetUint16(i int) uint16 { return endian.Uint16(b.at(i, 2)) }
 
 // GetUint32 returns the big-endian uint32 at readable offset i.
-func (b *Buffer) GetUint32(i int) uint32 { return be32(b.at(i, 4)) }
+func (b *Buffer) GetUint32(i int) uint32 { return endian.Uint32(b.at(i, 4)) }
 
 // GetUint64 returns the big-endian uint64 at readable offset i.
-func (b *Buffer) GetUint64(i int) uint64 { return be64(b.at(i, 8)) }
+func (b *Buffer) GetUint64(i int) uint64 { return endian.Uint64(b.at(i, 8)) }
 
 // GetUint16LE returns the little-endian uint16 at readable offset i.
-func (b *Buffer) GetUint16LE(i int) uint16 { return le16(b.at(i, 2)) }
+func (b *Buffer) GetUint16LE(i int) uint16 { return endian.Uint16LE(b.at(i, 2)) }
 
 // GetUint32LE returns the little-endian uint32 at readable offset i.
-func (b *Buffer) GetUint32LE(i int) uint32 { return le32(b.at(i, 4)) }
+func (b *Buffer) GetUint32LE(i int) uint32 { return endian.Uint32LE(b.at(i, 4)) }
 
 // GetUint64LE returns the little-endian uint64 at readable offset i.
-func (b *Buffer) GetUint64LE(i int) uint64 { return le64(b.at(i, 8)) }
+func (b *Buffer) GetUint64LE(i int) uint64 { return endian.Uint64LE(b.at(i, 8)) }

@@ -2,6 +2,8 @@ package buf
 
 import (
 	"io"
+
+	"github.com/netkit/netkit/internal/rt/endian"
 )
 
 // minRead is the least free space ReadFrom offers a Read call.
@@ -100,41 +102,41 @@ func (b *Buffer) writeByteSlow(c byte) error {
 
 // WriteUint16 appends v big-endian. Like the other fixed-width writes it
 // returns nothing and panics with ErrFixed on a view without room.
-func (b *Buffer) WriteUint16(v uint16) { putBE16(b.room(2), v) }
+func (b *Buffer) WriteUint16(v uint16) { endian.PutUint16(b.room(2), v) }
 
 // WriteUint32 appends v big-endian.
-func (b *Buffer) WriteUint32(v uint32) { putBE32(b.room(4), v) }
+func (b *Buffer) WriteUint32(v uint32) { endian.PutUint32(b.room(4), v) }
 
 // WriteUint64 appends v big-endian.
-func (b *Buffer) WriteUint64(v uint64) { putBE64(b.room(8), v) }
+func (b *Buffer) WriteUint64(v uint64) { endian.PutUint64(b.room(8), v) }
 
 // WriteUint16LE appends v little-endian.
-func (b *Buffer) WriteUint16LE(v uint16) { putLE16(b.room(2), v) }
+func (b *Buffer) WriteUint16LE(v uint16) { endian.PutUint16LE(b.room(2), v) }
 
 // WriteUint32LE appends v little-endian.
-func (b *Buffer) WriteUint32LE(v uint32) { putLE32(b.room(4), v) }
+func (b *Buffer) WriteUint32LE(v uint32) { endian.PutUint32LE(b.room(4), v) }
 
 // WriteUint64LE appends v little-endian.
-func (b *Buffer) WriteUint64LE(v uint64) { putLE64(b.room(8), v) }
+func (b *Buffer) WriteUint64LE(v uint64) { endian.PutUint64LE(b.room(8), v) }
 
 // PutUint16 overwrites the readable bytes at offset i with v big-endian (to
 // patch a length prefix, say); it never moves an index or grows b.
-func (b *Buffer) PutUint16(i int, v uint16) { putBE16(b.at(i, 2), v) }
+func (b *Buffer) PutUint16(i int, v uint16) { endian.PutUint16(b.at(i, 2), v) }
 
 // PutUint32 overwrites readable offset i with v big-endian.
-func (b *Buffer) PutUint32(i int, v uint32) { putBE32(b.at(i, 4), v) }
+func (b *Buffer) PutUint32(i int, v uint32) { endian.PutUint32(b.at(i, 4), v) }
 
 // PutUint64 overwrites readable offset i with v big-endian.
-func (b *Buffer) PutUint64(i int, v uint64) { putBE64(b.at(i, 8), v) }
+func (b *Buffer) PutUint64(i int, v uint64) { endian.PutUint64(b.at(i, 8), v) }
 
 // PutUint16LE overwrites readable offset i with v little-endian.
-func (b *Buffer) PutUint16LE(i int, v uint16) { putLE16(b.at(i, 2), v) }
+func (b *Buffer) PutUint16LE(i int, v uint16) { endian.PutUint16LE(b.at(i, 2), v) }
 
 // PutUint32LE overwrites readable offset i with v little-endian.
-func (b *Buffer) PutUint32LE(i int, v uint32) { putLE32(b.at(i, 4), v) }
+func (b *Buffer) PutUint32LE(i int, v uint32) { endian.PutUint32LE(b.at(i, 4), v) }
 
 // PutUint64LE overwrites readable offset i with v little-endian.
-func (b *Buffer) PutUint64LE(i int, v uint64) { putLE64(b.at(i, 8), v) }
+func (b *Buffer) PutUint64LE(i int, v uint64) { endian.PutUint64LE(b.at(i, 8), v) }
 
 // ReadFrom implements io.ReaderFrom: it appends from r until io.EOF (which
 // it does not return), growing b by at least 512 bytes at a time. On a view

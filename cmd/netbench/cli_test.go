@@ -240,7 +240,7 @@ func TestCompareOneSided(t *testing.T) {
 // TestDocListsCommands: the package doc and the usage text name every
 // command and the exit statuses.
 func TestDocListsCommands(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
 	require.NoError(t, err)
 	doc := f.Doc.Text()
 	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench profile [flags] [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {

@@ -25,4 +25,8 @@
 //
 //   - fpstack: call stacks by walking frame pointers (amd64 assembly);
 //     the twin calls runtime.Callers.
+//   - endian: big- and little-endian loads and stores, one unaligned
+//     load or store where the machine allows it (cheap enough to inline
+//     where encoding/binary, which imports reflect, may not be linked);
+//     the twin assembles the bytes with shifts.
 package rt
