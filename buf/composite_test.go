@@ -1081,15 +1081,15 @@ func TestCompositeIndex(t *testing.T) {
 	// bytes.Index on the flat bytes.
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := range 2000 {
-		data, layout := compRandom(r, "ab", 80)
+		data, layout := testenv.RandomLayout(r, "ab", 80)
 		c := compNew(data, layout)
 		skip := r.IntN(len(data) + 1)
 		c.Skip(skip)
 		flat := data[skip:]
 		for range 4 {
-			needle := compNeedle(r, flat, "ab", 16)
+			needle := testenv.Needle(r, flat, "ab", 16)
 			if trial%5 == 0 {
-				needle = compNeedle(r, flat, "ab", 40) // longer than every component
+				needle = testenv.Needle(r, flat, "ab", 40) // longer than every component
 			}
 			want := bytes.Index(flat, needle)
 			got := c.Index(needle)
@@ -1099,38 +1099,6 @@ func TestCompositeIndex(t *testing.T) {
 		checkComp(t, c, flat)
 		c.Release()
 	}
-}
-
-// compRandom returns up to n bytes of alphabet and a layout of 1–9 byte
-// components for them, often all of one byte.
-func compRandom(r *rand.Rand, alphabet string, n int) ([]byte, []int) {
-	data := make([]byte, r.IntN(n+1))
-	for i := range data {
-		data[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	if r.IntN(3) == 0 {
-		return data, []int{1}
-	}
-	layout := make([]int, 1+r.IntN(6))
-	for i := range layout {
-		layout[i] = 1 + r.IntN(9)
-	}
-	return data, layout
-}
-
-// compNeedle returns a needle of 1 to n bytes: mostly a piece of flat,
-// sometimes random bytes of alphabet.
-func compNeedle(r *rand.Rand, flat []byte, alphabet string, n int) []byte {
-	k := 1 + r.IntN(n)
-	if len(flat) > 0 && r.IntN(4) != 0 {
-		i := r.IntN(len(flat))
-		return bytes.Clone(flat[i:min(i+k, len(flat))])
-	}
-	p := make([]byte, k)
-	for i := range p {
-		p[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return p
 }
 
 // TestCompositeAllocs checks that steady-state use allocates nothing.

@@ -32,38 +32,6 @@ func compose(data []byte, layout []int) *buf.Composite {
 // flat returns the readable bytes of c laid end to end.
 func flat(c *buf.Composite) []byte { return bytes.Join(c.Buffers(), nil) }
 
-// random returns up to n bytes of alphabet and a layout of 1–9 byte
-// components for them, often all of one byte.
-func random(r *rand.Rand, alphabet string, n int) ([]byte, []int) {
-	data := make([]byte, r.IntN(n+1))
-	for i := range data {
-		data[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	if r.IntN(3) == 0 {
-		return data, []int{1}
-	}
-	layout := make([]int, 1+r.IntN(6))
-	for i := range layout {
-		layout[i] = 1 + r.IntN(9)
-	}
-	return data, layout
-}
-
-// needle returns a needle of 1 to n bytes: mostly a piece of h, sometimes
-// random bytes of alphabet.
-func needle(r *rand.Rand, h []byte, alphabet string, n int) []byte {
-	k := 1 + r.IntN(n)
-	if len(h) > 0 && r.IntN(4) != 0 {
-		i := r.IntN(len(h))
-		return bytes.Clone(h[i:min(i+k, len(h))])
-	}
-	p := make([]byte, k)
-	for i := range p {
-		p[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return p
-}
-
 func TestIndex(t *testing.T) {
 	buftest.CheckLeaks(t)
 	var s bufsearch.Searcher
@@ -108,15 +76,15 @@ func TestIndexDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var s bufsearch.Searcher
 	for trial := range 2000 {
-		data, layout := random(r, "ab", 80)
+		data, layout := testenv.RandomLayout(r, "ab", 80)
 		c := compose(data, layout)
 		skip := r.IntN(len(data) + 1)
 		require.NoError(t, c.Skip(skip))
 		h := data[skip:]
 		for range 4 {
-			n := needle(r, h, "ab", 16)
+			n := testenv.Needle(r, h, "ab", 16)
 			if trial%5 == 0 {
-				n = needle(r, h, "ab", 40)
+				n = testenv.Needle(r, h, "ab", 40)
 			}
 			want := bytes.Index(h, n)
 			require.Equal(t, want, s.Index(c, search.NewPattern(n)), "Index(%q) in %q (layout %v)", n, h, layout)
@@ -174,7 +142,7 @@ func TestIndexSetDifferential(t *testing.T) {
 	var s bufsearch.Searcher
 	for trial := range 3000 {
 		o := optionSets[trial%len(optionSets)]
-		data, layout := random(r, "abAB", 80)
+		data, layout := testenv.RandomLayout(r, "abAB", 80)
 		c := compose(data, layout)
 		skip := r.IntN(len(data) + 1)
 		require.NoError(t, c.Skip(skip))
@@ -185,7 +153,7 @@ func TestIndexSetDifferential(t *testing.T) {
 			if trial%7 == 0 {
 				n = 30 // longer than every component
 			}
-			needles[i] = needle(r, h, "abAB", n)
+			needles[i] = testenv.Needle(r, h, "abAB", n)
 		}
 		set := search.NewSet(needles, o.opts...)
 		want, wantOK := set.Find(h)
