@@ -209,24 +209,6 @@ func cbSequential(b *testing.B, c *buf.Composite, flat []byte, n int) {
 	})
 }
 
-// cbAbsentNeedle returns m bytes of text from a random place, the last one
-// changed (within printable ASCII) until the needle does not occur in
-// text: a needle made of the text's own bytes, so that the search's
-// candidate checks fire as often as on real input, but never matches.
-func cbAbsentNeedle(rng *rand.Rand, text []byte, m int) []byte {
-	for {
-		i := rng.IntN(len(text) - m)
-		needle := bytes.Clone(text[i : i+m])
-		last := needle[m-1]
-		for k := range 94 {
-			needle[m-1] = '!' + (last-'!'+byte(k))%94
-			if !bytes.Contains(text, needle) {
-				return needle
-			}
-		}
-	}
-}
-
 // BenchmarkCompositeIndex searches 1 MiB of Go source (internal/corpus;
 // random English-frequency letters when GOROOT is unreadable) for an
 // absent needle, so every byte is scanned. impl=composite is
@@ -251,7 +233,7 @@ func BenchmarkCompositeIndex(b *testing.B) {
 	}
 	flat := text[:parts*part]
 	for _, m := range []int{8, 16, 64} {
-		needle := cbAbsentNeedle(rng, flat, m)
+		needle := corpus.AbsentNeedle(rng, flat, m)
 		impls := []struct {
 			name  string
 			index func() int

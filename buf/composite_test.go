@@ -1043,37 +1043,15 @@ func TestCompositeBufferViews(t *testing.T) {
 
 func TestCompositeIndex(t *testing.T) {
 	buftest.CheckLeaks(t)
-	for _, tc := range []struct {
-		content string
-		layout  []int
-		skip    int
-		needle  string
-		want    int
-	}{
-		{"", []int{1}, 0, "", 0},
-		{"", []int{1}, 0, "a", -1},
-		{"abc", []int{1}, 0, "", 0},
-		{"abc", []int{1}, 3, "", 0},
-		{"abc", []int{1}, 0, "c", 2},
-		{"abcabc", []int{2}, 0, "ca", 2},
-		{"abcabc", []int{2}, 1, "ab", 2},
-		{"abcabc", []int{2}, 4, "ab", -1},
-		{"abc", []int{1}, 0, "abcd", -1},
-		{"hello\r\n\r\nbody", []int{6, 1, 1, 1, 9}, 0, "\r\n\r\n", 5},
-		{"hello\r\n\r\nbody", []int{6, 1, 1, 1, 9}, 3, "\r\n\r\n", 2},
-		{"aaaaaaaaaaaaaaaaaaaaaaab", []int{1}, 0, "aaaaaaaaaaab", 12},
-		{"aaaaaaaaaaaaaaaaaaaaaaab", []int{2, 3}, 5, "aaaaab", 13},
-		{"xyzxyzxyzxyzxy", []int{1}, 0, "xyzxyzxyzxyzxyz", -1},
-		{"ab", []int{1}, 0, "ab", 0},
-	} {
-		c := compNew([]byte(tc.content), tc.layout)
-		c.Skip(tc.skip)
-		needle := []byte(tc.needle)
+	for _, tc := range testenv.IndexCases {
+		c := compNew([]byte(tc.Content), tc.Layout)
+		c.Skip(tc.Skip)
+		needle := []byte(tc.Needle)
 		for range 2 { // the second time with the window area grown
 			got := c.Index(needle)
-			assert.Equal(t, tc.want, got, "Index(%q) in %q (layout %v, skip %d)", tc.needle, tc.content, tc.layout, tc.skip)
+			assert.Equal(t, tc.Want, got, "Index(%q) in %q (layout %v, skip %d)", tc.Needle, tc.Content, tc.Layout, tc.Skip)
 		}
-		checkComp(t, c, []byte(tc.content[tc.skip:]))
+		checkComp(t, c, []byte(tc.Content[tc.Skip:]))
 		c.Release()
 	}
 

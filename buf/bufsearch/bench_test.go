@@ -16,22 +16,6 @@ import (
 
 var sinkInt int
 
-// absentNeedle returns an m-byte needle cut from text with its last byte
-// changed until it occurs nowhere in text.
-func absentNeedle(rng *rand.Rand, text []byte, m int) []byte {
-	for {
-		i := rng.IntN(len(text) - m)
-		needle := bytes.Clone(text[i : i+m])
-		last := needle[m-1]
-		for k := range 94 {
-			needle[m-1] = '!' + (last-'!'+byte(k))%94
-			if !bytes.Contains(text, needle) {
-				return needle
-			}
-		}
-	}
-}
-
 // BenchmarkCompositeIndex searches 1 MiB of Go source (internal/corpus;
 // random English-frequency letters when GOROOT is unreadable) for an
 // absent needle, so every byte is scanned. impl=composite is
@@ -59,7 +43,7 @@ func BenchmarkCompositeIndex(b *testing.B) {
 	flat := text[:parts*part]
 	var s bufsearch.Searcher
 	for _, m := range []int{8, 16, 64} {
-		needle := absentNeedle(rng, flat, m)
+		needle := corpus.AbsentNeedle(rng, flat, m)
 		p := search.NewPattern(needle)
 		impls := []struct {
 			name  string

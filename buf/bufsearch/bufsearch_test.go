@@ -35,35 +35,13 @@ func flat(c *buf.Composite) []byte { return bytes.Join(c.Buffers(), nil) }
 func TestIndex(t *testing.T) {
 	buftest.CheckLeaks(t)
 	var s bufsearch.Searcher
-	for _, tc := range []struct {
-		content string
-		layout  []int
-		skip    int
-		needle  string
-		want    int
-	}{
-		{"", []int{1}, 0, "", 0},
-		{"", []int{1}, 0, "a", -1},
-		{"abc", []int{1}, 0, "", 0},
-		{"abc", []int{1}, 3, "", 0},
-		{"abc", []int{1}, 0, "c", 2},
-		{"abcabc", []int{2}, 0, "ca", 2},
-		{"abcabc", []int{2}, 1, "ab", 2},
-		{"abcabc", []int{2}, 4, "ab", -1},
-		{"abc", []int{1}, 0, "abcd", -1},
-		{"hello\r\n\r\nbody", []int{6, 1, 1, 1, 9}, 0, "\r\n\r\n", 5},
-		{"hello\r\n\r\nbody", []int{6, 1, 1, 1, 9}, 3, "\r\n\r\n", 2},
-		{"aaaaaaaaaaaaaaaaaaaaaaab", []int{1}, 0, "aaaaaaaaaaab", 12},
-		{"aaaaaaaaaaaaaaaaaaaaaaab", []int{2, 3}, 5, "aaaaab", 13},
-		{"xyzxyzxyzxyzxy", []int{1}, 0, "xyzxyzxyzxyzxyz", -1},
-		{"ab", []int{1}, 0, "ab", 0},
-	} {
-		c := compose([]byte(tc.content), tc.layout)
-		require.NoError(t, c.Skip(tc.skip))
-		p := search.NewPattern([]byte(tc.needle))
-		assert.Equal(t, tc.want, s.Index(c, p), "Searcher.Index(%q) in %q (layout %v, skip %d)", tc.needle, tc.content, tc.layout, tc.skip)
-		assert.Equal(t, tc.want, bufsearch.Index(c, p), "Index(%q) in %q (layout %v, skip %d)", tc.needle, tc.content, tc.layout, tc.skip)
-		assert.Equal(t, []byte(tc.content[tc.skip:]), flat(c), "bytes after the search")
+	for _, tc := range testenv.IndexCases {
+		c := compose([]byte(tc.Content), tc.Layout)
+		require.NoError(t, c.Skip(tc.Skip))
+		p := search.NewPattern([]byte(tc.Needle))
+		assert.Equal(t, tc.Want, s.Index(c, p), "Searcher.Index(%q) in %q (layout %v, skip %d)", tc.Needle, tc.Content, tc.Layout, tc.Skip)
+		assert.Equal(t, tc.Want, bufsearch.Index(c, p), "Index(%q) in %q (layout %v, skip %d)", tc.Needle, tc.Content, tc.Layout, tc.Skip)
+		assert.Equal(t, []byte(tc.Content[tc.Skip:]), flat(c), "bytes after the search")
 		c.Release()
 	}
 }

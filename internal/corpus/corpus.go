@@ -153,3 +153,22 @@ func toBytes(ss []string) [][]byte {
 	}
 	return b
 }
+
+// AbsentNeedle returns m bytes of text from a random place, the last one
+// changed (within printable ASCII) until the needle does not occur in
+// text: a needle made of the text's own bytes, so that a search's candidate
+// checks fire as often as on real input, but never matches. m must be
+// shorter than text.
+func AbsentNeedle(rng *rand.Rand, text []byte, m int) []byte {
+	for {
+		i := rng.IntN(len(text) - m)
+		needle := bytes.Clone(text[i : i+m])
+		last := needle[m-1]
+		for k := range 94 {
+			needle[m-1] = '!' + (last-'!'+byte(k))%94
+			if !bytes.Contains(text, needle) {
+				return needle
+			}
+		}
+	}
+}
