@@ -34,7 +34,7 @@ test:
 	$(GO) test -count=1 -short -tags nounsafe,purego $(PKGS)
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
-	GOARCH=arm64 $(GO) vet ./search/...
+	GOARCH=arm64 $(GO) vet ./search/... ./internal/rt/...
 	GOARCH=arm64 $(GO) build $(PKGS)
 	GOARCH=386 $(GO) vet $(PKGS)
 	GOARCH=386 $(GO) build $(PKGS)
@@ -46,13 +46,16 @@ test:
 ## generate: rebuild the generated assembly (go generate; the generators
 ##           live in internal/asmgen, a module of their own)
 generate:
-	$(GO) generate ./search/...
+	$(GO) generate ./search/... ./internal/rt/pairscan/...
+
+# GENERATED holds the packages with generated assembly.
+GENERATED = search internal/rt/pairscan
 
 ## generate-check: regenerate and fail if anything differs from what is
 ##                 committed (or a generated file is new)
 generate-check: generate
-	@git diff --exit-code --stat -- search || { echo "generate-check: the generated files differ from the committed ones: run make generate and commit"; exit 1; }
-	@new=$$(git ls-files --others --exclude-standard -- search); if [ -n "$$new" ]; then echo "generate-check: uncommitted generated files: $$new"; exit 1; fi
+	@git diff --exit-code --stat -- $(GENERATED) || { echo "generate-check: the generated files differ from the committed ones: run make generate and commit"; exit 1; }
+	@new=$$(git ls-files --others --exclude-standard -- $(GENERATED)); if [ -n "$$new" ]; then echo "generate-check: uncommitted generated files: $$new"; exit 1; fi
 
 # BROWSER_CHECK warns when the browser tests were skipped for want of a
 # Chromium (CI sets NETKIT_REQUIRE_BROWSER=1, which makes them fail instead).

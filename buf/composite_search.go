@@ -7,22 +7,24 @@ import "bytes"
 // readable bytes laid end to end. Matches may straddle any number of
 // components.
 //
-// Each component is searched in place, by the needle's two rarest bytes
-// (guessed from a fixed byte-frequency ranking, see byteRank): the
-// rarest is scanned for with bytes.IndexByte, the other checked at each
-// hit, and a hit passing both compared with the whole needle. On text
-// where the needle holds an uncommon byte this scans at IndexByte's
-// speed; where the guess is poor (false hits more than about one per 8
-// bytes scanned) the rest of the component is searched with bytes.Index,
-// so the worst case is bytes.Index's. A match across a seam is looked
-// for in a window of the m−1 bytes before and after the seam (m the
+// Each component is searched in place, by the needle's rarest bytes
+// (guessed from a fixed byte-frequency ranking): on amd64 the haystack
+// bytes at their offsets are compared with them a vector of start
+// positions at a time (the packed-pair prefilter that search.Pattern uses
+// too), elsewhere the rarest is scanned for with bytes.IndexByte and the
+// other checked at each hit; every candidate is compared with the whole
+// needle. Where the guess is poor (the false candidates cost more than
+// the bytes they let the scan skip) the rest of the component is searched
+// with bytes.Index, so the worst case is bytes.Index's. A match across a
+// seam is looked for in a window of the m−1 bytes before and after the
+// seam (m the
 // needle's length), copied into a window area of the composite: at most
 // 2(m−1) bytes copied per seam, and O(m) work per seam. It keeps nothing
 // between calls but that area, and allocates only to grow it. It does not
 // disturb slices returned by Next. Package bufsearch searches composites
-// with a prepared search.Pattern (SIMD scans for a rare-byte pair) or a
-// search.Set, and is the better choice for a needle searched repeatedly
-// in large composites.
+// with a prepared search.Pattern or a search.Set, and is the better
+// choice for a needle searched repeatedly in large composites (it ranks
+// the needle once, and falls back to Two-Way rather than bytes.Index).
 func (c *Composite) Index(needle []byte) int {
 	c.check()
 	m := len(needle)

@@ -9,23 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestByteRankDistinct checks that byteRank is a ranking: every value
-// from 0 to 255 is given to exactly one byte.
-func TestByteRankDistinct(t *testing.T) {
-	var seen [256]bool
-	for b, r := range byteRank {
-		require.False(t, seen[r], "rank %d given twice (again to byte %#x)", r, b)
-		seen[r] = true
-	}
-	assert.Greater(t, byteRank[' '], byteRank['Q'], "space is ranked rarer than Q")
-	assert.Greater(t, byteRank['e'], byteRank['z'], "e is ranked rarer than z")
-	assert.Greater(t, byteRank['z'], byteRank[0x01], "z is ranked rarer than a control byte")
-	assert.Greater(t, byteRank[0x80], byteRank[0xFF], "a UTF-8 continuation byte is ranked rarer than 0xFF")
-}
-
 // TestRareFinderPick checks which two bytes the prefilter scans for, with
 // the rare bytes at the start, the end and the middle, and in needles of
-// one repeated byte.
+// one repeated byte (the ranking is pairscan.Rank's).
 func TestRareFinderPick(t *testing.T) {
 	for _, tc := range []struct {
 		needle string
@@ -36,8 +22,8 @@ func TestRareFinderPick(t *testing.T) {
 		{"ee\x00ee", 2, 0},    // rarest in the middle
 		{"the Zebra~", 9, 4},  // ~ rarer than Z
 		{"aaaa", 0, 1},        // one byte repeated: two offsets of it
-		{"ZZZZe", 0, 4},       // a second value beats the first's, even if commoner
-		{"e\xffe\xffe", 1, 0}, // the second 0xFF loses to a different value
+		{"ZZZZe", 0, 1},       // equal ranks: the first of them
+		{"e\xffe\xffe", 1, 3}, // 0xFF is rarer than e: both offsets of it
 		{"ab", 1, 0},          // b is rarer than a
 	} {
 		f := newRareFinder([]byte(tc.needle))
@@ -49,7 +35,8 @@ func TestRareFinderPick(t *testing.T) {
 	}
 }
 
-// TestRareFinderIndex checks rareFinder.index against bytes.Index on
+// TestRareFinderIndex checks rareFinder.index, and its scalar loop
+// (which the purego build runs), against bytes.Index on
 // haystacks built to defeat the prefilter as well as to suit it.
 func TestRareFinderIndex(t *testing.T) {
 	rep := func(s string, n int) []byte { return bytes.Repeat([]byte(s), n) }
@@ -87,8 +74,9 @@ func TestRareFinderIndex(t *testing.T) {
 		f := newRareFinder([]byte(tc.needle))
 		want := bytes.Index(tc.hay, []byte(tc.needle))
 		require.Equal(t, tc.wantHere, want, "%s: the case's own answer disagrees with bytes.Index", tc.name)
+		assert.Equal(t, want, f.scalar(tc.hay), "%s: scalar(%q)", tc.name, tc.needle)
+		assert.Equal(t, tc.fallBack, f.fellBack, "%s: scalar fell back to bytes.Index", tc.name)
 		assert.Equal(t, want, f.index(tc.hay), "%s: index(%q)", tc.name, tc.needle)
-		assert.Equal(t, tc.fallBack, f.fellBack, "%s: fell back to bytes.Index", tc.name)
 	}
 
 	// Random haystacks over alphabets of frequent and rare bytes; needles
@@ -110,7 +98,9 @@ func TestRareFinderIndex(t *testing.T) {
 				}
 			}
 			f := newRareFinder(needle)
-			require.Equal(t, bytes.Index(hay, needle), f.index(hay), "index(%q) in %q", needle, hay)
+			want := bytes.Index(hay, needle)
+			require.Equal(t, want, f.index(hay), "index(%q) in %q", needle, hay)
+			require.Equal(t, want, f.scalar(hay), "scalar(%q) in %q", needle, hay)
 		}
 	}
 }

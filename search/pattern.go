@@ -1,6 +1,10 @@
 package search
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/netkit/netkit/internal/rt/pairscan"
+)
 
 // Pattern is the general-purpose single-needle searcher: NewPattern picks
 // the strategy, and Index always returns what bytes.Index would.
@@ -24,17 +28,15 @@ import "bytes"
 // bytes at the offsets of the needle's two rarest bytes are compared with
 // them a whole vector of start positions at a time, and each position
 // where both match is verified; once the pair proves common in the
-// haystack, a third rare byte is compared too (see indexPacked). The same
+// haystack, a third rare byte is compared too (package internal/rt/pairscan
+// holds the prefilter, which buf's Composite.Index shares). The same
 // work accounting hands over to the same fallbacks. Index, the function,
 // does the same.
 //
 // A Pattern is immutable once built and safe for concurrent use.
 type Pattern struct {
 	needle []byte
-	i1, i2 int  // offsets in needle of the rarest and second-rarest bytes
-	b1, b2 byte // needle[i1], needle[i2]
-	i3     int  // offset of the third-rarest byte (-1 for a needle of 2 bytes)
-	b3     byte // needle[i3]
+	pr     pairscan.Needle // the needle's rarest bytes and their offsets
 	tw     *TwoWay
 	kmp    *KMP
 }
@@ -54,39 +56,6 @@ const (
 	shortNeedle        = 4
 	bruteNeedle        = 8
 )
-
-// byteRank ranks bytes by how often they occur in typical network payloads
-// — ASCII text, source code, HTTP headers, JSON — from 255 (most common) to
-// 0 (rarest). It is not measured from one corpus: it is the order
-//
-//	space, the lower-case letters by English frequency (e t a o i n s r h l
-//	d c u m f p g w y b v k x j q z), newline and the punctuation and
-//	digits of code and headers (. , / " = : - _ ( ) 0 ; 1 ' tab 2 < >),
-//	upper-case letters by frequency, CR, remaining digits and punctuation,
-//	NUL and 0xFF (common in binary), UTF-8 lead bytes of Latin and
-//	punctuation text (0xC3, 0xE2) and continuation bytes 0x80–0xBF, other
-//	lead bytes, and last the remaining control bytes,
-//
-// written out as ranks. Only the order matters: it decides which needle
-// byte is searched for with bytes.IndexByte.
-var byteRank = [256]uint8{
-	157, 76, 75, 22, 74, 21, 20, 19, 73, 213, 228, 18, 17, 194, 16, 15, // 0x00
-	72, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, // 0x10
-	255, 166, 224, 181, 163, 165, 180, 214, 219, 218, 186, 168, 226, 221, 227, 225, // 0x20
-	217, 215, 212, 191, 188, 187, 184, 183, 182, 185, 222, 216, 211, 223, 210, 167, // 0x30
-	164, 207, 179, 201, 200, 209, 195, 177, 196, 206, 171, 173, 199, 197, 202, 204, // 0x40
-	198, 170, 203, 205, 208, 178, 175, 176, 172, 174, 169, 190, 161, 189, 160, 220, // 0x50
-	158, 252, 235, 243, 244, 254, 240, 238, 246, 250, 231, 233, 245, 241, 249, 251, // 0x60
-	239, 230, 247, 248, 253, 242, 234, 237, 232, 236, 229, 193, 162, 192, 159, 71, // 0x70
-	155, 152, 151, 150, 149, 148, 147, 146, 145, 144, 143, 142, 141, 140, 139, 138, // 0x80
-	137, 136, 135, 134, 133, 132, 131, 130, 129, 128, 127, 126, 125, 124, 123, 122, // 0x90
-	121, 120, 119, 118, 117, 116, 115, 114, 113, 112, 111, 110, 109, 108, 107, 106, // 0xa0
-	105, 104, 103, 102, 101, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, // 0xb0
-	68, 67, 89, 154, 88, 87, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, // 0xc0
-	86, 85, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, // 0xd0
-	42, 41, 153, 84, 83, 82, 81, 80, 79, 78, 40, 39, 38, 37, 36, 77, // 0xe0
-	69, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 70, 156, // 0xf0
-}
 
 // NewPattern returns a Pattern for needle. It keeps its own copy of needle,
 // so the caller may modify needle afterwards.
@@ -110,37 +79,10 @@ func Index(haystack, needle []byte) int {
 	return p.Index(haystack)
 }
 
-// rank sets p's needle, without copying it, and its rarest and
-// second-rarest bytes.
+// rank sets p's needle, without copying it, and its rare bytes.
 func (p *Pattern) rank(n []byte) {
 	p.needle = n
-	if len(n) == 0 {
-		return
-	}
-	for i, c := range n {
-		if byteRank[c] < byteRank[n[p.i1]] {
-			p.i1 = i
-		}
-	}
-	p.i2 = -1
-	for i, c := range n {
-		if i != p.i1 && (p.i2 < 0 || byteRank[c] < byteRank[n[p.i2]]) {
-			p.i2 = i
-		}
-	}
-	if p.i2 < 0 {
-		p.i2 = p.i1 // one-byte needle: the pair check is the byte itself
-	}
-	p.b1, p.b2 = n[p.i1], n[p.i2]
-	p.i3 = -1
-	for i, c := range n {
-		if i != p.i1 && i != p.i2 && (p.i3 < 0 || byteRank[c] < byteRank[n[p.i3]]) {
-			p.i3 = i
-		}
-	}
-	if p.i3 >= 0 {
-		p.b3 = n[p.i3]
-	}
+	p.pr = pairscan.Rank(n)
 }
 
 // Len returns the length of the needle.
@@ -155,11 +97,15 @@ func (p *Pattern) Index(haystack []byte) int {
 	case n == 0:
 		return 0
 	case n == 1:
-		return bytes.IndexByte(h, p.b1)
+		return bytes.IndexByte(h, p.pr.B1)
 	case n > len(h):
 		return -1
-	case kernelsBuilt && simd != simdNone && len(h)-n >= 15:
-		return p.indexPacked(h)
+	case kernelsBuilt && simd != simdNone && len(h)-n+1 >= pairscan.MinStarts:
+		k, resume := p.pr.Index(h, simd)
+		if resume >= 0 {
+			return p.fallback(h, resume, len(h)-n)
+		}
+		return k
 	}
 	last := len(h) - n // last possible start of a match
 	work, cost := 0, candidateCost
@@ -170,12 +116,12 @@ func (p *Pattern) Index(haystack []byte) int {
 		cost = bruteCandidateCost
 	}
 	for s := 0; s <= last; {
-		j := bytes.IndexByte(h[s+p.i1:last+p.i1+1], p.b1)
+		j := bytes.IndexByte(h[s+p.pr.I1:last+p.pr.I1+1], p.pr.B1)
 		if j < 0 {
 			return -1
 		}
 		s += j
-		if h[s+p.i2] == p.b2 {
+		if h[s+p.pr.I2] == p.pr.B2 {
 			if bytes.Equal(h[s:s+n], p.needle) {
 				return s
 			}

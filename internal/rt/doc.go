@@ -16,17 +16,31 @@
 // it runs on, without naming the tags.
 //
 // Outside rt, no .go file imports unsafe or uses go:linkname, and no .s
-// file is written by hand; the one exception is the generated assembly of
-// package search (internal/asmgen writes it, `make generate-check` proves
-// it current, and purego selects search's Go twins). audit_test.go checks
+// file is written by hand; the one exception is the generated Teddy
+// assembly of package search (internal/asmgen writes it, `make
+// generate-check` proves it current, and purego selects search's Go
+// twins). audit_test.go checks
 // the rule over the whole tree.
 //
 // The subpackages:
 //
 //   - fpstack: call stacks by walking frame pointers (amd64 assembly);
 //     the twin calls runtime.Callers.
+//   - pairscan: the packed-pair prefilter that search.Pattern and
+//     buf.Composite.Index share (amd64 AVX2 and SSE2 kernels, generated
+//     by internal/asmgen and checked by `make generate-check`); the twins
+//     scan a position at a time.
 //   - endian: big- and little-endian loads and stores, one unaligned
 //     load or store where the machine allows it (cheap enough to inline
 //     where encoding/binary, which imports reflect, may not be linked);
 //     the twin assembles the bytes with shifts.
+//   - iovec: one writev(2) of gathered buffers (their pointers handed to
+//     the kernel); the twin writes them one write(2) at a time.
+//   - accept4: accept4(2) with the peer's address decoded in place,
+//     without unix.Sockaddr's allocation.
+//   - gid: the calling goroutine's identity, for the event loop's
+//     in-loop check.
+//   - nanotime: the runtime's monotonic clock, without time.Now's wall
+//     clock read.
+//   - pwait2: epoll_pwait2(2), an epoll wait with a nanosecond timeout.
 package rt

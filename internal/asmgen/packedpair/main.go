@@ -1,6 +1,7 @@
-// Command packedpair generates search's packed-pair prefilter kernels,
-// packedPair{AVX2,SSE2} and packedTriple{AVX2,SSE2} (search/packedpair_amd64.s
-// and the Go declarations in search/packedpair_stub_amd64.go).
+// Command packedpair generates the packed-pair prefilter kernels of
+// internal/rt/pairscan, packedPair{AVX2,SSE2} and packedTriple{AVX2,SSE2}
+// (internal/rt/pairscan/pairscan_amd64.s and the Go declarations in
+// pairscan_stub_amd64.go), which search and buf share.
 //
 // The kernels scan the positions k = 0…m-1 of a haystack for candidates of
 // a needle: positions where the haystack holds the needle's byte b1 at
@@ -36,7 +37,7 @@ import (
 )
 
 func main() {
-	gen.Main("search", func() {
+	gen.Main("internal/rt/pairscan", func() {
 		for _, s := range []isa{avx2, sse2} {
 			kernel(s, 2)
 			kernel(s, 3)
