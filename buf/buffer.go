@@ -85,7 +85,7 @@ func Wrap(p []byte) *Buffer {
 // for: one atomic load. The panic value formats its message only when
 // printed, which keeps check cheap enough to inline everywhere.
 func (b *Buffer) check() {
-	if (b.m.state.Load()^b.tag())&liveMask != 0 {
+	if (b.m.state.Load()^uint64(b.gen)<<32)&liveMask != 0 {
 		panic(&releasedError{b.m, b.gen, "use"})
 	}
 }

@@ -99,72 +99,79 @@ func (b *Buffer) Skip(n int) error {
 }
 
 // The fixed-width reads are written out one by one rather than through a
-// shared helper so that each stays within the inliner's budget.
+// shared helper so that each stays within the inliner's budget; for the
+// same reason each takes its error from shortErrs, indexed by the bytes
+// it found, rather than from short (the inliner charges the table load
+// less than short's branch).
+
+// shortErrs[n] is what a fixed-width read returns when it finds n
+// readable bytes, fewer than its width: short's answer.
+var shortErrs = [8]error{io.EOF, io.ErrUnexpectedEOF, io.ErrUnexpectedEOF, io.ErrUnexpectedEOF, io.ErrUnexpectedEOF, io.ErrUnexpectedEOF, io.ErrUnexpectedEOF, io.ErrUnexpectedEOF}
 
 // ReadUint16 consumes a big-endian uint16, with Next's errors.
 func (b *Buffer) ReadUint16() (uint16, error) {
 	b.check()
-	if b.w-b.r < 2 {
-		return 0, b.short()
+	p := b.b[b.r:b.w]
+	if len(p) < 2 {
+		return 0, shortErrs[len(p)]
 	}
-	v := endian.Uint16(b.b[b.r:])
 	b.r += 2
-	return v, nil
+	return endian.Uint16(p), nil
 }
 
 // ReadUint32 consumes a big-endian uint32, with Next's errors.
 func (b *Buffer) ReadUint32() (uint32, error) {
 	b.check()
-	if b.w-b.r < 4 {
-		return 0, b.short()
+	p := b.b[b.r:b.w]
+	if len(p) < 4 {
+		return 0, shortErrs[len(p)]
 	}
-	v := endian.Uint32(b.b[b.r:])
 	b.r += 4
-	return v, nil
+	return endian.Uint32(p), nil
 }
 
 // ReadUint64 consumes a big-endian uint64, with Next's errors.
 func (b *Buffer) ReadUint64() (uint64, error) {
 	b.check()
-	if b.w-b.r < 8 {
-		return 0, b.short()
+	p := b.b[b.r:b.w]
+	if len(p) < 8 {
+		return 0, shortErrs[len(p)]
 	}
-	v := endian.Uint64(b.b[b.r:])
 	b.r += 8
-	return v, nil
+	return endian.Uint64(p), nil
 }
 
 // ReadUint16LE consumes a little-endian uint16, with Next's errors.
 func (b *Buffer) ReadUint16LE() (uint16, error) {
 	b.check()
-	if b.w-b.r < 2 {
-		return 0, b.short()
+	p := b.b[b.r:b.w]
+	if len(p) < 2 {
+		return 0, shortErrs[len(p)]
 	}
-	v := endian.Uint16LE(b.b[b.r:])
 	b.r += 2
-	return v, nil
+	return endian.Uint16LE(p), nil
 }
 
 // ReadUint32LE consumes a little-endian uint32, with Next's errors.
 func (b *Buffer) ReadUint32LE() (uint32, error) {
 	b.check()
-	if b.w-b.r < 4 {
-		return 0, b.short()
+	p := b.b[b.r:b.w]
+	if len(p) < 4 {
+		return 0, shortErrs[len(p)]
 	}
-	v := endian.Uint32LE(b.b[b.r:])
 	b.r += 4
-	return v, nil
+	return endian.Uint32LE(p), nil
 }
 
 // ReadUint64LE consumes a little-endian uint64, with Next's errors.
 func (b *Buffer) ReadUint64LE() (uint64, error) {
 	b.check()
-	if b.w-b.r < 8 {
-		return 0, b.short()
+	p := b.b[b.r:b.w]
+	if len(p) < 8 {
+		return 0, shortErrs[len(p)]
 	}
-	v := endian.Uint64LE(b.b[b.r:])
 	b.r += 8
-	return v, nil
+	return endian.Uint64LE(p), nil
 }
 
 // at returns the n readable bytes starting i bytes after the reader index,
