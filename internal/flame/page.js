@@ -153,20 +153,22 @@
 
   var info = D.sample + " (" + D.unit + "), total " + fmtValue(D.total);
   if (D.diff) info = D.sample + " (" + D.unit + "), base total " + fmtValue(D.baseTotal) + ", new total " + fmtValue(D.total) +
-    (D.newOps ? " (" + D.baseOps + " and " + D.newOps + " iterations)" : "") + "; widths are the new profile's";
+    (D.newOps ? " (" + D.baseOps + " and " + D.newOps + " iterations)" : "") + "; widths are the new profile's, frames on base's call paths only their base value on the new scale";
   document.getElementById("info").textContent = info + "; " + (N - 1) + " frames drawn, frames under " +
     (100 * D.minShare).toPrecision(2) + "% of the total are part of their parent. Click to zoom, Escape to zoom out.";
 
   var SIDES = {0: "in both", 1: "only in base", 2: "only in new"};
   if (D.diff) {
     var legend = document.getElementById("legend"),
-      parts = [D.newOps ? "<span>less time per op (faster)</span>" : "<span>smaller share (faster)</span>"];
+      parts = ['<div class="row">', D.newOps ? "<span>less time per op (faster)</span>" : "<span>smaller share (faster)</span>"];
     for (var k = -D.steps; k <= D.steps; k++) parts.push('<span class="sw" style="background:' + D.pal[k + D.steps] + '"></span>');
-    parts.push(D.newOps ?
-      "<span>more time per op (slower); color = change in the frame's own time per operation (base scaled to the new run's iterations) as a share of the new total, grey = unchanged.</span>" :
-      "<span>larger share (slower); color = change in the frame's share of the total, grey = unchanged.</span>");
-    parts.push('<span class="sw only-base"></span><span>only in base</span><span class="sw only-new"></span><span>only in new</span>' +
-      "<span>(a function with no samples in the other profile; frames on base's call paths only are drawn at their base value on the new scale)</span>");
+    parts.push(D.newOps ? "<span>more time per op (slower)</span>" : "<span>larger share (slower)</span>",
+      '<span class="sw only-base"></span><span>only in base</span><span class="sw only-new"></span><span>only in new</span></div>',
+      '<div class="note">', D.newOps ?
+        "Color: the change in the frame's own time per operation (base scaled to the new run's iterations) as a share of the new total; grey: unchanged. " :
+        "Color: the change in the frame's share of the total; grey: unchanged. ",
+      "Hatched: a function with no samples in the other profile. Frames on base's call paths only are drawn at their base value on the new scale. " +
+      "Frames are matched by normalized names (type arguments and closure numbers dropped); hover shows a frame's names in either profile.</div>");
     legend.innerHTML = parts.join("");
     legend.hidden = false;
   }
