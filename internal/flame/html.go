@@ -151,16 +151,23 @@ func (g *Graph) data(title string) *pageData {
 // click on the root, or Escape, zooms out); the search box takes a regular
 // expression, highlights the frames whose names match and shows their
 // share of the total; hovering a frame shows its name, value and share
-// (for a diff also the base value and the change of share). A diff has a
-// legend and lists the frames found only in the base profile.
+// (for a diff also the base value, the change of share and the frame's
+// names in either profile). A diff has a legend; the frames of a function
+// with samples on one side only are hatched. Below the graph a table lists
+// the functions (see Functions), and a click on a row or a frame shows
+// the function's callers.
 //
 // For tests the page is easy to inspect: the SVG has id "flame", each
 // frame's rect has a data-name attribute (the root's has data-root
-// instead), and once drawn the page sets document.body.dataset.frames to
-// the number of frames drawn (Frames, not counting the root) and
-// document.body.dataset.renderMs to the milliseconds the first drawing
-// took; script errors are collected in document.body.dataset.errors. The
-// page loads nothing.
+// instead) and, in a diff, data-side ("1" only in base, "2" only in new)
+// when its function is on one side only; the table's rows are
+// tr[data-fn] in #top-table (titled with the function's name), the
+// callers' tr.caller in #callers-table. Once drawn the page sets
+// document.body.dataset.frames to the number of frames drawn (Frames, not
+// counting the root), .functions to the rows of the table, .renderMs to
+// the milliseconds the first drawing took, and on a click .selected and
+// .callers to the function shown and its number of callers; script errors
+// are collected in document.body.dataset.errors. The page loads nothing.
 func (g *Graph) WriteHTML(w io.Writer, title string) error {
 	data, err := json.Marshal(g.data(title)) // escapes <, > and &, so it cannot end the script
 	if err != nil {

@@ -67,8 +67,8 @@ func TestDiffRenameFixture(t *testing.T) {
 	assert.Equal(t, "example.com/m.(*node[go.shape.int]).verify", d.names[n.newRaw-1], "verify's name in new")
 	assert.Equal(t, []string{"example.com/m.BenchmarkGet", "example.com/m.(*TreeG).Get", "example.com/m.(*node).get", verify},
 		path[len(path)-4:], "verify's path")
-	// Four times the work in about half of base's time: at least a third
-	// more of the new total.
+	// Four times the work of a large part of base's time: a large part of
+	// the new total.
 	assert.Greater(t, bestChange, 0.3, "verify's change")
 	fns := map[string]Function{}
 	for _, f := range d.Functions() {
