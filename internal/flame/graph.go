@@ -6,7 +6,9 @@
 // width) the sum of the samples whose stack passes through it, its self
 // value the part of that in which it is the leaf. Inlined calls are
 // expanded as pprof does, so an inlined function is a frame of its own.
-// Diff joins two graphs by path and records, per frame, the change in its
+// Diff joins two graphs by path, matching frames by normalized names (see
+// NormalizeName) so that a mechanical renaming such as a generic rewrite
+// does not make them differ, and records, per frame, the change in its
 // share of the total.
 //
 // The HTML page draws only frames whose value is at least a minimum share
