@@ -94,6 +94,8 @@ Flags of compare only:
                     and .diff.html; nothing runs when nothing fails (default
                     dir: beside -o, "report.html" giving report-profiles, or
                     netbench-profiles/compare-<old>-<new>)
+  -rename old=new   with -profile: old in OLD's function names is new in NEW's,
+                    for the flame graphs' matching (see flame -rename)
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the

@@ -182,7 +182,8 @@
 // samples in one of the profiles is hatched ("only in base", "only in
 // new" in the legend and in the table); a function found on both sides
 // but on other call paths keeps the color of its change. compare
-// -profile's graphs are matched the same way, without renames.
+// -profile's graphs are matched the same way, with compare -rename
+// old=new for its renames.
 //
 // compare -format html is one self-contained page: the environment, the
 // tables (the same cells as the text output) and, per benchmark,

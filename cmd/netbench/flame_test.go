@@ -186,3 +186,22 @@ func TestFlameDiffRename(t *testing.T) {
 		assert.Equal(t, c.want, stdout, "flame -diff %v: folded", c.args)
 	}
 }
+
+// TestWriteDiffFlameRenames: compare -profile's graphs take compare's
+// -rename: with it no function of the rewrite is on one side only.
+func TestWriteDiffFlameRenames(t *testing.T) {
+	dir := t.TempDir()
+	cpu := []string{"samples", "cpu"}
+	base := writeProfile(t, dir, "base.prof", cpu, [][2]any{{"main.main;main.(*Parser).Parse", []int64{2, 20000000}}})
+	new := writeProfile(t, dir, "new.prof", cpu, [][2]any{{"main.main;main.(*Parser).Parse;main.(*ParserG[go.shape.uint8]).Parse", []int64{6, 60000000}}})
+	out := filepath.Join(dir, "diff.html")
+	require.NoError(t, writeDiffFlame([]string{base}, []string{new}, 100, 100, nil, out, "plain"))
+	page, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `"n":"main.(*ParserG).Parse","f":60000000,"c":60000000,"bf":0,"bc":0,"side":2`, "without -rename ParserG is new only")
+	require.NoError(t, writeDiffFlame([]string{base}, []string{new}, 100, 100, renameFlags{{Old: "Parser", New: "ParserG"}}, out, "renamed"))
+	page, err = os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `"n":"main.(*ParserG).Parse","f":60000000,"c":60000000,"bf":20000000,"bc":20000000,"side":0`, "with -rename Parser=ParserG it is matched")
+	assert.Error(t, writeDiffFlame([]string{base}, []string{new}, 0, 100, nil, out, "no iterations"), "zero base iterations")
+}
