@@ -175,8 +175,30 @@
 
   // The table of functions: flat and cumulative, base and new, change.
   // Per operation the values are per iteration; otherwise shares.
-  var F = D.fns, selected = -1, byName = {};
-  for (var q = 0; q < F.length; q++) byName[F[q].n] = q;
+  var F = D.fns.slice(), selected = -1, byName = {}, sortCol = -1, sortDesc = true;
+  function index() {
+    byName = {};
+    for (var q = 0; q < F.length; q++) byName[F[q].n] = q;
+  }
+  index();
+  // sortKey is a row's value in column col, on a scale both sides share.
+  function sortKey(f, col) {
+    var bs = D.diff ? (D.newOps ? 1 / D.baseOps : 1 / D.baseTotal) : 0, ns = D.diff && D.newOps ? 1 / D.newOps : 1 / D.total;
+    if (!D.diff) return [null, f.f, f.f, f.c, f.c][col];
+    return [null, f.bf * bs, f.f * ns, f.f * ns - f.bf * bs, f.bc * bs, f.c * ns, f.c * ns - f.bc * bs][col];
+  }
+  function sortBy(col) {
+    sortDesc = col === sortCol ? !sortDesc : col !== 0;
+    sortCol = col;
+    var name = selected >= 0 ? F[selected].n : null;
+    F.sort(function (a, b) {
+      var c = col === 0 ? (a.n < b.n ? -1 : a.n > b.n ? 1 : 0) : sortKey(a, col) - sortKey(b, col);
+      return sortDesc ? -c : c;
+    });
+    index();
+    selected = name === null ? -1 : byName[name];
+    drawTop();
+  }
   function perOp(v, ops) { return fmtValue(v / ops); }
   function cell(v, b) {
     if (!D.diff) return "<td>" + fmtValue(v) + "</td><td>" + pct(v, D.total) + "</td>";
@@ -193,10 +215,12 @@
     return "<td>" + bs + "</td><td>" + ns + '</td><td class="' + cls + '">' + ch + "</td>";
   }
   function drawTop() {
-    var head = D.diff ?
-      "<tr><th>function</th><th>flat base</th><th>flat new</th><th>change</th><th>cum base</th><th>cum new</th><th>change</th></tr>" :
-      "<tr><th>function</th><th>flat</th><th>flat %</th><th>cum</th><th>cum %</th></tr>";
-    var rows = [head];
+    var cols = D.diff ? ["function", "flat base", "flat new", "change", "cum base", "cum new", "change"] :
+      ["function", "flat", "flat %", "cum", "cum %"], head = ["<tr>"];
+    for (var h = 0; h < cols.length; h++) {
+      head.push('<th data-col="' + h + '" title="sort">' + cols[h] + (h === sortCol ? (sortDesc ? " ▼" : " ▲") : "") + "</th>");
+    }
+    var rows = [head.join("") + "</tr>"];
     for (var j = 0; j < F.length; j++) {
       var f = F[j];
       rows.push('<tr class="fn' + (j === selected ? " sel" : "") + (f.side ? " side" + f.side : "") + '" data-fn="' + j + '" title="' + esc(f.n) + '"><td>' +
@@ -226,6 +250,8 @@
     document.body.dataset.selected = f.n;
   }
   document.getElementById("top-table").addEventListener("click", function (ev) {
+    var th = ev.target.closest && ev.target.closest("th[data-col]");
+    if (th) { sortBy(+th.getAttribute("data-col")); return; }
     var tr = ev.target.closest && ev.target.closest("tr[data-fn]");
     if (tr) showCallers(F[+tr.getAttribute("data-fn")].n);
   });

@@ -127,7 +127,7 @@ func browseDiff(t *testing.T, path string) {
 		Reddest, ReddestSide                   string
 		Callers                                []string
 		CallersShown                           int
-		Selected                               string
+		Selected, TopByFlatNew, TopByName      string
 	}
 	js := `(() => {
 		const rects = [...document.querySelectorAll("#flame rect[data-name]")];
@@ -139,6 +139,10 @@ func browseDiff(t *testing.T, path string) {
 			const s = red - (g + b) / 2;
 			if (s > best) { best = s; reddest = r.dataset.name; side = r.dataset.side || ""; }
 		}
+		const sortedFirst = col => {
+			document.querySelector('#top-table th[data-col="' + col + '"]').click();
+			return document.querySelector("#top-table tr[data-fn]").title;
+		};
 		const fnRows = document.querySelectorAll("#top-table tr[data-fn]");
 		const row = [...fnRows].find(tr => tr.title === "example.com/m.(*node).verify");
 		if (row) row.click();
@@ -146,7 +150,8 @@ func browseDiff(t *testing.T, path string) {
 			Functions: +document.body.dataset.functions, FunctionRows: fnRows.length,
 			Reddest: reddest, ReddestSide: side,
 			Callers: [...document.querySelectorAll("#callers-table tr.caller")].map(tr => tr.title),
-			CallersShown: +document.body.dataset.callers, Selected: document.body.dataset.selected || ""};
+			CallersShown: +document.body.dataset.callers, Selected: document.body.dataset.selected || "",
+			TopByFlatNew: sortedFirst(2), TopByName: sortedFirst(0)};
 	})()`
 	require.NoError(t, p.Eval(ctx, js, &got))
 	assert.NotZero(t, got.Frames, "frames drawn: %+v", got)
@@ -158,6 +163,8 @@ func browseDiff(t *testing.T, path string) {
 	assert.Equal(t, "example.com/m.(*node).verify", got.Selected, "the function selected by the click: %+v", got)
 	assert.Equal(t, []string{"example.com/m.(*node).get"}, got.Callers, "verify's callers: %+v", got)
 	assert.Equal(t, len(got.Callers), got.CallersShown, "data-callers: %+v", got)
+	assert.Equal(t, "example.com/m.(*node).verify", got.TopByFlatNew, "first row sorted by flat new: %+v", got)
+	assert.Equal(t, "example.com/m.(*TreeG).Get", got.TopByName, "first row sorted by name: %+v", got)
 
 	png, err := p.ScreenshotFullPage(ctx)
 	require.NoError(t, err)
