@@ -94,6 +94,8 @@ Flags of compare only:
                     and .diff.html; nothing runs when nothing fails (default
                     dir: beside -o, "report.html" giving report-profiles, or
                     netbench-profiles/compare-<old>-<new>)
+  -rename old=new   with -profile: old in OLD's function names is new in NEW's,
+                    for the flame graphs' matching (see flame -rename)
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the
@@ -124,8 +126,13 @@ Flags of flame:
                     their stack, as pprof
   -ignore regexp    drop samples with a function matching regexp on their
                     stack, as pprof
-  -diff             two profiles, BASE NEW; widths are NEW's values, frames
-                    only in BASE are listed beside the graph
+  -diff             two profiles, BASE NEW; widths are NEW's values, frames on
+                    BASE's call paths only are drawn at their BASE value (on
+                    NEW's scale); frames are matched by normalized names
+                    (type arguments, closure numbers, inlining marks dropped)
+  -rename old=new   with -diff: old in BASE's names is new in NEW's, as a type
+                    renamed by a rewrite (BTree=BTreeG); repeatable
+  -exact            with -diff: match frames by their exact names
   -min pct          frames under pct percent of the total are not drawn but
                     left in their parent's self (default 0.05; 0 draws all)
   -title text       title of the page (default: the profiles' names)

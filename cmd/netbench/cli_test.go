@@ -92,6 +92,8 @@ func TestBadFlagsBuildNothing(t *testing.T) {
 		{[]string{"-count", "3"}, "-allow-low-count"},
 		{[]string{"-format", "xml"}, "unknown -format"},
 		{[]string{"-profile="}, "-profile=dir"},
+		{[]string{"-rename", "a=b"}, "-rename needs -profile"},
+		{[]string{"-profile", "-rename", "a"}, "want old=new"},
 	} {
 		_, _, err := runIn(t, t.TempDir(), append(append([]string{"compare"}, tc.args...), "HEAD", ".")...)
 		wantStatus(t, err, exitFailure, tc.want)

@@ -54,12 +54,17 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		profile    profileFlag
 	)
 	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
+	var renames renameFlags
+	fs.Var(&renames, "rename", "with -profile: old=new, a name in OLD's code that is new in NEW's, for the flame graphs (repeatable)")
 	help, err := parseFlags(fs, args, stdout)
 	if help || err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
 		return usageError("compare needs two revisions: netbench compare OLD NEW [packages]")
+	}
+	if len(renames) > 0 && !profile.on {
+		return usageError("-rename needs -profile")
 	}
 	switch *format {
 	case "text", "csv", "json", "markdown", "html":
@@ -187,7 +192,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		if f.out != "" {
 			linkBase = filepath.Dir(f.out)
 		}
-		if flameLinks, err = profileFailures(ctx, stderr, prog, opts, judged, revs, dir, linkBase); err != nil {
+		if flameLinks, err = profileFailures(ctx, stderr, prog, opts, judged, revs, dir, linkBase, renames); err != nil {
 			return fail(err)
 		}
 	}

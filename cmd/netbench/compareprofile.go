@@ -95,7 +95,7 @@ func shortCommit(r *revision) string {
 // the links of an HTML report written in linkBase. A benchmark that
 // cannot be profiled is reported on w and skipped, so that a failed
 // profile never hides the verdict; only a cancelled ctx is an error.
-func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benchrun.Options, judged []benchcmp.Judged, revs []*revision, dir, linkBase string) (map[string]string, error) {
+func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benchrun.Options, judged []benchcmp.Judged, revs []*revision, dir, linkBase string, renames renameFlags) (map[string]string, error) {
 	type bench struct{ pkg, name string }
 	var (
 		todo []bench
@@ -146,7 +146,7 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 			continue
 		}
 		flame := base + ".diff.html"
-		err = writeDiffFlame(cpu[:1], cpu[1:], ops[0], ops[1], flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
+		err = writeDiffFlame(cpu[:1], cpu[1:], ops[0], ops[1], renames, flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
 		if err != nil {
 			fmt.Fprintf(w, "netbench: warning: no flame graph of %s %s: %v\n", b.pkg, b.name, err)
 			continue

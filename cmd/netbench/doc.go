@@ -146,7 +146,44 @@
 // under 0.05% of the total are left in their parent), and -format folded
 // for flamegraph.pl or speedscope. flame -diff colors each frame by the
 // change in its share of the total (red larger, blue smaller, a legend in
-// the page); widths are NEW's.
+// the page); widths are NEW's, and a frame found on BASE's call paths only
+// is drawn too, at its BASE value put on NEW's scale.
+//
+// Beside every graph the page has a table of functions, flat (own) and
+// cumulative values as pprof's top counts them, and for a diff BASE,
+// NEW and the change (per operation for compare -profile's graphs, else
+// as shares of each total), largest change first; a click on a row, or
+// on a frame, shows the function's callers with the part of its
+// cumulative value under each, in BASE and in NEW.
+//
+// A diff matches frames by call path and by normalized names, so that a
+// refactoring that renames functions mechanically (the generics rewrite of
+// github.com/google/btree from v1.0.1 to v1.1.2, say) does not make every
+// frame differ. The rules:
+//
+//   - Type arguments are dropped, whatever they are: "(*node[go.shape.int]).get",
+//     "(*node[...]).get", "(*node[T]).get" and "(*node).get" are one name.
+//   - Closure suffixes are one: ".func1", ".func2.1", ".gowrap1",
+//     ".deferwrap1" and "-range1", alone or in a run, become ".func*"
+//     (two closures of one function become one frame).
+//   - The method-value suffix "-fm" and inlining marks appended by tools
+//     (" (inline)", "[inlined]", "_[i]") are dropped.
+//   - -rename old=new (repeatable) then replaces old by new where it is a
+//     whole identifier, in both profiles' names: for btree,
+//     -rename BTree=BTreeG.
+//   - A frame whose name so becomes its caller's, while their names in the
+//     profile differ, is merged into its caller: the wrapper of a generic
+//     instantiation and the shape function it calls, or with the -rename
+//     above the old BTree.Get wrapper and the BTreeG.Get it calls. A
+//     recursive call (the same name in the profile) stays two frames.
+//
+// -exact turns the normalization off. The page shows normalized names;
+// hovering a frame shows its name in either profile. A function with no
+// samples in one of the profiles is hatched ("only in base", "only in
+// new" in the legend and in the table); a function found on both sides
+// but on other call paths keeps the color of its change. compare
+// -profile's graphs are matched the same way, with compare -rename
+// old=new for its renames.
 //
 // compare -format html is one self-contained page: the environment, the
 // tables (the same cells as the text output) and, per benchmark,

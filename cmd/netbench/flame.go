@@ -27,6 +27,9 @@ func flameCmd(stdout, stderr io.Writer, args []string) error {
 	)
 	minShare := percent(100 * flame.DefaultMinShare)
 	fs.Var(&minShare, "min", "smallest share of the total a drawn frame has, in percent; 0 draws every frame")
+	var renames renameFlags
+	fs.Var(&renames, "rename", "with -diff: old=new, a name of the base profile that is new in the new one (repeatable)")
+	exact := fs.Bool("exact", false, "with -diff: match frames by their exact names, without normalizing them")
 	if help, err := parseFlags(fs, args, stdout); help || err != nil {
 		return err
 	}
@@ -38,6 +41,8 @@ func flameCmd(stdout, stderr io.Writer, args []string) error {
 		return usageError("flame -diff needs two profiles: netbench flame -diff BASE NEW")
 	case len(paths) == 0:
 		return usageError("flame needs a profile: netbench flame [flags] PROFILE...")
+	case !*diff && (len(renames) > 0 || *exact):
+		return usageError("-rename and -exact need -diff")
 	}
 	o := flame.Options{Sample: *sample, MinShare: float64(minShare) / 100}
 	if minShare == 0 {
@@ -68,7 +73,7 @@ func flameCmd(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return fail(err)
 		}
-		if g, err = flame.Diff(base, new); err != nil {
+		if g, err = flame.DiffWith(base, new, flame.DiffOptions{Exact: *exact, Renames: renames}); err != nil {
 			return fail(err)
 		}
 	} else if g, err = graph(paths...); err != nil {
@@ -130,4 +135,24 @@ func defaultTitle(g *flame.Graph, paths []string, diff bool) string {
 		return fmt.Sprintf("%s: %s → %s", g.Sample(), names[0], names[1])
 	}
 	return fmt.Sprintf("%s: %s", g.Sample(), strings.Join(names, ", "))
+}
+
+// renameFlags collects the -rename flags.
+type renameFlags []flame.Rename
+
+func (r *renameFlags) String() string {
+	var s []string
+	for _, x := range *r {
+		s = append(s, x.String())
+	}
+	return strings.Join(s, ",")
+}
+
+func (r *renameFlags) Set(v string) error {
+	x, err := flame.ParseRename(v)
+	if err != nil {
+		return err
+	}
+	*r = append(*r, x)
+	return nil
 }

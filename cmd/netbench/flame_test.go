@@ -106,11 +106,11 @@ func TestFlameHTML(t *testing.T) {
 	out := filepath.Join(dir, "diff.html")
 	_, stderr, err = runIn(t, dir, "flame", "-diff", "-o", out, "-title", "parse got slower", base, new)
 	require.NoError(t, err)
-	// Frames drawn come from new: main.old is in base only.
-	assert.Equal(t, "netbench: wrote "+out+": html flame graph of cpu, 5 frames drawn\n", stderr, "stderr")
+	// Five frames of new and main.old, drawn though in base only.
+	assert.Equal(t, "netbench: wrote "+out+": html flame graph of cpu, 6 frames drawn\n", stderr, "stderr")
 	page, err = os.ReadFile(out)
 	require.NoError(t, err)
-	for _, want := range []string{"<title>parse got slower</title>", `"diff":true`, `"baseOnly":[{"path":["main.main","main.old"]`} {
+	for _, want := range []string{"<title>parse got slower</title>", `"diff":true`, `{"n":"main.old","f":0,"c":0,"bf":10000000,"bc":10000000,"side":1`, `id="top-table"`, `id="callers-table"`} {
 		assert.Contains(t, string(page), want, "diff.html lacks %s", want)
 	}
 }
@@ -141,6 +141,9 @@ func TestFlameErrors(t *testing.T) {
 		{[]string{"-ignore", "main", base}, "no samples of type cpu left after -focus and -ignore"},
 		{[]string{"-diff", base, heap}, "sample types differ: base has cpu (nanoseconds), new has alloc_space (count)"},
 		{[]string{base, heap}, "the profiles cannot be merged"},
+		{[]string{"-rename", "a=b", base}, "-rename and -exact need -diff"},
+		{[]string{"-exact", base}, "-rename and -exact need -diff"},
+		{[]string{"-diff", "-rename", "BTree", base, base}, `rename "BTree": want old=new`},
 	} {
 		args := append([]string{"flame", "-o", out}, c.args...)
 		_, _, err := runIn(t, dir, args...)
@@ -152,4 +155,53 @@ func TestFlameErrors(t *testing.T) {
 			os.Remove(out)
 		}
 	}
+}
+
+// TestFlameDiffRename: a generic rewrite that renamed a type (Parser to
+// ParserG, kept as a wrapper) and renumbered a closure. flame -diff
+// matches the instantiation and the closure by itself and, told of the
+// renaming, the wrapper too; -exact matches nothing below main.main.
+func TestFlameDiffRename(t *testing.T) {
+	dir := t.TempDir()
+	cpu := []string{"samples", "cpu"}
+	base := writeProfile(t, dir, "base.prof", cpu, [][2]any{
+		{"main.main;main.(*Parser).Parse;main.(*Parser).Parse.func1", []int64{2, 20000000}},
+	})
+	new := writeProfile(t, dir, "new.prof", cpu, [][2]any{
+		{"main.main;main.(*Parser).Parse;main.(*ParserG[go.shape.uint8]).Parse;main.(*ParserG[go.shape.uint8]).Parse.func2", []int64{6, 60000000}},
+	})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "main.main;main.(*Parser).Parse;main.(*Parser).Parse.func* 20000000 0\n" +
+			"main.main;main.(*Parser).Parse;main.(*ParserG).Parse;main.(*ParserG).Parse.func* 0 60000000\n"},
+		{[]string{"-rename", "Parser=ParserG"}, "main.main;main.(*ParserG).Parse;main.(*ParserG).Parse.func* 20000000 60000000\n"},
+		{[]string{"-exact"}, "main.main;main.(*Parser).Parse;main.(*Parser).Parse.func1 20000000 0\n" +
+			"main.main;main.(*Parser).Parse;main.(*ParserG[go.shape.uint8]).Parse;main.(*ParserG[go.shape.uint8]).Parse.func2 0 60000000\n"},
+	} {
+		args := append([]string{"flame", "-diff", "-format", "folded", "-o", "-"}, c.args...)
+		stdout, stderr, err := runIn(t, dir, append(args, base, new)...)
+		require.NoError(t, err, "%v\n%s", c.args, stderr)
+		assert.Equal(t, c.want, stdout, "flame -diff %v: folded", c.args)
+	}
+}
+
+// TestWriteDiffFlameRenames: compare -profile's graphs take compare's
+// -rename: with it no function of the rewrite is on one side only.
+func TestWriteDiffFlameRenames(t *testing.T) {
+	dir := t.TempDir()
+	cpu := []string{"samples", "cpu"}
+	base := writeProfile(t, dir, "base.prof", cpu, [][2]any{{"main.main;main.(*Parser).Parse", []int64{2, 20000000}}})
+	new := writeProfile(t, dir, "new.prof", cpu, [][2]any{{"main.main;main.(*Parser).Parse;main.(*ParserG[go.shape.uint8]).Parse", []int64{6, 60000000}}})
+	out := filepath.Join(dir, "diff.html")
+	require.NoError(t, writeDiffFlame([]string{base}, []string{new}, 100, 100, nil, out, "plain"))
+	page, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `"n":"main.(*ParserG).Parse","f":60000000,"c":60000000,"bf":0,"bc":0,"side":2`, "without -rename ParserG is new only")
+	require.NoError(t, writeDiffFlame([]string{base}, []string{new}, 100, 100, renameFlags{{Old: "Parser", New: "ParserG"}}, out, "renamed"))
+	page, err = os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `"n":"main.(*ParserG).Parse","f":60000000,"c":60000000,"bf":20000000,"bc":20000000,"side":0`, "with -rename Parser=ParserG it is matched")
+	assert.Error(t, writeDiffFlame([]string{base}, []string{new}, 0, 100, nil, out, "no iterations"), "zero base iterations")
 }

@@ -1,43 +1,39 @@
 package flame
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
-// Diff joins base and new by call path into a differential graph. Each
-// frame holds both values; its change is its share of new's total minus
-// its share of base's total, so that a frame that takes a larger part of
-// the time (or of the allocations) shows red, a smaller part blue, however
-// the totals differ. Widths are the new profile's values: a frame found
-// only in base has no width and is not drawn, and the HTML page lists the
-// outermost such frames beside the graph. The minimum share of the drawn
+// DiffOptions choose how a differential graph matches the frames of its
+// two profiles and what its colors show.
+type DiffOptions struct {
+	// BaseOps and NewOps, when both are set, are the iteration counts of
+	// the two profiled runs of one benchmark: the graph is per operation
+	// (see DiffPerOp).
+	BaseOps, NewOps int64
+	// Exact matches frames by their names as the profiles have them;
+	// otherwise names are normalized first (see NormalizeName).
+	Exact bool
+	// Renames are applied, in order, to both profiles' names after the
+	// normalization (see Rename).
+	Renames []Rename
+}
+
+// Diff joins base and new by call path into a differential graph, with
+// the default DiffOptions: frames are matched by their normalized names.
+// Each frame holds both values; its change is its share of new's total
+// minus its share of base's total, so that a frame that takes a larger
+// part of the time (or of the allocations) shows red, a smaller part
+// blue, however the totals differ. Widths are the new profile's values,
+// plus room for the frames found on base's call paths only, drawn at
+// their base value put on new's scale. The minimum share of the drawn
 // frames is new's.
 //
 // Diff returns an error when the graphs' sample types or units differ,
 // when either is itself a diff, or when either total is zero.
-func Diff(base, new *Graph) (*Graph, error) {
-	if base == nil || new == nil {
-		return nil, errors.New("flame: diff of a nil graph")
-	}
-	if base.diff || new.diff {
-		return nil, errors.New("flame: cannot diff a differential graph")
-	}
-	if base.sample != new.sample || base.unit != new.unit {
-		return nil, fmt.Errorf("flame: sample types differ: base has %s (%s), new has %s (%s)", base.sample, base.unit, new.sample, new.unit)
-	}
-	if base.Total() <= 0 || new.Total() <= 0 {
-		return nil, errors.New("flame: diff of an empty graph")
-	}
-	b := newBuilder(new.sample, new.unit, new.minShare)
-	b.g.diff = true
-	b.merge(new, 0, 0, false)
-	b.merge(base, 0, 0, true)
-	return b.finish(), nil
-}
+func Diff(base, new *Graph) (*Graph, error) { return DiffWith(base, new, DiffOptions{}) }
 
 // DiffPerOp is Diff for two profiles of one benchmark that ran baseOps and
 // newOps iterations: the base values are scaled to newOps iterations
@@ -55,12 +51,67 @@ func DiffPerOp(base, new *Graph, baseOps, newOps int64) (*Graph, error) {
 	if baseOps <= 0 || newOps <= 0 {
 		return nil, fmt.Errorf("flame: iteration counts %d and %d, want both positive", baseOps, newOps)
 	}
-	d, err := Diff(base, new)
-	if err != nil {
-		return nil, err
+	return DiffWith(base, new, DiffOptions{BaseOps: baseOps, NewOps: newOps})
+}
+
+// DiffWith is Diff, or DiffPerOp when o has iteration counts, with the
+// frame matching of o.
+//
+// Unless o.Exact, a frame's name is normalized (NormalizeName) and then
+// renamed (o.Renames) before the two profiles are joined, and a frame
+// whose name then equals its caller's while their names in the profile
+// differ is merged into its caller: the wrapper of a generic function
+// and the shape instantiation it calls (both "pkg.(*T).M" once
+// normalized), or a wrapper kept under its old name that calls the
+// renamed function it wraps. A recursive call, the same name in the
+// profile, stays two frames. The frames keep their names in either
+// profile for the page to show.
+func DiffWith(base, new *Graph, o DiffOptions) (*Graph, error) {
+	if base == nil || new == nil {
+		return nil, errors.New("flame: diff of a nil graph")
 	}
-	d.baseOps, d.newOps = baseOps, newOps
-	return d, nil
+	if base.diff || new.diff {
+		return nil, errors.New("flame: cannot diff a differential graph")
+	}
+	if base.sample != new.sample || base.unit != new.unit {
+		return nil, fmt.Errorf("flame: sample types differ: base has %s (%s), new has %s (%s)", base.sample, base.unit, new.sample, new.unit)
+	}
+	if base.Total() <= 0 || new.Total() <= 0 {
+		return nil, errors.New("flame: diff of an empty graph")
+	}
+	if (o.BaseOps != 0 || o.NewOps != 0) && (o.BaseOps <= 0 || o.NewOps <= 0) {
+		return nil, fmt.Errorf("flame: iteration counts %d and %d, want both positive", o.BaseOps, o.NewOps)
+	}
+	b := newBuilder(new.sample, new.unit, new.minShare)
+	b.g.diff = true
+	m := &matcher{exact: o.Exact, renames: o.Renames, names: map[string]string{}}
+	b.merge(new, 0, 0, false, true, m)
+	b.merge(base, 0, 0, true, true, m)
+	g := b.finish()
+	g.baseOps, g.newOps = o.BaseOps, o.NewOps
+	return g, nil
+}
+
+// matcher maps a profile's frame names to the names a diff matches.
+type matcher struct {
+	exact   bool
+	renames []Rename
+	names   map[string]string
+}
+
+func (m *matcher) name(raw string) string {
+	if s, ok := m.names[raw]; ok {
+		return s
+	}
+	s := raw
+	if !m.exact {
+		s = NormalizeName(s)
+	}
+	for _, r := range m.renames {
+		s = r.apply(s)
+	}
+	m.names[raw] = s
+	return s
 }
 
 // perOp reports whether g is a diff made by DiffPerOp.
@@ -77,19 +128,36 @@ func (g *Graph) baseScale() float64 {
 }
 
 // merge adds src's frame n, and the frames below it, to the builder's
-// frame at, as base values when base is set.
-func (b *builder) merge(src *Graph, n, at int32, base bool) {
+// frame at, as base values when base is set; addTotal is false for a
+// frame merged into its caller (see DiffWith), whose total its caller's
+// already holds. Frames are named by m.
+func (b *builder) merge(src *Graph, n, at int32, base, addTotal bool, m *matcher) {
 	sn := &src.nodes[n]
 	dn := &b.g.nodes[at]
-	dn.addTotal(sn.total, base)
+	raw := src.names[sn.name]
+	if addTotal {
+		dn.addTotal(sn.total, base)
+	}
 	if base {
 		dn.baseSelf += sn.self
+		if dn.baseRaw == 0 {
+			dn.baseRaw = b.intern(raw) + 1
+		}
 	} else {
 		dn.self += sn.self
+		if dn.newRaw == 0 {
+			dn.newRaw = b.intern(raw) + 1
+		}
 	}
 	for _, k := range sn.kids {
-		c := b.child(at, b.intern(src.names[src.nodes[k].name]))
-		b.merge(src, k, c, base)
+		kraw := src.names[src.nodes[k].name]
+		name := m.name(kraw)
+		if at != 0 && kraw != raw && name == b.g.names[b.g.nodes[at].name] {
+			b.merge(src, k, at, base, false, m)
+			continue
+		}
+		c := b.child(at, b.intern(name))
+		b.merge(src, k, c, base, true, m)
 	}
 }
 
@@ -156,30 +224,36 @@ func diffPalette() []string {
 	return pal
 }
 
-// baseOnly returns the outermost frames that have a value in base only,
-// largest first, at most limit of them, with base shares of at least the
-// graph's minimum share.
-func (g *Graph) baseOnly(limit int) []int32 {
+// widths returns every frame's drawn width. A frame of a single graph,
+// or of a diff that has a new value, is as wide as its new value plus
+// the widths of the frames below it that have a base value only; such a
+// frame, found on base's call paths only, is as wide as its base value
+// put on the new scale (rounded down, so that frames nest). The root is
+// then wider than the new total by the base-only frames.
+func (g *Graph) widths() []int64 {
+	w := make([]int64, len(g.nodes))
 	if !g.diff {
-		return nil
+		for i := range g.nodes {
+			w[i] = g.nodes[i].total
+		}
+		return w
 	}
-	minShare := g.minShare
-	if minShare == 0 {
-		minShare = DefaultMinShare
-	}
-	var out []int32
-	for i := 1; i < len(g.nodes); i++ {
+	scale := g.baseScale()
+	extra := make([]int64, len(g.nodes))
+	for i := len(g.nodes) - 1; i >= 0; i-- { // children follow their parent
 		n := &g.nodes[i]
-		if n.total == 0 && n.baseTotal > 0 && g.nodes[n.parent].total > 0 &&
-			float64(n.baseTotal) >= minShare*float64(g.BaseTotal()) {
-			out = append(out, int32(i))
+		if n.total == 0 {
+			w[i] = int64(scale * float64(n.baseTotal))
+		} else {
+			w[i] = n.total + extra[i]
+		}
+		if i > 0 {
+			if n.total == 0 {
+				extra[n.parent] += w[i]
+			} else {
+				extra[n.parent] += extra[i]
+			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b int32) int {
-		return cmp.Compare(g.nodes[b].baseTotal, g.nodes[a].baseTotal)
-	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out
+	return w
 }

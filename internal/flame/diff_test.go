@@ -148,12 +148,14 @@ func TestDiffValues(t *testing.T) {
 		drawn = append(drawn, fmt.Sprintf("%s:%d/%d:%d", data.Names[n], data.Base[i], data.Value[i], data.Color[i]))
 	}
 	// Steps scale with the largest change of a drawn frame, a's +0.2667.
-	assert.Equal(t, "all:30/50:0 main:30/50:0 a:10/30:10 b:10/10:-5 c:5/10:1 new:0/10:8", strings.Join(drawn, " "), "drawn frames (name:base/new:step)")
-	var only []string
-	for _, f := range data.BaseOnly {
-		only = append(only, fmt.Sprintf("%s:%d", strings.Join(f.Path, ";"), f.Value))
+	assert.Equal(t, "all:30/50:0 main:30/50:0 a:10/30:10 b:10/10:-5 c:5/10:1 gone:5/0:-6 new:0/10:8 gone:5/0:-6 x:5/0:-6", strings.Join(drawn, " "), "drawn frames (name:base/new:step)")
+	var sides []string
+	for i, n := range data.Name {
+		sides = append(sides, fmt.Sprintf("%s:w%d:%d", data.Names[n], data.Width[i], data.Side[i]))
 	}
-	assert.Equal(t, "main;c;gone:5 main;gone:5", strings.Join(only, " "), "base-only frames")
+	// Frames on base's paths only are drawn at their base value on the new
+	// scale (50/30): 5 is 8; gone and x have no new samples, new no base.
+	assert.Equal(t, "all:w66:0 main:w66:0 a:w30:0 b:w10:0 c:w18:0 gone:w8:1 new:w10:2 gone:w8:1 x:w8:1", strings.Join(sides, " "), "drawn frames (name:width:side)")
 
 	var folded bytes.Buffer
 	require.NoError(t, d.WriteFolded(&folded))

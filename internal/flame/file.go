@@ -36,18 +36,21 @@ func ReadProfiles(paths ...string) ([]*profile.Profile, error) {
 // titled title to the file out. It writes nothing when an earlier step
 // fails.
 func WriteDiffFile(basePaths, newPaths []string, out, title string, o Options) error {
-	return writeDiffFile(basePaths, newPaths, out, title, o, Diff)
+	return WriteDiffFileWith(basePaths, newPaths, out, title, o, DiffOptions{})
 }
 
 // WriteDiffFilePerOp is WriteDiffFile for profiles of one benchmark that
 // ran baseOps and newOps iterations: the graph is DiffPerOp's.
 func WriteDiffFilePerOp(basePaths, newPaths []string, baseOps, newOps int64, out, title string, o Options) error {
-	return writeDiffFile(basePaths, newPaths, out, title, o, func(base, new *Graph) (*Graph, error) {
-		return DiffPerOp(base, new, baseOps, newOps)
-	})
+	if baseOps <= 0 || newOps <= 0 {
+		return fmt.Errorf("flame: iteration counts %d and %d, want both positive", baseOps, newOps)
+	}
+	return WriteDiffFileWith(basePaths, newPaths, out, title, o, DiffOptions{BaseOps: baseOps, NewOps: newOps})
 }
 
-func writeDiffFile(basePaths, newPaths []string, out, title string, o Options, diff func(base, new *Graph) (*Graph, error)) error {
+// WriteDiffFileWith is WriteDiffFile with the diff's options (see
+// DiffWith).
+func WriteDiffFileWith(basePaths, newPaths []string, out, title string, o Options, d DiffOptions) error {
 	base, err := readGraph(basePaths, o)
 	if err != nil {
 		return err
@@ -56,11 +59,11 @@ func writeDiffFile(basePaths, newPaths []string, out, title string, o Options, d
 	if err != nil {
 		return err
 	}
-	d, err := diff(base, new)
+	g, err := DiffWith(base, new, d)
 	if err != nil {
 		return err
 	}
-	return d.WriteHTMLFile(out, title)
+	return g.WriteHTMLFile(out, title)
 }
 
 // readGraph reads and merges the profiles at paths into a graph.

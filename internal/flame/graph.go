@@ -6,7 +6,9 @@
 // width) the sum of the samples whose stack passes through it, its self
 // value the part of that in which it is the leaf. Inlined calls are
 // expanded as pprof does, so an inlined function is a frame of its own.
-// Diff joins two graphs by path and records, per frame, the change in its
+// Diff joins two graphs by path, matching frames by normalized names (see
+// NormalizeName) so that a mechanical renaming such as a generic rewrite
+// does not make them differ, and records, per frame, the change in its
 // share of the total.
 //
 // The HTML page draws only frames whose value is at least a minimum share
@@ -82,6 +84,10 @@ type node struct {
 	baseTotal int64 // diff only: the base profile's total and self
 	baseSelf  int64
 	kids      []int32 // sorted by name
+	// diff only: 1 + the index in Graph.names of the frame's name in the
+	// new and in the base profile (0 when absent from it), which can
+	// differ from its name when names are normalized.
+	newRaw, baseRaw int32
 }
 
 // builder adds call paths to a Graph.
@@ -334,16 +340,17 @@ func (g *Graph) minValue() int64 {
 }
 
 // drawn returns, in preorder, the frames the HTML page draws, the root
-// first: every frame whose value is at least the minimum share of the
-// total, when its parent is drawn too.
+// first: every frame whose width (see widths) is at least the minimum
+// share of the total, when its parent is drawn too.
 func (g *Graph) drawn() []int32 {
 	minV := g.minValue()
+	w := g.widths()
 	var out []int32
 	var walk func(n int32)
 	walk = func(n int32) {
 		out = append(out, n)
 		for _, k := range g.nodes[n].kids {
-			if g.nodes[k].total >= minV {
+			if w[k] >= minV {
 				walk(k)
 			}
 		}
