@@ -44,6 +44,9 @@ Usage:
                                     run both revisions' benchmarks interleaved and
                                     compare them with benchstat's statistics; NEW
                                     may be "." for the work tree
+  netbench stat [flags] FILE...      the statistics and gate of compare, again, on
+                                    files of results (compare keeps its own), grouped
+                                    as benchstat's -col, -row, -filter and -ignore say
   netbench profile [flags] [packages]
                                     write a CPU and an allocation profile of every
                                     benchmark, each run alone, and an index
@@ -94,6 +97,25 @@ Flags of compare only:
                     and .diff.html; nothing runs when nothing fails (default
                     dir: beside -o, "report.html" giving report-profiles, or
                     netbench-profiles/compare-<old>-<new>)
+  -keep dir         where to keep each revision's raw results, old.txt and
+                    new.txt, configuration lines first (default: beside -o,
+                    "report.html" giving report-results, or a new directory
+                    under the cache's results); stderr says where, and the
+                    netbench stat command that prints the same table again
+
+Flags of stat (and -alpha, -threshold, -gate, -correct, -allow-low-count,
+-format and -o, as compare's):
+  -col keys         split the results into the two compared columns by keys,
+                    benchstat's syntax (default .file: one column a file; a
+                    FILE argument label=path names its column label)
+  -row keys         split the results into rows by keys (default .fullname)
+  -filter query     keep only the results matching query (default *)
+  -ignore keys      do not warn when a cell's results differ in keys
+  -confidence c     confidence level of the intervals (default 0.95)
+Tables are per package and unit, as compare's (benchstat -table pkg); the
+columns must be two, the first the base. A cell that mixes results differing
+in a key that no flag names gets benchstat's warning "benchmarks vary in
+KEY" on standard error and in -format json.
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the
@@ -130,7 +152,7 @@ Flags of flame:
                     left in their parent's self (default 0.05; 0 draws all)
   -title text       title of the page (default: the profiles' names)
 
-Exit status: 0 on success; 1 when compare found a gated regression (a gated
+Exit status: 0 on success; 1 when compare or stat found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
 while constant on both sides in runs of 100 iterations or more, or significantly from 0); 2 on usage, git, build, benchmark or write
 errors, and when compare cannot gate: no benchmark measured in both
@@ -168,6 +190,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return interruptible(func(ctx context.Context) error { return profileCmd(ctx, stdout, stderr, args[1:]) })
 	case "flame":
 		return flameCmd(stdout, stderr, args[1:])
+	case "stat":
+		return statCmd(stdout, stderr, args[1:])
 	case "clean":
 		return cleanCmd(stdout, args[1:])
 	}
