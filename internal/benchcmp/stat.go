@@ -41,6 +41,10 @@ type Column struct {
 type Projected struct {
 	Columns [2]Column
 	Rows    []Row
+	// Dropped counts the results left out because they have no value for
+	// the column keys, such as a benchmark without the sub-benchmark key
+	// of -col /key.
+	Dropped int
 }
 
 // cell is one (table, row, column) group of values.
@@ -60,6 +64,9 @@ type rowKey struct {
 // them into cells by package, unit, p.Row and p.Col, as benchstat -table
 // pkg does, and compares the two columns with the statistics of Compare.
 // The projection must give exactly two columns; the first is the base.
+// Results without a value of the column keys are left out and counted in
+// Dropped (benchstat shows them in a column of their own, compared with
+// nothing).
 // A row whose cell mixes results that differ in a key no projection names
 // (and that is not ignored) gets benchstat's warning "benchmarks vary in
 // KEY".
@@ -96,6 +103,7 @@ func Project(inputs []Input, p Projection, confidence float64) (*Projected, erro
 	var cols []benchproc.Key
 	colSeen := map[benchproc.Key]bool{}
 	configs := map[benchproc.Key]*colConfig{}
+	dropped := 0
 	for _, in := range inputs {
 		br := benchfmt.NewReader(in.R, in.Label)
 		for br.Scan() {
@@ -116,6 +124,12 @@ func Project(inputs []Input, p Projection, confidence float64) (*Projected, erro
 				continue
 			}
 			col := colBy.Project(res)
+			if col.StringValues() == "" {
+				// No value of the column keys (a benchmark without the
+				// sub-benchmark key of -col): nothing to compare it with.
+				dropped++
+				continue
+			}
 			if !colSeen[col] {
 				colSeen[col] = true
 				cols = append(cols, col)
@@ -154,7 +168,7 @@ func Project(inputs []Input, p Projection, confidence float64) (*Projected, erro
 		}
 		return nil, fmt.Errorf("the columns (-col %s) are %d, not 2: %q; -filter can keep two", def(p.Col, ".file"), len(cols), names)
 	}
-	out := &Projected{}
+	out := &Projected{Dropped: dropped}
 	for i, c := range cols {
 		out.Columns[i] = configs[c].column(c.StringValues())
 	}
@@ -178,27 +192,26 @@ func Project(inputs []Input, p Projection, confidence float64) (*Projected, erro
 	return out, nil
 }
 
-// sortRows orders the rows as Compare does, by package and unit in the
-// order they first appear, and within those by the row keys' order
-// (benchproc's, which by default is again the order of first appearance).
+// sortRows orders the rows as Compare does, in the order they first
+// appear, except that within each table (package and unit) the rows take
+// benchproc's order of their keys, as benchstat's do (by default again the
+// order of first appearance, so that the default projection gives
+// Compare's order).
 func sortRows(order []rowKey) []rowKey {
 	type table struct{ pkg, unit string }
-	var tables []table
 	byTable := map[table][]benchproc.Key{}
 	for _, k := range order {
 		t := table{k.pkg, k.unit}
-		if _, ok := byTable[t]; !ok {
-			tables = append(tables, t)
-		}
 		byTable[t] = append(byTable[t], k.row)
 	}
-	sorted := make([]rowKey, 0, len(order))
-	for _, t := range tables {
-		keys := byTable[t]
+	for _, keys := range byTable {
 		benchproc.SortKeys(keys)
-		for _, r := range keys {
-			sorted = append(sorted, rowKey{t.pkg, t.unit, r})
-		}
+	}
+	sorted := make([]rowKey, len(order))
+	for i, k := range order {
+		t := table{k.pkg, k.unit}
+		sorted[i] = rowKey{k.pkg, k.unit, byTable[t][0]}
+		byTable[t] = byTable[t][1:]
 	}
 	return sorted
 }
