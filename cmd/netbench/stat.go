@@ -85,6 +85,9 @@ func statCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if p.Dropped > 0 {
+		fmt.Fprintf(stderr, "netbench: warning: %d result(s) have no value of -col %s and were left out\n", p.Dropped, proj.Col)
+	}
 	judged := benchcmp.Judge(p.Rows, gate)
 	lowCount := benchcmp.GateWarning(p.Rows, gate)
 	if lowCount != "" && *allowLow {
