@@ -44,7 +44,7 @@ Usage:
                                     run both revisions' benchmarks interleaved and
                                     compare them with benchstat's statistics; NEW
                                     may be "." for the work tree
-  netbench stat [flags] FILE...      the statistics and gate of compare, again, on
+  netbench stat [flags] FILE...     the statistics and gate of compare, again, on
                                     files of results (compare keeps its own), grouped
                                     as benchstat's -col, -row, -filter and -ignore say
   netbench profile [flags] [packages]
@@ -56,7 +56,8 @@ Usage:
                                     write the differential flame graph of two
                                     profiles: frames colored by the change in
                                     their share of the total (red: larger)
-  netbench clean                    remove the cache of worktrees and test binaries
+  netbench clean                    remove the cache of worktrees, test binaries
+                                    and kept results
   netbench help                     show this text
 
 Flags of run and compare (named as go test's):
@@ -87,7 +88,9 @@ Flags of compare only:
                     larger -count (8 rows: 6; 100 rows: 8); a count at which
                     no row can reach -alpha is refused after the runs
   -format f         text (default), csv, json, markdown or html (one
-                    self-contained page: tables, environment, sample charts)
+                    self-contained page: tables, environment, sample charts);
+                    json holds the revisions (names, full commits,
+                    configuration lines), the gate and every row's samples
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
   -profile[=dir]    after judging, profile each benchmark that fails the gate
