@@ -101,10 +101,10 @@ Flags of compare only:
                     dir: beside -o, "report.html" giving report-profiles, or
                     netbench-profiles/compare-<old>-<new>)
   -keep dir         where to keep each revision's raw results, old.txt and
-                    new.txt, configuration lines first (default: beside -o,
-                    "report.html" giving report-results, or a new directory
-                    under the cache's results); stderr says where, and the
-                    netbench stat command that prints the same table again
+                    new.txt, configuration lines first (default: a new
+                    directory under the cache's results); stderr says where,
+                    and the netbench stat command that prints the same table
+                    again
 
 Flags of stat (and -alpha, -threshold, -gate, -correct, -allow-low-count,
 -format and -o, as compare's):

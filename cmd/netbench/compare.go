@@ -164,7 +164,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		}
 	}
 
-	keptDir, err := keepDir(*keep, f.out, cache, revs)
+	keptDir, err := keepDir(*keep, cache, revs)
 	if err != nil {
 		return fail(fmt.Errorf("keeping the results: %w", err))
 	}

@@ -130,9 +130,8 @@
 // # kept results and stat
 //
 // compare keeps each revision's raw results in the Go benchmark format:
-// old.txt and new.txt in -keep DIR, or beside -o (report.html gives
-// report-results), or else in a new directory under the cache's results
-// (clean removes them). Each file starts with the configuration lines run
+// old.txt and new.txt in -keep DIR, or else in a new directory under the
+// cache's results (clean removes them). Each file starts with the configuration lines run
 // writes for that revision — commit (the full hash; -dirty for a modified
 // work tree), go (the version that builds in its tree), gomaxprocs, kernel,
 // governor, loadavg before the runs — followed by the goos, goarch, pkg and

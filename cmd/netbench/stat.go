@@ -183,16 +183,14 @@ func revisionConfig(ctx context.Context, r *revision, cpu string) ([]string, err
 }
 
 // keepDir returns the directory compare keeps its raw results in: -keep
-// when given; beside the -o file (report.html gives report-results); or a
-// new directory under the cache's results directory, named after the time
-// and the two commits, unique even for two comparisons started at once.
-func keepDir(keep, out, cache string, revs []*revision) (string, error) {
-	switch {
-	case keep != "":
+// when given, or else a new directory under the cache's results directory,
+// named after the time and the two commits, unique even for two
+// comparisons started at once. The default is not beside -o: a directory
+// appearing beside every report would clutter the user's tree (and make a
+// git work tree dirty).
+func keepDir(keep, cache string, revs []*revision) (string, error) {
+	if keep != "" {
 		return keep, os.MkdirAll(keep, 0o755)
-	case out != "":
-		dir := strings.TrimSuffix(out, filepath.Ext(out)) + "-results"
-		return dir, os.MkdirAll(dir, 0o755)
 	}
 	base := filepath.Join(cache, "results")
 	if err := os.MkdirAll(base, 0o755); err != nil {
