@@ -104,7 +104,7 @@ func statCmd(stdout, stderr io.Writer, args []string) error {
 	case "csv":
 		err = benchcmp.WriteCSV(out, judged)
 	case "html":
-		env := environment(append(slices.Clone(oldCol.Config), newCol.Config...))
+		env := statEnvironment(oldCol, newCol)
 		err = benchcmp.WriteHTML(out, benchcmp.Report{OldName: oldCol.Name, NewName: newCol.Name, Env: env, Gate: gate, Rows: judged})
 	}
 	if err == nil {
@@ -131,6 +131,28 @@ func statCmd(stdout, stderr io.Writer, args []string) error {
 		return usageError("these results cannot gate a slowdown: %s, or -allow-low-count to accept it (then only allocs/op and B/op can fail the gate)", lowCount)
 	}
 	return gateError(judged, threshold, *alpha)
+}
+
+// statEnvironment returns the environment lines of stat's HTML report:
+// each configuration line of both columns once, a line of one column only
+// with the column's name after its key ("loadavg (new.txt): 6.00 5.00
+// 4.00"), so that the two sides' differences show.
+func statEnvironment(cols ...benchcmp.Column) []string {
+	var env []string
+	for i, c := range cols {
+		for _, l := range c.Config {
+			if i > 0 && slices.Contains(cols[0].Config, l) {
+				continue
+			}
+			if !slices.ContainsFunc(cols, func(o benchcmp.Column) bool { return !slices.Contains(o.Config, l) }) {
+				env = append(env, l)
+				continue
+			}
+			k, v, _ := strings.Cut(l, ": ")
+			env = append(env, k+" ("+c.Name+"): "+v)
+		}
+	}
+	return env
 }
 
 // reportOneSided lists on stderr the benchmarks with results on one side

@@ -221,3 +221,19 @@ func TestCompareKeepsResults(t *testing.T) {
 	assert.Contains(t, old1, "="+filepath.Join(os.Getenv("NETBENCH_CACHE"), "results")+string(filepath.Separator))
 	assert.NotEqual(t, old1, old2, "two comparisons keep their results apart")
 }
+
+// TestStatHTML: the HTML report's environment gives each configuration
+// line the two files share once, and names the file of a line that
+// differs.
+func TestStatHTML(t *testing.T) {
+	out, errOut, code := statRun(t, "-format", "html", "-threshold", "50", "stat-old.txt", "stat-new.txt")
+	require.Equal(t, 0, code, errOut)
+	for _, want := range []string{
+		"<td>loadavg (stat-old.txt)</td><td>0.10 0.20 0.30</td>",
+		"<td>loadavg (stat-new.txt)</td><td>6.00 5.00 4.00</td>",
+		"<td>commit (stat-new.txt)</td><td>" + strings.Repeat("2", 40) + "</td>",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.Equal(t, 1, strings.Count(out, "<td>cpu</td>"), "a shared line once")
+}
