@@ -104,7 +104,8 @@ Flags of compare only:
                     new.txt, configuration lines first (default: a new
                     directory under the cache's results); stderr says where,
                     and the netbench stat command that prints the same table
-                    again
+                    again; an interrupted or failed compare keeps the runs
+                    that finished
 
 Flags of stat (and -alpha, -threshold, -gate, -correct, -allow-low-count,
 -format and -o, as compare's):

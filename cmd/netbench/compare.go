@@ -158,6 +158,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		for _, r := range order.revs {
 			for _, p := range r.pkgs {
 				if err := p.Run(ctx, once, &r.out, nil); err != nil {
+					keepPartial(stderr, *keep, cache, revs, revConfigs)
 					return fail(fmt.Errorf("revision %s: %w", r.arg, err))
 				}
 			}

@@ -139,7 +139,8 @@
 // they went and gives the stat command that prints the same table again
 // (label=path arguments name the columns as compare did), and which keys
 // differ between the two files: benchstat's default -table .config splits
-// tables by them unless it is given -ignore with those keys.
+// tables by them unless it is given -ignore with those keys. A compare
+// stopped by a signal or a failing run keeps the runs that finished.
 //
 // compare -format json is one object: "revisions", the old and the new
 // revision with their names, full commits and configuration lines;

@@ -245,12 +245,30 @@ func keepResults(stderr io.Writer, dir string, revs []*revision, configs [][]str
 		}
 		cols[i] = col
 	}
-	fmt.Fprintf(stderr, "netbench: results kept in %s and %s; the same table again: netbench stat %s %s\n",
+	fmt.Fprintf(stderr, "netbench: results kept in %s and %s; re-analysed by: netbench stat %s %s\n",
 		paths[0], paths[1], shellQuote(cols[0].Name+"="+paths[0]), shellQuote(cols[1].Name+"="+paths[1]))
 	if keys := differingKeys(cols[0].Config, cols[1].Config); len(keys) > 0 {
 		fmt.Fprintf(stderr, "netbench: (benchstat splits tables by %s unless given -ignore %s)\n", strings.Join(keys, ", "), strings.Join(keys, ","))
 	}
 	return cols, nil
+}
+
+// keepPartial keeps the results of the runs that finished before a
+// compare was interrupted or a run failed, when there are any, so that
+// they are not lost; a failure to keep them is reported and otherwise
+// ignored, as the compare is failing already.
+func keepPartial(stderr io.Writer, keep, cache string, revs []*revision, configs [][]string) {
+	if revs[0].out.Len()+revs[1].out.Len() == 0 {
+		return
+	}
+	fmt.Fprintln(stderr, "netbench: keeping the results of the runs that finished")
+	dir, err := keepDir(keep, cache, revs)
+	if err == nil {
+		_, err = keepResults(stderr, dir, revs, configs)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "netbench:", err)
+	}
 }
 
 // differingKeys returns the configuration keys whose values differ

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -129,7 +132,7 @@ func TestStatErrors(t *testing.T) {
 
 // keptCommand matches the netbench stat command that compare prints on
 // stderr; keptArgs returns its two arguments, unquoted.
-var keptCommand = regexp.MustCompile(`the same table again: netbench stat ('[^']*'|\S+) ('[^']*'|\S+)\n`)
+var keptCommand = regexp.MustCompile(`re-analysed by: netbench stat ('[^']*'|\S+) ('[^']*'|\S+)\n`)
 
 func keptArgs(t *testing.T, stderr string) (old, new string) {
 	t.Helper()
@@ -236,4 +239,77 @@ func TestStatHTML(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 	assert.Equal(t, 1, strings.Count(out, "<td>cpu</td>"), "a shared line once")
+}
+
+// TestCompareInterruptedKeepsRuns: a compare stopped by ^C midway keeps
+// the results of the runs that finished, with their configuration lines.
+// The benchmark counts its runs in a file and stalls in the third, after
+// one run of each revision.
+func TestCompareInterruptedKeepsRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs revisions")
+	}
+	if signal.Ignored(syscall.SIGINT) {
+		t.Skip("SIGINT is ignored in this process, so in netbench's too")
+	}
+	const stall = `package stall
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func BenchmarkStall(b *testing.B) {
+	f, _ := os.OpenFile(os.Getenv("NETBENCH_TEST_COUNTER"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f.Write([]byte("x"))
+	f.Close()
+	runs, _ := os.ReadFile(os.Getenv("NETBENCH_TEST_COUNTER"))
+	for b.Loop() {
+		if len(runs) >= 3 {
+			os.WriteFile(os.Getenv("NETBENCH_TEST_MARKER"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+			time.Sleep(time.Hour)
+		}
+	}
+}
+`
+	dir, _ := newModule(t, map[string]string{"stall/stall_test.go": stall})
+	tmp := t.TempDir()
+	marker, keep := filepath.Join(tmp, "pid"), filepath.Join(tmp, "kept")
+	cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + t.TempDir(), "NETBENCH_TEST_MARKER=" + marker, "NETBENCH_TEST_COUNTER=" + filepath.Join(tmp, "runs")},
+		"compare", "-count", "6", "-benchtime", "1x", "-keep", keep, "HEAD", ".", "./stall")
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			require.Failf(t, "compare ended before the third run", "%v\n%s", err, out)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			require.Failf(t, "the third run did not start", "%s", out)
+		}
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		require.Failf(t, "compare did not end after SIGINT", "%s", out)
+	}
+	assert.Equal(t, exitFailure, cmd.ProcessState.ExitCode(), "%s", out)
+	assert.Contains(t, out.String(), "keeping the results of the runs that finished")
+	keptArgs(t, out.String())
+	for _, name := range []string{"old.txt", "new.txt"} {
+		b, err := os.ReadFile(filepath.Join(keep, name))
+		require.NoError(t, err, "%s", out)
+		assert.Contains(t, string(b), "commit: ", name)
+		assert.Equal(t, 1, strings.Count(string(b), "BenchmarkStall-"), "%s: one finished run\n%s", name, b)
+	}
 }
