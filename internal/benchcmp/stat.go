@@ -3,6 +3,7 @@ package benchcmp
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -66,8 +67,7 @@ type rowKey struct {
 // The projection must give exactly two columns; the first is the base.
 // Results without a value of the column keys are left out and counted in
 // Dropped (benchstat shows them in a column of their own, compared with
-// nothing).
-// A row whose cell mixes results that differ in a key no projection names
+// nothing). A row whose cell mixes results that differ in a key no projection names
 // (and that is not ignored) gets benchstat's warning "benchmarks vary in
 // KEY".
 func Project(inputs []Input, p Projection, confidence float64) (*Projected, error) {
@@ -183,7 +183,7 @@ func Project(inputs []Input, p Projection, confidence float64) (*Projected, erro
 		}
 		row := compareKey(key{k.pkg, k.row.StringValues(), k.unit}, o.values, n.values, o.iters, n.iters, confidence)
 		for _, c := range []*cell{o, n} {
-			if w := varies(c.residue); w != "" && !containsString(row.Warnings, w) {
+			if w := varies(c.residue); w != "" && !slices.Contains(row.Warnings, w) {
 				row.Warnings = append(row.Warnings, w)
 			}
 		}
@@ -232,15 +232,6 @@ func varies(residue map[benchproc.Key]bool) string {
 		names[i] = f.Name
 	}
 	return "benchmarks vary in " + strings.Join(names, ", ")
-}
-
-func containsString(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
 }
 
 // colConfig gathers the file configuration of one column's results.
