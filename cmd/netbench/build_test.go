@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -66,12 +65,11 @@ func comparedBenchmarks(t *testing.T, dir string, args ...string) []string {
 	if se := (*statusError)(nil); !errors.As(err, &se) || se.code != exitRegression {
 		require.NoError(t, err, "%v\nstderr:\n%s", args, errOut)
 	}
-	var rows []struct {
+	rows := reportRows[struct {
 		Pkg  string `json:"pkg"`
 		Name string `json:"name"`
 		Unit string `json:"unit"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(out), &rows), "json\n%s", out)
+	}](t, []byte(out))
 	var names []string
 	for _, r := range rows {
 		if r.Unit == "sec/op" {

@@ -44,6 +44,9 @@ Usage:
                                     run both revisions' benchmarks interleaved and
                                     compare them with benchstat's statistics; NEW
                                     may be "." for the work tree
+  netbench stat [flags] FILE...     the statistics and gate of compare, again, on
+                                    files of results (compare keeps its own), grouped
+                                    as benchstat's -col, -row, -filter and -ignore say
   netbench profile [flags] [packages]
                                     write a CPU and an allocation profile of every
                                     benchmark, each run alone, and an index
@@ -53,7 +56,8 @@ Usage:
                                     write the differential flame graph of two
                                     profiles: frames colored by the change in
                                     their share of the total (red: larger)
-  netbench clean                    remove the cache of worktrees and test binaries
+  netbench clean                    remove the cache of worktrees, test binaries
+                                    and kept results
   netbench help                     show this text
 
 Flags of run and compare (named as go test's):
@@ -84,7 +88,9 @@ Flags of compare only:
                     larger -count (8 rows: 6; 100 rows: 8); a count at which
                     no row can reach -alpha is refused after the runs
   -format f         text (default), csv, json, markdown or html (one
-                    self-contained page: tables, environment, sample charts)
+                    self-contained page: tables, environment, sample charts);
+                    json holds the revisions (names, full commits,
+                    configuration lines), the gate and every row's samples
   -seed n           seed of the interleaving order
   -interleave=false run all rounds of OLD, then of NEW (to measure drift)
   -profile[=dir]    after judging, profile each benchmark that fails the gate
@@ -96,6 +102,26 @@ Flags of compare only:
                     netbench-profiles/compare-<old>-<new>)
   -rename old=new   with -profile: old in OLD's function names is new in NEW's,
                     for the flame graphs' matching (see flame -rename)
+  -keep dir         where to keep each revision's raw results, old.txt and
+                    new.txt, configuration lines first (default: a new
+                    directory under the cache's results); stderr says where,
+                    and the netbench stat command that prints the same table
+                    again; an interrupted or failed compare keeps the runs
+                    that finished
+
+Flags of stat (and -alpha, -threshold, -gate, -correct, -allow-low-count,
+-format and -o, as compare's):
+  -col keys         split the results into the two compared columns by keys,
+                    benchstat's syntax (default .file: one column a file; a
+                    FILE argument label=path names its column label)
+  -row keys         split the results into rows by keys (default .fullname)
+  -filter query     keep only the results matching query (default *)
+  -ignore keys      do not warn when a cell's results differ in keys
+  -confidence c     confidence level of the intervals (default 0.95)
+Tables are per package and unit, as compare's (benchstat -table pkg); the
+columns must be two, the first the base. A cell that mixes results differing
+in a key that no flag names gets benchstat's warning "benchmarks vary in
+KEY" on standard error and in -format json.
 
 Flags of profile (besides -bench, -benchtime, -cpu and -timeout):
   -o dir            output directory (default netbench-profiles/<commit>, the
@@ -137,7 +163,7 @@ Flags of flame:
                     left in their parent's self (default 0.05; 0 draws all)
   -title text       title of the page (default: the profiles' names)
 
-Exit status: 0 on success; 1 when compare found a gated regression (a gated
+Exit status: 0 on success; 1 when compare or stat found a gated regression (a gated
 unit significantly worse by more than -threshold, or allocs/op or B/op grown
 while constant on both sides in runs of 100 iterations or more, or significantly from 0); 2 on usage, git, build, benchmark or write
 errors, and when compare cannot gate: no benchmark measured in both
@@ -175,6 +201,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return interruptible(func(ctx context.Context) error { return profileCmd(ctx, stdout, stderr, args[1:]) })
 	case "flame":
 		return flameCmd(stdout, stderr, args[1:])
+	case "stat":
+		return statCmd(stdout, stderr, args[1:])
 	case "clean":
 		return cleanCmd(stdout, args[1:])
 	}

@@ -245,7 +245,7 @@ func TestDocListsCommands(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
 	require.NoError(t, err)
 	doc := f.Doc.Text()
-	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench profile [flags] [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
+	for _, want := range []string{"netbench run [flags] [packages]", "netbench compare [flags] OLD NEW [packages]", "netbench stat [flags] FILE...", "netbench profile [flags] [packages]", "netbench clean", "netbench help", "Exit status: 0", "1 when compare", "2 on"} {
 		assert.Contains(t, doc, want, "package doc lacks %q", want)
 		if want != "Exit status: 0" {
 			assert.Contains(t, usage, strings.TrimSuffix(want, " [packages]"), "usage lacks %q", want)

@@ -51,6 +51,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		seed       = fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the run order")
 		interleave = fs.Bool("interleave", true, "alternate the revisions round by round; false runs every round of OLD, then of NEW (for measuring what interleaving buys)")
 		allowLow   = fs.Bool("allow-low-count", false, "compare even when -count is too low for any p-value to reach -alpha")
+		keep       = fs.String("keep", "", "directory to keep each revision's raw results in (old.txt, new.txt)")
 		profile    profileFlag
 	)
 	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
@@ -133,6 +134,12 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if len(revs[0].pkgs)+len(revs[1].pkgs) == 0 {
 		return usageError("no benchmarks match -bench %q in either revision", opts.Bench)
 	}
+	revConfigs := make([][]string, len(revs))
+	for i, r := range revs {
+		if revConfigs[i], err = revisionConfig(ctx, r, opts.CPU); err != nil {
+			return fail(fmt.Errorf("revision %s: %w", r.arg, err))
+		}
+	}
 	// The report's environment is taken before the runs, as run's is, so
 	// that its load average is the machine's and not netbench's.
 	var config []string
@@ -156,12 +163,21 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		for _, r := range order.revs {
 			for _, p := range r.pkgs {
 				if err := p.Run(ctx, once, &r.out, nil); err != nil {
+					keepPartial(stderr, *keep, cache, revs, revConfigs)
 					return fail(fmt.Errorf("revision %s: %w", r.arg, err))
 				}
 			}
 		}
 	}
 
+	keptDir, err := keepDir(*keep, cache, revs)
+	if err != nil {
+		return fail(fmt.Errorf("keeping the results: %w", err))
+	}
+	cols, err := keepResults(stderr, keptDir, revs, revConfigs)
+	if err != nil {
+		return fail(err)
+	}
 	env := environment(config, revs[0].out.Bytes(), revs[1].out.Bytes())
 	rows, err := benchcmp.Compare(&revs[0].out, &revs[1].out, benchcmp.DefaultConfidence)
 	if err != nil {
@@ -203,7 +219,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	case "markdown":
 		err = benchcmp.WriteMarkdown(out, oldName, newName, judged)
 	case "json":
-		err = benchcmp.WriteJSON(out, judged)
+		err = benchcmp.WriteJSONReport(out, benchcmp.JSONReport{Old: cols[0], New: cols[1], Gate: gate, Rows: judged})
 	case "csv":
 		err = benchcmp.WriteCSV(out, judged)
 	case "html":
@@ -215,17 +231,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if err != nil {
 		return fail(fmt.Errorf("writing the comparison: %w", err))
 	}
-	compared, oneSided := benchcmp.Coverage(judged)
-	if len(oneSided) > 0 {
-		fmt.Fprintf(stderr, "netbench: warning: %d benchmark(s) ran in one revision only and were not compared:\n", len(oneSided))
-		for _, o := range oneSided {
-			side := revs[0].arg
-			if o.Verdict == benchcmp.Added {
-				side = revs[1].arg
-			}
-			fmt.Fprintf(stderr, "\t%s (only in %s)\n", o.Name, side)
-		}
-	}
+	compared := reportOneSided(stderr, judged, revs[0].arg, revs[1].arg)
 	if compared == 0 {
 		return fail(fmt.Errorf("nothing was compared: no benchmark has results in both %s and %s", revs[0].arg, revs[1].arg))
 	}
@@ -235,21 +241,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if lowCount != "" && !*allowLow {
 		return usageError("this comparison cannot gate a slowdown: %s, or -allow-low-count to accept it (then only allocs/op and B/op can fail the gate)", lowCount)
 	}
-	var failed []string
-	for _, j := range judged {
-		if j.Fails {
-			change := fmt.Sprintf("%+.1f%%", 100*j.Delta)
-			if math.IsNaN(j.Delta) || math.IsInf(j.Delta, 0) {
-				change = fmt.Sprintf("%g -> %g", j.Old.Center, j.New.Center)
-			}
-			failed = append(failed, fmt.Sprintf("%s %s %s", j.Name, j.Unit, change))
-		}
-	}
-	if len(failed) > 0 {
-		return &statusError{exitRegression, fmt.Errorf("%d regression(s) beyond the gate (threshold %v%%, alpha %g): %s",
-			len(failed), threshold, *alpha, strings.Join(failed, ", "))}
-	}
-	return nil
+	return gateError(judged, threshold, *alpha)
 }
 
 // environment returns the environment lines of an HTML report: config

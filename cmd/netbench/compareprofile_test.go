@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -55,8 +54,7 @@ func TestCompareProfile(t *testing.T) {
 	wantStatus(t, err, exitRegression, "Slower")
 	b, err := os.ReadFile(report)
 	require.NoError(t, err)
-	var rows []verdictRow
-	require.NoError(t, json.Unmarshal(b, &rows), "json\n%s", b)
+	rows := reportRows[verdictRow](t, b)
 	var want []string
 	for _, r := range rows {
 		if r.Fails && r.Unit == "sec/op" {

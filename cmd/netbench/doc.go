@@ -6,6 +6,7 @@
 //
 //	netbench run [flags] [packages]
 //	netbench compare [flags] OLD NEW [packages]
+//	netbench stat [flags] FILE...
 //	netbench profile [flags] [packages]
 //	netbench flame [flags] PROFILE...
 //	netbench flame -diff [flags] BASE NEW
@@ -24,6 +25,12 @@
 // listed on standard error. With -profile, each benchmark that fails the
 // gate in a unit of time is profiled once on each revision and gets a
 // differential flame graph per operation, which the HTML report links.
+// Each compare keeps the raw results of both revisions (see "kept results"
+// below).
+//
+// stat re-runs compare's statistics and gate on files of results, such as
+// those compare keeps, grouped by benchstat's -col, -row, -filter and
+// -ignore.
 //
 // profile writes a CPU and an allocation profile of every benchmark, each
 // run alone, under -o (default netbench-profiles/<commit>, which a
@@ -36,10 +43,10 @@
 // differential flame graph colored by the change of each frame's share.
 //
 // clean removes the cache ($NETBENCH_CACHE, or netbench under the user
-// cache directory). help, or -h after a command, prints the flags on
+// cache directory), with the results compare kept there. help, or -h after a command, prints the flags on
 // standard output.
 //
-// Exit status: 0 on success; 1 when compare found a gated regression
+// Exit status: 0 on success; 1 when compare or stat found a gated regression
 // (significant at -alpha and larger than -threshold, or allocs/op or B/op
 // grown while constant on both sides in runs of 100 iterations or more, or significantly from 0); 2 on bad usage, git, build, run or
 // write errors, and for a comparison that cannot gate: nothing measured in
@@ -119,6 +126,49 @@
 //     the table.
 //
 // make compare OLD=HEAD~1 NEW=. runs it through make.
+//
+// # kept results and stat
+//
+// compare keeps each revision's raw results in the Go benchmark format:
+// old.txt and new.txt in -keep DIR, or else in a new directory under the
+// cache's results (clean removes them). Each file starts with the configuration lines run
+// writes for that revision — commit (the full hash; -dirty for a modified
+// work tree), go (the version that builds in its tree), gomaxprocs, kernel,
+// governor, loadavg before the runs — followed by the goos, goarch, pkg and
+// cpu lines and the results of the test binaries. Standard error says where
+// they went and gives the stat command that prints the same table again
+// (label=path arguments name the columns as compare did), and which keys
+// differ between the two files: benchstat's default -table .config splits
+// tables by them unless it is given -ignore with those keys. A compare
+// stopped by a signal or a failing run keeps the runs that finished.
+//
+// compare -format json is one object: "revisions", the old and the new
+// revision with their names, full commits and configuration lines;
+// "gate", the alpha, threshold and units judged; and "rows", each with
+// both sides' median, interval, count and samples (sorted), the change,
+// the p-value, the verdict and whether it fails the gate.
+//
+// stat reads files of results (FILE or label=FILE, as benchstat) and groups
+// them as benchstat -table pkg does: tables per package and unit, rows by
+// -row (default .fullname), the two compared columns by -col (default
+// .file, a column a file; -col /impl compares two sub-benchmarks of one
+// file), results kept by -filter (default *), in the syntax of
+// golang.org/x/perf/benchproc. A test runs the real benchstat with the same
+// flags and checks every median, interval, change, p-value and warning.
+// The columns must be two, the first the base; results without a value of
+// the -col keys are left out with a warning. A cell whose results differ
+// in a key no flag names gets benchstat's warning "benchmarks vary in KEY"
+// (on standard error, and in -format json), unless -ignore names the key.
+// -alpha, -confidence, -format, -gate, -threshold, -correct,
+// -allow-low-count and -o are compare's, and so are the exit statuses:
+// stat on the two files a compare kept prints that compare's table.
+//
+//	$ netbench stat -col /impl -filter '/size:64 .unit:sec/op' new.txt
+//	pkg: example.com/m/a
+//	sec/op         map          tree         vs base
+//	Get/size=64-2  58.08n ± 1%  166.5n ± 2%  +186.73%  (p=0.000 n=10+10) !
+//	geomean        58.07n       166.5n       +186.73%
+//	netbench: 1 regression(s) beyond the gate (threshold 5%, alpha 0.05): Get/size=64-2 sec/op +186.7%
 //
 // # profile, flame and compare -profile
 //

@@ -116,36 +116,43 @@ func Compare(old, new io.Reader, confidence float64) ([]Row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("benchcmp: new results: %w", err)
 	}
-	thresholds := benchmath.DefaultThresholds
 	rows := make([]Row, 0, len(order))
 	for _, k := range order {
-		row := Row{Pkg: k.pkg, Name: k.name, Unit: k.unit, Delta: math.NaN(), P: math.NaN()}
-		var os, ns *benchmath.Sample
-		if v := om[k]; len(v) > 0 {
-			os = benchmath.NewSample(v, &thresholds)
-			row.Old = summarize(os, confidence, &row)
-			row.Old.MinIters = oi[k]
-		}
-		if v := nm[k]; len(v) > 0 {
-			ns = benchmath.NewSample(v, &thresholds)
-			row.New = summarize(ns, confidence, &row)
-			row.New.MinIters = ni[k]
-		}
-		if os != nil && ns != nil {
-			c := benchmath.AssumeNothing.Compare(os, ns)
-			row.P = c.P
-			for _, w := range c.Warnings {
-				row.Warnings = append(row.Warnings, w.Error())
-			}
-			if row.Old.Center != 0 {
-				row.Delta = (row.New.Center - row.Old.Center) / row.Old.Center
-			} else if row.New.Center == 0 {
-				row.Delta = 0
-			}
-		}
-		rows = append(rows, row)
+		rows = append(rows, compareKey(k, om[k], nm[k], oi[k], ni[k], confidence))
 	}
 	return rows, nil
+}
+
+// compareKey compares the old values ov (of at least oIters iterations
+// each) with the new values nv of one package, benchmark and unit. Either
+// side may be empty.
+func compareKey(k key, ov, nv []float64, oIters, nIters int, confidence float64) Row {
+	thresholds := benchmath.DefaultThresholds
+	row := Row{Pkg: k.pkg, Name: k.name, Unit: k.unit, Delta: math.NaN(), P: math.NaN()}
+	var os, ns *benchmath.Sample
+	if len(ov) > 0 {
+		os = benchmath.NewSample(ov, &thresholds)
+		row.Old = summarize(os, confidence, &row)
+		row.Old.MinIters = oIters
+	}
+	if len(nv) > 0 {
+		ns = benchmath.NewSample(nv, &thresholds)
+		row.New = summarize(ns, confidence, &row)
+		row.New.MinIters = nIters
+	}
+	if os != nil && ns != nil {
+		c := benchmath.AssumeNothing.Compare(os, ns)
+		row.P = c.P
+		for _, w := range c.Warnings {
+			row.Warnings = append(row.Warnings, w.Error())
+		}
+		if row.Old.Center != 0 {
+			row.Delta = (row.New.Center - row.Old.Center) / row.Old.Center
+		} else if row.New.Center == 0 {
+			row.Delta = 0
+		}
+	}
+	return row
 }
 
 func summarize(s *benchmath.Sample, confidence float64, row *Row) Side {

@@ -190,12 +190,14 @@ func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
 
 // jsonSide and jsonRow are the shapes of -format json. An interval bound
 // that is infinite (fewer than six samples have no finite 95% interval)
-// is null, as JSON has no infinities.
+// is null, as JSON has no infinities. Samples are the side's values,
+// sorted.
 type jsonSide struct {
-	Center float64  `json:"center"`
-	Lo     *float64 `json:"lo"`
-	Hi     *float64 `json:"hi"`
-	N      int      `json:"n"`
+	Center  float64   `json:"center"`
+	Lo      *float64  `json:"lo"`
+	Hi      *float64  `json:"hi"`
+	N       int       `json:"n"`
+	Samples []float64 `json:"samples"`
 }
 
 type jsonRow struct {
@@ -215,7 +217,7 @@ func side(s Side) *jsonSide {
 	if s.N == 0 {
 		return nil
 	}
-	return &jsonSide{s.Center, finite(s.Lo), finite(s.Hi), s.N}
+	return &jsonSide{s.Center, finite(s.Lo), finite(s.Hi), s.N, s.Values}
 }
 
 func finite(v float64) *float64 {
@@ -225,10 +227,16 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-// WriteJSON writes every row as a JSON object: old and new center (median)
-// and interval, the change in percent, the p-value, the verdict and whether
-// the row fails the gate.
+// WriteJSON writes every row as a JSON object: old and new center (median),
+// interval and samples, the change in percent, the p-value, the verdict and
+// whether the row fails the gate.
 func WriteJSON(w io.Writer, rows []Judged) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonRows(rows))
+}
+
+func jsonRows(rows []Judged) []jsonRow {
 	out := make([]jsonRow, len(rows))
 	for i, r := range rows {
 		var d *float64
@@ -238,9 +246,7 @@ func WriteJSON(w io.Writer, rows []Judged) error {
 		}
 		out[i] = jsonRow{r.Pkg, r.Name, r.Unit, side(r.Old), side(r.New), d, finite(r.PAdj), r.Verdict, r.Fails, r.Warnings}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
 // WriteCSV writes one line per row with the fields of WriteJSON.

@@ -162,9 +162,10 @@ func TestWriteJSON(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriteJSON(&b, rows))
 	type jside struct {
-		Center float64
-		Lo, Hi *float64
-		N      int
+		Center  float64
+		Lo, Hi  *float64
+		N       int
+		Samples []float64
 	}
 	var got []struct {
 		Pkg      string   `json:"pkg"`
@@ -208,8 +209,10 @@ func TestWriteJSON(t *testing.T) {
 				!assert.NotNil(t, g.DeltaPct, "row %s %s: delta_pct", r.Name, r.Unit) || !assert.NotNil(t, g.P, "row %s %s: p", r.Name, r.Unit) {
 				continue
 			}
-			assert.Equal(t, jside{r.Old.Center, &r.Old.Lo, &r.Old.Hi, r.Old.N}, *g.Old, "row %s %s: old side", r.Name, r.Unit)
+			assert.Equal(t, jside{r.Old.Center, &r.Old.Lo, &r.Old.Hi, r.Old.N, r.Old.Values}, *g.Old, "row %s %s: old side", r.Name, r.Unit)
 			assert.Equal(t, r.New.Center, g.New.Center, "row %s %s: new center", r.Name, r.Unit)
+			assert.Equal(t, r.New.Values, g.New.Samples, "row %s %s: new samples", r.Name, r.Unit)
+			assert.Len(t, g.New.Samples, g.New.N, "row %s %s: new samples", r.Name, r.Unit)
 			assert.Equal(t, r.New.N, g.New.N, "row %s %s: new samples", r.Name, r.Unit)
 			assert.InDelta(t, 100*r.Delta, *g.DeltaPct, 1e-9, "row %s %s: delta_pct", r.Name, r.Unit)
 			assert.Equal(t, r.PAdj, *g.P, "row %s %s: p", r.Name, r.Unit)
