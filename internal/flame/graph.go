@@ -51,6 +51,10 @@ type Options struct {
 	// be drawn in the HTML page. Zero means DefaultMinShare; a negative
 	// value draws every frame.
 	MinShare float64
+	// Keep, when not nil, keeps only the samples for whose stack (the
+	// function names, root first, inlined calls expanded) it returns
+	// true, after Focus and Ignore. BenchmarkStack is one.
+	Keep func(stack []string) bool
 }
 
 // ErrNoSamples is the error of FromProfiles when the profiles hold no
@@ -239,6 +243,9 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	}
 	g := b.finish()
 	if g.nodes[0].total == 0 {
+		if samples > 0 && o.Keep != nil {
+			return nil, fmt.Errorf("flame: no samples of type %s left after -focus, -ignore and the stack filter", st.Type)
+		}
 		if samples > 0 && (o.Focus != nil || o.Ignore != nil) {
 			return nil, fmt.Errorf("flame: no samples of type %s left after -focus and -ignore", st.Type)
 		}
@@ -274,7 +281,10 @@ func keep(names []string, o Options) bool {
 	if o.Ignore != nil && slices.ContainsFunc(names, o.Ignore.MatchString) {
 		return false
 	}
-	return o.Focus == nil || slices.ContainsFunc(names, o.Focus.MatchString)
+	if o.Focus != nil && !slices.ContainsFunc(names, o.Focus.MatchString) {
+		return false
+	}
+	return o.Keep == nil || o.Keep(names)
 }
 
 // sampleIndex returns the index of the sample type named want in p, or
