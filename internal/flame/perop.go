@@ -3,6 +3,7 @@ package flame
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,20 @@ type Subtraction struct {
 	// noise of the work that does not scale with the iteration count, or of
 	// work too rare to be sampled alike in both runs.
 	Clamped int64
+	// Noise is the sum of the positive differences left out because
+	// their call path grew too little to be work done per iteration
+	// (see Subtract).
+	Noise int64
+}
+
+// NoiseShare returns Noise as a share of the difference's total before
+// clamping (LargeTotal - SmallTotal), or 0 when that is not positive.
+func (s Subtraction) NoiseShare() float64 {
+	d := s.LargeTotal - s.SmallTotal
+	if d <= 0 {
+		return 0
+	}
+	return float64(s.Noise) / float64(d)
 }
 
 // ClampedShare returns Clamped as a share of the difference's total before
@@ -40,7 +55,18 @@ func (s Subtraction) ClampedShare() float64 {
 // testing's first one-iteration run, the profiler's own start and stop)
 // is in both graphs alike and cancels.
 //
-// Each call path's own (self) value is differenced; a negative difference
+// Work done a fixed number of times is sampled alike in both runs only up
+// to sampling noise, and a plain difference per path would keep the
+// positive half of that noise: a set-up of S samples would leave about the
+// square root of S behind. So a call path whose own (self) value grew by
+// a ratio likelier for fixed work than for work per iteration (below
+// about 1.71 for counts in the ratio 3, see fixedRatio in the code) is
+// left out, and its positive difference counted in Subtraction.Noise.
+// That also leaves out per-iteration work on a path that carries more
+// fixed work than per-iteration work (a benchmark function that calls the
+// same function directly in its set-up and in its loop), and per-iteration
+// work sampled too rarely to tell. Of the other paths, a negative
+// difference
 // is set to zero and counted in Subtraction.Clamped. The result is an
 // ordinary graph (not a diff), with large's sample type and minimum share;
 // it fails when the graphs are diffs, their sample types differ, the
@@ -63,14 +89,29 @@ func Subtract(small, large *Graph, smallOps, largeOps int64) (*Graph, Subtractio
 	j.merge(small, 0, 0, true)
 	joined := j.finish()
 
+	// A path's own values of S in the small run and L in the large one
+	// are taken as sampled from one rate, of work done a fixed number of
+	// times, when that is likelier than from rates in the ratio of the
+	// iteration counts k, of work done per iteration: given L+S, L is
+	// binomial with p = 1/2 or p = k/(k+1), and the likelihood ratio
+	// favours a fixed rate when L/S is below fixedRatio.
+	k := float64(largeOps) / float64(smallOps)
+	fixedRatio := math.Log((k+1)/2) / math.Log(2*k/(k+1))
+	fixed := func(n *node) bool {
+		return float64(n.self) < fixedRatio*float64(n.baseSelf)
+	}
 	// keep[n] is the positive part of n's own difference plus its
 	// children's kept values; a frame is copied when it keeps anything.
 	keep := make([]int64, len(joined.nodes))
 	for i := len(joined.nodes) - 1; i >= 0; i-- { // children follow their parent
 		n := &joined.nodes[i]
 		d := n.self - n.baseSelf
-		if d < 0 {
+		switch {
+		case d < 0:
 			s.Clamped -= d
+			d = 0
+		case fixed(n):
+			s.Noise += d
 			d = 0
 		}
 		keep[i] += d
@@ -86,7 +127,9 @@ func Subtract(small, large *Graph, smallOps, largeOps int64) (*Graph, Subtractio
 	copyNode = func(n, at int32) {
 		jn := &joined.nodes[n]
 		out.g.nodes[at].total = keep[n]
-		out.g.nodes[at].self = max(0, jn.self-jn.baseSelf)
+		if !fixed(jn) {
+			out.g.nodes[at].self = max(0, jn.self-jn.baseSelf)
+		}
 		for _, k := range jn.kids {
 			if keep[k] > 0 {
 				copyNode(k, out.child(at, out.intern(joined.names[joined.nodes[k].name])))
@@ -103,39 +146,61 @@ type TimedRegion struct {
 	// SampledNsPerOp is the graph's total, in nanoseconds, divided by
 	// its iteration count.
 	SampledNsPerOp float64
-	// MeasuredNsPerOp is the benchmark's own ns/op.
+	// MeasuredNsPerOp is the benchmark's own ns/op, wall-clock time.
 	MeasuredNsPerOp float64
+	// CPUShare, when in (0, 1), is the share of a CPU the run got (its
+	// CPU time over its wall-clock time): on a loaded machine the
+	// wall-clock ns/op holds time the benchmark waited for a CPU, which no
+	// CPU sample sees, so it is compared at this share. 0 or 1 and above
+	// compare it as it is.
+	CPUShare float64
+}
+
+// measuredCPU returns the measured ns/op put on the CPU samples' scale.
+func (t TimedRegion) measuredCPU() float64 {
+	if t.CPUShare > 0 && t.CPUShare < 1 {
+		return t.MeasuredNsPerOp * t.CPUShare
+	}
+	return t.MeasuredNsPerOp
 }
 
 // NewTimedRegion returns the TimedRegion of g, a CPU graph of ops
-// iterations, for a benchmark that measured measuredNsPerOp. It fails
-// when g's unit is not nanoseconds or ops is not positive.
-func NewTimedRegion(g *Graph, ops int64, measuredNsPerOp float64) (TimedRegion, error) {
+// iterations, for a benchmark that measured measuredNsPerOp in a run that
+// got cpuShare of a CPU (see TimedRegion.CPUShare; 0 when unknown). It
+// fails when g's unit is not nanoseconds or ops is not positive.
+func NewTimedRegion(g *Graph, ops int64, measuredNsPerOp, cpuShare float64) (TimedRegion, error) {
 	if g.unit != "nanoseconds" {
 		return TimedRegion{}, fmt.Errorf("flame: a %s graph in %s, want CPU time in nanoseconds", g.sample, g.unit)
 	}
 	if ops <= 0 {
 		return TimedRegion{}, fmt.Errorf("flame: %d iterations, want a positive count", ops)
 	}
-	return TimedRegion{float64(g.Total()) / float64(ops), measuredNsPerOp}, nil
+	return TimedRegion{float64(g.Total()) / float64(ops), measuredNsPerOp, cpuShare}, nil
 }
 
 // Outside returns the share of the samples that lies outside the timed
-// region: 1 - measured/sampled, at least 0 (a benchmark that runs on
-// several goroutines, or waits, can measure more time than one CPU
-// samples; then nothing is known to lie outside).
+// region: 1 - measured/sampled, the measured time at the run's CPU share,
+// at least 0 (a benchmark that waits, or whose CPU share varied during
+// the run, can measure more time than its CPU samples; then nothing is
+// known to lie outside).
 func (t TimedRegion) Outside() float64 {
 	if t.SampledNsPerOp <= 0 {
 		return 0
 	}
-	return max(0, 1-t.MeasuredNsPerOp/t.SampledNsPerOp)
+	return max(0, 1-t.measuredCPU()/t.SampledNsPerOp)
 }
 
 // String states the comparison in one line, as in "profile: 540 ns/op of
-// samples, measured: 180 ns/op: 67% outside the timed region".
+// samples, measured: 180 ns/op: 67% outside the timed region", or with a
+// CPU share below 1 "measured: 360 ns/op at 50% of a CPU, 180 ns/op of
+// CPU: …".
 func (t TimedRegion) String() string {
-	return fmt.Sprintf("profile: %s ns/op of samples, measured: %s ns/op: %.0f%% outside the timed region",
-		fmtNs(t.SampledNsPerOp), fmtNs(t.MeasuredNsPerOp), 100*t.Outside())
+	measured := fmtNs(t.MeasuredNsPerOp) + " ns/op"
+	if t.CPUShare > 0 && t.CPUShare < 1 {
+		measured += fmt.Sprintf(" at %.0f%% of a CPU, %s ns/op of CPU", 100*t.CPUShare, fmtNs(t.measuredCPU()))
+	}
+	return fmt.Sprintf("profile: %s ns/op of samples, measured: %s: %.0f%% outside the timed region",
+		fmtNs(t.SampledNsPerOp), measured, 100*t.Outside())
 }
 
 // fmtNs formats a time per operation with three significant digits or as

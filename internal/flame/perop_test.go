@@ -47,17 +47,39 @@ func TestSubtract(t *testing.T) {
 	require.NoError(t, err)
 	d, s, err := Subtract(small, large, 100, 400)
 	require.NoError(t, err)
+	// setup;build grew by 1 of 30: fixed work and sampling noise.
 	assert.Equal(t, map[string]int64{
-		"main;setup;build": 1,
 		"main;loop;work":   30,
 		"main;loop":        6,
 		"main;new":         3,
 	}, foldedMap(t, d))
-	assert.Equal(t, int64(40), d.Total())
-	assert.Equal(t, Subtraction{Ops: 300, SmallTotal: 96, LargeTotal: 131, Clamped: 5}, s)
+	assert.Equal(t, int64(39), d.Total())
+	assert.Equal(t, Subtraction{Ops: 300, SmallTotal: 96, LargeTotal: 131, Clamped: 5, Noise: 1}, s)
 	assert.InDelta(t, 5.0/35, s.ClampedShare(), 1e-9)
+	assert.InDelta(t, 1.0/35, s.NoiseShare(), 1e-9)
 	// The result is an ordinary graph: its totals are consistent.
-	assert.Equal(t, map[string]int64{"": 40, "main": 40, "main;setup": 1, "main;setup;build": 1, "main;loop": 36, "main;loop;work": 30, "main;new": 3}, pathTotals(d))
+	assert.Equal(t, map[string]int64{"": 39, "main": 39, "main;loop": 36, "main;loop;work": 30, "main;new": 3}, pathTotals(d))
+
+	// The ratio that tells fixed work from work per iteration: for counts
+	// in the ratio 3, about 1.71.
+	for _, tt := range []struct {
+		small, large int64
+		kept         bool
+	}{{10, 17, false}, {10, 18, true}, {0, 1, true}, {1, 1, false}, {100, 300, true}, {100, 160, false}} {
+		sg, err := FromProfiles([]*profile.Profile{synth(t, []string{"samples"}, map[string][]int64{"main;f": {tt.small}, "main;g": {1000}})}, Options{})
+		require.NoError(t, err)
+		lg, err := FromProfiles([]*profile.Profile{synth(t, []string{"samples"}, map[string][]int64{"main;f": {tt.large}, "main;g": {3000}})}, Options{})
+		require.NoError(t, err)
+		d, s, err := Subtract(sg, lg, 10, 30)
+		require.NoError(t, err)
+		want := map[string]int64{"main;g": 2000}
+		if tt.kept {
+			want["main;f"] = tt.large - tt.small
+		} else {
+			assert.Equal(t, max(0, tt.large-tt.small), s.Noise, "%d → %d", tt.small, tt.large)
+		}
+		assert.Equal(t, want, foldedMap(t, d), "%d → %d", tt.small, tt.large)
+	}
 
 	_, _, err = Subtract(large, large, 100, 100)
 	assert.ErrorContains(t, err, "want 0 < small < large")
@@ -72,7 +94,11 @@ func TestTimedRegion(t *testing.T) {
 	assert.InDelta(t, 2.0/3, tr.Outside(), 1e-9)
 	assert.Equal(t, "profile: 540 ns/op of samples, measured: 180 ns/op: 67% outside the timed region", tr.String())
 	assert.Zero(t, TimedRegion{SampledNsPerOp: 100, MeasuredNsPerOp: 150}.Outside(), "more measured than sampled")
-	assert.Equal(t, "profile: 12345 ns/op of samples, measured: 1.5 ns/op: 100% outside the timed region", TimedRegion{12345, 1.5}.String())
+	assert.Equal(t, "profile: 12345 ns/op of samples, measured: 1.5 ns/op: 100% outside the timed region", TimedRegion{12345, 1.5, 0}.String())
+	loaded := TimedRegion{SampledNsPerOp: 540, MeasuredNsPerOp: 360, CPUShare: 0.5}
+	assert.InDelta(t, 2.0/3, loaded.Outside(), 1e-9, "wall-clock time at half a CPU")
+	assert.Equal(t, "profile: 540 ns/op of samples, measured: 360 ns/op at 50% of a CPU, 180 ns/op of CPU: 67% outside the timed region", loaded.String())
+	assert.InDelta(t, 1.0/3, TimedRegion{540, 360, 1.7}.Outside(), 1e-9, "a share above 1 (other threads) is not applied")
 }
 
 func TestBenchmarkStack(t *testing.T) {

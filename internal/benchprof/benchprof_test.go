@@ -1,0 +1,159 @@
+package benchprof
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/netkit/netkit/internal/benchrun"
+	"github.com/netkit/netkit/internal/flame"
+)
+
+// buildSetup copies the module testdata/setup into a temporary directory
+// and builds its test binary.
+func buildSetup(t *testing.T) benchrun.Package {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "setup_test.go"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "setup", name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o644))
+	}
+	opts := benchrun.Options{Dir: dir}
+	ctx := context.Background()
+	pkgs, err := benchrun.List(ctx, opts)
+	require.NoError(t, err)
+	pkgs, err = benchrun.Build(ctx, opts, pkgs, filepath.Join(dir, "bin"))
+	require.NoError(t, err)
+	require.Len(t, pkgs, 1)
+	return pkgs[0]
+}
+
+// share returns the part of g's total whose stack holds a frame named
+// fn.
+func share(t *testing.T, g *flame.Graph, fn string) float64 {
+	t.Helper()
+	var buf strings.Builder
+	require.NoError(t, g.WriteFolded(&buf))
+	var in, all float64
+	for line := range strings.Lines(buf.String()) {
+		i := strings.LastIndexByte(line, ' ')
+		var v float64
+		for _, c := range strings.TrimSpace(line[i+1:]) {
+			v = 10*v + float64(c-'0')
+		}
+		all += v
+		if strings.Contains(";"+line[:i]+";", ";"+fn+";") {
+			in += v
+		}
+	}
+	require.Positive(t, all)
+	return in / all
+}
+
+const timedWork = "example.com/setup.timedWork"
+
+// TestTimedRegion: of benchmarks whose set-up outside the timed region
+// (under b.StopTimer, or in a parent benchmark) takes a large part of a
+// plain profile, at least 90% of the per-operation difference lies in
+// the timed work. The runs are of fixed iteration counts: CPU samples
+// count CPU time, so a loaded machine gives about as many.
+func TestTimedRegion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	pkg := buildSetup(t)
+	out := t.TempDir()
+	for _, name := range []string{"BenchmarkStopped", "BenchmarkParent/get"} {
+		base := filepath.Join(out, strings.ReplaceAll(name, "/", "_"))
+		pr, err := Run(context.Background(), pkg, benchrun.Options{Benchtime: "1000000x"}, name, FilesFor(base, true))
+		require.NoError(t, err, name)
+		assert.Equal(t, int64(1000000), pr.Small.Ops)
+		assert.Equal(t, int64(Factor*1000000), pr.Large.Ops)
+
+		r, err := pr.CPU(flame.Options{})
+		require.NoError(t, err, name)
+		large, err := graph(pr.LargeCPU, flame.Options{})
+		require.NoError(t, err)
+		plain, perOp := share(t, large, timedWork), share(t, r.Graph, timedWork)
+		t.Logf("%s: timed work is %.1f%% of the plain profile, %.1f%% of the difference; %s; %s; clamped %.1f%%, noise %.1f%%",
+			name, 100*plain, 100*perOp, r.Run, r.PerOp, 100*r.Subtraction.ClampedShare(), 100*r.Subtraction.NoiseShare())
+		assert.Less(t, plain, 0.9, "%s: the plain profile should hold much set-up", name)
+		if !assert.GreaterOrEqual(t, perOp, 0.9, "%s: share of the per-op difference in %s", name, timedWork) {
+			var buf strings.Builder
+			require.NoError(t, r.Graph.WriteFolded(&buf))
+			t.Logf("the difference:\n%s", buf.String())
+		}
+		if r.PerOp.CPUShare >= 0.9 { // see TestTimedRegionChunked
+			assert.Less(t, r.PerOp.Outside(), 0.1, "%s: %s", name, r.PerOp)
+		}
+		assert.Len(t, r.Notes(), 3)
+	}
+}
+
+// TestTimedRegionChunked: set-up that grows with b.N (a table rebuilt
+// under b.StopTimer every 1000 iterations) stays in the difference, and
+// the comparison with the measured ns/op says how much of it there is.
+func TestTimedRegionChunked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	pkg := buildSetup(t)
+	pr, err := Run(context.Background(), pkg, benchrun.Options{Benchtime: "300000x"}, "BenchmarkChunked", FilesFor(filepath.Join(t.TempDir(), "c"), false))
+	require.NoError(t, err)
+	r, err := pr.CPU(flame.Options{})
+	require.NoError(t, err)
+	var folded strings.Builder
+	require.NoError(t, r.Graph.WriteFolded(&folded))
+	t.Logf("%s; timed work %.1f%% of the difference; %+v\n%s", r.PerOp, 100*share(t, r.Graph, timedWork), r.Subtraction, folded.String())
+	outside := 1 - share(t, r.Graph, timedWork)
+	assert.Greater(t, outside, 0.3, "the rebuilt table should be a large part of the difference")
+	// The statement compares CPU samples with wall-clock ns/op taken at
+	// the whole run's CPU share: on a loaded machine the share of the
+	// timed loop differs from the run's, and the statement is rough.
+	if r.PerOp.CPUShare < 0.9 {
+		t.Logf("the run got %.0f%% of a CPU: the statement is not checked", 100*r.PerOp.CPUShare)
+		return
+	}
+	assert.InDelta(t, outside, r.PerOp.Outside(), 0.15, "%s: the stated share outside the timed region, against the set-up's share of the samples", r.PerOp)
+	_, err = pr.Alloc("", flame.Options{})
+	assert.ErrorContains(t, err, "without allocation profiles")
+}
+
+// TestRunCalibrates: with a -benchtime duration, Run measures ns/op first
+// and picks counts whose difference lasts about that long.
+func TestRunCalibrates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	pkg := buildSetup(t)
+	pr, err := Run(context.Background(), pkg, benchrun.Options{Benchtime: "100ms"}, "BenchmarkParent/get", FilesFor(filepath.Join(t.TempDir(), "p"), false))
+	require.NoError(t, err)
+	ns := pr.Large.Values["ns/op"]
+	planned := time.Duration(float64(pr.Ops()) * ns)
+	t.Logf("%d and %d iterations at %.0f ns/op: %v", pr.Small.Ops, pr.Large.Ops, ns, planned)
+	assert.Equal(t, Factor*pr.Small.Ops, pr.Large.Ops)
+	assert.Greater(t, planned, MinTime/3, "the difference should hold about MinTime of the loop")
+	assert.Less(t, planned, 3*MinTime, "the difference should hold about MinTime of the loop")
+}
+
+func TestCountFor(t *testing.T) {
+	assert.Equal(t, int64(500), countFor(time.Second, 1e6))
+	assert.Equal(t, int64(2), countFor(time.Second, 1e10), "at least 2")
+	assert.Equal(t, maxOps/Factor, countFor(time.Second, 0), "an unmeasurably fast benchmark")
+	assert.Equal(t, maxOps/Factor, countFor(time.Second, 1e-6))
+}
+
+func TestSmallCountOfBenchtime(t *testing.T) {
+	for bt, want := range map[string]int64{"1x": 2, "500x": 500, "2000000000x": maxOps / Factor} {
+		n, err := smallCount(context.Background(), benchrun.Package{}, benchrun.Options{Benchtime: bt}, "BenchmarkX")
+		require.NoError(t, err)
+		assert.Equal(t, want, n, bt)
+	}
+}
