@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/netkit/netkit/internal/benchcmp"
+	"github.com/netkit/netkit/internal/benchprof"
 	"github.com/netkit/netkit/internal/benchrun"
 )
 
@@ -121,22 +122,18 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 	for i, b := range todo {
 		base := inDir(dir, names.file(slug(b.pkg), slug(strings.TrimPrefix(b.name, "Benchmark"))))
 		prog.logf("[%d/%d] profiling %s %s", i+1, len(todo), b.pkg, b.name)
-		var (
-			cpu [2]string
-			ops [2]int64
-		)
+		var perOp [2]*benchprof.Result
 		err := os.MkdirAll(filepath.Dir(base), 0o755)
 		for k, r := range revs {
 			if err != nil {
 				break
 			}
-			cpu[k] = base + "." + [2]string{"old", "new"}[k] + ".cpu.pprof"
 			p, ok := findPackage(r.pkgs, b.pkg)
 			if !ok {
 				err = fmt.Errorf("revision %s has no package %s", r.arg, b.pkg)
 				break
 			}
-			ops[k], err = p.Profile(ctx, popts, b.name, cpu[k], "")
+			perOp[k], err = profilePerOpSide(ctx, p, popts, b.name, base+"."+[2]string{"old", "new"}[k])
 		}
 		if ctx.Err() != nil {
 			return links, context.Cause(ctx)
@@ -146,7 +143,7 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 			continue
 		}
 		flame := base + ".diff.html"
-		err = writeDiffFlame(cpu[:1], cpu[1:], ops[0], ops[1], flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
+		err = writePerOpDiff(perOp[0], perOp[1], flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
 		if err != nil {
 			fmt.Fprintf(w, "netbench: warning: no flame graph of %s %s: %v\n", b.pkg, b.name, err)
 			continue

@@ -33,9 +33,9 @@ import (
 // The difference holds the work of Factor-1 times the smaller count.
 const Factor = 3
 
-// MinTime is the least CPU time of the benchmark's timed loop that the
-// difference of the two runs is planned to hold when the -benchtime is a
-// duration: at the profiler's 100 Hz, a hundred samples.
+// MinTime is the time of the benchmark's timed loop that the difference
+// of the two runs is planned to hold when no -benchtime is given: at the
+// profiler's 100 Hz, a hundred samples.
 const MinTime = time.Second
 
 // maxOps bounds an iteration count, as the testing package does.
@@ -85,7 +85,8 @@ func FilesFor(base string, alloc bool) Files {
 // once, of any other count twice, and both runs must do their set-up
 // alike). Otherwise a first, unprofiled run of a tenth of the -benchtime
 // (at least 50ms) measures ns/op, and n is chosen so that the difference
-// holds about the -benchtime (at least MinTime) of the timed loop.
+// holds about the -benchtime (MinTime when it is "") of the timed loop:
+// the smaller run lasts about half of it, the larger one and a half.
 func Run(ctx context.Context, pkg benchrun.Package, opts benchrun.Options, name string, files Files) (*Profile, error) {
 	n, err := smallCount(ctx, pkg, opts, name)
 	if err != nil {
@@ -119,10 +120,10 @@ func smallCount(ctx context.Context, pkg benchrun.Package, opts benchrun.Options
 	d := MinTime
 	if opts.Benchtime != "" {
 		bt, err := time.ParseDuration(opts.Benchtime)
-		if err != nil {
+		if err != nil || bt <= 0 {
 			return 0, fmt.Errorf("benchprof: invalid -benchtime %q", opts.Benchtime)
 		}
-		d = max(d, bt)
+		d = bt
 	}
 	o := opts
 	o.Benchtime = max(d/10, 50*time.Millisecond).String()

@@ -244,7 +244,7 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	g := b.finish()
 	if g.nodes[0].total == 0 {
 		if samples > 0 && o.Keep != nil {
-			return nil, fmt.Errorf("flame: no samples of type %s left after -focus, -ignore and the stack filter", st.Type)
+			return nil, fmt.Errorf("%w of type %s left after -focus, -ignore and the stack filter", ErrNoSamples, st.Type)
 		}
 		if samples > 0 && (o.Focus != nil || o.Ignore != nil) {
 			return nil, fmt.Errorf("flame: no samples of type %s left after -focus and -ignore", st.Type)

@@ -49,9 +49,9 @@ func TestSubtract(t *testing.T) {
 	require.NoError(t, err)
 	// setup;build grew by 1 of 30: fixed work and sampling noise.
 	assert.Equal(t, map[string]int64{
-		"main;loop;work":   30,
-		"main;loop":        6,
-		"main;new":         3,
+		"main;loop;work": 30,
+		"main;loop":      6,
+		"main;new":       3,
 	}, foldedMap(t, d))
 	assert.Equal(t, int64(39), d.Total())
 	assert.Equal(t, Subtraction{Ops: 300, SmallTotal: 96, LargeTotal: 131, Clamped: 5, Noise: 1}, s)
