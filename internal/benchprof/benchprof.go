@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +88,7 @@ func FilesFor(base string, alloc bool) Files {
 // (at least 50ms) measures ns/op, and n is chosen so that the difference
 // holds about the -benchtime (MinTime when it is "") of the timed loop:
 // the smaller run lasts about half of it, the larger one and a half.
+// When a run fails (or ctx is cancelled), Run removes the files it wrote.
 func Run(ctx context.Context, pkg benchrun.Package, opts benchrun.Options, name string, files Files) (*Profile, error) {
 	n, err := smallCount(ctx, pkg, opts, name)
 	if err != nil {
@@ -100,12 +102,23 @@ func Run(ctx context.Context, pkg benchrun.Package, opts benchrun.Options, name 
 	}
 	o.Benchtime = strconv.FormatInt(Factor*n, 10) + "x"
 	if pr.Large, err = pkg.ProfileRun(ctx, o, name, files.CPU, files.Alloc); err != nil {
+		removeFiles(files.SmallCPU, files.SmallAlloc)
 		return nil, err
 	}
 	if pr.Small.Ops != n || pr.Large.Ops != Factor*n {
+		removeFiles(files.SmallCPU, files.SmallAlloc, files.CPU, files.Alloc)
 		return nil, fmt.Errorf("benchprof: %s ran %d and %d iterations, want %d and %d", name, pr.Small.Ops, pr.Large.Ops, n, Factor*n)
 	}
 	return pr, nil
+}
+
+// removeFiles removes the files named, skipping "".
+func removeFiles(paths ...string) {
+	for _, p := range paths {
+		if p != "" {
+			os.Remove(p) // absent when its run failed early
+		}
+	}
 }
 
 // smallCount returns the iteration count of the smaller profiled run.

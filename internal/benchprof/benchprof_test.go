@@ -126,6 +126,32 @@ func TestTimedRegionChunked(t *testing.T) {
 	assert.ErrorContains(t, err, "without allocation profiles")
 }
 
+// TestAllocPerOp: the per-operation allocation graph holds the timed
+// loop's allocations, not the set-up's (16 MiB before b.ResetTimer), nor
+// the profiler's or the testing package's own.
+func TestAllocPerOp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles a module")
+	}
+	pkg := buildSetup(t)
+	pr, err := Run(context.Background(), pkg, benchrun.Options{Benchtime: "5000x"}, "BenchmarkAllocs", FilesFor(filepath.Join(t.TempDir(), "a"), true))
+	require.NoError(t, err)
+	r, err := pr.Alloc("", flame.Options{})
+	require.NoError(t, err)
+	var folded strings.Builder
+	require.NoError(t, r.Graph.WriteFolded(&folded))
+	assert.NotContains(t, folded.String(), "runtime/pprof.", "the profiler's allocations")
+	assert.GreaterOrEqual(t, share(t, r.Graph, "example.com/setup.allocWork"), 0.9, "per-op allocations:\n%s", folded.String())
+	// The sampled bytes per operation estimate the measured B/op.
+	perOp := float64(r.Graph.Total()) / float64(r.Ops)
+	assert.InEpsilon(t, pr.Large.Values["B/op"], perOp, 0.25, "sampled %.0f B/op, measured %.0f", perOp, pr.Large.Values["B/op"])
+
+	// The plain allocation profile of the larger run holds the set-up.
+	plain, err := graph(pr.LargeAlloc, flame.Options{Sample: "alloc_space"})
+	require.NoError(t, err)
+	assert.Less(t, share(t, plain, "example.com/setup.allocWork"), 0.9, "the plain profile should hold the set-up's 16 MiB")
+}
+
 // TestRunCalibrates: with a -benchtime duration, Run measures ns/op first
 // and picks counts whose difference lasts about that long.
 func TestRunCalibrates(t *testing.T) {

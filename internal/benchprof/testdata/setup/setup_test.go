@@ -75,3 +75,25 @@ func BenchmarkChunked(b *testing.B) {
 		}
 	}
 }
+
+var sinkBytes []byte
+
+// allocWork allocates 4 KiB: the only allocation of BenchmarkAllocs's
+// timed region.
+//
+//go:noinline
+func allocWork() []byte { return make([]byte, 4096) }
+
+// BenchmarkAllocs allocates a large table before b.ResetTimer and 4 KiB
+// per iteration.
+func BenchmarkAllocs(b *testing.B) {
+	big := make([][]byte, 256)
+	for i := range big {
+		big[i] = make([]byte, 64<<10)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sinkBytes = allocWork()
+	}
+	sinkBytes = big[len(big)-1]
+}
