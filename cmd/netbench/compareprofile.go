@@ -83,11 +83,12 @@ func shortCommit(r *revision) string {
 	return c
 }
 
-// profileFailures runs, for every benchmark with a row that profiled
-// accepts, benchrun.Package.Profile once with the old revision's binary
-// and once with the new one's, writing
-// <dir>/<package>/<benchmark>.old.cpu.pprof and .new.cpu.pprof, and then
-// the differential flame graph <benchmark>.diff.html. It runs nothing and
+// profileFailures profiles, for every benchmark with a row that profiled
+// accepts, its timed region (benchprof.Run, two runs) with the old
+// revision's binary and with the new one's, writing
+// <dir>/<package>/<benchmark>.old.cpu.pprof, .old.cpu.small.pprof,
+// .new.cpu.pprof and .new.cpu.small.pprof, and then the differential flame
+// graph of the two per-operation differences, <benchmark>.diff.html. It runs nothing and
 // creates no directory when no row fails.
 //
 // It returns the flame graphs written, keyed by Pkg + "\t" + Name of the
@@ -159,9 +160,9 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 	return links, nil
 }
 
-// minProfileTime is the shortest -benchtime of compare's profiling runs:
-// a benchmark's set-up outside its loop (building inputs) is in the
-// profile too, and a run of at least a second keeps it a small part.
+// minProfileTime is the shortest -benchtime of compare's profiling: the
+// time of the timed loop that the difference of the two profiled runs
+// holds, enough samples for a flame graph.
 const minProfileTime = time.Second
 
 // profileOptions returns the options of compare's profiling runs: opts,
