@@ -71,6 +71,9 @@ type Graph struct {
 	nodes        []node   // nodes[0] is the root; children follow their parent in preorder
 	diff         bool
 	minShare     float64
+	// quantum is the value of one sample when the profiles' period is in
+	// the unit of the graph's values (a CPU profile's 10ms), else 0.
+	quantum int64
 	// baseOps and newOps are the iteration counts of the two profiled
 	// runs of a diff made by DiffPerOp (0 otherwise).
 	baseOps, newOps int64
@@ -222,6 +225,9 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	}
 	st := p.SampleType[idx]
 	b := newBuilder(st.Type, st.Unit, o.MinShare)
+	if p.PeriodType != nil && p.PeriodType.Unit == st.Unit && p.Period > 0 {
+		b.g.quantum = p.Period
+	}
 	var names []string
 	var path []int32
 	samples := 0

@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+// minSamples is the fewest samples, in both runs together, by which
+// Subtract judges a call path on its own values.
+const minSamples = 8
+
 // Subtraction says how Subtract arrived at its graph.
 type Subtraction struct {
 	// Ops is the number of iterations the difference stands for: the
@@ -61,7 +65,10 @@ func (s Subtraction) ClampedShare() float64 {
 // square root of S behind. So a call path whose own (self) value grew by
 // a ratio likelier for fixed work than for work per iteration (below
 // about 1.71 for counts in the ratio 3, see fixedRatio in the code) is
-// left out, and its positive difference counted in Subtraction.Noise.
+// left out, and its positive difference counted in Subtraction.Noise. When
+// the profiles' sample period is known (a CPU profile's), a path sampled
+// fewer than minSamples times in both runs is judged by the totals of the
+// nearest frame above it sampled that often.
 // That also leaves out per-iteration work on a path that carries more
 // fixed work than per-iteration work (a benchmark function that calls the
 // same function directly in its set-up and in its loop), and per-iteration
@@ -97,8 +104,29 @@ func Subtract(small, large *Graph, smallOps, largeOps int64) (*Graph, Subtractio
 	// favours a fixed rate when L/S is below fixedRatio.
 	k := float64(largeOps) / float64(smallOps)
 	fixedRatio := math.Log((k+1)/2) / math.Log(2*k/(k+1))
-	fixed := func(n *node) bool {
-		return float64(n.self) < fixedRatio*float64(n.baseSelf)
+	// A path sampled fewer than minSamples times in both runs together
+	// is judged by the nearest frame, itself or above, whose subtree was
+	// sampled that often: a few samples cannot tell, and the set-up's
+	// noise is mostly such paths. That needs the sample period (quantum).
+	q := large.quantum
+	if small.quantum != q {
+		q = 0
+	}
+	judge := make([]int32, len(joined.nodes)) // the frame whose subtree totals judge a small self
+	for i := range joined.nodes {             // parents come first
+		n := &joined.nodes[i]
+		judge[i] = int32(i)
+		if n.parent >= 0 && q > 0 && n.total+n.baseTotal < minSamples*q {
+			judge[i] = judge[n.parent]
+		}
+	}
+	fixed := func(i int32) bool {
+		n := &joined.nodes[i]
+		if q == 0 || n.self+n.baseSelf >= minSamples*q {
+			return float64(n.self) < fixedRatio*float64(n.baseSelf)
+		}
+		j := &joined.nodes[judge[i]]
+		return float64(j.total) < fixedRatio*float64(j.baseTotal)
 	}
 	// keep[n] is the positive part of n's own difference plus its
 	// children's kept values; a frame is copied when it keeps anything.
@@ -110,7 +138,7 @@ func Subtract(small, large *Graph, smallOps, largeOps int64) (*Graph, Subtractio
 		case d < 0:
 			s.Clamped -= d
 			d = 0
-		case fixed(n):
+		case fixed(int32(i)):
 			s.Noise += d
 			d = 0
 		}
@@ -127,7 +155,7 @@ func Subtract(small, large *Graph, smallOps, largeOps int64) (*Graph, Subtractio
 	copyNode = func(n, at int32) {
 		jn := &joined.nodes[n]
 		out.g.nodes[at].total = keep[n]
-		if !fixed(jn) {
+		if !fixed(n) {
 			out.g.nodes[at].self = max(0, jn.self-jn.baseSelf)
 		}
 		for _, k := range jn.kids {

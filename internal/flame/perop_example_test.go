@@ -35,27 +35,27 @@ func cpuGraph(stacks map[string][]string, ns map[string]int64) *flame.Graph {
 	return g
 }
 
-// Two CPU profiles of one benchmark, run 1000 and 3000 iterations: its
-// set-up (build) takes 400ms in both, its loop (get) 1µs per iteration.
-// The difference holds the loop alone.
+// Two CPU profiles of one benchmark, run a million and three million
+// iterations: its set-up (build) takes 400ms in both, its loop (get) 1µs
+// per iteration. The difference holds the loop alone.
 func ExampleSubtract() {
 	stacks := map[string][]string{
 		"build": {"m.BenchmarkGet", "m.build"},
 		"get":   {"m.BenchmarkGet", "m.get"},
 	}
-	small := cpuGraph(stacks, map[string]int64{"build": 400e6, "get": 1e6})
-	large := cpuGraph(stacks, map[string]int64{"build": 400e6, "get": 3e6})
-	d, s, err := flame.Subtract(small, large, 1000, 3000)
+	small := cpuGraph(stacks, map[string]int64{"build": 400e6, "get": 1e9})
+	large := cpuGraph(stacks, map[string]int64{"build": 400e6, "get": 3e9})
+	d, s, err := flame.Subtract(small, large, 1e6, 3e6)
 	if err != nil {
 		panic(err)
 	}
 	d.WriteFolded(os.Stdout)
 	timed, _ := flame.NewTimedRegion(d, s.Ops, 1000, 0)
 	fmt.Println(timed)
-	plain, _ := flame.NewTimedRegion(large, 3000, 1000, 0)
+	plain, _ := flame.NewTimedRegion(large, 3e6, 1000, 0)
 	fmt.Println(plain)
 	// Output:
-	// m.BenchmarkGet;m.get 2000000
+	// m.BenchmarkGet;m.get 2000000000
 	// profile: 1000 ns/op of samples, measured: 1000 ns/op: 0% outside the timed region
-	// profile: 134333 ns/op of samples, measured: 1000 ns/op: 99% outside the timed region
+	// profile: 1133 ns/op of samples, measured: 1000 ns/op: 12% outside the timed region
 }

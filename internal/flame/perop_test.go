@@ -128,3 +128,30 @@ func TestWriteHTMLNotes(t *testing.T) {
 	require.NoError(t, g.WriteHTMLNotes(&page, "t", []string{"profile: 1 ns/op <of> samples"}))
 	assert.Contains(t, page.String(), `<p class="note">profile: 1 ns/op &lt;of&gt; samples</p>`)
 }
+
+// TestSubtractSmallPaths: with the sample period known, a path sampled
+// too few times to tell is judged by the frame above it.
+func TestSubtractSmallPaths(t *testing.T) {
+	small := map[string][]int64{"main;setup": {20}, "main;setup;a": {1}, "main;loop": {100}, "main;loop;b": {2}}
+	large := map[string][]int64{"main;setup": {20}, "main;setup;a": {3}, "main;loop": {300}, "main;loop;b": {3}}
+	for _, period := range []int64{0, 1} {
+		graph := func(stacks map[string][]int64) *Graph {
+			p := synth(t, []string{"samples"}, stacks)
+			p.PeriodType, p.Period = &profile.ValueType{Type: "samples", Unit: "count"}, period
+			g, err := FromProfiles([]*profile.Profile{p}, Options{})
+			require.NoError(t, err)
+			return g
+		}
+		d, s, err := Subtract(graph(small), graph(large), 10, 30)
+		require.NoError(t, err)
+		if period == 0 {
+			// Each path on its own: a grew 3x (kept), b 1.5x (left out).
+			assert.Equal(t, map[string]int64{"main;setup;a": 2, "main;loop": 200}, foldedMap(t, d), "no period")
+			assert.Equal(t, int64(1), s.Noise, "no period")
+			continue
+		}
+		// a is judged by setup (fixed), b by loop (per iteration).
+		assert.Equal(t, map[string]int64{"main;loop;b": 1, "main;loop": 200}, foldedMap(t, d), "period 1")
+		assert.Equal(t, int64(2), s.Noise, "period 1")
+	}
+}
