@@ -85,8 +85,9 @@ func FilesFor(base string, alloc bool) Files {
 // is that count (at least 2: testing runs a benchmark of -benchtime 1x
 // once, of any other count twice, and both runs must do their set-up
 // alike). Otherwise a first, unprofiled run of a tenth of the -benchtime
-// (at least 50ms) measures ns/op, and n is chosen so that the difference
-// holds about the -benchtime (MinTime when it is "") of the timed loop:
+// (at least 50ms) measures ns/op (taken at the share of a CPU that run got,
+// on a loaded machine), and n is chosen so that the difference holds about
+// the -benchtime (MinTime when it is "") of the timed loop's CPU time:
 // the smaller run lasts about half of it, the larger one and a half.
 // When a run fails (or ctx is cancelled), Run removes the files it wrote.
 func Run(ctx context.Context, pkg benchrun.Package, opts benchrun.Options, name string, files Files) (*Profile, error) {
@@ -144,7 +145,13 @@ func smallCount(ctx context.Context, pkg benchrun.Package, opts benchrun.Options
 	if err != nil {
 		return 0, err
 	}
-	return countFor(d, r.Values["ns/op"]), nil
+	ns := r.Values["ns/op"]
+	if r.CPU > 0 && r.CPU < r.Wall {
+		// On a loaded machine, count the CPU time the loop gets: that is
+		// what the profiler samples.
+		ns *= float64(r.CPU) / float64(r.Wall)
+	}
+	return countFor(d, ns), nil
 }
 
 // countFor returns the smaller iteration count for a difference of
