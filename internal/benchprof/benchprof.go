@@ -236,6 +236,13 @@ func (p *Profile) Alloc(sample string, o flame.Options) (*Result, error) {
 	if p.SmallAlloc == "" {
 		return nil, fmt.Errorf("benchprof: %s was profiled without allocation profiles", p.Name)
 	}
+	return p.subtract(p.SmallAlloc, p.LargeAlloc, allocOptions(sample, o))
+}
+
+// allocOptions returns o for the allocation graph of sample type sample
+// ("alloc_space" when ""), keeping only the stacks flame.BenchmarkStack
+// keeps (and o.Keep, if set).
+func allocOptions(sample string, o flame.Options) flame.Options {
 	if sample == "" {
 		sample = "alloc_space"
 	}
@@ -244,7 +251,7 @@ func (p *Profile) Alloc(sample string, o flame.Options) (*Result, error) {
 	o.Keep = func(stack []string) bool {
 		return flame.BenchmarkStack(stack) && (keep == nil || keep(stack))
 	}
-	return p.subtract(p.SmallAlloc, p.LargeAlloc, o)
+	return o
 }
 
 func (p *Profile) subtract(small, large string, o flame.Options) (*Result, error) {

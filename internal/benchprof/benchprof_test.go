@@ -192,3 +192,15 @@ func TestSmallCountOfBenchtime(t *testing.T) {
 		assert.Equal(t, want, n, bt)
 	}
 }
+
+func TestAllocOptions(t *testing.T) {
+	o := allocOptions("", flame.Options{})
+	assert.Equal(t, "alloc_space", o.Sample)
+	bench := []string{"runtime.goexit", "testing.(*B).run1.func1", "testing.(*B).runN", "m.BenchmarkX", "m.f"}
+	assert.True(t, o.Keep(bench), "a benchmark's allocation")
+	assert.False(t, o.Keep([]string{"runtime.main", "main.main", "testing.(*M).Run", "testing.(*M).after", "runtime/pprof.WriteHeapProfile"}), "the profiler's")
+	assert.False(t, o.Keep([]string{"runtime.main", "main.main", "testing.(*M).Run", "testing.runBenchmarks", "flag.Parse"}), "testing's bookkeeping")
+	o = allocOptions("alloc_objects", flame.Options{Keep: func(s []string) bool { return len(s) > 10 }})
+	assert.Equal(t, "alloc_objects", o.Sample)
+	assert.False(t, o.Keep(bench), "the caller's Keep applies too")
+}
