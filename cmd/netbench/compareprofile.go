@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/netkit/netkit/internal/benchcmp"
+	"github.com/netkit/netkit/internal/benchprof"
 	"github.com/netkit/netkit/internal/benchrun"
 )
 
@@ -82,11 +83,12 @@ func shortCommit(r *revision) string {
 	return c
 }
 
-// profileFailures runs, for every benchmark with a row that profiled
-// accepts, benchrun.Package.Profile once with the old revision's binary
-// and once with the new one's, writing
-// <dir>/<package>/<benchmark>.old.cpu.pprof and .new.cpu.pprof, and then
-// the differential flame graph <benchmark>.diff.html. It runs nothing and
+// profileFailures profiles, for every benchmark with a row that profiled
+// accepts, its timed region (benchprof.Run, two runs) with the old
+// revision's binary and with the new one's, writing
+// <dir>/<package>/<benchmark>.old.cpu.pprof, .old.cpu.small.pprof,
+// .new.cpu.pprof and .new.cpu.small.pprof, and then the differential flame
+// graph of the two per-operation differences, <benchmark>.diff.html. It runs nothing and
 // creates no directory when no row fails.
 //
 // It returns the flame graphs written, keyed by Pkg + "\t" + Name of the
@@ -121,22 +123,18 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 	for i, b := range todo {
 		base := inDir(dir, names.file(slug(b.pkg), slug(strings.TrimPrefix(b.name, "Benchmark"))))
 		prog.logf("[%d/%d] profiling %s %s", i+1, len(todo), b.pkg, b.name)
-		var (
-			cpu [2]string
-			ops [2]int64
-		)
+		var perOp [2]*benchprof.Result
 		err := os.MkdirAll(filepath.Dir(base), 0o755)
 		for k, r := range revs {
 			if err != nil {
 				break
 			}
-			cpu[k] = base + "." + [2]string{"old", "new"}[k] + ".cpu.pprof"
 			p, ok := findPackage(r.pkgs, b.pkg)
 			if !ok {
 				err = fmt.Errorf("revision %s has no package %s", r.arg, b.pkg)
 				break
 			}
-			ops[k], err = p.Profile(ctx, popts, b.name, cpu[k], "")
+			perOp[k], err = profilePerOpSide(ctx, p, popts, b.name, base+"."+[2]string{"old", "new"}[k])
 		}
 		if ctx.Err() != nil {
 			return links, context.Cause(ctx)
@@ -146,7 +144,7 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 			continue
 		}
 		flame := base + ".diff.html"
-		err = writeDiffFlame(cpu[:1], cpu[1:], ops[0], ops[1], renames, flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
+		err = writePerOpDiff(perOp[0], perOp[1], renames, flame, fmt.Sprintf("%s %s: %s → %s (CPU)", b.pkg, b.name, label(revs[0]), label(revs[1])))
 		if err != nil {
 			fmt.Fprintf(w, "netbench: warning: no flame graph of %s %s: %v\n", b.pkg, b.name, err)
 			continue
@@ -162,9 +160,9 @@ func profileFailures(ctx context.Context, w io.Writer, prog *progress, opts benc
 	return links, nil
 }
 
-// minProfileTime is the shortest -benchtime of compare's profiling runs:
-// a benchmark's set-up outside its loop (building inputs) is in the
-// profile too, and a run of at least a second keeps it a small part.
+// minProfileTime is the shortest -benchtime of compare's profiling: the
+// time of the timed loop that the difference of the two profiled runs
+// holds, enough samples for a flame graph.
 const minProfileTime = time.Second
 
 // profileOptions returns the options of compare's profiling runs: opts,

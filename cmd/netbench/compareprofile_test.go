@@ -59,13 +59,14 @@ func TestCompareProfile(t *testing.T) {
 	for _, r := range rows {
 		if r.Fails && r.Unit == "sec/op" {
 			s := slug(r.Name)
-			want = append(want, "example.com_m_sum/"+s+".new.cpu.pprof", "example.com_m_sum/"+s+".old.cpu.pprof")
+			want = append(want, "example.com_m_sum/"+s+".new.cpu.pprof", "example.com_m_sum/"+s+".new.cpu.small.pprof",
+				"example.com_m_sum/"+s+".old.cpu.pprof", "example.com_m_sum/"+s+".old.cpu.small.pprof")
 		}
 	}
 	slices.Sort(want)
 	require.True(t, slices.ContainsFunc(want, func(f string) bool { return strings.Contains(f, "/Slower") }), "Slower does not fail the gate: %+v", rows)
 	got := pprofFiles(t, strings.TrimSuffix(report, ".json")+"-profiles")
-	assert.Equal(t, want, got, "profiles %q, want %q (2 per failing benchmark)\nstderr:\n%s", got, want, errOut)
+	assert.Equal(t, want, got, "profiles %q, want %q (4 per failing benchmark: two runs on each side)\nstderr:\n%s", got, want, errOut)
 	for _, f := range got {
 		cpuFuncs(t, filepath.Join(strings.TrimSuffix(report, ".json")+"-profiles", f)) // parses, as a CPU profile
 	}

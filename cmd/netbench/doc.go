@@ -35,8 +35,9 @@
 // profile writes a CPU and an allocation profile of every benchmark, each
 // run alone, under -o (default netbench-profiles/<commit>, which a
 // .gitignore in netbench-profiles keeps out of git's view, so that the
-// profiles do not make the tree dirty), with a flame graph of each CPU
-// profile and an index.
+// profiles do not make the tree dirty), with flame graphs of the timed
+// region per operation (see "profiles of the timed region" below) and an
+// index.
 //
 // flame draws pprof profiles as one self-contained HTML flame graph, or
 // writes folded stacks (-format folded); with -diff, two profiles as a
@@ -173,21 +174,75 @@
 // # profile, flame and compare -profile
 //
 // compare -profile profiles only the benchmarks that fail the gate in a
-// unit of time (when nothing fails nothing is profiled), each alone, once
-// on each revision, and writes a differential flame graph beside the
-// report, which links it. Since compare knows the iteration count of both
-// runs, its graphs are per operation: the base profile is scaled to the new
-// run's iterations and each frame colored by the change of its own time
-// per operation. That is what shows a benchmark that got slower
-// throughout: it runs for about -benchtime whatever its speed, so its loop
-// keeps its share of the profile and a change of shares shows nothing.
-// Profiling runs last at least 1 s so that set-up outside the loop stays a
-// small part.
+// unit of time (when nothing fails nothing is profiled), each alone, on
+// each revision, and writes a differential flame graph beside the report,
+// which links it. Its graphs are per operation: each side is the
+// difference of two runs (below), the work of a known number of
+// iterations; the old side is scaled to the new side's iterations and each
+// frame colored by the change of its own time per operation. That is what
+// shows a benchmark that got slower throughout: it runs for about
+// -benchtime whatever its speed, so its loop keeps its share of the
+// profile and a change of shares shows nothing. Since set-up is subtracted
+// on both sides, only work per operation is colored. The difference holds
+// at least 1 s of the timed loop (a longer time -benchtime, or the count of
+// an "Nx" -benchtime, is kept).
 //
 // profile runs each benchmark (each sub-benchmark, at each -cpu) alone,
-// with an anchored pattern so profiles do not mix, and writes its CPU and
-// allocation profiles, a flame graph of the CPU profile, and index.json and
-// index.txt listing benchmark to files.
+// with an anchored pattern so profiles do not mix. For each it writes
+// NAME.cpu.pprof and NAME.alloc.pprof (the larger run), NAME.cpu.small.pprof
+// and NAME.alloc.small.pprof (the smaller), the flame graphs of the
+// difference NAME.cpu.html (CPU time) and NAME.alloc.html (allocated bytes,
+// when anything was allocated per operation), NAME.cpu.perop.folded (the
+// CPU difference as folded stacks, the time of "ops" iterations), and
+// index.json and index.txt listing benchmark to files with the share of
+// samples outside the timed region.
+//
+// # Profiles of the timed region
+//
+// Go's profiler samples the whole test binary, not only the code between
+// b.ResetTimer or b.StartTimer and the end of the loop: set-up (building a
+// tree before b.ResetTimer, or in a parent benchmark around b.Run, and
+// testing's own first run of one iteration) is in a plain profile too, and
+// can be most of it. netbench therefore runs each profiled benchmark twice,
+// at fixed iteration counts n and 3n (-test.benchtime nx and 3nx, so that
+// both runs do the same set-up), and subtracts the first run's profile from
+// the second's per call path: what is left is the work of 2n iterations,
+// and a frame's width divided by 2n is its time per operation. With a
+// duration -benchtime (default 1s) a short unprofiled run measures ns/op
+// first and n is chosen for the difference to hold about that much of the
+// timed loop; with -benchtime Nx, n is N (at least 2). CPU samples count
+// the process's CPU time, so the difference holds on a loaded machine.
+//
+// Sampling noise of the set-up does not cancel exactly, and a plain
+// difference per path would keep its positive half. A call path whose own
+// samples grew by a ratio likelier for fixed work than for work per
+// iteration (below about 1.71 for counts in the ratio 3) is left out; a
+// path that shrank is clamped at zero. Each page and index.json say how
+// much was clamped and left out.
+//
+// Every CPU flame page and index.txt also state what share of the samples
+// lies outside the timed region, as "profile: 540 ns/op of samples,
+// measured: 180 ns/op: 67% outside the timed region": the samples per
+// operation against the benchmark's own ns/op, once for the plain profile
+// of the larger run and once for the drawn difference. Allocation graphs
+// leave out the allocations of runtime/pprof and of the testing package's
+// bookkeeping (stacks with a testing frame but none of its calls of
+// benchmark code), and are differenced the same way.
+//
+// Limits. Set-up that itself grows with b.N is not removed: a benchmark
+// that rebuilds its tree between b.StopTimer and b.StartTimer every
+// thousand iterations, as btree's do, keeps the rebuilds in the
+// difference; the statement of the share outside the timed region is what
+// reports it. That statement compares CPU samples with wall-clock ns/op:
+// on a loaded machine the measured time is taken at the share of a CPU the
+// run got (its CPU time over its wall-clock time, "at 40% of a CPU"), which
+// assumes the load was even over the run, so the share is rough there; a
+// benchmark that waits (I/O, sleeps) or runs on several goroutines has no
+// meaningful share and shows 0%. Per-iteration work on a call path that
+// carries more set-up than loop work (a benchmark function that calls the
+// same function directly both in its set-up and in its loop), and paths
+// sampled only a handful of times, can be left out as noise. Two profiled
+// runs, and a calibration run, take about three times as long as one.
 //
 // flame merges its profiles into one self-contained HTML page: no network,
 // no graphviz, no other file. Click to zoom, a regular-expression search

@@ -19,13 +19,16 @@ import (
 
 // profileEntry is one benchmark of a profile directory's index. Paths are
 // slash-separated and relative to the directory; Alloc is empty under
-// -mem=false, Flame when no flame graph was written.
+// -mem=false, Flame when no flame graph was written. CPU and Alloc are the
+// profiles of the larger of the two runs (see timedEntry), Flame is drawn
+// from their difference per operation.
 type profileEntry struct {
 	Pkg       string `json:"pkg"`
 	Benchmark string `json:"benchmark"` // full result name, as in run's output
 	CPU       string `json:"cpu"`
 	Alloc     string `json:"alloc,omitempty"`
 	Flame     string `json:"flame,omitempty"`
+	timedEntry
 }
 
 // A leaf is a benchmark that prints a result: a benchmark without
@@ -102,18 +105,14 @@ func profileCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(base))), 0o755); err != nil {
 			return fail(err)
 		}
-		prog.logf("[%d/%d] profiling %s %s", i+1, len(leaves), l.pkg.ImportPath, l.name)
-		if _, err := l.pkg.Profile(ctx, opts, l.name, inDir(dir, e.CPU), inDir(dir, e.Alloc)); err != nil {
+		prog.logf("[%d/%d] profiling %s %s (two runs, to subtract what does not grow with b.N)", i+1, len(leaves), l.pkg.ImportPath, l.name)
+		if err := profileTimed(ctx, stderr, l.pkg, opts, dir, base, &e); err != nil {
 			return fail(err)
 		}
 		entries = append(entries, e)
 	}
-	flameErr := writeFlames(dir, entries, stderr)
 	if err := writeProfileIndex(dir, entries); err != nil {
 		return fail(err)
-	}
-	if flameErr != nil {
-		return fail(flameErr)
 	}
 	prog.logf("wrote %d profiles to %s (index.txt, index.json)", len(entries), dir)
 	return nil
@@ -217,32 +216,6 @@ func findLeaves(ctx context.Context, opts benchrun.Options, pkgs []benchrun.Pack
 	return leaves, nil
 }
 
-// writeFlames writes the flame graph of each entry's CPU profile beside it
-// and records it in the entry. It returns the first error and goes on with
-// the other entries.
-func writeFlames(dir string, entries []profileEntry, stderr io.Writer) error {
-	var first error
-	for i := range entries {
-		e := &entries[i]
-		flame := strings.TrimSuffix(e.CPU, ".pprof") + ".html"
-		err := writeFlame([]string{inDir(dir, e.CPU)}, inDir(dir, flame), e.Pkg+" "+e.Benchmark+" (CPU)")
-		if errors.Is(err, flameErrNoSamples) {
-			// A run too short for the profiler's clock: the profile is
-			// valid, there is just nothing to draw.
-			fmt.Fprintf(stderr, "netbench: note: no flame graph of %s %s: its CPU profile has no samples (raise -benchtime)\n", e.Pkg, e.Benchmark)
-			continue
-		}
-		if err != nil {
-			if first == nil {
-				first = fmt.Errorf("flame graph of %s %s: %w", e.Pkg, e.Benchmark, err)
-			}
-			continue
-		}
-		e.Flame = flame
-	}
-	return first
-}
-
 // writeProfileIndex writes index.json and index.txt, which list the
 // profiles of dir.
 func writeProfileIndex(dir string, entries []profileEntry) error {
@@ -256,9 +229,11 @@ func writeProfileIndex(dir string, entries []profileEntry) error {
 	var txt bytes.Buffer
 	fmt.Fprintf(&txt, "# Profiles of one benchmark each; open one with: go tool pprof -http=: FILE\n")
 	tw := tabwriter.NewWriter(&txt, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "package\tbenchmark\tcpu\talloc\tflame")
+	fmt.Fprintf(&txt, "# Flame graphs per operation: the difference of two runs, what does not grow with b.N subtracted.\n")
+	fmt.Fprintf(&txt, "# outside: the share of the plain CPU profile outside the timed region (of the drawn difference).\n")
+	fmt.Fprintln(tw, "package\tbenchmark\tcpu\talloc\tflame\toutside")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Pkg, e.Benchmark, e.CPU, dash(e.Alloc), dash(e.Flame))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Pkg, e.Benchmark, e.CPU, dash(e.Alloc), dash(e.Flame), outsideCell(e))
 	}
 	tw.Flush()
 	return os.WriteFile(filepath.Join(dir, "index.txt"), txt.Bytes(), 0o644)

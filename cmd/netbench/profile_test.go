@@ -153,15 +153,28 @@ func TestProfile(t *testing.T) {
 	for _, e := range entries {
 		assert.Contains(t, string(txt), e.Benchmark+" ", "index.txt lacks %s %s:\n%s", e.Benchmark, e.CPU, txt)
 		assert.Contains(t, string(txt), e.CPU, "index.txt lacks %s %s:\n%s", e.Benchmark, e.CPU, txt)
+		if e.Flame != "" {
+			assert.Contains(t, string(txt), outsideCell(e), "index.txt lacks the share outside the timed region of %s:\n%s", e.Benchmark, txt)
+		}
 	}
 	// Nothing but the index and the listed profiles.
 	listed := map[string]bool{"index.json": true, "index.txt": true}
 	for _, e := range entries {
 		listed[e.CPU], listed[e.Alloc] = true, true
+		listed[e.CPUSmall], listed[e.AllocSmall] = true, true
+		assert.NotEmpty(t, e.CPUSmall, "%s: no profile of the smaller run", e.Benchmark)
+		for _, f := range []string{e.Flame, e.Folded, e.AllocFlame} {
+			if f != "" {
+				listed[f] = true
+				_, err := os.Stat(filepath.Join(out, f))
+				assert.NoError(t, err, "index lists %s", f)
+			}
+		}
 		if e.Flame != "" {
-			listed[e.Flame] = true
-			_, err := os.Stat(filepath.Join(out, e.Flame))
-			assert.NoError(t, err, "index lists flame graph %s", e.Flame)
+			page, err := os.ReadFile(filepath.Join(out, e.Flame))
+			require.NoError(t, err)
+			assert.Contains(t, string(page), "outside the timed region", "%s states the share outside the timed region", e.Flame)
+			assert.Positive(t, e.Ops, "%s: iterations of the difference", e.Benchmark)
 		}
 	}
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Profile runs the one benchmark of p named name, once, and writes its CPU
@@ -40,9 +41,32 @@ import (
 // it was to write, when the binary fails or when its output holds anything
 // but exactly one result line, of name.
 func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut, memOut string) (ops int64, err error) {
+	r, err := p.ProfileRun(ctx, opts, name, cpuOut, memOut)
+	return r.Ops, err
+}
+
+// ProfileResult is the result line of a profiled run.
+type ProfileResult struct {
+	// Ops is the iteration count of the result (b.N).
+	Ops int64
+	// Values holds the result's values by unit: "ns/op", "B/op",
+	// "allocs/op" and any the benchmark reported.
+	Values map[string]float64
+	// Wall is the wall-clock time of the run of the test binary; CPU its
+	// CPU time (user and system, all threads), or 0 when unknown (not a
+	// Unix system, or another child process of netbench ended meanwhile).
+	// CPU/Wall is the share of a CPU the run got: below 1 on a loaded
+	// machine for a benchmark of one goroutine.
+	Wall, CPU time.Duration
+}
+
+// ProfileRun is Profile, returning the whole result line. cpuOut may be
+// "" too: the run then writes no CPU profile (a run that only measures,
+// to choose the iteration count of profiled ones).
+func (p Package) ProfileRun(ctx context.Context, opts Options, name string, cpuOut, memOut string) (res ProfileResult, err error) {
 	pattern, cpu, err := profilePattern(name)
 	if err != nil {
-		return 0, err
+		return res, err
 	}
 	outs := []*string{&cpuOut, &memOut}
 	for _, o := range outs {
@@ -50,7 +74,7 @@ func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut,
 			continue
 		}
 		if *o, err = filepath.Abs(*o); err != nil {
-			return 0, err
+			return res, err
 		}
 	}
 	defer func() {
@@ -59,7 +83,10 @@ func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut,
 		}
 	}()
 	args := []string{"-test.run", "^$", "-test.bench", pattern, "-test.cpu", strconv.Itoa(cpu), "-test.count", "1",
-		"-test.benchmem", "-test.v=test2json", "-test.cpuprofile", cpuOut}
+		"-test.benchmem", "-test.v=test2json"}
+	if cpuOut != "" {
+		args = append(args, "-test.cpuprofile", cpuOut)
+	}
 	if memOut != "" {
 		args = append(args, "-test.memprofile", memOut)
 	}
@@ -70,21 +97,33 @@ func (p Package) Profile(ctx context.Context, opts Options, name string, cpuOut,
 		args = append(args, "-test.timeout", opts.Timeout.String())
 	}
 	var out bytes.Buffer
+	cpu0, cpuOK := childrenCPU()
+	start := time.Now()
 	if err := p.exec(ctx, args, &out, nil); err != nil {
-		return 0, err
+		return res, err
+	}
+	res.Wall = time.Since(start)
+	if cpu1, ok := childrenCPU(); ok && cpuOK {
+		res.CPU = cpu1 - cpu0
 	}
 	var ran []string
 	for line := range strings.Lines(out.String()) {
 		if isResult(line) {
 			f := strings.Fields(line)
 			ran = append(ran, f[0])
-			ops, _ = strconv.ParseInt(f[1], 10, 64) // isResult checked it
+			res.Ops, _ = strconv.ParseInt(f[1], 10, 64) // isResult checked it
+			res.Values = map[string]float64{}
+			for i := 2; i+1 < len(f); i += 2 {
+				if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+					res.Values[f[i+1]] = v
+				}
+			}
 		}
 	}
 	if len(ran) != 1 || ran[0] != name {
-		return 0, fmt.Errorf("benchrun: profiling %s of %s ran %q, want exactly that benchmark (-test.bench %s -test.cpu %d)", name, p.ImportPath, ran, pattern, cpu)
+		return ProfileResult{}, fmt.Errorf("benchrun: profiling %s of %s ran %q, want exactly that benchmark (-test.bench %s -test.cpu %d)", name, p.ImportPath, ran, pattern, cpu)
 	}
-	return ops, nil
+	return res, nil
 }
 
 // profilePattern returns the -test.bench pattern that selects exactly the

@@ -78,11 +78,16 @@ func readGraph(paths []string, o Options) (*Graph, error) {
 // WriteHTMLFile writes g's HTML page (see WriteHTML) to the file path,
 // replacing it.
 func (g *Graph) WriteHTMLFile(path, title string) error {
+	return g.WriteHTMLFileNotes(path, title, nil)
+}
+
+// WriteHTMLFileNotes is WriteHTMLFile with the notes of WriteHTMLNotes.
+func (g *Graph) WriteHTMLFileNotes(path, title string, notes []string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("flame: %w", err)
 	}
-	err = g.WriteHTML(f, title)
+	err = g.WriteHTMLNotes(f, title, notes)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

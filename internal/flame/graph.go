@@ -53,6 +53,10 @@ type Options struct {
 	// be drawn in the HTML page. Zero means DefaultMinShare; a negative
 	// value draws every frame.
 	MinShare float64
+	// Keep, when not nil, keeps only the samples for whose stack (the
+	// function names, root first, inlined calls expanded) it returns
+	// true, after Focus and Ignore. BenchmarkStack is one.
+	Keep func(stack []string) bool
 }
 
 // ErrNoSamples is the error of FromProfiles when the profiles hold no
@@ -69,6 +73,9 @@ type Graph struct {
 	nodes        []node   // nodes[0] is the root; children follow their parent in preorder
 	diff         bool
 	minShare     float64
+	// quantum is the value of one sample when the profiles' period is in
+	// the unit of the graph's values (a CPU profile's 10ms), else 0.
+	quantum int64
 	// baseOps and newOps are the iteration counts of the two profiled
 	// runs of a diff made by DiffPerOp (0 otherwise).
 	baseOps, newOps int64
@@ -224,6 +231,9 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	}
 	st := p.SampleType[idx]
 	b := newBuilder(st.Type, st.Unit, o.MinShare)
+	if p.PeriodType != nil && p.PeriodType.Unit == st.Unit && p.Period > 0 {
+		b.g.quantum = p.Period
+	}
 	var names []string
 	var path []int32
 	samples := 0
@@ -245,6 +255,9 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	}
 	g := b.finish()
 	if g.nodes[0].total == 0 {
+		if samples > 0 && o.Keep != nil {
+			return nil, fmt.Errorf("%w of type %s left after -focus, -ignore and the stack filter", ErrNoSamples, st.Type)
+		}
 		if samples > 0 && (o.Focus != nil || o.Ignore != nil) {
 			return nil, fmt.Errorf("flame: no samples of type %s left after -focus and -ignore", st.Type)
 		}
@@ -280,7 +293,10 @@ func keep(names []string, o Options) bool {
 	if o.Ignore != nil && slices.ContainsFunc(names, o.Ignore.MatchString) {
 		return false
 	}
-	return o.Focus == nil || slices.ContainsFunc(names, o.Focus.MatchString)
+	if o.Focus != nil && !slices.ContainsFunc(names, o.Focus.MatchString) {
+		return false
+	}
+	return o.Keep == nil || o.Keep(names)
 }
 
 // sampleIndex returns the index of the sample type named want in p, or

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"html"
 	"io"
+	"strings"
 )
 
 // The page's style and script, inlined into every page.
@@ -169,11 +170,22 @@ func (g *Graph) data(title string) *pageData {
 // .callers to the function shown and its number of callers; script errors
 // are collected in document.body.dataset.errors. The page loads nothing.
 func (g *Graph) WriteHTML(w io.Writer, title string) error {
+	return g.WriteHTMLNotes(w, title, nil)
+}
+
+// WriteHTMLNotes is WriteHTML with notes: lines of text shown under the
+// title, each a paragraph of class "note" (what share of a profile lies
+// outside a benchmark's timed region, say).
+func (g *Graph) WriteHTMLNotes(w io.Writer, title string, notes []string) error {
 	data, err := json.Marshal(g.data(title)) // escapes <, > and &, so it cannot end the script
 	if err != nil {
 		return err
 	}
 	t := html.EscapeString(title)
+	var ns strings.Builder
+	for _, n := range notes {
+		ns.WriteString(`<p class="note">` + html.EscapeString(n) + "</p>\n")
+	}
 	bw := bufio.NewWriter(w)
 	for _, s := range []string{
 		`<!DOCTYPE html>
@@ -194,7 +206,7 @@ window.onerror = function (msg, src, line, col) {
 <body>
 <header>
 <h1>`, t, `</h1>
-<p id="info"></p>
+`, ns.String(), `<p id="info"></p>
 <p id="controls"><input id="search" type="search" placeholder="search: regular expression" size="40" autocomplete="off">
 <button id="reset" type="button">Zoom out</button> <span id="matched"></span></p>
 <div id="legend" hidden></div>
