@@ -30,6 +30,7 @@ type Judged struct {
 	PAdj    float64 // p-value after the correction (P without one)
 	Verdict string
 	Fails   bool // a gated regression
+	Noise   RowNoise // filled in by Diagnose
 }
 
 // exactUnits regress on any increase when both sides are constant.
