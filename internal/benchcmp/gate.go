@@ -29,7 +29,7 @@ type Judged struct {
 	Row
 	PAdj    float64 // p-value after the correction (P without one)
 	Verdict string
-	Fails   bool // a gated regression
+	Fails   bool     // a gated regression
 	Noise   RowNoise // filled in by Diagnose
 }
 

@@ -166,7 +166,9 @@ func TestNoiseMarksInEveryFormat(t *testing.T) {
 		"markdown": func(b *bytes.Buffer) error { return WriteMarkdown(b, "old", "new", rows) },
 		"json":     func(b *bytes.Buffer) error { return WriteJSON(b, rows) },
 		"csv":      func(b *bytes.Buffer) error { return WriteCSV(b, rows) },
-		"html":     func(b *bytes.Buffer) error { return WriteHTML(b, Report{OldName: "old", NewName: "new", Gate: g, Rows: rows}) },
+		"html": func(b *bytes.Buffer) error {
+			return WriteHTML(b, Report{OldName: "old", NewName: "new", Gate: g, Rows: rows})
+		},
 	}
 	for name, w := range write {
 		t.Run(name, func(t *testing.T) {
