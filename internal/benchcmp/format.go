@@ -212,17 +212,19 @@ type jsonSide struct {
 }
 
 type jsonRow struct {
-	Pkg      string     `json:"pkg,omitempty"`
-	Name     string     `json:"name"`
-	Unit     string     `json:"unit"`
-	Old      *jsonSide  `json:"old,omitempty"`
-	New      *jsonSide  `json:"new,omitempty"`
-	DeltaPct *float64   `json:"delta_pct,omitempty"`
-	P        *float64   `json:"p,omitempty"`
-	Verdict  string     `json:"verdict"`
-	Fails    bool       `json:"fails_gate"`
-	Warnings []string   `json:"warnings,omitempty"`
-	Noise    *jsonNoise `json:"noise,omitempty"`
+	Pkg      string    `json:"pkg,omitempty"`
+	Name     string    `json:"name"`
+	Unit     string    `json:"unit"`
+	Old      *jsonSide `json:"old,omitempty"`
+	New      *jsonSide `json:"new,omitempty"`
+	DeltaPct *float64  `json:"delta_pct,omitempty"`
+	P        *float64  `json:"p,omitempty"`
+	Verdict  string    `json:"verdict"`
+	Fails    bool      `json:"fails_gate"`
+	Warnings []string  `json:"warnings,omitempty"`
+
+	// Noise is the noise diagnosis (see noiseJSON).
+	Noise *jsonNoise `json:"noise,omitempty"`
 }
 
 func side(s Side) *jsonSide {

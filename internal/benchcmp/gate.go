@@ -29,8 +29,10 @@ type Judged struct {
 	Row
 	PAdj    float64 // p-value after the correction (P without one)
 	Verdict string
-	Fails   bool     // a gated regression
-	Noise   RowNoise // filled in by Diagnose
+	Fails   bool // a gated regression
+
+	// Noise is the row's noise diagnosis, filled in by Diagnose.
+	Noise RowNoise
 }
 
 // exactUnits regress on any increase when both sides are constant.
