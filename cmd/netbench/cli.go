@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -241,8 +242,9 @@ const maxCount = 1_000_000
 
 // runFlags are the flags run and compare share, named as go test's.
 type runFlags struct {
-	opts benchrun.Options
-	out  string // -o: results file; "" is standard output
+	opts    benchrun.Options
+	out     string // -o: results file; "" is standard output
+	cpuList string // -cpu-list: CPUs to pin the test binaries to
 }
 
 // addRunFlags registers the flags of run on fs; compare registers them too,
@@ -254,6 +256,7 @@ func addRunFlags(fs *flag.FlagSet, f *runFlags, count int) {
 	fs.StringVar(&f.opts.CPU, "cpu", "", "GOMAXPROCS values")
 	fs.DurationVar(&f.opts.Timeout, "timeout", 30*time.Minute, "limit for each test binary run")
 	fs.StringVar(&f.out, "o", "", "write results to file instead of standard output")
+	fs.StringVar(&f.cpuList, "cpu-list", "", "pin the test binaries to these CPUs (as taskset -c: 0,1 or 0-3)")
 }
 
 // check reports a bad flag of addRunFlags before anything is built.
@@ -307,6 +310,10 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := f.check(); err != nil {
 		return err
 	}
+	nz, err := newNoise(f.cpuList)
+	if err != nil {
+		return err
+	}
 	opts := f.opts
 	opts.Packages = fs.Args()
 	out, err := f.create(stdout)
@@ -325,21 +332,31 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	defer remove()
+	nz.pinAll(pkgs)
 
-	for _, line := range withCPUList(config, opts.CPU) {
+	for _, line := range nz.config(withCPUList(config, opts.CPU), opts.CPU) {
 		if _, err := fmt.Fprintln(out, line); err != nil {
 			return fail(fmt.Errorf("writing the results: %w", err))
 		}
 	}
 	prog.start(pkgs)
+	var results bytes.Buffer // for the noise diagnosis
+	nz.mon.Start()
+	defer nz.mon.Halt()
 	for i, p := range pkgs {
 		prog.pkg(i, p)
-		if err := p.Run(ctx, opts, out, prog.result); err != nil {
+		if err := p.Run(ctx, opts, io.MultiWriter(out, &results), prog.result); err != nil {
 			prog.stop()
 			return fail(err)
 		}
 	}
-	if err := out.commit(); err != nil {
+	nz.mon.Stop()
+	prog.stop()
+	err = writeRunNotes(out, stderr, nz.runNotes(results.Bytes()))
+	if err == nil {
+		err = out.commit()
+	}
+	if err != nil {
 		prog.stop()
 		return fail(fmt.Errorf("writing the results: %w", err))
 	}

@@ -129,11 +129,7 @@ func (m *Monitor) Start() {
 // Stop ends the readings of Start, if it was called, and takes the reading
 // after the runs.
 func (m *Monitor) Stop() {
-	if m.stop != nil {
-		close(m.stop)
-		<-m.done
-		m.stop = nil
-	}
+	m.Halt()
 	m.read(After)
 }
 
@@ -224,4 +220,15 @@ func median(v []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Halt ends the readings of Start, if it was called, without a reading
+// after the runs: for a run that stops early. Stop after Halt still
+// takes the reading after.
+func (m *Monitor) Halt() {
+	if m.stop != nil {
+		close(m.stop)
+		<-m.done
+		m.stop = nil
+	}
 }
