@@ -69,6 +69,21 @@ Flags of run and compare (named as go test's):
                     of standard output: to a temporary file in its directory,
                     renamed over file at the end, so that a failed or
                     interrupted run leaves the previous file as it was
+  -cpu-list cpus    pin every thread of the test binaries to these CPUs
+                    (as taskset -c: "1", "0,1", "0-3"), with sched_setaffinity
+                    (Linux only); a malformed list or a CPU netbench cannot
+                    run on is a usage error. A pinned binary runs at
+                    GOMAXPROCS = the number of CPUs (without -cpu)
+
+Noise: run and compare read the 1-minute load average before, every second
+during and after the runs, and warn on standard error and in the output when
+the machine was busy (the load not the benchmark's own above the CPUs left
+once it has one: on 2 CPUs, above 1 before the runs, above 2 during and after
+them), when a benchmark has samples outside Tukey's fences (Q1-1.5*IQR,
+Q3+1.5*IQR; -count 4 or more) and, in compare, when one revision's spread
+(IQR/median) is more than 4x the other's. compare OLD NEW naming one commit
+twice (compare HEAD HEAD) is an A/A run: it reports the share of rows judged
+significant and of gated rows failing the gate, all of them false positives.
 
 Flags of compare only:
   -threshold pct    smallest gated slowdown, "5" or "5%" (default 5)

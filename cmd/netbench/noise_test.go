@@ -238,3 +238,15 @@ func TestNoiseLoadUnreadable(t *testing.T) {
 	assert.Contains(t, errOut, "the load average could not be read (no load average here)")
 	assert.Contains(t, out, "noise: the load average could not be read")
 }
+
+// withoutNoise returns stderr without the noise warnings, which depend on
+// the machine's load and the samples' spread, for tests of other warnings.
+func withoutNoise(stderr string) string {
+	var b strings.Builder
+	for line := range strings.Lines(stderr) {
+		if !strings.HasPrefix(line, "netbench: warning: noise: ") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
