@@ -171,7 +171,7 @@ func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 		if i == 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w, "noise: warning:", n)
+		fmt.Fprintln(w, "noise:", n)
 	}
 	return nil
 }

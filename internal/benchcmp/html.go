@@ -315,6 +315,7 @@ ul.summary { list-style: none; padding: 0; } ul.summary li { display: inline-blo
 section.bench { border-top: 1px solid #ddd; padding-top: .3em; }
 div.noise-banner { background: #fff4ce; border: 2px solid #c98a00; border-radius: 4px; padding: .5em 1em; margin: 1em 0; }
 div.noise-banner ul { margin: .3em 0; padding-left: 1.2em; }
+td.mark { text-align: left; }
 span.noise-mark { color: #8a5a00; font-weight: normal; background: #fff4ce; padding: 0 .3em; border-radius: 3px; }
 svg.chart { display: block; max-width: 100%; height: auto; }
 svg.chart .old { fill: #3465a4; stroke: #3465a4; } svg.chart .new { fill: #d9730d; stroke: #d9730d; }

@@ -190,7 +190,7 @@ func TestNoiseMarksInEveryFormat(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriteText(&b, "old", "new", rows))
 	assert.Regexp(t, `(?m)^Outlier .*\[busy; outliers 0\+1`, b.String())
-	assert.Contains(t, b.String(), "noise: warning: A/A comparison")
+	assert.Contains(t, b.String(), "\nnoise: A/A comparison")
 
 	b.Reset()
 	require.NoError(t, WriteJSON(&b, rows))
