@@ -32,7 +32,7 @@ func newNoise(cpuList string) (*noise, error) {
 			err = benchnoise.CheckCPUList(cpus)
 		}
 		if err != nil {
-			return nil, usageError("-cpu-list %q: %v", cpuList, err)
+			return nil, usageError("-cpu-list: %v", err)
 		}
 		n.pin = cpus
 	}

@@ -124,3 +124,12 @@ func TestStartPinnedBadCPU(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, CheckCPUList(cpus[:1]))
 }
+
+func TestCheckCPUListMessage(t *testing.T) {
+	err := CheckCPUList([]int{0, maxCPU - 2, maxCPU - 1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "CPUs 65534-65535 are not available (available: ")
+	err = CheckCPUList([]int{maxCPU - 1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "CPU 65535 is not available")
+}

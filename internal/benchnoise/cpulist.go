@@ -87,8 +87,11 @@ func CheckCPUList(cpus []int) error {
 			bad = append(bad, c)
 		}
 	}
-	if len(bad) > 0 {
-		return fmt.Errorf("CPU(s) %s are not available (available: %s)", FormatCPUList(bad), FormatCPUList(allowed))
+	switch len(bad) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("CPU %d is not available (available: %s)", bad[0], FormatCPUList(allowed))
 	}
-	return nil
+	return fmt.Errorf("CPUs %s are not available (available: %s)", FormatCPUList(bad), FormatCPUList(allowed))
 }
