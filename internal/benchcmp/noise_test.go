@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,4 +226,27 @@ func TestNoiseMarksInEveryFormat(t *testing.T) {
 	require.NoError(t, WriteHTML(&b, Report{OldName: "old", NewName: "new", Gate: g, Rows: rows}))
 	assert.Contains(t, b.String(), `<div class="noise-banner" role="alert">`)
 	assert.Contains(t, b.String(), `<span class="noise-mark" title="noise">⚠ busy; outliers 0&#43;1</span>`)
+}
+
+// TestFalsePositiveMark: in an A/A comparison every row judged better or
+// worse is marked a false positive, and no other row is.
+func TestFalsePositiveMark(t *testing.T) {
+	rows := goldenRows(t)
+	a := CountAA(rows, Gate{Alpha: 0.05, Threshold: 0.05})
+	Diagnose(rows, &Diagnosis{AA: &a})
+	marked := 0
+	for _, r := range rows {
+		fp := slices.Contains(NoiseMarks(r), "false positive")
+		assert.Equal(t, r.Verdict == Better || r.Verdict == Worse, fp, "%s %s: verdict %s, marks %q", r.Name, r.Unit, r.Verdict, NoiseMarks(r))
+		if fp {
+			marked++
+		}
+	}
+	assert.Equal(t, a.Significant, marked)
+
+	// Not A/A: no such mark.
+	Diagnose(rows, &Diagnosis{})
+	for _, r := range rows {
+		assert.NotContains(t, NoiseMarks(r), "false positive")
+	}
 }
