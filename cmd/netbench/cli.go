@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -72,6 +73,21 @@ Flags of run and compare (named as go test's):
                     of standard output: to a temporary file in its directory,
                     renamed over file at the end, so that a failed or
                     interrupted run leaves the previous file as it was
+  -cpu-list cpus    pin every thread of the test binaries to these CPUs
+                    (as taskset -c: "1", "0,1", "0-3"), with sched_setaffinity
+                    (Linux only); a malformed list or a CPU netbench cannot
+                    run on is a usage error. A pinned binary runs at
+                    GOMAXPROCS = the number of CPUs (without -cpu)
+
+Noise: run and compare read the 1-minute load average before, every second
+during and after the runs, and warn on standard error and in the output when
+the machine was busy (the load not the benchmark's own above the CPUs left
+once it has one: on 2 CPUs, above 1 before the runs, above 2 during and after
+them), when a benchmark has samples outside Tukey's fences (Q1-1.5*IQR,
+Q3+1.5*IQR; -count 4 or more) and, in compare, when one revision's spread
+(IQR/median) is more than 4x the other's. compare OLD NEW naming one commit
+twice (compare HEAD HEAD) is an A/A run: it reports the share of rows judged
+significant and of gated rows failing the gate, all of them false positives.
 
 Flags of compare only:
   -threshold pct    smallest gated slowdown, "5" or "5%" (default 5)
@@ -276,8 +292,9 @@ const maxCount = 1_000_000
 
 // runFlags are the flags run and compare share, named as go test's.
 type runFlags struct {
-	opts benchrun.Options
-	out  string // -o: results file; "" is standard output
+	opts    benchrun.Options
+	out     string // -o: results file; "" is standard output
+	cpuList string // -cpu-list: CPUs to pin the test binaries to
 }
 
 // addRunFlags registers the flags of run on fs; compare registers them too,
@@ -289,6 +306,7 @@ func addRunFlags(fs *flag.FlagSet, f *runFlags, count int) {
 	fs.StringVar(&f.opts.CPU, "cpu", "", "GOMAXPROCS values")
 	fs.DurationVar(&f.opts.Timeout, "timeout", 30*time.Minute, "limit for each test binary run")
 	fs.StringVar(&f.out, "o", "", "write results to file instead of standard output")
+	fs.StringVar(&f.cpuList, "cpu-list", "", "pin the test binaries to these CPUs (as taskset -c: 0,1 or 0-3)")
 }
 
 // check reports a bad flag of addRunFlags before anything is built.
@@ -342,6 +360,10 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := f.check(); err != nil {
 		return err
 	}
+	nz, err := newNoise(f.cpuList)
+	if err != nil {
+		return err
+	}
 	opts := f.opts
 	opts.Packages = fs.Args()
 	out, err := f.create(stdout)
@@ -360,21 +382,31 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	defer remove()
+	nz.pinAll(pkgs)
 
-	for _, line := range withCPUList(config, opts.CPU) {
+	for _, line := range nz.config(withCPUList(config, opts.CPU), opts.CPU) {
 		if _, err := fmt.Fprintln(out, line); err != nil {
 			return fail(fmt.Errorf("writing the results: %w", err))
 		}
 	}
 	prog.start(pkgs)
+	var results bytes.Buffer // for the noise diagnosis
+	nz.mon.Start()
+	defer nz.mon.Halt()
 	for i, p := range pkgs {
 		prog.pkg(i, p)
-		if err := p.Run(ctx, opts, out, prog.result); err != nil {
+		if err := p.Run(ctx, opts, io.MultiWriter(out, &results), prog.result); err != nil {
 			prog.stop()
 			return fail(err)
 		}
 	}
-	if err := out.commit(); err != nil {
+	nz.mon.Stop()
+	prog.stop()
+	err = writeRunNotes(out, stderr, nz.runNotes(results.Bytes()))
+	if err == nil {
+		err = out.commit()
+	}
+	if err != nil {
 		prog.stop()
 		return fail(fmt.Errorf("writing the results: %w", err))
 	}

@@ -81,6 +81,10 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if err := f.check(); err != nil {
 		return err
 	}
+	nz, err := newNoise(f.cpuList)
+	if err != nil {
+		return err
+	}
 	opts := f.opts
 	gate := benchcmp.Gate{Alpha: *alpha, Threshold: float64(threshold) / 100, Holm: *correct == "holm"}
 	if gate.Units, err = parseGateUnits(*gateUnits); err != nil {
@@ -130,6 +134,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		if err != nil {
 			return fail(fmt.Errorf("revision %s: %w", r.arg, err))
 		}
+		nz.pinAll(r.pkgs)
 	}
 	if len(revs[0].pkgs)+len(revs[1].pkgs) == 0 {
 		return usageError("no benchmarks match -bench %q in either revision", opts.Bench)
@@ -147,7 +152,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		if config, err = benchrun.Config(ctx, top); err != nil {
 			return fail(err)
 		}
-		config = withCPUList(config, opts.CPU)
+		config = nz.config(withCPUList(config, opts.CPU), opts.CPU)
 	}
 
 	// Interleave: round i runs every package of both revisions once, in
@@ -158,6 +163,8 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	once := opts
 	once.Count = 1
 	start := time.Now()
+	nz.mon.Start()
+	defer nz.mon.Halt()
 	for order := range schedule(revs, opts.Count, *interleave, flip) {
 		prog.logf("round %d/%d: %s then %s (elapsed %s)", order.round+1, opts.Count, order.revs[0].arg, order.revs[len(order.revs)-1].arg, time.Since(start).Round(time.Second))
 		for _, r := range order.revs {
@@ -170,6 +177,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		}
 	}
 
+	nz.mon.Stop()
 	keptDir, err := keepDir(*keep, cache, revs)
 	if err != nil {
 		return fail(fmt.Errorf("keeping the results: %w", err))
@@ -184,6 +192,11 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return fail(err)
 	}
 	judged := benchcmp.Judge(rows, gate)
+	// Both sides the same commit (or both the work tree) is an A/A run.
+	diag := nz.diagnose(judged, gate, revs[0].commit == revs[1].commit)
+	if *format == "html" {
+		env = append(env, "load: "+nz.mon.Summary())
+	}
 	// The up-front check knew the count, not how many rows Holm would
 	// correct over; a count too low for those is refused after the report
 	// is written, so that the runs are not lost.
@@ -231,6 +244,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if err != nil {
 		return fail(fmt.Errorf("writing the comparison: %w", err))
 	}
+	writeCompareNotes(stderr, judged, diag)
 	compared := reportOneSided(stderr, judged, revs[0].arg, revs[1].arg)
 	if compared == 0 {
 		return fail(fmt.Errorf("nothing was compared: no benchmark has results in both %s and %s", revs[0].arg, revs[1].arg))

@@ -171,6 +171,82 @@
 //	geomean        58.07n       166.5n       +186.73%
 //	netbench: 1 regression(s) beyond the gate (threshold 5%, alpha 0.05): Get/size=64-2 sec/op +186.7%
 //
+// # Noise
+//
+// run and compare judge the conditions their numbers were taken in, and
+// say so on standard error (lines "netbench: warning: noise: …") and in
+// their output.
+//
+//   - The load. The 1-minute load average (/proc/loadavg) is read when
+//     the command starts (before anything is built), every second while
+//     the benchmarks run, and when they have ended. The machine counts as
+//     busy in a phase when the load that is not the benchmark's own
+//     exceeds the CPUs left once the benchmark has one: load - own >
+//     CPUs - 1, where CPUs is the number netbench may run on (its affinity
+//     mask, runtime.NumCPU elsewhere) and own is 0 before the runs and 1
+//     during and after them (a benchmark keeps one thread runnable, and the
+//     1-minute average still holds it just after). During the runs the
+//     median of the readings is judged, so one burst does not make a busy
+//     machine. On two CPUs: busy above 1 before, above 2 during and after.
+//     The load average is the whole machine's, so -cpu-list does not change
+//     the limit. It lags by about a minute: the first readings of a
+//     compare that had to build its binaries include the build. Where the
+//     load average cannot be read, a warning says that the conditions are
+//     unknown.
+//   - Outliers. Per benchmark and unit and per side, the samples outside
+//     Tukey's fences [Q1 - 1.5·IQR, Q3 + 1.5·IQR], the quartiles
+//     interpolated between order statistics (R's and numpy's default), with
+//     4 samples or more.
+//   - Uneven spread (compare). Each side's spread is its IQR over its
+//     median; a row is marked when the larger spread is more than 4 times
+//     the smaller, the smaller raised to 0.5% first (so a side that
+//     measured the same value every time does not make any spread of the
+//     other "infinitely" larger: the mark then needs a spread of 2%). The
+//     Mann-Whitney test assumes both sides vary alike; a row where one side
+//     is much noisier owes its p-value mostly to that side.
+//
+// run appends a "noise: …" configuration line per warning to its results
+// (benchstat reads and ignores them), naming each benchmark and unit with
+// outliers. compare marks the rows: "busy", "outliers O+N" (O old and N new
+// samples outside the fences), "spread R×" and, in an A/A run, "false
+// positive" — after the row in the text and Markdown tables (with the
+// warnings below them), in a "noise" column of the CSV (row marks only), in
+// a "noise" object of each JSON row (marks, outliers_old/new, spread_old,
+// spread_new, spread_ratio, and the run's busy warnings and aa counts,
+// repeated in every row as the output is an array of rows), and in the
+// HTML report as a banner under the gate and a mark in each row's last
+// cell; its environment table gets a "load" line with the readings.
+//
+// -cpu-list pins the test binaries, every thread of them, to the CPUs
+// listed (as taskset -c writes them: "1", "0,1", "0-3,6"). A child
+// inherits the affinity mask of the thread that forks it, and the Go
+// runtime starts its threads early, so netbench sets the mask on one of its
+// own threads, locked to the goroutine that starts the binary, for the
+// fork only (internal/benchnoise.StartPinned); a test checks every thread's
+// Cpus_allowed_list in /proc of a pinned Go binary. The pinned binary's Go
+// runtime sets GOMAXPROCS to the number of CPUs listed (without -cpu), so
+// its results lose the -N suffix on one CPU; the output says
+// "gomaxprocs: N" and "cpulist: …". Profiling runs of compare -profile are
+// pinned too. A malformed list, or a CPU netbench cannot run on, is a usage
+// error (exit status 2) before anything is built; pinning needs Linux.
+//
+// A/A: compare of one commit against itself (compare HEAD HEAD, or two
+// names of the same commit; "." against "." too) runs the same binaries on
+// both sides, so every row judged better or worse is a false positive.
+// Besides the normal report it prints, on standard error and in the report
+// (text and Markdown below the tables, the HTML banner, JSON's aa object;
+// CSV marks each such row "false positive"):
+//
+//	netbench: A/A comparison (both sides are the same code): false-positive rate 4.2% (1 of 24 compared rows judged significant at alpha 0.05), 0.0% of gated rows fail the gate (0 of 24)
+//
+// the share of compared rows judged significant and of the rows that can
+// fail the gate (sec/op, -gate units, allocs/op and B/op) that do, at the
+// current -count, -benchtime, -alpha, -threshold and -correct. The exit
+// status is as for any comparison: 1 when a row fails the gate, which in an
+// A/A run says that these settings fail unchanged code. Run it a few times
+// (or with many benchmarks) before trusting the rate: one run of a dozen
+// rows estimates it coarsely.
+//
 // # profile, flame and compare -profile
 //
 // compare -profile profiles only the benchmarks that fail the gate in a

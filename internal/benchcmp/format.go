@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/perf/benchunit"
@@ -158,12 +159,21 @@ func WriteText(w io.Writer, oldName, newName string, rows []Judged) error {
 			if r.Fails {
 				mark = " !"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)%s\n", r.Name, scaled(r.Old, unit), scaled(r.New, unit), deltaString(r), pString(r), mark)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t(%s)%s%s\n", r.Name, scaled(r.Old, unit), scaled(r.New, unit), deltaString(r), pString(r), mark, noiseSuffix(r))
 		},
 		geomean: func(o, n, d string) { fmt.Fprintf(tw, "geomean\t%s\t%s\t%s\n", o, n, d) },
 		between: func() { fmt.Fprintln(tw) },
 	}.walk(rows)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for i, n := range NoiseNotes(rows) {
+		if i == 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "noise:", n)
+	}
+	return nil
 }
 
 // WriteMarkdown writes the tables of WriteText as Markdown, for pull-request
@@ -179,12 +189,15 @@ func WriteMarkdown(w io.Writer, oldName, newName string, rows []Judged) error {
 			if r.Fails {
 				d = "**" + d + "** ❗"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.Name, scaled(r.Old, unit), scaled(r.New, unit), d, pString(r))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s%s |\n", r.Name, scaled(r.Old, unit), scaled(r.New, unit), d, pString(r), noiseSuffix(r))
 		},
 		geomean: func(o, n, d string) { fmt.Fprintf(w, "| geomean | %s | %s | %s | |\n", o, n, d) },
 		between: func() { fmt.Fprintln(w) },
 	}.walk(rows)
 	_, err := fmt.Fprintln(w)
+	for _, n := range NoiseNotes(rows) {
+		_, err = fmt.Fprintf(w, "> ⚠️ **noise:** %s\n\n", n)
+	}
 	return err
 }
 
@@ -211,6 +224,9 @@ type jsonRow struct {
 	Verdict  string    `json:"verdict"`
 	Fails    bool      `json:"fails_gate"`
 	Warnings []string  `json:"warnings,omitempty"`
+
+	// Noise is the noise diagnosis (see noiseJSON).
+	Noise *jsonNoise `json:"noise,omitempty"`
 }
 
 func side(s Side) *jsonSide {
@@ -244,7 +260,7 @@ func jsonRows(rows []Judged) []jsonRow {
 			v := 100 * *f
 			d = &v
 		}
-		out[i] = jsonRow{r.Pkg, r.Name, r.Unit, side(r.Old), side(r.New), d, finite(r.PAdj), r.Verdict, r.Fails, r.Warnings}
+		out[i] = jsonRow{r.Pkg, r.Name, r.Unit, side(r.Old), side(r.New), d, finite(r.PAdj), r.Verdict, r.Fails, r.Warnings, noiseJSON(r)}
 	}
 	return out
 }
@@ -252,7 +268,7 @@ func jsonRows(rows []Judged) []jsonRow {
 // WriteCSV writes one line per row with the fields of WriteJSON.
 func WriteCSV(w io.Writer, rows []Judged) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"pkg", "name", "unit", "old_center", "old_lo", "old_hi", "old_n", "new_center", "new_lo", "new_hi", "new_n", "delta_pct", "p", "verdict", "fails_gate"})
+	cw.Write([]string{"pkg", "name", "unit", "old_center", "old_lo", "old_hi", "old_n", "new_center", "new_lo", "new_hi", "new_n", "delta_pct", "p", "verdict", "fails_gate", "noise"})
 	f := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
@@ -269,7 +285,7 @@ func WriteCSV(w io.Writer, rows []Judged) error {
 	for _, r := range rows {
 		rec := append([]string{r.Pkg, r.Name, r.Unit}, side(r.Old)...)
 		rec = append(rec, side(r.New)...)
-		cw.Write(append(rec, f(100*r.Delta), f(r.PAdj), r.Verdict, strconv.FormatBool(r.Fails)))
+		cw.Write(append(rec, f(100*r.Delta), f(r.PAdj), r.Verdict, strconv.FormatBool(r.Fails), strings.Join(NoiseMarks(r), "; ")))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -231,7 +231,7 @@ func TestWriteCSV(t *testing.T) {
 	require.NoError(t, WriteCSV(&b, rows))
 	recs, err := csv.NewReader(&b).ReadAll()
 	require.NoError(t, err)
-	header := "pkg name unit old_center old_lo old_hi old_n new_center new_lo new_hi new_n delta_pct p verdict fails_gate"
+	header := "pkg name unit old_center old_lo old_hi old_n new_center new_lo new_hi new_n delta_pct p verdict fails_gate noise"
 	require.NotEmpty(t, recs, "CSV records")
 	require.Equal(t, header, strings.Join(recs[0], " "), "CSV header")
 	require.Len(t, recs, len(rows)+1, "%d records, want a header and %d rows", len(recs), len(rows))

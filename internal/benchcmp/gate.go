@@ -30,6 +30,9 @@ type Judged struct {
 	PAdj    float64 // p-value after the correction (P without one)
 	Verdict string
 	Fails   bool // a gated regression
+
+	// Noise is the row's noise diagnosis, filled in by Diagnose.
+	Noise RowNoise
 }
 
 // exactUnits regress on any increase when both sides are constant.

@@ -55,6 +55,7 @@ type page struct {
 	Benches          []htmlBench
 	Rows             int
 	Geo              geometry
+	Noise            []string // the noise warnings of the banner
 }
 
 // A count is one entry of the verdict summary.
@@ -80,6 +81,7 @@ type htmlRow struct {
 	Cells []string // old, new, change, p
 	Class string   // the verdict's
 	Fails bool
+	Noise string // the row's noise marks
 }
 
 // An htmlBench is one benchmark's section: its charted rows.
@@ -126,6 +128,7 @@ func newPage(r Report) page {
 		p.Env = append(p.Env, [2]string{k, v})
 	}
 	p.Summary = summary(r.Rows)
+	p.Noise = NoiseNotes(r.Rows)
 	benches := order(r.Rows, r.Gate)
 	ids := map[[2]string]string{}
 	for i, b := range benches {
@@ -152,6 +155,7 @@ func newPage(r Report) page {
 				Cells: []string{scaled(row.Old, unit), scaled(row.New, unit), deltaString(row), "(" + pString(row) + ")"},
 				Class: verdictClass(row),
 				Fails: row.Fails,
+				Noise: strings.Join(NoiseMarks(row), "; "),
 			})
 		},
 		geomean: func(o, n, d string) { p.Tables[len(p.Tables)-1].Geomean = []string{o, n, d} },
@@ -309,6 +313,10 @@ tr.fails { background: #fde8e6 !important; } tr.fails td.mark, .fails { color: #
 ul.summary { list-style: none; padding: 0; } ul.summary li { display: inline-block; margin-right: 1.5em; }
 .key-old { color: #3465a4; } .key-new { color: #d9730d; }
 section.bench { border-top: 1px solid #ddd; padding-top: .3em; }
+div.noise-banner { background: #fff4ce; border: 2px solid #c98a00; border-radius: 4px; padding: .5em 1em; margin: 1em 0; }
+div.noise-banner ul { margin: .3em 0; padding-left: 1.2em; }
+td.mark { text-align: left; }
+span.noise-mark { color: #8a5a00; font-weight: normal; background: #fff4ce; padding: 0 .3em; border-radius: 3px; }
 svg.chart { display: block; max-width: 100%; height: auto; }
 svg.chart .old { fill: #3465a4; stroke: #3465a4; } svg.chart .new { fill: #d9730d; stroke: #d9730d; }
 svg.chart circle { fill-opacity: .55; stroke: none; }
@@ -322,7 +330,11 @@ svg.chart text { font-size: 11px; fill: #444; stroke: none; }
 <h1>{{.Title}}</h1>
 <p><span class="key-old">old: {{.OldName}}</span> vs <span class="key-new">new: {{.NewName}}</span></p>
 <p class="gate">Gate: {{.Gate}}.</p>
-<ul class="summary">{{range .Summary}}
+{{with .Noise}}<div class="noise-banner" role="alert"><strong>⚠ Noise warning: these results may not hold.</strong>
+<ul>{{range .}}
+<li>{{.}}</li>{{end}}
+</ul></div>
+{{end}}<ul class="summary">{{range .Summary}}
 <li class="{{.Class}}">{{.N}} {{.Label}}</li>{{end}}
 </ul>
 {{with .Env}}<h2>Environment</h2>
@@ -334,7 +346,7 @@ svg.chart text { font-size: 11px; fill: #444; stroke: none; }
 {{end}}<table class="bench">
 <thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}<th></th><th></th></tr></thead>
 <tbody>{{range .Rows}}
-<tr class="row {{.Class}}{{if .Fails}} fails{{end}}"><td><a href="#{{.ID}}">{{.Name}}</a></td>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="mark">{{if .Fails}}!{{end}}</td></tr>{{end}}{{with .Geomean}}
+<tr class="row {{.Class}}{{if .Fails}} fails{{end}}"><td><a href="#{{.ID}}">{{.Name}}</a></td>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="mark">{{if .Fails}}!{{end}}{{with .Noise}} <span class="noise-mark" title="noise">⚠ {{.}}</span>{{end}}</td></tr>{{end}}{{with .Geomean}}
 <tr class="geomean"><td>geomean</td>{{range .}}<td>{{.}}</td>{{end}}<td></td><td></td></tr>{{end}}
 </tbody>
 </table>

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/netkit/netkit/internal/benchnoise"
 )
 
 // Options says what to build and how to run it. Bench, Count, Benchtime,
@@ -40,6 +42,10 @@ type Package struct {
 	Dir        string   // source directory; benchmarks run there, as under go test
 	Binary     string   // the built test binary
 	Benchmarks []string // top-level benchmark names, in the order they run
+
+	// Pin lists the CPUs the binary's runs are pinned to (every thread of
+	// them, with sched_setaffinity); nil runs it where netbench may run.
+	Pin []int
 }
 
 // A BuildError reports a package whose test binary did not build.
@@ -252,7 +258,7 @@ func (p Package) exec(ctx context.Context, args []string, w io.Writer, onResult 
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := benchnoise.StartPinned(cmd, p.Pin); err != nil {
 		return err
 	}
 	var sc scanner

@@ -1,0 +1,111 @@
+package benchnoise
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// loads returns a LoadReader that returns the values in turn, the last
+// one again once they run out.
+func loads(v ...float64) LoadReader {
+	var mu sync.Mutex
+	i := 0
+	return func() (float64, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		x := v[min(i, len(v)-1)]
+		i++
+		return x, nil
+	}
+}
+
+func TestParseLoadavg(t *testing.T) {
+	v, err := parseLoadavg("0.52 0.58 0.59 2/612 12345\n")
+	require.NoError(t, err)
+	assert.InDelta(t, 0.52, v, 1e-12)
+	for _, bad := range []string{"", "x 1 2", "-1 0 0"} {
+		_, err := parseLoadavg(bad)
+		assert.Error(t, err, "%q", bad)
+	}
+	path := filepath.Join(t.TempDir(), "loadavg")
+	require.NoError(t, os.WriteFile(path, []byte("7.25 3.00 1.00 9/100 1\n"), 0o644))
+	v, err = readLoadavgFile(path)
+	require.NoError(t, err)
+	assert.InDelta(t, 7.25, v, 1e-12)
+	_, err = readLoadavgFile(filepath.Join(t.TempDir(), "none"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestBusy(t *testing.T) {
+	// Two CPUs: before the runs, busy above 1; during and after, above 2.
+	assert.False(t, Busy(Before, 1, 2))
+	assert.True(t, Busy(Before, 1.01, 2))
+	assert.False(t, Busy(During, 2, 2))
+	assert.True(t, Busy(During, 2.01, 2))
+	assert.True(t, Busy(After, 8, 2))
+	assert.False(t, Busy(During, 7.9, 8))
+}
+
+func TestMonitorQuiet(t *testing.T) {
+	m := &Monitor{Read: loads(0.3, 1.1, 1.4, 1.2, 1.3), Interval: time.Millisecond, CPUs: 2}
+	m.Before()
+	m.Start()
+	time.Sleep(20 * time.Millisecond)
+	m.Stop()
+	assert.Equal(t, []float64{0.3}, m.Readings(Before))
+	assert.GreaterOrEqual(t, len(m.Readings(During)), 2, "readings every millisecond")
+	assert.Len(t, m.Readings(After), 1)
+	assert.Empty(t, m.Warnings())
+	assert.Contains(t, m.Summary(), "before 0.30, during 1.10-1.40")
+	assert.Contains(t, m.Summary(), "on 2 CPUs")
+}
+
+func TestMonitorBusy(t *testing.T) {
+	// Busy during the runs (median 7.5 > 2) and after, quiet before.
+	m := &Monitor{Read: loads(0.5, 7, 8, 7.5, 7.5, 7.5), Interval: time.Millisecond, CPUs: 2}
+	m.Before()
+	m.Start()
+	time.Sleep(20 * time.Millisecond)
+	m.Stop()
+	w := m.Warnings()
+	require.Len(t, w, 2, "%q", w)
+	assert.Contains(t, w[0], "machine busy during the runs: 1-min load average 7.50 (median of")
+	assert.Contains(t, w[0], "on 2 CPUs, above 2")
+	assert.Contains(t, w[1], "machine busy after the runs: 1-min load average 7.50 on 2 CPUs")
+
+	// One burst among quiet readings does not make the machine busy.
+	m = &Monitor{Read: loads(0.5, 1, 9, 1, 1, 1, 1), CPUs: 2}
+	m.Before()
+	for range 5 {
+		m.read(During)
+	}
+	assert.Empty(t, m.Warnings())
+
+	m = &Monitor{Read: loads(1.5), CPUs: 2}
+	m.Before()
+	assert.Equal(t, []string{"machine busy before the runs: 1-min load average 1.50 on 2 CPUs, above 1; other processes competed with the benchmarks, and wall-clock results may not hold"}, m.Warnings())
+}
+
+func TestMonitorUnreadable(t *testing.T) {
+	m := &Monitor{Read: func() (float64, error) { return 0, errors.New("no /proc") }, CPUs: 2}
+	m.Before()
+	m.Stop()
+	w := m.Warnings()
+	require.Len(t, w, 1)
+	assert.Contains(t, w[0], "could not be read (no /proc)")
+	assert.Equal(t, "unknown", m.Summary())
+}
+
+func TestMedian(t *testing.T) {
+	assert.InDelta(t, 2, median([]float64{3, 1, 2}), 0)
+	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
+	assert.False(t, math.IsNaN(median([]float64{1})))
+}
