@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -178,7 +177,7 @@ func TestCompareAA(t *testing.T) {
 		require.Equal(t, exitRegression, se.code, "stderr:\n%s", errOut)
 	}
 	assert.Regexp(t, `netbench: A/A comparison \(both sides are the same code\): false-positive rate \d+\.\d% \(\d+ of 6 compared rows judged significant at alpha 0\.05\), [\d.]+% of gated rows fail the gate \(\d+ of 6\)`, errOut)
-	var rows []struct {
+	type row struct {
 		Noise struct {
 			AA *struct {
 				Rate     *float64 `json:"false_positive_rate"`
@@ -186,7 +185,7 @@ func TestCompareAA(t *testing.T) {
 			} `json:"aa"`
 		} `json:"noise"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(out), &rows), "%s", out)
+	rows := reportRows[row](t, []byte(out))
 	require.NotEmpty(t, rows)
 	for _, r := range rows {
 		require.NotNil(t, r.Noise.AA, "%s", out)
