@@ -64,6 +64,12 @@ Flags of run and compare (named as go test's):
   -benchtime d      time or iterations per benchmark, as go test (default 1s)
   -cpu list         GOMAXPROCS values, as go test
   -timeout d        limit for each test binary run (default 30m)
+  -instructions[=m] also measure instructions/op, added to each result
+                    line: each benchmark runs alone at N and 2N iterations
+                    and (I(2N) - I(N)) / N is reported, so that set-up
+                    cancels; m is auto (default), callgrind (valgrind, on
+                    any machine, about 50x slower) or perf (the kernel's
+                    hardware counter; virtual machines often lack it)
   -o file           write results (compare: the comparison) to file instead
                     of standard output: to a temporary file in its directory,
                     renamed over file at the end, so that a failed or
@@ -301,6 +307,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs := flag.NewFlagSet("netbench run", flag.ContinueOnError)
 	var f runFlags
 	addRunFlags(fs, &f, 1)
+	instr := addInstrFlag(fs)
 	if help, err := parseFlags(fs, args, stdout); help || err != nil {
 		return err
 	}
@@ -320,6 +327,10 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return fail(err)
 	}
 	prog := newProgress(stderr)
+	meter, err := newInstrMeter(*instr, opts.Timeout, prog)
+	if err != nil {
+		return err
+	}
 	pkgs, remove, err := buildBenchmarks(ctx, opts, prog)
 	if err != nil {
 		return err
@@ -334,7 +345,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	prog.start(pkgs)
 	for i, p := range pkgs {
 		prog.pkg(i, p)
-		if err := p.Run(ctx, opts, out, prog.result); err != nil {
+		if err := runPackage(ctx, p, opts, out, prog.result, meter); err != nil {
 			prog.stop()
 			return fail(err)
 		}
@@ -344,6 +355,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return fail(fmt.Errorf("writing the results: %w", err))
 	}
 	prog.done()
+	meter.reportSpread(stderr, "run-to-run")
 	return nil
 }
 

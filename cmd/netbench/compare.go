@@ -21,6 +21,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/netkit/netkit/internal/benchcmp"
+	"github.com/netkit/netkit/internal/benchinstr"
 	"github.com/netkit/netkit/internal/benchrun"
 )
 
@@ -53,6 +54,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		allowLow   = fs.Bool("allow-low-count", false, "compare even when -count is too low for any p-value to reach -alpha")
 		profile    profileFlag
 	)
+	instr := addInstrFlag(fs)
 	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
 	help, err := parseFlags(fs, args, stdout)
 	if help || err != nil {
@@ -79,6 +81,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	gate := benchcmp.Gate{Alpha: *alpha, Threshold: float64(threshold) / 100, Holm: *correct == "holm"}
 	if gate.Units, err = parseGateUnits(*gateUnits); err != nil {
 		return err
+	}
+	if slices.Contains(gate.Units, benchinstr.Unit) && !instr.on {
+		return fail(errInstrUnit)
 	}
 	warned := false
 	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
@@ -115,6 +120,10 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return fail(err)
 	}
 	prog := newProgress(stderr)
+	meter, err := newInstrMeter(*instr, opts.Timeout, prog)
+	if err != nil {
+		return err
+	}
 	revs := []*revision{{arg: fs.Arg(0)}, {arg: fs.Arg(1)}}
 	for _, r := range revs {
 		remove, err := prepare(ctx, r, opts, top, rel, cache, prog)
@@ -148,13 +157,12 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	start := time.Now()
 	for order := range schedule(revs, opts.Count, *interleave, flip) {
 		prog.logf("round %d/%d: %s then %s (elapsed %s)", order.round+1, opts.Count, order.revs[0].arg, order.revs[len(order.revs)-1].arg, time.Since(start).Round(time.Second))
-		for _, r := range order.revs {
-			for _, p := range r.pkgs {
-				if err := p.Run(ctx, once, &r.out, nil); err != nil {
-					return fail(fmt.Errorf("revision %s: %w", r.arg, err))
-				}
-			}
+		if err := runRound(ctx, order.revs, once, meter); err != nil {
+			return fail(err)
 		}
+	}
+	if revs[0].commit == revs[1].commit {
+		meter.reportSpread(stderr, "A/A (both revisions are "+label(revs[0])+")")
 	}
 
 	env := environment(config, revs[0].out.Bytes(), revs[1].out.Bytes())
