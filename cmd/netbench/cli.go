@@ -81,7 +81,8 @@ Flags of compare only:
   -allow-low-count  compare even when -count is too low for any p-value to
                     reach -alpha, after -correct holm if given (then only
                     allocs/op and B/op can fail)
-  -gate units       units gated besides sec/op, comma-separated (e.g. B/s),
+  -gate units       units gated besides sec/op, comma-separated (e.g. B/s,
+                    or instructions/op, which needs -instructions),
                     as benchstat names them (ns/op is sec/op, MB/s is B/s);
                     a unit that no benchmark measured is an error (exit
                     status 2, after the report)

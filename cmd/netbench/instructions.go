@@ -48,16 +48,24 @@ func (f *instrFlag) Set(s string) error {
 func (f *instrFlag) IsBoolFlag() bool { return true }
 
 // The iteration count N of an instruction count is chosen once per
-// benchmark, from the largest ns/op of its first wall-clock results (of
-// both revisions under compare), so that the N-iteration run takes about
-// instrBudget natively (under callgrind some fifty times that, and the
-// 2N run twice as long). Both revisions and every round then use the same
-// N. A larger N divides what varies from run to run and does not scale
-// with b.N by more; a smaller one makes a callgrind run shorter.
-const (
-	instrBudget   = 40 * time.Millisecond
-	instrMaxIters = 100_000_000
+// benchmark and kept for every round and both revisions. What varies from
+// run to run in a whole run's count (the forced garbage collections of the
+// testing package and the background work around them) is some 10^5
+// instructions whatever N, so N is chosen for the instructions of the
+// loop: N * instructions/op about instrTarget, which also bounds the
+// callgrind run, whose time follows the instructions it executes. The
+// first count of a benchmark runs at an N estimated from the largest
+// ns/op of its first round (both revisions under compare), instrProbe of
+// native work; when the N that instrTarget asks for is more than 1.5 times
+// that, the count is made again at the new N and only that one is kept.
+//
+// They are variables so that tests can make their runs shorter.
+var (
+	instrProbe  = 5 * time.Millisecond
+	instrTarget = 1e8
 )
+
+const instrMaxIters = 100_000_000
 
 // instrMeter adds an instructions/op measurement to every result line.
 type instrMeter struct {
@@ -65,6 +73,7 @@ type instrMeter struct {
 	timeout time.Duration
 	prog    *progress
 	iters   map[string]int64     // package and result name -> N
+	settled map[string]bool      // N was checked against instrTarget
 	samples map[string][]float64 // package and result name -> instructions/op
 	order   []string             // keys of samples, as first measured
 }
@@ -80,7 +89,7 @@ func newInstrMeter(f instrFlag, timeout time.Duration, prog *progress) (*instrMe
 	if err != nil {
 		return nil, fail(fmt.Errorf("-instructions=%s: %w", f.method, err))
 	}
-	return &instrMeter{counter: c, timeout: timeout, prog: prog, iters: map[string]int64{}, samples: map[string][]float64{}}, nil
+	return &instrMeter{counter: c, timeout: timeout, prog: prog, iters: map[string]int64{}, settled: map[string]bool{}, samples: map[string][]float64{}}, nil
 }
 
 // runPackage runs p's benchmarks as p.Run does and, with a meter, adds
@@ -165,14 +174,26 @@ func (m *instrMeter) calibrate(pkg string, out []byte) {
 	}
 }
 
-// itersFor returns N for a benchmark of ns nanoseconds per operation (0
-// when unknown): instrBudget / ns, within [1, instrMaxIters].
+// itersFor returns the first N of a benchmark of ns nanoseconds per
+// operation (0 when unknown): instrProbe / ns, within [1, instrMaxIters].
 func itersFor(ns float64) int64 {
 	if !(ns > 0) {
 		return 1000
 	}
-	n := math.Round(float64(instrBudget.Nanoseconds()) / ns)
-	return int64(min(max(n, 1), instrMaxIters))
+	return clampIters(float64(instrProbe.Nanoseconds()) / ns)
+}
+
+// itersForInstructions returns N for a benchmark of perOp instructions per
+// operation: instrTarget / perOp, within [1, instrMaxIters].
+func itersForInstructions(perOp float64) int64 {
+	if !(perOp > 0) {
+		return instrMaxIters
+	}
+	return clampIters(instrTarget / perOp)
+}
+
+func clampIters(n float64) int64 {
+	return int64(min(max(math.Round(n), 1), instrMaxIters))
 }
 
 // annotate returns out, the output of p.Run, with " <v> instructions/op"
@@ -197,6 +218,16 @@ func (m *instrMeter) annotate(ctx context.Context, p benchrun.Package, opts benc
 		v, err := p.Instructions(ctx, once, name, n, m.counter)
 		if err != nil {
 			return nil, err
+		}
+		if !m.settled[key] {
+			m.settled[key] = true
+			if want := itersForInstructions(v); float64(want) > 1.5*float64(n) {
+				m.prog.logf("%s %s: %.2f %s at %d iterations, again at %d", p.ImportPath, name, v, benchinstr.Unit, n, want)
+				n, m.iters[key] = want, want
+				if v, err = p.Instructions(ctx, once, name, n, m.counter); err != nil {
+					return nil, err
+				}
+			}
 		}
 		m.prog.logf("%s %s: %.2f %s (%s at %d and %d iterations, %s)", p.ImportPath, name, v, benchinstr.Unit, m.counter.Method(), n, 2*n, time.Since(start).Round(time.Millisecond))
 		if _, seen := m.samples[key]; !seen {
