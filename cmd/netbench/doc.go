@@ -142,9 +142,15 @@
 // everything that does not scale with b.N is in both runs and cancels:
 // process start, package initialisation, set-up outside the benchmark
 // loop, the parents of a sub-benchmark, and the testing package's first
-// run at b.N = 1. N is chosen once per benchmark, from the largest ns/op of
-// its first round (both revisions), so that a run of N iterations takes
-// about 40 ms natively, and kept for every round and both revisions.
+// run at b.N = 1. What still varies from run to run (the testing
+// package's forced garbage collections and the work around them) is some
+// 10^5 instructions whatever N, so N is chosen for the loop to execute
+// about 10^8 instructions: the first count of a benchmark runs at an N
+// estimated from its largest ns/op in the first round (5 ms of native
+// work) and, when that N is too small by more than 1.5x, is made again at
+// the N its instructions/op asks for. N is chosen once per benchmark and
+// kept for every round and both revisions. Under callgrind this is 5 to 10
+// s per count, whatever the benchmark.
 //
 // The counter: -instructions (auto) uses the kernel's hardware counter of
 // retired instructions (perf_event_open, user space only, inherited by

@@ -145,7 +145,9 @@ func (callgrind) Method() Method { return Callgrind }
 // file that Count reads and removes. Go's asynchronous preemption is turned
 // off in the child (GODEBUG=asyncpreemptoff=1): callgrind can fail an
 // assertion on the signals it uses, and preemption at timer ticks is work
-// that depends on the clock, not on the code measured.
+// that depends on the clock, not on the code measured. valgrind's gdbserver
+// is off (--vgdb=no): it makes named pipes in $TMPDIR that a cancelled run,
+// killed, would leave behind.
 func (c callgrind) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, error) {
 	dir, err := os.MkdirTemp("", "netbench-callgrind-")
 	if err != nil {
@@ -153,7 +155,7 @@ func (c callgrind) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, er
 	}
 	defer os.RemoveAll(dir)
 	outFile := filepath.Join(dir, "callgrind.out")
-	args := []string{"--tool=callgrind", "--callgrind-out-file=" + outFile, "--dump-line=no", "--compress-strings=no", "--trace-children=no", cmd.Path}
+	args := []string{"--tool=callgrind", "--vgdb=no", "--callgrind-out-file=" + outFile, "--dump-line=no", "--compress-strings=no", "--trace-children=no", cmd.Path}
 	run := exec.CommandContext(ctx, c.valgrind, append(args, cmd.Args[1:]...)...)
 	run.Dir = cmd.Dir
 	run.Env = withGODEBUG(cmd.Env, "asyncpreemptoff=1")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,6 +129,19 @@ func TestCallgrindCount(t *testing.T) {
 	_, _, err = c.Count(context.Background(), exec.Command("sh", "-c", "echo oops; exit 3"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "oops", "a failing program's output is in the error")
+
+	// Cancelled (^C): the run is killed at once and its files removed.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, _, err = c.Count(ctx, exec.Command("sh", "-c", "while :; do :; done"))
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 8*time.Second, "a cancelled count must stop the program")
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "files left by a cancelled count")
 }
 
 // TestPerfCount checks the perf counter's plumbing (ptrace-stopped start,
