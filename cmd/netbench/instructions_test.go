@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,9 +146,23 @@ func TestCompareInstructionsGate(t *testing.T) {
 	assert.Regexp(t, `\+1[5-9]\d\.\d+%|\+2\d\d\.\d+%`, out, "3x the calls is +150%% to +300%% instructions/op (the loop's own instructions stay):\n%s", out)
 	assert.NotContains(t, errOut, "A/A", "two different commits have no A/A spread:\n%s", errOut)
 
-	out, errOut, err = runIn(t, dir, append(args, "HEAD", "HEAD", "./work")...)
+	out, errOut, err = runIn(t, dir, append(args, "-format", "json", "HEAD", "HEAD", "./work")...)
 	require.NoError(t, err, "unchanged revision failed the gate:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, errOut, "A/A (both revisions are ", "no A/A spread on standard error:\n%s", errOut)
+	var rows []struct {
+		Unit string `json:"unit"`
+		Old  struct {
+			N int `json:"n"`
+		} `json:"old"`
+		Fails bool `json:"fails_gate"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), "json output:\n%s", out)
+	units := map[string]int{}
+	for _, r := range rows {
+		units[r.Unit] = r.Old.N
+		assert.False(t, r.Fails, "%s fails the gate on an unchanged revision", r.Unit)
+	}
+	assert.Equal(t, 5, units[benchinstr.Unit], "the json output has an instructions/op row with 5 samples per side: %v", units)
 }
 
 // TestInstructionsAASpread: on one commit against itself, at the default
