@@ -69,6 +69,12 @@ Flags of run and compare (named as go test's):
   -benchtime d      time or iterations per benchmark, as go test (default 1s)
   -cpu list         GOMAXPROCS values, as go test
   -timeout d        limit for each test binary run (default 30m)
+  -instructions[=m] also measure instructions/op, added to each result
+                    line: each benchmark runs alone at N and 2N iterations
+                    and (I(2N) - I(N)) / N is reported, so that set-up
+                    cancels; m is auto (default), callgrind (valgrind, on
+                    any machine, about 50x slower) or perf (the kernel's
+                    hardware counter; virtual machines often lack it)
   -o file           write results (compare: the comparison) to file instead
                     of standard output: to a temporary file in its directory,
                     renamed over file at the end, so that a failed or
@@ -95,7 +101,8 @@ Flags of compare only:
   -allow-low-count  compare even when -count is too low for any p-value to
                     reach -alpha, after -correct holm if given (then only
                     allocs/op and B/op can fail)
-  -gate units       units gated besides sec/op, comma-separated (e.g. B/s),
+  -gate units       units gated besides sec/op, comma-separated (e.g. B/s,
+                    or instructions/op, which needs -instructions),
                     as benchstat names them (ns/op is sec/op, MB/s is B/s);
                     a unit that no benchmark measured is an error (exit
                     status 2, after the report)
@@ -354,6 +361,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs := flag.NewFlagSet("netbench run", flag.ContinueOnError)
 	var f runFlags
 	addRunFlags(fs, &f, 1)
+	instr := addInstrFlag(fs)
 	if help, err := parseFlags(fs, args, stdout); help || err != nil {
 		return err
 	}
@@ -377,6 +385,10 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return fail(err)
 	}
 	prog := newProgress(stderr)
+	meter, err := newInstrMeter(*instr, opts.Timeout, prog)
+	if err != nil {
+		return err
+	}
 	pkgs, remove, err := buildBenchmarks(ctx, opts, prog)
 	if err != nil {
 		return err
@@ -395,7 +407,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	defer nz.mon.Halt()
 	for i, p := range pkgs {
 		prog.pkg(i, p)
-		if err := p.Run(ctx, opts, io.MultiWriter(out, &results), prog.result); err != nil {
+		if err := runPackage(ctx, p, opts, io.MultiWriter(out, &results), prog.result, meter); err != nil {
 			prog.stop()
 			return fail(err)
 		}
@@ -411,6 +423,7 @@ func runCmd(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return fail(fmt.Errorf("writing the results: %w", err))
 	}
 	prog.done()
+	meter.reportSpread(stderr, "run-to-run")
 	return nil
 }
 

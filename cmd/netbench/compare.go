@@ -21,6 +21,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/netkit/netkit/internal/benchcmp"
+	"github.com/netkit/netkit/internal/benchinstr"
 	"github.com/netkit/netkit/internal/benchrun"
 )
 
@@ -54,6 +55,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		keep       = fs.String("keep", "", "directory to keep each revision's raw results in (old.txt, new.txt)")
 		profile    profileFlag
 	)
+	instr := addInstrFlag(fs)
 	fs.Var(&profile, "profile", "profile benchmarks that fail the gate on both revisions, into -profile=dir")
 	var renames renameFlags
 	fs.Var(&renames, "rename", "with -profile: old=new, a name in OLD's code that is new in NEW's, for the flame graphs (repeatable)")
@@ -90,6 +92,9 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if gate.Units, err = parseGateUnits(*gateUnits); err != nil {
 		return err
 	}
+	if slices.Contains(gate.Units, benchinstr.Unit) && !instr.on {
+		return fail(errInstrUnit)
+	}
 	warned := false
 	if w := benchcmp.SampleWarning(opts.Count, opts.Count, gate.Alpha); w != "" {
 		warned = true
@@ -125,6 +130,10 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 		return fail(err)
 	}
 	prog := newProgress(stderr)
+	meter, err := newInstrMeter(*instr, opts.Timeout, prog)
+	if err != nil {
+		return err
+	}
 	revs := []*revision{{arg: fs.Arg(0)}, {arg: fs.Arg(1)}}
 	for _, r := range revs {
 		remove, err := prepare(ctx, r, opts, top, rel, cache, prog)
@@ -167,14 +176,13 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	defer nz.mon.Halt()
 	for order := range schedule(revs, opts.Count, *interleave, flip) {
 		prog.logf("round %d/%d: %s then %s (elapsed %s)", order.round+1, opts.Count, order.revs[0].arg, order.revs[len(order.revs)-1].arg, time.Since(start).Round(time.Second))
-		for _, r := range order.revs {
-			for _, p := range r.pkgs {
-				if err := p.Run(ctx, once, &r.out, nil); err != nil {
-					keepPartial(stderr, *keep, cache, revs, revConfigs)
-					return fail(fmt.Errorf("revision %s: %w", r.arg, err))
-				}
-			}
+		if err := runRound(ctx, order.revs, once, meter); err != nil {
+			keepPartial(stderr, *keep, cache, revs, revConfigs)
+			return fail(err)
 		}
+	}
+	if revs[0].commit == revs[1].commit {
+		meter.reportSpread(stderr, "A/A (both revisions are "+label(revs[0])+")")
 	}
 
 	nz.mon.Stop()

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	netbench run [flags] [packages]
+//	netbench run -instructions [flags] [packages]
 //	netbench compare [flags] OLD NEW [packages]
 //	netbench stat [flags] FILE...
 //	netbench profile [flags] [packages]
@@ -246,6 +247,53 @@
 // A/A run says that these settings fail unchanged code. Run it a few times
 // (or with many benchmarks) before trusting the rate: one run of a dozen
 // rows estimates it coarsely.
+//
+// # instructions/op
+//
+// run -instructions and compare -instructions add the instructions each
+// operation executes to every result line, as one more unit
+// ("… 0 allocs/op  53.12 instructions/op"). Unlike sec/op it does not move
+// with the load of the machine, so it goes through the same statistics,
+// table columns, formats and gate: compare -gate instructions/op fails a
+// change that is significantly more instructions per operation than
+// -threshold. Every result line of every -count round gets its own count,
+// so compare has -count samples per revision and the ± column is the
+// count's run-to-run spread; run with -count 2 or more, and compare of one
+// commit against itself (compare HEAD HEAD, an A/A comparison), print the
+// spread of each benchmark, (max-min)/median, on standard error.
+//
+// The method: after the round's wall-clock runs, each benchmark runs alone
+// (an anchored pattern, as profile selects it) at two fixed iteration
+// counts, -test.benchtime Nx and 2Nx, and the instructions of each whole
+// run are counted; (I(2N) - I(N)) / N is the count per operation, because
+// everything that does not scale with b.N is in both runs and cancels:
+// process start, package initialisation, set-up outside the benchmark
+// loop, the parents of a sub-benchmark, and the testing package's first
+// run at b.N = 1. What still varies from run to run (the testing
+// package's forced garbage collections and the work around them) is some
+// 10^5 instructions whatever N, so N is chosen for the loop to execute
+// about 10^8 instructions: the first count of a benchmark runs at an N
+// estimated from its largest ns/op in the first round (5 ms of native
+// work) and, when that N is too small by more than 1.5x, is made again at
+// the N its instructions/op asks for. N is chosen once per benchmark and
+// kept for every round and both revisions. Under callgrind this is 5 to 10
+// s per count, whatever the benchmark.
+//
+// The counter: -instructions (auto) uses the kernel's hardware counter of
+// retired instructions (perf_event_open, user space only, inherited by
+// every thread of the run) where it is exposed, and valgrind's callgrind
+// (its "Ir" total) otherwise; many virtual machines, the project's
+// included, expose no hardware counter. -instructions=perf and
+// -instructions=callgrind force one. Callgrind is about 50 times slower
+// than the program; netbench runs it with Go's asynchronous preemption
+// off (callgrind can fail an assertion on its signals) and at GOMAXPROCS 1
+// whatever -cpu says (valgrind runs one thread at a time anyway, and the
+// idle Ps of a larger GOMAXPROCS spend instructions looking for work for as
+// long as the run lasts, which differs from run to run). Without valgrind,
+// -instructions=callgrind (and auto on a machine without the hardware
+// counter) stops before building anything with an error naming valgrind
+// and how to install it (apt-get install -y valgrind), exit status 2;
+// $NETBENCH_VALGRIND names another valgrind binary. .ci/run installs it.
 //
 // # profile, flame and compare -profile
 //

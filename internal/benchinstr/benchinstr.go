@@ -1,0 +1,256 @@
+// Package benchinstr counts the instructions a Go benchmark executes per
+// operation, a measure that does not move with the load of the machine.
+//
+// A benchmark is run alone at two fixed iteration counts, N and 2N, and
+// the instructions of each whole run are counted: (I(2N) - I(N)) / N is
+// then the count per operation, since process start, test-binary set-up,
+// the benchmark's set-up outside its loop and the testing package's first
+// run with b.N = 1 are the same in both runs and cancel.
+//
+// Two counters are available. Perf reads the kernel's hardware counter of
+// retired instructions (perf_event_open, PERF_COUNT_HW_INSTRUCTIONS, user
+// space only, inherited by every thread of the run); virtual machines often
+// do not expose it. Callgrind runs the binary under valgrind's callgrind,
+// which counts the instructions it executes ("Ir") on any machine, about
+// fifty times slower.
+package benchinstr
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Unit is the unit of the metric on a benchmark result line.
+const Unit = "instructions/op"
+
+// A Method names how instructions are counted.
+type Method string
+
+const (
+	// Auto is Perf where the kernel exposes the hardware counter, and
+	// Callgrind otherwise.
+	Auto Method = "auto"
+	// Callgrind runs each measured run under valgrind --tool=callgrind.
+	Callgrind Method = "callgrind"
+	// Perf counts with perf_event_open's hardware instruction counter.
+	Perf Method = "perf"
+)
+
+// ParseMethod parses the value of a -instructions flag: auto, callgrind or
+// perf ("true", as a boolean flag stands alone, is auto).
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "", "true", string(Auto):
+		return Auto, nil
+	case string(Callgrind), string(Perf):
+		return Method(s), nil
+	}
+	return "", fmt.Errorf("unknown instruction counter %q (want auto, callgrind or perf)", s)
+}
+
+// A MissingToolError reports that the program a counter needs is not
+// installed.
+type MissingToolError struct {
+	Tool    string // the program, "valgrind"
+	Install string // a command that installs it
+	Why     string // what it is needed for
+}
+
+func (e *MissingToolError) Error() string {
+	return fmt.Sprintf("%s is not installed (%s): install it, e.g. with `%s`", e.Tool, e.Why, e.Install)
+}
+
+// ErrNoCounter reports that the kernel exposes no hardware instruction
+// counter (typical of virtual machines), so -instructions=perf cannot run.
+var ErrNoCounter = errors.New("the kernel exposes no hardware instruction counter to perf_event_open (virtual machines often do not); use callgrind")
+
+// A Counter counts the user-space instructions of one run of a program,
+// over all its threads.
+type Counter interface {
+	// Count runs cmd to completion, with its standard output captured and
+	// returned, and returns the instructions it executed. cmd must not
+	// have been started; Count may replace its path and arguments (to run
+	// it under a tool) and sets its Stdout and Stderr.
+	Count(ctx context.Context, cmd *exec.Cmd) (instructions uint64, stdout []byte, err error)
+	// Method is the counter's method, Callgrind or Perf.
+	Method() Method
+}
+
+// New returns the counter of m. Auto chooses Perf when the hardware counter
+// can be opened and Callgrind otherwise. Callgrind needs valgrind on the
+// PATH (or $NETBENCH_VALGRIND): without it New returns a
+// *MissingToolError, so that nothing is measured with a counter that
+// cannot run.
+func New(m Method) (Counter, error) {
+	switch m {
+	case Perf:
+		if err := perfAvailable(); err != nil {
+			return nil, err
+		}
+		return perfCounter{event: hwInstructions}, nil
+	case Callgrind:
+		return newCallgrind()
+	case Auto, "":
+		if perfAvailable() == nil {
+			return perfCounter{event: hwInstructions}, nil
+		}
+		c, err := newCallgrind()
+		var missing *MissingToolError
+		if errors.As(err, &missing) {
+			missing.Why = "the kernel exposes no hardware instruction counter, so instructions are counted under valgrind's callgrind"
+		}
+		return c, err
+	}
+	return nil, fmt.Errorf("unknown instruction counter %q", m)
+}
+
+// valgrindPath returns the valgrind to run: $NETBENCH_VALGRIND, or
+// valgrind on the PATH.
+func valgrindPath() (string, error) {
+	name := "valgrind"
+	if v := os.Getenv("NETBENCH_VALGRIND"); v != "" {
+		name = v
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", &MissingToolError{Tool: "valgrind", Install: "apt-get install -y valgrind", Why: "-instructions=callgrind runs the benchmarks under valgrind's callgrind"}
+	}
+	return p, nil
+}
+
+// callgrind counts under valgrind --tool=callgrind.
+type callgrind struct{ valgrind string }
+
+func newCallgrind() (Counter, error) {
+	p, err := valgrindPath()
+	if err != nil {
+		return nil, err
+	}
+	return callgrind{valgrind: p}, nil
+}
+
+func (callgrind) Method() Method { return Callgrind }
+
+// Count runs cmd under callgrind, which writes its totals to a temporary
+// file that Count reads and removes. Go's asynchronous preemption is turned
+// off in the child (GODEBUG=asyncpreemptoff=1): callgrind can fail an
+// assertion on the signals it uses, and preemption at timer ticks is work
+// that depends on the clock, not on the code measured. valgrind's gdbserver
+// is off (--vgdb=no): it makes named pipes in $TMPDIR that a cancelled run,
+// killed, would leave behind.
+func (c callgrind) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, error) {
+	dir, err := os.MkdirTemp("", "netbench-callgrind-")
+	if err != nil {
+		return 0, nil, err
+	}
+	defer os.RemoveAll(dir)
+	outFile := filepath.Join(dir, "callgrind.out")
+	args := []string{"--tool=callgrind", "--vgdb=no", "--callgrind-out-file=" + outFile, "--dump-line=no", "--compress-strings=no", "--trace-children=no", cmd.Path}
+	run := exec.CommandContext(ctx, c.valgrind, append(args, cmd.Args[1:]...)...)
+	run.Dir = cmd.Dir
+	run.Env = withGODEBUG(cmd.Env, "asyncpreemptoff=1")
+	run.Cancel = func() error { return run.Process.Kill() }
+	run.WaitDelay = 10 * time.Second
+	var stdout, stderr bytes.Buffer
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Run(); err != nil {
+		if ctx.Err() != nil {
+			return 0, nil, context.Cause(ctx)
+		}
+		return 0, stdout.Bytes(), fmt.Errorf("valgrind --tool=callgrind %s: %w\n%s%s", strings.Join(cmd.Args, " "), err, tail(stdout.Bytes()), tail(stderr.Bytes()))
+	}
+	f, err := os.Open(outFile)
+	if err != nil {
+		return 0, stdout.Bytes(), fmt.Errorf("callgrind wrote no output file: %w\n%s", err, tail(stderr.Bytes()))
+	}
+	defer f.Close()
+	n, err := ParseCallgrind(f)
+	return n, stdout.Bytes(), err
+}
+
+// withGODEBUG returns env (the process's own when nil) with setting added
+// to GODEBUG, after what it held.
+func withGODEBUG(env []string, setting string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	godebug := setting
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "GODEBUG="); ok {
+			if v != "" {
+				godebug = v + "," + setting
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, "GODEBUG="+godebug)
+}
+
+// tail returns the last 4 KiB of b, as text ending in a newline.
+func tail(b []byte) string {
+	const keep = 4 << 10
+	if len(b) > keep {
+		b = append([]byte("…"), b[len(b)-keep:]...)
+	}
+	s := string(b)
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
+}
+
+// ParseCallgrind returns the total instruction count ("Ir") of a callgrind
+// output file: the value of the first event on its "summary:" line, or, in
+// files without one, on its "totals:" line. The first event must be Ir, as
+// the "events:" line says (callgrind's default; cache and branch simulation
+// add events after it).
+func ParseCallgrind(r io.Reader) (uint64, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	var (
+		events          []string
+		summary, totals string
+	)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "events:"):
+			events = strings.Fields(strings.TrimPrefix(line, "events:"))
+		case strings.HasPrefix(line, "summary:"):
+			summary = strings.TrimPrefix(line, "summary:")
+		case strings.HasPrefix(line, "totals:"):
+			totals = strings.TrimPrefix(line, "totals:")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("reading callgrind output: %w", err)
+	}
+	if len(events) == 0 || events[0] != "Ir" {
+		return 0, fmt.Errorf("callgrind output: events %q, want Ir first", events)
+	}
+	total := summary
+	if strings.TrimSpace(total) == "" {
+		total = totals
+	}
+	f := strings.Fields(total)
+	if len(f) == 0 {
+		return 0, errors.New("callgrind output has neither a summary: nor a totals: line")
+	}
+	n, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("callgrind output: instruction count %q: %w", f[0], err)
+	}
+	return n, nil
+}

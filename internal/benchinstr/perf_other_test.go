@@ -1,0 +1,5 @@
+//go:build !linux
+
+package benchinstr
+
+func softwarePerfCounter() (Counter, bool) { return nil, false }
