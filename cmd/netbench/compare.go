@@ -190,6 +190,13 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if err != nil {
 		return fail(fmt.Errorf("keeping the results: %w", err))
 	}
+	// The busy warnings go into the kept files as configuration lines
+	// (noise-busy-1: …), so that stat marks the rows as this compare does.
+	for i := range revConfigs {
+		for k, w := range nz.busy() {
+			revConfigs[i] = append(revConfigs[i], fmt.Sprintf("%s%d: %s", busyConfigKey, k+1, w))
+		}
+	}
 	cols, err := keepResults(stderr, keptDir, revs, revConfigs)
 	if err != nil {
 		return fail(err)

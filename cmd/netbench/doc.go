@@ -163,7 +163,11 @@
 // (on standard error, and in -format json), unless -ignore names the key.
 // -alpha, -confidence, -format, -gate, -threshold, -correct,
 // -allow-low-count and -o are compare's, and so are the exit statuses:
-// stat on the two files a compare kept prints that compare's table.
+// stat on the two files a compare kept prints that compare's table, noise
+// marks included: outliers and uneven spread come from the samples, the
+// busy machine from the noise-busy-N configuration lines compare writes
+// into the files it keeps, and two files of one commit (-col .file) are an
+// A/A comparison.
 //
 //	$ netbench stat -col /impl -filter '/size:64 .unit:sec/op' new.txt
 //	pkg: example.com/m/a

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,14 +148,14 @@ func TestCompareInstructionsGate(t *testing.T) {
 	out, errOut, err = runIn(t, dir, append(args, "-format", "json", "HEAD", "HEAD", "./work")...)
 	require.NoError(t, err, "unchanged revision failed the gate:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, errOut, "A/A (both revisions are ", "no A/A spread on standard error:\n%s", errOut)
-	var rows []struct {
+	type row struct {
 		Unit string `json:"unit"`
 		Old  struct {
 			N int `json:"n"`
 		} `json:"old"`
 		Fails bool `json:"fails_gate"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(out), &rows), "json output:\n%s", out)
+	rows := reportRows[row](t, []byte(out))
 	units := map[string]int{}
 	for _, r := range rows {
 		units[r.Unit] = r.Old.N

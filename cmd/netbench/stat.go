@@ -89,6 +89,7 @@ func statCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stderr, "netbench: warning: %d result(s) have no value of -col %s and were left out\n", p.Dropped, proj.Col)
 	}
 	judged := benchcmp.Judge(p.Rows, gate)
+	diag := statDiagnosis(p.Columns, proj.Col, judged, gate)
 	lowCount := benchcmp.GateWarning(p.Rows, gate)
 	if lowCount != "" && *allowLow {
 		fmt.Fprintln(stderr, "netbench: warning:", lowCount)
@@ -120,6 +121,7 @@ func statCmd(stdout, stderr io.Writer, args []string) error {
 			}
 		}
 	}
+	writeCompareNotes(stderr, judged, diag)
 	compared := reportOneSided(stderr, judged, oldCol.Name, newCol.Name)
 	if compared == 0 {
 		return fail(fmt.Errorf("nothing was compared: no row has results in both %s and %s", oldCol.Name, newCol.Name))
@@ -303,4 +305,35 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// busyConfigKey, numbered from 1, is the key of the configuration line
+// that a compare writes into its kept files for each way it found the
+// machine busy (a key each, as a later line of one key replaces an
+// earlier one).
+const busyConfigKey = "noise-busy-"
+
+// statDiagnosis marks the rows' noise as compare does: outliers and uneven
+// spread from the samples, the busy warnings that the files'
+// noise-busy-N configuration lines carry (a compare writes them into the
+// files it keeps), and, when the two columns are two files of one commit
+// (-col .file), the A/A counts.
+func statDiagnosis(cols [2]benchcmp.Column, col string, judged []benchcmp.Judged, gate benchcmp.Gate) *benchcmp.Diagnosis {
+	d := &benchcmp.Diagnosis{}
+	seen := map[string]bool{}
+	for _, c := range cols {
+		for _, line := range c.Config {
+			key, w, ok := strings.Cut(line, ": ")
+			if ok && strings.HasPrefix(key, busyConfigKey) && !seen[w] {
+				seen[w] = true
+				d.Busy = append(d.Busy, w)
+			}
+		}
+	}
+	if col == ".file" && cols[0].Commit != "" && cols[0].Commit == cols[1].Commit {
+		a := benchcmp.CountAA(judged, gate)
+		d.AA = &a
+	}
+	benchcmp.Diagnose(judged, d)
+	return d
 }
