@@ -191,7 +191,7 @@ func TestCompareKeepsResults(t *testing.T) {
 
 	// JSON: revisions with full commits, samples per row.
 	jsonReport := filepath.Join(t.TempDir(), "report.json")
-	_, errOut, err = runIn(t, dir, "compare", "-count", "6", "-benchtime", "2000x", "-threshold", "25", "-format", "json", "-o", jsonReport, oldCommit, "HEAD", "./sum")
+	_, _, err = runIn(t, dir, "compare", "-count", "6", "-benchtime", "2000x", "-threshold", "25", "-format", "json", "-o", jsonReport, oldCommit, "HEAD", "./sum")
 	wantStatus(t, err, exitRegression, "Slower")
 	b, err := os.ReadFile(jsonReport)
 	require.NoError(t, err)
