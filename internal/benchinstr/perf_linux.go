@@ -9,9 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,7 +34,7 @@ func openEvent(ev perfEvent, pid int) (int, error) {
 		Config: ev.config,
 		Bits:   unix.PerfBitExcludeKernel | unix.PerfBitExcludeHv | unix.PerfBitInherit,
 	}
-	attr.Size = uint32(unsafe.Sizeof(attr))
+	attr.Size = uint32(reflect.TypeFor[unix.PerfEventAttr]().Size()) // the struct's size, as the kernel's versioning asks
 	return unix.PerfEventOpen(&attr, pid, -1, -1, unix.PERF_FLAG_FD_CLOEXEC)
 }
 
