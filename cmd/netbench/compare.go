@@ -69,16 +69,8 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	if len(renames) > 0 && !profile.on {
 		return usageError("-rename needs -profile")
 	}
-	switch *format {
-	case "text", "csv", "json", "markdown", "html":
-	default:
-		return usageError("unknown -format %q (want text, csv, json, markdown or html)", *format)
-	}
-	if *correct != "" && *correct != "holm" {
-		return usageError("unknown -correct %q (want holm)", *correct)
-	}
-	if !(*alpha > 0 && *alpha < 1) {
-		return usageError("-alpha must be between 0 and 1, not %v", *alpha)
+	if err := checkReportFlags(*format, *correct, *alpha); err != nil {
+		return err
 	}
 	if err := f.check(); err != nil {
 		return err
@@ -470,4 +462,21 @@ func prepare(ctx context.Context, r *revision, opts benchrun.Options, top, rel, 
 	}
 	r.pkgs, err = bins.Build(ctx, opts, in, pkgs)
 	return remove, err
+}
+
+// checkReportFlags checks the flags that compare and stat share: the
+// output format, the correction and alpha.
+func checkReportFlags(format, correct string, alpha float64) error {
+	switch format {
+	case "text", "csv", "json", "markdown", "html":
+	default:
+		return usageError("unknown -format %q (want text, csv, json, markdown or html)", format)
+	}
+	if correct != "" && correct != "holm" {
+		return usageError("unknown -correct %q (want holm)", correct)
+	}
+	if !(alpha > 0 && alpha < 1) {
+		return usageError("-alpha must be between 0 and 1, not %v", alpha)
+	}
+	return nil
 }

@@ -46,6 +46,31 @@ func TestNetbenchProcess(t *testing.T) {
 	os.Exit(99)
 }
 
+// startUntilMarker starts cmd and waits, up to two minutes, until the
+// benchmark it runs has written marker; it fails the test if cmd ends
+// before that (before what happened) or the marker never comes. It returns
+// the channel that receives cmd.Wait's result.
+func startUntilMarker(t *testing.T, cmd *exec.Cmd, out *bytes.Buffer, marker, what string) <-chan error {
+	t.Helper()
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
+			return done
+		}
+		select {
+		case err := <-done:
+			require.Failf(t, "compare ended before "+what, "%v\n%s", err, out)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			require.Failf(t, "never "+what, "%s", out)
+		}
+	}
+}
+
 // netbenchCommand returns netbench with args as a command to run in dir,
 // with env added to the environment.
 func netbenchCommand(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
@@ -283,23 +308,7 @@ func TestCompareNohup(t *testing.T) {
 	cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + cache, "NETBENCH_TEST_MARKER=" + marker},
 		"compare", "-count", "6", "-benchtime", "1x", "HEAD", "HEAD", "./slow")
 	cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `trap "" HUP; exec "$0" "$@"`}, cmd.Args...)
-	require.NoError(t, cmd.Start())
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	for deadline := time.Now().Add(2 * time.Minute); ; {
-		if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
-			break
-		}
-		select {
-		case err := <-done:
-			require.Failf(t, "compare ended before the benchmark ran", "%v\n%s", err, out)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			require.Failf(t, "the benchmark did not start", "%s", out)
-		}
-	}
+	done := startUntilMarker(t, cmd, out, marker, "the benchmark ran")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
 	select {
 	case err := <-done:

@@ -44,16 +44,8 @@ func statCmd(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() == 0 {
 		return usageError("stat needs files of results: netbench stat [flags] FILE...")
 	}
-	switch *format {
-	case "text", "csv", "json", "markdown", "html":
-	default:
-		return usageError("unknown -format %q (want text, csv, json, markdown or html)", *format)
-	}
-	if *correct != "" && *correct != "holm" {
-		return usageError("unknown -correct %q (want holm)", *correct)
-	}
-	if !(*alpha > 0 && *alpha < 1) {
-		return usageError("-alpha must be between 0 and 1, not %v", *alpha)
+	if err := checkReportFlags(*format, *correct, *alpha); err != nil {
+		return err
 	}
 	if !(*confidence > 0 && *confidence < 1) {
 		return usageError("-confidence must be between 0 and 1, not %v", *confidence)

@@ -279,23 +279,7 @@ func BenchmarkStall(b *testing.B) {
 	marker, keep := filepath.Join(tmp, "pid"), filepath.Join(tmp, "kept")
 	cmd, out := netbenchCommand(t, dir, []string{"NETBENCH_CACHE=" + t.TempDir(), "NETBENCH_TEST_MARKER=" + marker, "NETBENCH_TEST_COUNTER=" + filepath.Join(tmp, "runs")},
 		"compare", "-count", "6", "-benchtime", "1x", "-keep", keep, "HEAD", ".", "./stall")
-	require.NoError(t, cmd.Start())
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	for deadline := time.Now().Add(2 * time.Minute); ; {
-		if b, err := os.ReadFile(marker); err == nil && len(b) > 0 {
-			break
-		}
-		select {
-		case err := <-done:
-			require.Failf(t, "compare ended before the third run", "%v\n%s", err, out)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			require.Failf(t, "the third run did not start", "%s", out)
-		}
-	}
+	done := startUntilMarker(t, cmd, out, marker, "the third run started")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	select {
 	case <-done:

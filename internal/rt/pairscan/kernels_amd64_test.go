@@ -4,26 +4,10 @@ package pairscan
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
-)
 
-// guarded returns a slice of n bytes that ends where an inaccessible page
-// begins, so that reading one byte past it faults.
-func guarded(t *testing.T, n int) []byte {
-	t.Helper()
-	page := syscall.Getpagesize()
-	size := (n+page-1)/page*page + page
-	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[size-page:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
-	return mem[size-page-n : size-page : size-page]
-}
+	"github.com/netkit/netkit/internal/testenv"
+)
 
 // TestPackedPairKernels checks each kernel's result against the positions
 // it describes, on streams that end at an inaccessible page: the mask's
@@ -62,7 +46,7 @@ func TestPackedPairKernels(t *testing.T) {
 				// The streams are one buffer at offsets 0, d and e, as
 				// for offsets i1, i2 and i3 of a needle.
 				d, e := rng.IntN(40), rng.IntN(40)
-				buf := guarded(t, m+max(d, e))
+				buf := testenv.Guarded(t, m+max(d, e))
 				for i := range buf {
 					buf[i] = "xyXY"[rng.IntN(4)]
 					if rng.IntN(10) == 0 {
