@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,15 @@ func share(t *testing.T, g *flame.Graph, fn string) float64 {
 
 const timedWork = "example.com/setup.timedWork"
 
+// timedOps is TestTimedRegion's smaller iteration count. The set-up runs
+// the same number of times in both profiled runs, so it cancels in the
+// difference but for its sampling noise (at 100 samples a second, about
+// the square root of its sample count); the timed work of (Factor-1) ×
+// timedOps iterations must dwarf that noise. At 1000000 it did not always:
+// a quiet CI run once kept 8% of set-up (83% timed). At 3000000 the timed
+// difference is about 3.5 s of CPU against about 0.1 s of set-up noise.
+const timedOps = 3000000
+
 // TestTimedRegion: of benchmarks whose set-up outside the timed region
 // (under b.StopTimer, or in a parent benchmark) takes a large part of a
 // plain profile, at least 90% of the per-operation difference lies in
@@ -72,10 +82,10 @@ func TestTimedRegion(t *testing.T) {
 	out := t.TempDir()
 	for _, name := range []string{"BenchmarkStopped", "BenchmarkParent/get"} {
 		base := filepath.Join(out, strings.ReplaceAll(name, "/", "_"))
-		pr, err := Run(context.Background(), pkg, benchrun.Options{Benchtime: "1000000x"}, name, FilesFor(base, true))
+		pr, err := Run(context.Background(), pkg, benchrun.Options{Benchtime: strconv.Itoa(timedOps) + "x"}, name, FilesFor(base, true))
 		require.NoError(t, err, name)
-		assert.Equal(t, int64(1000000), pr.Small.Ops)
-		assert.Equal(t, int64(Factor*1000000), pr.Large.Ops)
+		assert.Equal(t, int64(timedOps), pr.Small.Ops)
+		assert.Equal(t, int64(Factor*timedOps), pr.Large.Ops)
 
 		r, err := pr.CPU(flame.Options{})
 		require.NoError(t, err, name)
