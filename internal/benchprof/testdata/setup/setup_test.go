@@ -106,7 +106,7 @@ func allocWork() []byte { return make([]byte, 4096) }
 // BenchmarkAllocs allocates a large table before b.ResetTimer and 4 KiB
 // per iteration.
 func BenchmarkAllocs(b *testing.B) {
-	big := make([][]byte, 4)
+	big := make([][]byte, 16)
 	for i := range big {
 		big[i] = make([]byte, 4<<20) // as large as 8 sampling periods: always sampled
 	}
