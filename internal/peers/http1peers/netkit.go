@@ -36,7 +36,10 @@ func NetkitParse(p []byte, set ...func(*http1.Decoder)) (*Parsed, error) {
 		return nil, fmt.Errorf("netkit's Method %d (%q) and RawMethod %q differ", req.Method, m, req.RawMethod)
 	}
 	path, query, hasQuery := strings.Cut(string(req.Target), "?")
-	if scheme, rest, ok := strings.Cut(path, "://"); ok && req.Method != http1.MethodConnect && scheme != "" && !strings.ContainsAny(scheme, "/*") {
+	// The scheme ends at the first ':' ("A:://" has the scheme "A" and no
+	// authority, so its Path is the whole target, as for "urn:x").
+	if c := strings.IndexByte(path, ':'); c > 0 && strings.HasPrefix(path[c+1:], "//") && req.Method != http1.MethodConnect && !strings.ContainsAny(path[:c], "/*") {
+		rest := path[c+3:]
 		// An absolute-form target's Path is its path after the authority.
 		_, p, _ := strings.Cut(rest, "/")
 		path = ""
