@@ -201,7 +201,9 @@
 //   - Outliers. Per benchmark and unit and per side, the samples outside
 //     Tukey's fences [Q1 - 1.5·IQR, Q3 + 1.5·IQR], the quartiles
 //     interpolated between order statistics (R's and numpy's default), with
-//     4 samples or more.
+//     4 samples or more. The IQR is raised to 0.5% of the median first, so
+//     that an almost constant metric (instructions/op) does not mark a
+//     sample a few hundredths of a percent off.
 //   - Uneven spread (compare). Each side's spread is its IQR over its
 //     median; a row is marked when the larger spread is more than 4 times
 //     the smaller, the smaller raised to 0.5% first (so a side that

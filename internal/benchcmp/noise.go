@@ -51,14 +51,19 @@ func Quartiles(values []float64) (q1, median, q3 float64) {
 }
 
 // TukeyOutliers returns the number of values outside Tukey's fences,
-// [Q1 - TukeyK·IQR, Q3 + TukeyK·IQR], and the fences. With fewer than
-// MinTukeySamples values it counts none and the fences are infinite.
+// [Q1 - TukeyK·IQR, Q3 + TukeyK·IQR], and the fences. The IQR is raised
+// to SpreadFloor·|median| first: a metric that is almost constant
+// (instructions/op varies by a few hundredths of a percent) has an IQR
+// so small that any sample would fall outside, and a sample within a
+// fraction of a percent of the others is no outlier in any unit. With
+// fewer than MinTukeySamples values it counts none and the fences are
+// infinite.
 func TukeyOutliers(values []float64) (n int, lo, hi float64) {
 	if len(values) < MinTukeySamples {
 		return 0, math.Inf(-1), math.Inf(1)
 	}
-	q1, _, q3 := Quartiles(values)
-	iqr := q3 - q1
+	q1, m, q3 := Quartiles(values)
+	iqr := max(q3-q1, SpreadFloor*math.Abs(m))
 	lo, hi = q1-TukeyK*iqr, q3+TukeyK*iqr
 	for _, v := range values {
 		if v < lo || v > hi {

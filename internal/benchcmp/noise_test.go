@@ -44,6 +44,11 @@ func TestTukeyOutliers(t *testing.T) {
 		{"none", []float64{10, 11, 12, 13, 14, 15}, 0, 7.5, 17.5},
 		// A constant side: any other value is out.
 		{"constant but one", []float64{0, 0, 0, 0, 0, 1}, 1, 0, 0},
+		// Almost constant (instructions/op): the IQR is raised to 0.5%
+		// of the median, 5 here, so a sample 0.2% off is in and 2% off
+		// is out: fences 1000 ∓ 7.5.
+		{"near constant", []float64{1000, 1000, 1000, 1000, 1000, 1002}, 0, 992.5, 1007.5},
+		{"near constant, one far", []float64{1000, 1000, 1000, 1000, 1000, 1020}, 1, 992.5, 1007.5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
