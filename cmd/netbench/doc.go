@@ -282,8 +282,10 @@
 // estimated from its largest ns/op in the first round (5 ms of native
 // work) and, when that N is too small by more than 1.5x, is made again at
 // the N its instructions/op asks for. N is chosen once per benchmark and
-// kept for every round and both revisions. Under callgrind this is 5 to 10
-// s per count, whatever the benchmark.
+// kept for every round and both revisions. Under callgrind this is 1.5 to
+// 10 s per count, whatever the benchmark. The counts of a round run as many
+// at a time as netbench may use CPUs: a count does not depend on what else
+// runs, and the round's wall-clock runs are over by then.
 //
 // The counter: -instructions (auto) uses the kernel's hardware counter of
 // retired instructions (perf_event_open, user space only, inherited by

@@ -11,9 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/netkit/netkit/internal/benchinstr"
+	"github.com/netkit/netkit/internal/benchnoise"
 	"github.com/netkit/netkit/internal/benchrun"
 )
 
@@ -76,6 +79,7 @@ type instrMeter struct {
 	settled map[string]bool      // N was checked against instrTarget
 	samples map[string][]float64 // package and result name -> instructions/op
 	order   []string             // keys of samples, as first measured
+	workers int                  // counts run at once
 }
 
 // newInstrMeter returns the meter of f, or nil when f is off. A counter
@@ -89,7 +93,8 @@ func newInstrMeter(f instrFlag, timeout time.Duration, prog *progress) (*instrMe
 	if err != nil {
 		return nil, fail(fmt.Errorf("-instructions=%s: %w", f.method, err))
 	}
-	return &instrMeter{counter: c, timeout: timeout, prog: prog, iters: map[string]int64{}, settled: map[string]bool{}, samples: map[string][]float64{}}, nil
+	return &instrMeter{counter: c, timeout: timeout, prog: prog, iters: map[string]int64{}, settled: map[string]bool{}, samples: map[string][]float64{},
+		workers: max(1, benchnoise.AvailableCPUs())}, nil
 }
 
 // runPackage runs p's benchmarks as p.Run does and, with a meter, adds
@@ -103,11 +108,11 @@ func runPackage(ctx context.Context, p benchrun.Package, opts benchrun.Options, 
 		return err
 	}
 	m.calibrate(p.ImportPath, buf.Bytes())
-	out, err := m.annotate(ctx, p, opts, buf.Bytes())
+	out, err := m.annotate(ctx, opts, []benchrun.Package{p}, [][]byte{buf.Bytes()}, nil)
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(out); err != nil {
+	if _, err := w.Write(out[0]); err != nil {
 		return fmt.Errorf("writing the results: %w", err)
 	}
 	return nil
@@ -142,13 +147,27 @@ func runRound(ctx context.Context, revs []*revision, opts benchrun.Options, m *i
 			m.calibrate(p.ImportPath, outs[i][j].Bytes())
 		}
 	}
+	var (
+		pkgs   []benchrun.Package
+		flat   [][]byte
+		labels []string
+	)
 	for i, r := range revs {
 		for j, p := range r.pkgs {
-			out, err := m.annotate(ctx, p, opts, outs[i][j].Bytes())
-			if err != nil {
-				return fmt.Errorf("revision %s: %w", r.arg, err)
-			}
-			r.out.Write(out)
+			pkgs = append(pkgs, p)
+			flat = append(flat, outs[i][j].Bytes())
+			labels = append(labels, "revision "+r.arg)
+		}
+	}
+	annotated, err := m.annotate(ctx, opts, pkgs, flat, labels)
+	if err != nil {
+		return err
+	}
+	k := 0
+	for _, r := range revs {
+		for range r.pkgs {
+			r.out.Write(annotated[k])
+			k++
 		}
 	}
 	return nil
@@ -196,48 +215,139 @@ func clampIters(n float64) int64 {
 	return int64(min(max(math.Round(n), 1), instrMaxIters))
 }
 
-// annotate returns out, the output of p.Run, with " <v> instructions/op"
-// added to every result line.
-func (m *instrMeter) annotate(ctx context.Context, p benchrun.Package, opts benchrun.Options, out []byte) ([]byte, error) {
-	var b strings.Builder
+// A countJob is the instruction count of one result line.
+type countJob struct {
+	out, line int // index of the output and of the line in it
+	pkg       benchrun.Package
+	label     string // what errors begin with, or ""
+	name, key string
+	n         int64   // iterations (of the first count, then of the kept one)
+	v         float64 // instructions/op
+}
+
+// annotate returns outs, outputs of pkgs[i].Run, with "<v> instructions/op"
+// added to every result line; labels[i], when labels is not nil, begins
+// the errors of outs[i]'s counts. The counts run m.workers at a time: what a
+// count measures does not depend on what else runs, and the wall-clock
+// runs are over by then. A benchmark whose N is not settled yet is counted
+// first, once, and then the rest at the N that count chose.
+func (m *instrMeter) annotate(ctx context.Context, opts benchrun.Options, pkgs []benchrun.Package, outs [][]byte, labels []string) ([][]byte, error) {
 	once := opts
 	once.Timeout = m.timeout
-	for line := range strings.Lines(string(out)) {
-		name, ok := resultName(line)
-		if !ok {
-			b.WriteString(line)
-			continue
-		}
-		key := p.ImportPath + "\t" + name
-		n := m.iters[key]
-		if n == 0 {
-			n = itersFor(nsPerOp(line))
-			m.iters[key] = n
-		}
-		start := time.Now()
-		v, err := p.Instructions(ctx, once, name, n, m.counter)
-		if err != nil {
-			return nil, err
-		}
-		if !m.settled[key] {
-			m.settled[key] = true
-			if want := itersForInstructions(v); float64(want) > 1.5*float64(n) {
-				m.prog.logf("%s %s: %.2f %s at %d iterations, again at %d", p.ImportPath, name, v, benchinstr.Unit, n, want)
-				n, m.iters[key] = want, want
-				if v, err = p.Instructions(ctx, once, name, n, m.counter); err != nil {
-					return nil, err
-				}
+	lines := make([][]string, len(outs))
+	var jobs, first, rest []*countJob
+	firstOf := map[string]bool{}
+	for i, out := range outs {
+		for line := range strings.Lines(string(out)) {
+			lines[i] = append(lines[i], line)
+			name, ok := resultName(line)
+			if !ok {
+				continue
+			}
+			j := &countJob{out: i, line: len(lines[i]) - 1, pkg: pkgs[i], name: name, key: pkgs[i].ImportPath + "\t" + name}
+			if labels != nil {
+				j.label = labels[i]
+			}
+			if m.iters[j.key] == 0 {
+				m.iters[j.key] = itersFor(nsPerOp(line))
+			}
+			jobs = append(jobs, j)
+			if !m.settled[j.key] && !firstOf[j.key] {
+				firstOf[j.key] = true
+				first = append(first, j)
+			} else {
+				rest = append(rest, j)
 			}
 		}
-		m.prog.logf("%s %s: %.2f %s (%s at %d and %d iterations, %s)", p.ImportPath, name, v, benchinstr.Unit, m.counter.Method(), n, 2*n, time.Since(start).Round(time.Millisecond))
-		if _, seen := m.samples[key]; !seen {
-			m.order = append(m.order, key)
-		}
-		m.samples[key] = append(m.samples[key], v)
-		b.WriteString(strings.TrimRight(line, "\r\n"))
-		b.WriteString("\t" + strconv.FormatFloat(v, 'f', 2, 64) + " " + benchinstr.Unit + "\n")
 	}
-	return []byte(b.String()), nil
+	for _, j := range first {
+		j.n = m.iters[j.key]
+	}
+	if err := m.countAll(ctx, once, first, true); err != nil {
+		return nil, err
+	}
+	for _, j := range first {
+		m.iters[j.key], m.settled[j.key] = j.n, true
+	}
+	for _, j := range rest {
+		j.n = m.iters[j.key]
+	}
+	if err := m.countAll(ctx, once, rest, false); err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		if _, seen := m.samples[j.key]; !seen {
+			m.order = append(m.order, j.key)
+		}
+		m.samples[j.key] = append(m.samples[j.key], j.v)
+		lines[j.out][j.line] = strings.TrimRight(lines[j.out][j.line], "\r\n") + "\t" + strconv.FormatFloat(j.v, 'f', 2, 64) + " " + benchinstr.Unit + "\n"
+	}
+	annotated := make([][]byte, len(outs))
+	for i := range outs {
+		annotated[i] = []byte(strings.Join(lines[i], ""))
+	}
+	return annotated, nil
+}
+
+// countAll counts jobs, m.workers at a time, and returns the first error;
+// an error stops the counts not yet begun and cancels those under way.
+// With settle, a count whose N is far from what instrTarget asks for is
+// made again at the new N (see instrTarget), which goes in the job.
+func (m *instrMeter) countAll(ctx context.Context, opts benchrun.Options, jobs []*countJob, settle bool) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		next  atomic.Int64
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for range min(m.workers, len(jobs)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				if err := m.count(ctx, opts, jobs[k], settle); err != nil {
+					if jobs[k].label != "" && ctx.Err() == nil {
+						err = fmt.Errorf("%s: %w", jobs[k].label, err)
+					}
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					cancel(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if first == nil && ctx.Err() != nil {
+		first = context.Cause(ctx)
+	}
+	return first
+}
+
+// count makes j's count (two runs: see benchrun.Package.Instructions).
+func (m *instrMeter) count(ctx context.Context, opts benchrun.Options, j *countJob, settle bool) error {
+	start := time.Now()
+	v, err := j.pkg.Instructions(ctx, opts, j.name, j.n, m.counter)
+	if err != nil {
+		return err
+	}
+	if want := itersForInstructions(v); settle && float64(want) > 1.5*float64(j.n) {
+		m.prog.logf("%s %s: %.2f %s at %d iterations, again at %d", j.pkg.ImportPath, j.name, v, benchinstr.Unit, j.n, want)
+		j.n = want
+		if v, err = j.pkg.Instructions(ctx, opts, j.name, j.n, m.counter); err != nil {
+			return err
+		}
+	}
+	j.v = v
+	m.prog.logf("%s %s: %.2f %s (%s at %d and %d iterations, %s)", j.pkg.ImportPath, j.name, v, benchinstr.Unit, m.counter.Method(), j.n, 2*j.n, time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // resultName returns the name of a result line of Run's output (which

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/netkit/netkit/internal/benchrun"
@@ -22,6 +23,7 @@ type progress struct {
 	cur      string
 	curPkg   int
 	last     time.Time
+	mu       sync.Mutex // held by logf
 }
 
 func newProgress(w io.Writer) *progress {
@@ -35,6 +37,8 @@ func newProgress(w io.Writer) *progress {
 }
 
 func (p *progress) logf(format string, args ...any) {
+	p.mu.Lock() // instruction counts log from several goroutines
+	defer p.mu.Unlock()
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K")
 	}
