@@ -69,7 +69,9 @@
 // once (go test -c) and runs it. The configuration lines are commit:
 // (with -dirty for a modified work tree), go:, gomaxprocs: and a machine
 // fingerprint (kernel:, governor: when readable, loadavg: at the start),
-// so that benchstat can compare files from different runs; under -cpu 1,2
+// which say what a file was measured on (benchstat given files of two runs
+// splits its tables by the keys that differ, such as commit:, unless it is
+// given -ignore with them, as the stat command's hint says); under -cpu 1,2
 // the line is "gomaxprocs: 1,2" and each result's -N suffix says which it
 // ran at. Flags follow go test (-bench, -count, -benchtime, -cpu,
 // -timeout) and are checked before anything is built. Progress is one

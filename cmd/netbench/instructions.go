@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -405,18 +406,8 @@ func (m *instrMeter) spreads() []spreadLine {
 		}
 		out = append(out, spreadLine{name: strings.ReplaceAll(key, "\t", " "), n: len(v), median: med, spread: s})
 	}
-	slices.SortStableFunc(out, func(a, b spreadLine) int { return -cmpFloat(a.spread, b.spread) })
+	slices.SortStableFunc(out, func(a, b spreadLine) int { return cmp.Compare(b.spread, a.spread) })
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // reportSpread writes to w the run-to-run spread of instructions/op of
