@@ -121,8 +121,12 @@ func TestRunInstructions(t *testing.T) {
 	require.Len(t, got, 3, "output:\n%s", out)
 	k1, k2, setup := got["BenchmarkWork/k=1000"][0], got["BenchmarkWork/k=2000"][0], got["BenchmarkSetup"][0]
 	assert.Greater(t, k1, 3000.0, "Work(1000) is a thousand calls of a few instructions each:\n%s", out)
-	assert.InDelta(t, 2.0, k2/k1, 0.02, "k=2000 / k=1000 instructions/op: %v / %v", k2, k1)
-	assert.InEpsilon(t, k1, setup, 0.01, "BenchmarkSetup (set-up of Work(3e6), then Work(1000) per op) %v, Work(1000) %v: the set-up did not cancel", setup, k1)
+	assert.InDelta(t, 2.0, k2/k1, 0.05, "k=2000 / k=1000 instructions/op: %v / %v", k2, k1)
+	// Set-up that did not cancel would add some 20000 per op here (its
+	// 4e7 instructions over N of about 2000); what the load of a busy CI
+	// machine moves (background work of the runtime that follows wall
+	// time) stayed within 1.4% of 14000.
+	assert.InEpsilon(t, k1, setup, 0.03, "BenchmarkSetup (set-up of Work(3e6), then Work(1000) per op) %v, Work(1000) %v: the set-up did not cancel", setup, k1)
 	assert.Contains(t, errOut, "callgrind at ", "progress names the counter:\n%s", errOut)
 }
 
