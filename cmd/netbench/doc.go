@@ -299,7 +299,11 @@
 // off (callgrind can fail an assertion on its signals) and at GOMAXPROCS 1
 // whatever -cpu says (valgrind runs one thread at a time anyway, and the
 // idle Ps of a larger GOMAXPROCS spend instructions looking for work for as
-// long as the run lasts, which differs from run to run). Without valgrind,
+// long as the run lasts, which differs from run to run), and with
+// garbage collection that stops the world (GODEBUG=gcstoptheworld=1): a
+// concurrent collection divides its work by the clock, and made an
+// allocating benchmark's count vary by 40% from run to run; stopped, by
+// 0.3%, its collections still counted. Without valgrind,
 // -instructions=callgrind (and auto on a machine without the hardware
 // counter) stops before building anything with an error naming valgrind
 // and how to install it (apt-get install -y valgrind), exit status 2;
