@@ -12,16 +12,21 @@
 //
 // What the difference cannot remove is set-up that itself scales with b.N:
 // work between b.StopTimer and b.StartTimer inside the loop (a tree rebuilt
-// every thousand operations). Such work is outside the timed region but
-// inside the difference; TimedRegion states it: the samples per operation
-// of the difference against the benchmark's own ns/op.
+// every thousand operations). For that, Run profiles a second build of the
+// test binary (benchrun.Package.WithTimerLabels) whose testing package
+// labels the samples taken while the timer is stopped, and Profile.CPU
+// leaves them out. Where that build cannot be made, such work stays in the
+// difference, and TimedRegion states it: the samples per operation of the
+// difference against the benchmark's own ns/op.
 package benchprof
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +59,11 @@ type Profile struct {
 	// was asked for.
 	SmallCPU, LargeCPU     string
 	SmallAlloc, LargeAlloc string
+	// TimerLabels is set when the runs were made by a binary that labels
+	// the samples taken with the timer stopped; NoTimerLabels says why
+	// they were not, otherwise.
+	TimerLabels   bool
+	NoTimerLabels error
 }
 
 // Ops is the number of iterations the per-operation difference stands
@@ -90,12 +100,22 @@ func FilesFor(base string, alloc bool) Files {
 // the -benchtime (MinTime when it is "") of the timed loop's CPU time:
 // the smaller run lasts about half of it, the larger one and a half.
 // When a run fails (or ctx is cancelled), Run removes the files it wrote.
+//
+// The runs are made by pkg.WithTimerLabels's binary; when it cannot be
+// built, by pkg's own, and Profile.NoTimerLabels says why.
 func Run(ctx context.Context, pkg benchrun.Package, opts benchrun.Options, name string, files Files) (*Profile, error) {
+	pr := &Profile{Name: name, SmallCPU: files.SmallCPU, LargeCPU: files.CPU, SmallAlloc: files.SmallAlloc, LargeAlloc: files.Alloc}
+	if lp, err := pkg.WithTimerLabels(ctx); err == nil {
+		pkg, pr.TimerLabels = lp, true
+	} else if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	} else {
+		pr.NoTimerLabels = err
+	}
 	n, err := smallCount(ctx, pkg, opts, name)
 	if err != nil {
 		return nil, err
 	}
-	pr := &Profile{Name: name, SmallCPU: files.SmallCPU, LargeCPU: files.CPU, SmallAlloc: files.SmallAlloc, LargeAlloc: files.Alloc}
 	o := opts
 	o.Benchtime = strconv.FormatInt(n, 10) + "x"
 	if pr.Small, err = pkg.ProfileRun(ctx, o, name, files.SmallCPU, files.SmallAlloc); err != nil {
@@ -180,6 +200,12 @@ type Result struct {
 	// subtraction could not remove. Both are zero for an allocation
 	// graph.
 	Run, PerOp flame.TimedRegion
+	// Stopped is the share of the large run's CPU samples taken with the
+	// timer stopped, left out of Graph (CPU graphs of a Profile with
+	// TimerLabels); NoTimerLabels is the Profile's.
+	Stopped       float64
+	TimerLabels   bool
+	NoTimerLabels error
 }
 
 // Notes returns the lines that state how the graph was made and what
@@ -189,6 +215,12 @@ func (r *Result) Notes() []string {
 	var notes []string
 	if r.Run.SampledNsPerOp > 0 {
 		notes = append(notes, "plain run of "+strconv.FormatInt(r.LargeOps, 10)+" iterations, "+r.Run.String())
+	}
+	switch {
+	case r.TimerLabels:
+		notes = append(notes, fmt.Sprintf("%.1f%% of that run's samples were taken with the timer stopped (b.StopTimer): left out", 100*r.Stopped))
+	case r.NoTimerLabels != nil:
+		notes = append(notes, "samples taken with the timer stopped are not told apart: "+r.NoTimerLabels.Error())
 	}
 	notes = append(notes, fmt.Sprintf("drawn: the difference of runs of %d and %d iterations, per call path (what does not grow with b.N cancels); %.1f%% of it clamped at zero, %.1f%% left out as sampling noise",
 		r.SmallOps, r.LargeOps, 100*r.Subtraction.ClampedShare(), 100*r.Subtraction.NoiseShare()))
@@ -201,15 +233,36 @@ func (r *Result) Notes() []string {
 // CPU returns the per-operation CPU graph: the difference of the two
 // runs' CPU profiles under o, with the TimedRegion of both the large run
 // and the difference against the large run's ns/op.
+//
+// With p.TimerLabels, the samples taken while the timer was stopped are
+// left out of the difference (and so of PerOp), not of Run.
 func (p *Profile) CPU(o flame.Options) (*Result, error) {
 	o.Sample = "cpu"
-	r, err := p.subtract(p.SmallCPU, p.LargeCPU, o)
+	timed := o
+	if p.TimerLabels {
+		keep := o.KeepLabels
+		timed.KeepLabels = func(l map[string][]string) bool {
+			return !stopped(l) && (keep == nil || keep(l))
+		}
+	}
+	r, err := p.subtract(p.SmallCPU, p.LargeCPU, timed)
 	if err != nil {
 		return nil, err
 	}
+	r.TimerLabels, r.NoTimerLabels = p.TimerLabels, p.NoTimerLabels
 	large, err := graph(p.LargeCPU, o)
 	if err != nil {
 		return nil, err
+	}
+	if p.TimerLabels {
+		only := o
+		only.KeepLabels = stopped
+		switch sg, err := graph(p.LargeCPU, only); {
+		case err == nil:
+			r.Stopped = float64(sg.Total()) / float64(large.Total())
+		case !errors.Is(err, flame.ErrNoSamples):
+			return nil, err
+		}
 	}
 	ns, ok := p.Large.Values["ns/op"]
 	if !ok {
@@ -268,6 +321,11 @@ func (p *Profile) subtract(small, large string, o flame.Options) (*Result, error
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	return &Result{Graph: g, Ops: s.Ops, SmallOps: p.Small.Ops, LargeOps: p.Large.Ops, Subtraction: s}, nil
+}
+
+// stopped reports whether a sample's labels say the timer was stopped.
+func stopped(labels map[string][]string) bool {
+	return slices.Contains(labels[benchrun.TimerLabel], benchrun.TimerStopped)
 }
 
 func graph(path string, o flame.Options) (*flame.Graph, error) {

@@ -57,6 +57,11 @@ type Options struct {
 	// function names, root first, inlined calls expanded) it returns
 	// true, after Focus and Ignore. BenchmarkStack is one.
 	Keep func(stack []string) bool
+	// KeepLabels, when not nil, keeps only the samples for whose labels
+	// (string labels, key to values; nil for none) it returns true. CPU
+	// profiles carry the labels of the goroutine that was sampled
+	// (runtime/pprof.SetGoroutineLabels); allocation profiles carry none.
+	KeepLabels func(labels map[string][]string) bool
 }
 
 // ErrNoSamples is the error of FromProfiles when the profiles hold no
@@ -243,6 +248,9 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 			continue
 		}
 		samples++
+		if o.KeepLabels != nil && !o.KeepLabels(s.Label) {
+			continue
+		}
 		names = stackNames(names[:0], s)
 		if !keep(names, o) {
 			continue
@@ -255,8 +263,8 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	}
 	g := b.finish()
 	if g.nodes[0].total == 0 {
-		if samples > 0 && o.Keep != nil {
-			return nil, fmt.Errorf("%w of type %s left after -focus, -ignore and the stack filter", ErrNoSamples, st.Type)
+		if samples > 0 && (o.Keep != nil || o.KeepLabels != nil) {
+			return nil, fmt.Errorf("%w of type %s left after -focus, -ignore and the stack and label filters", ErrNoSamples, st.Type)
 		}
 		if samples > 0 && (o.Focus != nil || o.Ignore != nil) {
 			return nil, fmt.Errorf("flame: no samples of type %s left after -focus and -ignore", st.Type)
