@@ -184,22 +184,26 @@
 // say so on standard error (lines "netbench: warning: noise: …") and in
 // their output.
 //
+//   - Other processes' CPU time. On Linux the machine is judged by the
+//     CPU time that processes other than netbench and its runs used: the
+//     busy time of /proc/stat (user, nice, system, irq, softirq, steal)
+//     less netbench's own and its waited-for children's (getrusage).
+//     Before anything is built it is measured over half a second; during
+//     the runs, from the first to the last. The machine counts as busy in a
+//     phase when others used more than the CPUs left once the benchmark
+//     has one, CPUs - 1 on average, where CPUs is the number netbench may
+//     run on (its affinity mask, runtime.NumCPU elsewhere): on two CPUs,
+//     more than one CPU's time. A compare that ended a moment ago, or
+//     netbench's own parallel instruction counts, are not others.
 //   - The load. The 1-minute load average (/proc/loadavg) is read when
-//     the command starts (before anything is built), every second while
-//     the benchmarks run, and when they have ended. The machine counts as
-//     busy in a phase when the load that is not the benchmark's own
-//     exceeds the CPUs left once the benchmark has one: load - own >
-//     CPUs - 1, where CPUs is the number netbench may run on (its affinity
-//     mask, runtime.NumCPU elsewhere) and own is 0 before the runs and 1
-//     during and after them (a benchmark keeps one thread runnable, and the
-//     1-minute average still holds it just after). During the runs the
-//     median of the readings is judged, so one burst does not make a busy
-//     machine. On two CPUs: busy above 1 before, above 2 during and after.
-//     The load average is the whole machine's, so -cpu-list does not change
-//     the limit. It lags by about a minute: the first readings of a
-//     compare that had to build its binaries include the build. Where the
-//     load average cannot be read, a warning says that the conditions are
-//     unknown.
+//     the command starts, every second while the benchmarks run, and when
+//     they have ended; the summary in the output gives it. Where the CPU
+//     time cannot be read (no /proc/stat) it judges instead: busy in a
+//     phase when load - own > CPUs - 1, own being 0 before the runs and 1
+//     during and after them, the median of the readings during the runs.
+//     It lags by about a minute, so it also counts what netbench ran just
+//     before. Where neither can be read, a warning says that the
+//     conditions are unknown.
 //   - Outliers. Per benchmark and unit and per side, the samples outside
 //     Tukey's fences [Q1 - 1.5·IQR, Q3 + 1.5·IQR], the quartiles
 //     interpolated between order statistics (R's and numpy's default), with
@@ -367,11 +371,23 @@
 // bookkeeping (stacks with a testing frame but none of its calls of
 // benchmark code), and are differenced the same way.
 //
-// Limits. Set-up that itself grows with b.N is not removed: a benchmark
-// that rebuilds its tree between b.StopTimer and b.StartTimer every
-// thousand iterations, as btree's do, keeps the rebuilds in the
-// difference; the statement of the share outside the timed region is what
-// reports it. That statement compares CPU samples with wall-clock ns/op:
+// Set-up that itself grows with b.N does not cancel: a benchmark that
+// rebuilds its tree between b.StopTimer and b.StartTimer every thousand
+// iterations, as btree's do, rebuilds three times as often in the larger
+// run. For it, the profiled runs are made by a second build of the test
+// binary (go test -c -overlay, beside the first) whose testing package
+// labels a benchmark goroutine's CPU samples netbench.timer=stopped from
+// b.StopTimer to b.StartTimer: the hook is one call after each of the two
+// statements of the toolchain's testing/benchmark.go that turn the timer
+// off and on. Those samples are left out of the difference, and the page
+// says what share of the larger run's samples they were. Where the hook
+// cannot be placed (a Go release whose StartTimer and StopTimer differ),
+// the profile is made by the plain binary and the page says why.
+//
+// Limits. The labels replace those the benchmark goroutine set itself
+// (runtime/pprof.Do) when its timer stops or starts; allocation profiles
+// carry no labels, so set-up under b.StopTimer stays in the allocation
+// graph. The statement of the share outside the timed region compares CPU samples with wall-clock ns/op:
 // on a loaded machine the measured time is taken at the share of a CPU the
 // run got (its CPU time over its wall-clock time, "at 40% of a CPU"), which
 // assumes the load was even over the run, so the share is rough there; a

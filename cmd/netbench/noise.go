@@ -15,6 +15,11 @@ import (
 // replace it so that their assertions do not depend on the machine's load.
 var readLoad benchnoise.LoadReader = benchnoise.ReadLoadavg
 
+// readOthers reads the CPU time of other processes for the noise monitor,
+// which judges the machine by it where it can be read; tests that fake the
+// load average set it to nil.
+var readOthers benchnoise.OthersReader = benchnoise.ReadOthers
+
 // noise is the noise diagnosis of one run or compare: the load monitor
 // and the CPUs of -cpu-list.
 type noise struct {
@@ -25,7 +30,7 @@ type noise struct {
 // newNoise parses -cpu-list (a usage error when malformed or naming a CPU
 // netbench cannot run on) and takes the load reading before the runs.
 func newNoise(cpuList string) (*noise, error) {
-	n := &noise{mon: &benchnoise.Monitor{Read: readLoad}}
+	n := &noise{mon: &benchnoise.Monitor{Read: readLoad, Others: readOthers}}
 	if cpuList != "" {
 		cpus, err := benchnoise.ParseCPUList(cpuList)
 		if err == nil {

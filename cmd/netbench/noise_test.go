@@ -18,9 +18,9 @@ import (
 // fakeLoad makes the noise monitor read load, whatever the machine's.
 func fakeLoad(t *testing.T, load float64) {
 	t.Helper()
-	old := readLoad
-	readLoad = func() (float64, error) { return load, nil }
-	t.Cleanup(func() { readLoad = old })
+	old, oldOthers := readLoad, readOthers
+	readLoad, readOthers = func() (float64, error) { return load, nil }, nil
+	t.Cleanup(func() { readLoad, readOthers = old, oldOthers })
 }
 
 func requireUsageError(t *testing.T, err error, errOut string) {
@@ -229,9 +229,9 @@ func TestCompareNoiseReportHTML(t *testing.T) {
 }
 
 func TestNoiseLoadUnreadable(t *testing.T) {
-	old := readLoad
-	readLoad = func() (float64, error) { return 0, errors.New("no load average here") }
-	t.Cleanup(func() { readLoad = old })
+	old, oldOthers := readLoad, readOthers
+	readLoad, readOthers = func() (float64, error) { return 0, errors.New("no load average here") }, nil
+	t.Cleanup(func() { readLoad, readOthers = old, oldOthers })
 	dir, _ := newModule(t, nil)
 	out, errOut, err := runIn(t, dir, "run", "-bench", "Sum", "-benchtime", "1x", "./sum")
 	require.NoError(t, err, "stderr:\n%s", errOut)

@@ -54,9 +54,23 @@ const (
 // DefaultInterval is how often a Monitor reads the load during the runs.
 const DefaultInterval = time.Second
 
+// DefaultWindow is how long Monitor.Before measures the CPU time of other
+// processes.
+const DefaultWindow = 500 * time.Millisecond
+
 // A Monitor reads the 1-minute load average before, during (every
 // Interval) and after a set of benchmark runs and judges whether the
 // machine was busy.
+//
+// With Others set, the phases before and during the runs are judged by
+// the CPU time other processes used instead: before, over Window; during,
+// from Start to Stop (or Halt). Other processes are busy when they used
+// more than the CPUs left once the benchmark has one (on two CPUs, more
+// than one CPU's time on average). Unlike the load average, which decays
+// over minutes, this does not count netbench's own work: not the runs of
+// the phase, nor those of a compare that ended just before. The load
+// average is still read, for the summary, and judges a phase whose CPU
+// time could not be read.
 //
 // The machine counts as busy in a phase when the load that is not the
 // benchmark's own exceeds the CPUs left once the benchmark has one:
@@ -74,9 +88,13 @@ type Monitor struct {
 	Read     LoadReader    // nil: ReadLoadavg
 	Interval time.Duration // 0: DefaultInterval
 	CPUs     int           // CPUs available; 0: AvailableCPUs()
+	Others   OthersReader  // nil: judge by the load average only
+	Window   time.Duration // 0: DefaultWindow
 
 	mu       sync.Mutex
 	readings map[string][]float64
+	others   map[string]float64 // phase -> CPUs other processes used, on average
+	start    othersMark         // the reading at Start
 	errs     []error
 	stop     chan struct{}
 	done     chan struct{}
@@ -100,11 +118,57 @@ func (m *Monitor) read(phase string) {
 	m.readings[phase] = append(m.readings[phase], v)
 }
 
-// Before takes the reading before the runs.
-func (m *Monitor) Before() { m.read(Before) }
+// othersMark is a reading of Others and when it was taken.
+type othersMark struct {
+	ok  bool
+	cpu time.Duration
+	at  time.Time
+}
+
+func (m *Monitor) markOthers() othersMark {
+	if m.Others == nil {
+		return othersMark{}
+	}
+	v, err := m.Others()
+	if err != nil {
+		m.mu.Lock()
+		m.errs = append(m.errs, err)
+		m.mu.Unlock()
+		return othersMark{}
+	}
+	return othersMark{ok: true, cpu: v, at: time.Now()}
+}
+
+// setOthers records in phase the CPUs other processes used from a to b.
+func (m *Monitor) setOthers(phase string, a, b othersMark) {
+	if !a.ok || !b.ok || !b.at.After(a.at) {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.others == nil {
+		m.others = map[string]float64{}
+	}
+	m.others[phase] = max(0, float64(b.cpu-a.cpu)/float64(b.at.Sub(a.at)))
+}
+
+// Before takes the reading before the runs; with Others, it measures
+// other processes' CPU time over Window.
+func (m *Monitor) Before() {
+	m.read(Before)
+	if a := m.markOthers(); a.ok {
+		w := m.Window
+		if w <= 0 {
+			w = DefaultWindow
+		}
+		time.Sleep(w)
+		m.setOthers(Before, a, m.markOthers())
+	}
+}
 
 // Start reads the load every Interval, in a goroutine, until Stop.
 func (m *Monitor) Start() {
+	m.start = m.markOthers()
 	iv := m.Interval
 	if iv <= 0 {
 		iv = DefaultInterval
@@ -166,6 +230,16 @@ func (m *Monitor) Warnings() []string {
 	cpus := m.cpus()
 	var w []string
 	for _, phase := range []string{Before, During, After} {
+		if v, ok := m.others[phase]; ok {
+			if v > float64(cpus)-1 {
+				w = append(w, fmt.Sprintf("machine busy %s the runs: other processes used %.2f CPUs on average (the machine's CPU time less netbench's and its runs') of %d, above %d; they competed with the benchmarks, and wall-clock results may not hold",
+					map[string]string{Before: "before", During: "during"}[phase], v, cpus, cpus-1))
+			}
+			continue
+		}
+		if _, ok := m.others[During]; ok && phase == After {
+			continue // the CPU time of the runs' phase says it
+		}
 		r := m.readings[phase]
 		if len(r) == 0 {
 			continue
@@ -210,7 +284,17 @@ func (m *Monitor) Summary() string {
 	if len(parts) == 0 {
 		return "unknown"
 	}
-	return strings.Join(parts, ", ") + fmt.Sprintf(" on %d CPUs", m.cpus())
+	sum := strings.Join(parts, ", ") + fmt.Sprintf(" on %d CPUs", m.cpus())
+	var others []string
+	for _, phase := range []string{Before, During} {
+		if v, ok := m.others[phase]; ok {
+			others = append(others, fmt.Sprintf("%s %.2f", phase, v))
+		}
+	}
+	if len(others) > 0 {
+		sum += "; CPUs used by other processes: " + strings.Join(others, ", ")
+	}
+	return sum
 }
 
 func median(v []float64) float64 {
@@ -230,5 +314,15 @@ func (m *Monitor) Halt() {
 		close(m.stop)
 		<-m.done
 		m.stop = nil
+		m.setOthers(During, m.start, m.markOthers())
 	}
+}
+
+// OthersCPU returns the CPUs other processes used on average in phase
+// (Before or During), and whether it was measured.
+func (m *Monitor) OthersCPU(phase string) (float64, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.others[phase]
+	return v, ok
 }

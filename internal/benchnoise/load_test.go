@@ -109,3 +109,86 @@ func TestMedian(t *testing.T) {
 	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
 	assert.False(t, math.IsNaN(median([]float64{1})))
 }
+
+func TestMachineCPU(t *testing.T) {
+	// user 100, nice 2, system 30, idle 900, iowait 5, irq 1, softirq 2,
+	// steal 10: busy 145 ticks.
+	d, err := machineCPU("cpu  100 2 30 900 5 1 2 10 0 0\ncpu0 50 1 15 450 2 0 1 5 0 0\n")
+	require.NoError(t, err)
+	assert.Equal(t, 1450*time.Millisecond, d)
+	_, err = machineCPU("intr 1 2 3\n")
+	assert.Error(t, err)
+	_, err = machineCPU("cpu 1 2 x 4 5 6 7 8\n")
+	assert.Error(t, err)
+}
+
+var sink int
+
+func TestReadOthers(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc/stat here")
+	}
+	// Spinning here is this process's own time, which ReadOthers takes
+	// off the machine's: ownCPU must see it grow (on a loaded machine the
+	// spin gets less than its wall-clock time, so it spins until then).
+	own0, err := ownCPU()
+	require.NoError(t, err)
+	a, err := ReadOthers()
+	require.NoError(t, err)
+	own1 := own0
+	for start := time.Now(); own1-own0 < 100*time.Millisecond && time.Since(start) < 10*time.Second; {
+		for range 1_000_000 {
+			sink++
+		}
+		own1, err = ownCPU()
+		require.NoError(t, err)
+	}
+	b, err := ReadOthers()
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, own1-own0, 100*time.Millisecond, "10s of spinning is not this process's CPU time")
+	t.Logf("others used %v while this process spun for %v of CPU", b-a, own1-own0)
+}
+
+// othersAt returns an OthersReader that reports others at rate CPUs
+// since it was made.
+func othersAt(rate float64) OthersReader {
+	t0 := time.Now()
+	return func() (time.Duration, error) {
+		return time.Duration(rate * float64(time.Since(t0))), nil
+	}
+}
+
+func TestMonitorOthers(t *testing.T) {
+	// The load average says busy (a compare just ended), the CPU time of
+	// other processes says quiet: no warning, and after is not judged.
+	m := &Monitor{Read: loads(1.9, 2.5, 2.5, 2.5), Interval: time.Millisecond, CPUs: 2, Others: othersAt(0.1), Window: 20 * time.Millisecond}
+	m.Before()
+	m.Start()
+	time.Sleep(30 * time.Millisecond)
+	m.Stop()
+	assert.Empty(t, m.Warnings())
+	v, ok := m.OthersCPU(Before)
+	require.True(t, ok)
+	assert.InDelta(t, 0.1, v, 0.02)
+	_, ok = m.OthersCPU(During)
+	assert.True(t, ok)
+	assert.Contains(t, m.Summary(), "; CPUs used by other processes: before 0.10, during 0.10")
+
+	// Others used 1.8 of 2 CPUs: busy before and during.
+	m = &Monitor{Read: loads(0.5), Interval: time.Millisecond, CPUs: 2, Others: othersAt(1.8), Window: 20 * time.Millisecond}
+	m.Before()
+	m.Start()
+	time.Sleep(30 * time.Millisecond)
+	m.Stop()
+	w := m.Warnings()
+	require.Len(t, w, 2, "%q", w)
+	assert.Contains(t, w[0], "machine busy before the runs: other processes used 1.80 CPUs on average")
+	assert.Contains(t, w[0], "of 2, above 1")
+	assert.Contains(t, w[1], "machine busy during the runs: other processes used 1.80 CPUs")
+
+	// Unreadable CPU time: the load average judges.
+	m = &Monitor{Read: loads(1.5), CPUs: 2, Others: func() (time.Duration, error) { return 0, errors.New("no /proc/stat") }}
+	m.Before()
+	require.Len(t, m.Warnings(), 1)
+	assert.Contains(t, m.Warnings()[0], "1-min load average 1.50")
+}
