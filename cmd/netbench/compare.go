@@ -201,7 +201,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	judged := benchcmp.Judge(rows, gate)
 	// Both sides the same commit (or both the work tree) is an A/A run.
 	diag := nz.diagnose(judged, gate, revs[0].commit == revs[1].commit)
-	if *format == "html" {
+	if *format == "html" || *format == "json" {
 		env = append(env, "load: "+nz.mon.Summary())
 	}
 	// The up-front check knew the count, not how many rows Holm would
@@ -239,7 +239,7 @@ func compareCmd(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	case "markdown":
 		err = benchcmp.WriteMarkdown(out, oldName, newName, judged)
 	case "json":
-		err = benchcmp.WriteJSONReport(out, benchcmp.JSONReport{Old: cols[0], New: cols[1], Gate: gate, Rows: judged})
+		err = benchcmp.WriteJSONReport(out, benchcmp.JSONReport{Old: cols[0], New: cols[1], Gate: gate, Rows: judged, Environment: env})
 	case "csv":
 		err = benchcmp.WriteCSV(out, judged)
 	case "html":

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,6 +93,12 @@ func TestCompareFixture(t *testing.T) {
 	require.ErrorAs(t, err, &se, "compare: %v, want exit status %d\nstderr:\n%s\nstdout:\n%s", err, exitRegression, errOut, out)
 	require.Equal(t, exitRegression, se.code, "compare: %v, want exit status %d\nstderr:\n%s\nstdout:\n%s", err, exitRegression, errOut, out)
 	rows := reportRows[verdictRow](t, []byte(out))
+	var report struct {
+		Environment []string `json:"environment"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &report))
+	assert.True(t, slices.ContainsFunc(report.Environment, func(l string) bool { return strings.HasPrefix(l, "load: before ") }),
+		"the report's environment has the load summary: %q", report.Environment)
 	got := map[string]verdictRow{}
 	var table strings.Builder
 	for _, r := range rows {

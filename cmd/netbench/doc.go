@@ -148,7 +148,9 @@
 //
 // compare -format json is one object: "revisions", the old and the new
 // revision with their names, full commits and configuration lines;
-// "gate", the alpha, threshold and units judged; and "rows", each with
+// "gate", the alpha, threshold and units judged; "environment", the
+// lines shared by both sides (goos, goarch, pkg, cpu) and the load
+// summary of the noise monitor ("load: before …"); and "rows", each with
 // both sides' median, interval, count and samples (sorted), the change,
 // the p-value, the verdict and whether it fails the gate.
 //

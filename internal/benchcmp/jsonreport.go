@@ -11,6 +11,9 @@ type JSONReport struct {
 	Old, New Column
 	Gate     Gate
 	Rows     []Judged
+	// Environment holds lines ("key: value") about the whole run, such as
+	// the noise monitor's load summary; omitted when empty.
+	Environment []string
 }
 
 type jsonRevision struct {
@@ -30,8 +33,8 @@ type jsonGate struct {
 // the new revision, each with its name, full commit (when known) and the
 // configuration lines of its results (commit, go, gomaxprocs, kernel,
 // loadavg, goos, goarch, pkg, cpu, …); "gate", the settings the rows were
-// judged with; and "rows", the rows of WriteJSON, each side with its
-// samples.
+// judged with; "environment", r.Environment when there is any; and
+// "rows", the rows of WriteJSON, each side with its samples.
 func WriteJSONReport(w io.Writer, r JSONReport) error {
 	rev := func(c Column) jsonRevision {
 		cfg := c.Config
@@ -42,12 +45,14 @@ func WriteJSONReport(w io.Writer, r JSONReport) error {
 	}
 	units := append([]string{"sec/op"}, r.Gate.Units...)
 	out := struct {
-		Revisions []jsonRevision `json:"revisions"`
-		Gate      jsonGate       `json:"gate"`
-		Rows      []jsonRow      `json:"rows"`
+		Revisions   []jsonRevision `json:"revisions"`
+		Gate        jsonGate       `json:"gate"`
+		Environment []string       `json:"environment,omitempty"`
+		Rows        []jsonRow      `json:"rows"`
 	}{
 		[]jsonRevision{rev(r.Old), rev(r.New)},
 		jsonGate{r.Gate.Alpha, 100 * r.Gate.Threshold, units, r.Gate.Holm},
+		r.Environment,
 		jsonRows(r.Rows),
 	}
 	enc := json.NewEncoder(w)
