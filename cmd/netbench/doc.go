@@ -222,13 +222,14 @@
 //
 // run appends a "noise: …" configuration line per warning to its results
 // (benchstat reads and ignores them), naming each benchmark and unit with
-// outliers. compare marks the rows: "busy", "outliers O+N" (O old and N new
-// samples outside the fences), "spread R×" and, in an A/A run, "false
-// positive" — after the row in the text and Markdown tables (with the
-// warnings below them), in a "noise" column of the CSV (row marks only), in
-// a "noise" object of each JSON row (marks, outliers_old/new, spread_old,
-// spread_new, spread_ratio, and the run's busy warnings and aa counts,
-// repeated in every row as the output is an array of rows), and in the
+// outliers. compare marks the rows: "busy" (not on instructions/op,
+// allocs/op and B/op rows: counts the load does not change), "outliers
+// O+N" (O old and N new samples outside the fences), "spread R×" and, in
+// an A/A run, "false positive" — after the row in the text and Markdown
+// tables (with the warnings below them), in a "noise" column of the CSV
+// (row marks only), in a "noise" object of each JSON row (marks,
+// outliers_old/new, spread_old, spread_new, spread_ratio, and the run's
+// busy warnings and aa counts, repeated in every row), and in the
 // HTML report as a banner under the gate and a mark in each row's last
 // cell; its environment table gets a "load" line with the readings.
 //

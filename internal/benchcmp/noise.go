@@ -201,6 +201,17 @@ func Diagnose(rows []Judged, d *Diagnosis) {
 	}
 }
 
+// loadFree reports whether unit is a count that other processes on the
+// machine do not change (instructions, allocations and their bytes per
+// operation): a busy machine is not marked on its rows.
+func loadFree(unit string) bool {
+	switch unit {
+	case "instructions/op", "allocs/op", "B/op":
+		return true
+	}
+	return false
+}
+
 // falsePositive reports whether r is a significant row of an A/A
 // comparison.
 func falsePositive(r Judged) bool {
@@ -208,7 +219,8 @@ func falsePositive(r Judged) bool {
 }
 
 // NoiseMarks returns the noise marks of a row, in this order: "busy" (the
-// machine was busy during the comparison), "outliers O+N" (O of the old
+// machine was busy during the comparison; not on the rows of counts the
+// load does not change: instructions/op, allocs/op, B/op), "outliers O+N" (O of the old
 // and N of the new samples outside Tukey's fences), "spread R×" (one
 // side's spread R times the other's, beyond MaxSpreadRatio) and "false
 // positive" (judged significant in an A/A comparison). None for a row
@@ -219,7 +231,7 @@ func NoiseMarks(r Judged) []string {
 		return nil
 	}
 	var m []string
-	if n.Run != nil && len(n.Run.Busy) > 0 {
+	if n.Run != nil && len(n.Run.Busy) > 0 && !loadFree(r.Unit) {
 		m = append(m, "busy")
 	}
 	if n.Outliers() {

@@ -126,6 +126,11 @@ func TestDiagnose(t *testing.T) {
 
 	run.Busy = []string{"the machine was busy"}
 	assert.Equal(t, []string{"busy"}, NoiseMarks(rows[0]))
+	for _, unit := range []string{"instructions/op", "allocs/op", "B/op"} {
+		r := rows[0]
+		r.Unit = unit
+		assert.Empty(t, NoiseMarks(r), "%s: a count the load does not change is not marked busy", unit)
+	}
 	assert.Equal(t, "the machine was busy", NoiseNotes(rows)[0])
 
 	// Not diagnosed: no marks, no notes.
