@@ -1,7 +1,6 @@
 package benchnoise
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -61,6 +60,3 @@ func ReadOthers() (time.Duration, error) {
 	}
 	return all - own, nil
 }
-
-// errNoRusage is ownCPU's error where getrusage is not available.
-var errNoRusage = errors.New("benchnoise: no getrusage here")

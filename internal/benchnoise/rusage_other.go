@@ -2,6 +2,12 @@
 
 package benchnoise
 
-import "time"
+import (
+	"errors"
+	"time"
+)
+
+// errNoRusage is ownCPU's error where getrusage is not available.
+var errNoRusage = errors.New("benchnoise: no getrusage here")
 
 func ownCPU() (time.Duration, error) { return 0, errNoRusage }
