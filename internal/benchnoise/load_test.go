@@ -54,12 +54,18 @@ func TestBusy(t *testing.T) {
 	assert.False(t, Busy(During, 7.9, 8))
 }
 
-func TestMonitorQuiet(t *testing.T) {
-	m := &Monitor{Read: loads(0.3, 1.1, 1.4, 1.2, 1.3), Interval: time.Millisecond, CPUs: 2}
+// runPhases takes m's readings as a run does: before, during (for d),
+// after.
+func runPhases(m *Monitor, d time.Duration) {
 	m.Before()
 	m.Start()
-	time.Sleep(20 * time.Millisecond)
+	time.Sleep(d)
 	m.Stop()
+}
+
+func TestMonitorQuiet(t *testing.T) {
+	m := &Monitor{Read: loads(0.3, 1.1, 1.4, 1.2, 1.3), Interval: time.Millisecond, CPUs: 2}
+	runPhases(m, 20*time.Millisecond)
 	assert.Equal(t, []float64{0.3}, m.Readings(Before))
 	assert.GreaterOrEqual(t, len(m.Readings(During)), 2, "readings every millisecond")
 	assert.Len(t, m.Readings(After), 1)
@@ -71,10 +77,7 @@ func TestMonitorQuiet(t *testing.T) {
 func TestMonitorBusy(t *testing.T) {
 	// Busy during the runs (median 7.5 > 2) and after, quiet before.
 	m := &Monitor{Read: loads(0.5, 7, 8, 7.5, 7.5, 7.5), Interval: time.Millisecond, CPUs: 2}
-	m.Before()
-	m.Start()
-	time.Sleep(20 * time.Millisecond)
-	m.Stop()
+	runPhases(m, 20*time.Millisecond)
 	w := m.Warnings()
 	require.Len(t, w, 2, "%q", w)
 	assert.Contains(t, w[0], "machine busy during the runs: 1-min load average 7.50 (median of")
@@ -162,10 +165,7 @@ func TestMonitorOthers(t *testing.T) {
 	// The load average says busy (a compare just ended), the CPU time of
 	// other processes says quiet: no warning, and after is not judged.
 	m := &Monitor{Read: loads(1.9, 2.5, 2.5, 2.5), Interval: time.Millisecond, CPUs: 2, Others: othersAt(0.1), Window: 20 * time.Millisecond}
-	m.Before()
-	m.Start()
-	time.Sleep(30 * time.Millisecond)
-	m.Stop()
+	runPhases(m, 30*time.Millisecond)
 	assert.Empty(t, m.Warnings())
 	v, ok := m.OthersCPU(Before)
 	require.True(t, ok)
@@ -176,10 +176,7 @@ func TestMonitorOthers(t *testing.T) {
 
 	// Others used 1.8 of 2 CPUs: busy before and during.
 	m = &Monitor{Read: loads(0.5), Interval: time.Millisecond, CPUs: 2, Others: othersAt(1.8), Window: 20 * time.Millisecond}
-	m.Before()
-	m.Start()
-	time.Sleep(30 * time.Millisecond)
-	m.Stop()
+	runPhases(m, 30*time.Millisecond)
 	w := m.Warnings()
 	require.Len(t, w, 2, "%q", w)
 	assert.Contains(t, w[0], "machine busy before the runs: other processes used 1.80 CPUs on average")
