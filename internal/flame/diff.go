@@ -64,7 +64,10 @@ func DiffPerOp(base, new *Graph, baseOps, newOps int64) (*Graph, error) {
 // and the shape instantiation it calls (both "pkg.(*T).M" once
 // normalized), or a wrapper kept under its old name that calls the
 // renamed function it wraps. A recursive call, the same name in the
-// profile, stays two frames. The frames keep their names in either
+// profile, stays two frames. runtime.asyncPreempt, the frame a preemption
+// signal pushes onto the function it interrupts, is folded with the frames
+// below it into that function's own value: how often a signal lands where
+// depends on the machine's load, not on the code. The frames keep their names in either
 // profile for the page to show.
 func DiffWith(base, new *Graph, o DiffOptions) (*Graph, error) {
 	if base == nil || new == nil {
@@ -91,6 +94,9 @@ func DiffWith(base, new *Graph, o DiffOptions) (*Graph, error) {
 	g.baseOps, g.newOps = o.BaseOps, o.NewOps
 	return g, nil
 }
+
+// asyncPreempt is the frame of Go's asynchronous preemption.
+const asyncPreempt = "runtime.asyncPreempt"
 
 // matcher maps a profile's frame names to the names a diff matches.
 type matcher struct {
@@ -151,6 +157,17 @@ func (b *builder) merge(src *Graph, n, at int32, base, addTotal bool, m *matcher
 	}
 	for _, k := range sn.kids {
 		kraw := src.names[src.nodes[k].name]
+		if at != 0 && !m.exact && kraw == asyncPreempt {
+			// Where a preemption signal interrupted the caller: its
+			// samples, and those of the scheduler it entered, are the
+			// caller's own.
+			if base {
+				dn.baseSelf += src.nodes[k].total
+			} else {
+				dn.self += src.nodes[k].total
+			}
+			continue
+		}
 		name := m.name(kraw)
 		if at != 0 && kraw != raw && name == b.g.names[b.g.nodes[at].name] {
 			b.merge(src, k, at, base, false, m)

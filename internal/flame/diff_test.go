@@ -220,3 +220,37 @@ func TestDiffPerOp(t *testing.T) {
 	_, err = DiffPerOp(gb, gn, 0, 1000)
 	assert.Error(t, err, "DiffPerOp with 0 base iterations")
 }
+
+// TestDiffFoldsAsyncPreempt: the frames a preemption signal pushed onto a
+// function (runtime.asyncPreempt and what it called) count as that
+// function's own in a diff, so that how often the signal landed, which
+// follows the machine's load, draws no frame of its own; -exact keeps
+// them.
+func TestDiffFoldsAsyncPreempt(t *testing.T) {
+	base := synth(t, []string{"samples"}, map[string][]int64{
+		"main;f": {10},
+	})
+	new := synth(t, []string{"samples"}, map[string][]int64{
+		"main;f": {10},
+		"main;f;runtime.asyncPreempt;runtime.asyncPreempt2;runtime.gopreempt_m": {6},
+	})
+	gb, err := FromProfiles([]*profile.Profile{base}, Options{})
+	require.NoError(t, err)
+	gn, err := FromProfiles([]*profile.Profile{new}, Options{})
+	require.NoError(t, err)
+	for _, exact := range []bool{false, true} {
+		d, err := DiffWith(gb, gn, DiffOptions{Exact: exact, BaseOps: 1, NewOps: 1})
+		require.NoError(t, err)
+		var paths []string
+		for i := 1; i < len(d.nodes); i++ {
+			paths = append(paths, strings.Join(d.path(int32(i)), ";"))
+		}
+		if exact {
+			assert.Contains(t, paths, "main;f;runtime.asyncPreempt", "-exact keeps the frames")
+			continue
+		}
+		assert.Equal(t, []string{"main", "main;f"}, paths)
+		assert.Equal(t, int64(16), d.nodes[2].self, "f's own value holds the preemption's 6")
+		assert.Equal(t, int64(10), d.nodes[2].baseSelf)
+	}
+}
