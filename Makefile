@@ -2,6 +2,9 @@
 
 GO        ?= go
 PKGS      ?= ./...
+# cmd/netbench's tests take 3.5 min on a quiet 2-core machine and passed
+# go test's default 10 min limit on one loaded to 15.
+TESTTIMEOUT ?= -timeout 30m
 COUNT     ?= 10
 BENCH     ?= .
 BENCHTIME ?= 1s
@@ -27,11 +30,11 @@ all: test
 ##       with a warning, without them)
 test:
 	$(GO) vet $(PKGS)
-	$(GO) test -count=1 $(PKGS)
-	$(GO) test -count=1 -race $(PKGS)
-	$(GO) test -count=1 -tags invariants $(PKGS)
+	$(GO) test -count=1 $(TESTTIMEOUT) $(PKGS)
+	$(GO) test -count=1 $(TESTTIMEOUT) -race $(PKGS)
+	$(GO) test -count=1 $(TESTTIMEOUT) -tags invariants $(PKGS)
 	$(GO) vet -tags nounsafe,purego $(PKGS)
-	$(GO) test -count=1 -short -tags nounsafe,purego $(PKGS)
+	$(GO) test -count=1 $(TESTTIMEOUT) -short -tags nounsafe,purego $(PKGS)
 	cd internal/peers && $(GO) vet ./... && $(GO) test -count=1 ./...
 	GOOS=darwin $(GO) build $(PKGS)
 	GOARCH=arm64 $(GO) vet ./search/... ./internal/rt/...
