@@ -173,9 +173,15 @@ func (p *Needle) Index(h []byte, l Level) (k, resume int) {
 		} else {
 			// Fewer than 16 start positions left (only after a
 			// candidate): the last 16, without those before s.
+			// The block may start before s (a kernel's always does,
+			// at k; a twin's at its first candidate): drop what lies
+			// before s.
 			k := last - (MinStarts - 1)
-			_, mask = p.scan(h, k, MinStarts, triple, l)
-			mask >>= s - k
+			off, mask = p.scan(h, k, MinStarts, triple, l)
+			if off += k - s; off < 0 {
+				mask >>= -off
+				off = 0
+			}
 		}
 		if mask == 0 {
 			return -1, -1
