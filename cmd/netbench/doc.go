@@ -296,6 +296,19 @@
 // at a time as netbench may use CPUs: a count does not depend on what else
 // runs, and the round's wall-clock runs are over by then.
 //
+// Set-up that grows with b.N (a tree rebuilt between b.StopTimer and
+// b.StartTimer every thousand iterations) would not cancel. Under
+// callgrind the counts are therefore made by the test binary with the
+// timer hooks that profiles use (see "profiles of the timed region"
+// below): when a benchmark's timer starts, the hook zeroes callgrind's
+// counts (a client request, a few bytes of amd64 assembly that do
+// nothing outside valgrind), and when it stops, it has them dumped, so
+// that I(N) is the sum of the timed regions of all threads. After 256
+// stops in one run the hook gives up, so that a benchmark that stops its
+// timer every iteration does not write a dump each time; the rest of the
+// run is then counted whole and the log says so, as it says when the
+// hooks could not be built. perf counts whole runs.
+//
 // The counter: -instructions (auto) uses the kernel's hardware counter of
 // retired instructions (perf_event_open, user space only, inherited by
 // every thread of the run) where it is exposed, and valgrind's callgrind

@@ -335,20 +335,33 @@ func (m *instrMeter) countAll(ctx context.Context, opts benchrun.Options, jobs [
 // count makes j's count (two runs: see benchrun.Package.Instructions).
 func (m *instrMeter) count(ctx context.Context, opts benchrun.Options, j *countJob, settle bool) error {
 	start := time.Now()
-	v, err := j.pkg.Instructions(ctx, opts, j.name, j.n, m.counter)
+	c, err := j.pkg.Instructions(ctx, opts, j.name, j.n, m.counter)
 	if err != nil {
 		return err
 	}
-	if want := itersForInstructions(v); settle && float64(want) > 1.5*float64(j.n) {
-		m.prog.logf("%s %s: %.2f %s at %d iterations, again at %d", j.pkg.ImportPath, j.name, v, benchinstr.Unit, j.n, want)
+	if want := itersForInstructions(c.PerOp); settle && float64(want) > 1.5*float64(j.n) {
+		m.prog.logf("%s %s: %.2f %s at %d iterations, again at %d", j.pkg.ImportPath, j.name, c.PerOp, benchinstr.Unit, j.n, want)
 		j.n = want
-		if v, err = j.pkg.Instructions(ctx, opts, j.name, j.n, m.counter); err != nil {
+		if c, err = j.pkg.Instructions(ctx, opts, j.name, j.n, m.counter); err != nil {
 			return err
 		}
 	}
-	j.v = v
-	m.prog.logf("%s %s: %.2f %s (%s at %d and %d iterations, %s)", j.pkg.ImportPath, j.name, v, benchinstr.Unit, m.counter.Method(), j.n, 2*j.n, time.Since(start).Round(time.Millisecond))
+	j.v = c.PerOp
+	m.prog.logf("%s %s: %.2f %s (%s at %d and %d iterations, %s%s)", j.pkg.ImportPath, j.name, c.PerOp, benchinstr.Unit, m.counter.Method(), j.n, 2*j.n, time.Since(start).Round(time.Millisecond), scope(c))
 	return nil
+}
+
+// scope says what part of the runs a count covers, for the log.
+func scope(c benchrun.InstrCount) string {
+	switch {
+	case c.NoTimed != nil:
+		return "; whole runs, set-up under b.StopTimer included: " + c.NoTimed.Error()
+	case c.Capped:
+		return fmt.Sprintf("; the timed region only until the timer had stopped %d times, whole runs from there on", benchinstr.MaxTimedDumps)
+	case c.Timed:
+		return "; the timed region only"
+	}
+	return ""
 }
 
 // resultName returns the name of a result line of Run's output (which

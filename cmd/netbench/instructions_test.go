@@ -40,7 +40,10 @@ func shortRuns(t *testing.T, target float64) {
 // workModule is a fixture package whose per-operation work is known:
 // Work(k) makes k calls of a function that is not inlined, and
 // BenchmarkSetup spends millions of instructions on set-up before its loop,
-// which does the work of Work(1000).
+// which does the work of Work(1000); BenchmarkStopped does the same work per
+// operation and set-up that grows with b.N, Work(300000) under b.StopTimer
+// every thousand operations (300 calls of step per operation);
+// BenchmarkEveryOp stops its timer every operation.
 var workModule = map[string]string{
 	"work/work.go": `package work
 
@@ -84,6 +87,26 @@ func BenchmarkSetup(b *testing.B) {
 		sink += Work(1000)
 	}
 }
+
+func BenchmarkStopped(b *testing.B) {
+	for i := 0; i < b.N; {
+		b.StopTimer()
+		sink += Work(300_000)
+		b.StartTimer()
+		for j := 0; j < 1000 && i < b.N; j, i = j+1, i+1 {
+			sink += Work(1000)
+		}
+	}
+}
+
+func BenchmarkEveryOp(b *testing.B) {
+	for range b.N {
+		b.StopTimer()
+		sink += Work(10)
+		b.StartTimer()
+		sink += Work(1000)
+	}
+}
 `,
 }
 
@@ -118,8 +141,8 @@ func TestRunInstructions(t *testing.T) {
 	out, errOut, err := runIn(t, dir, "run", "-instructions=callgrind", "-bench", ".", "-benchtime", "20ms", "./work")
 	require.NoError(t, err, "stderr:\n%s", errOut)
 	got := instructionsOf(t, out)
-	require.Len(t, got, 3, "output:\n%s", out)
-	k1, k2, setup := got["BenchmarkWork/k=1000"][0], got["BenchmarkWork/k=2000"][0], got["BenchmarkSetup"][0]
+	require.Len(t, got, 5, "output:\n%s", out)
+	k1, k2, setup, stopped := got["BenchmarkWork/k=1000"][0], got["BenchmarkWork/k=2000"][0], got["BenchmarkSetup"][0], got["BenchmarkStopped"][0]
 	assert.Greater(t, k1, 3000.0, "Work(1000) is a thousand calls of a few instructions each:\n%s", out)
 	assert.InDelta(t, 2.0, k2/k1, 0.05, "k=2000 / k=1000 instructions/op: %v / %v", k2, k1)
 	// Set-up that did not cancel would add some 20000 per op here (its
@@ -127,7 +150,13 @@ func TestRunInstructions(t *testing.T) {
 	// machine moves (background work of the runtime that follows wall
 	// time) stayed within 1.4% of 14000.
 	assert.InEpsilon(t, k1, setup, 0.03, "BenchmarkSetup (set-up of Work(3e6), then Work(1000) per op) %v, Work(1000) %v: the set-up did not cancel", setup, k1)
-	assert.Contains(t, errOut, "callgrind at ", "progress names the counter:\n%s", errOut)
+	// Counted whole, the set-up under b.StopTimer would add 30% (300
+	// calls of step per op to Work(1000)'s thousand).
+	assert.InEpsilon(t, k1, stopped, 0.03, "BenchmarkStopped (Work(300000) under b.StopTimer every 1000 ops, then Work(1000) per op) %v, Work(1000) %v: the stopped timer's set-up was counted", stopped, k1)
+	// A timer stopped every operation: the hooks give up after 256 dumps,
+	// and the log says so.
+	assert.Regexp(t, `BenchmarkEveryOp-\d+: [\d.]+ instructions/op \(callgrind at \d+ and \d+ iterations, [^;]+; the timed region only until the timer had stopped 256 times, whole runs from there on\)`, errOut)
+	assert.Regexp(t, `BenchmarkStopped-\d+: [\d.]+ instructions/op \(callgrind at \d+ and \d+ iterations, [^;]+; the timed region only\)`, errOut, "progress names the counter and what it counted:\n%s", errOut)
 }
 
 // TestCompareInstructionsGate: -gate instructions/op fails a planted change

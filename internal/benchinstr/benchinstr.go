@@ -81,7 +81,7 @@ type Counter interface {
 	// returned, and returns the instructions it executed. cmd must not
 	// have been started; Count may replace its path and arguments (to run
 	// it under a tool) and sets its Stdout and Stderr.
-	Count(ctx context.Context, cmd *exec.Cmd) (instructions uint64, stdout []byte, err error)
+	Count(ctx context.Context, cmd *exec.Cmd) (count Count, stdout []byte, err error)
 	// Method is the counter's method, Callgrind or Perf.
 	Method() Method
 }
@@ -155,14 +155,14 @@ func (callgrind) Method() Method { return Callgrind }
 // valgrind's gdbserver
 // is off (--vgdb=no): it makes named pipes in $TMPDIR that a cancelled run,
 // killed, would leave behind.
-func (c callgrind) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, error) {
+func (c callgrind) Count(ctx context.Context, cmd *exec.Cmd) (Count, []byte, error) {
 	dir, err := os.MkdirTemp("", "netbench-callgrind-")
 	if err != nil {
-		return 0, nil, err
+		return Count{}, nil, err
 	}
 	defer os.RemoveAll(dir)
 	outFile := filepath.Join(dir, "callgrind.out")
-	args := []string{"--tool=callgrind", "--vgdb=no", "--callgrind-out-file=" + outFile, "--dump-line=no", "--compress-strings=no", "--trace-children=no", cmd.Path}
+	args := []string{"--tool=callgrind", "--vgdb=no", "--callgrind-out-file=" + outFile, "--combine-dumps=yes", "--dump-line=no", "--compress-strings=no", "--trace-children=no", cmd.Path}
 	run := exec.CommandContext(ctx, c.valgrind, append(args, cmd.Args[1:]...)...)
 	run.Dir = cmd.Dir
 	run.Env = withGODEBUG(cmd.Env, "asyncpreemptoff=1,gcstoptheworld=1")
@@ -172,13 +172,13 @@ func (c callgrind) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, er
 	run.Stdout, run.Stderr = &stdout, &stderr
 	if err := run.Run(); err != nil {
 		if ctx.Err() != nil {
-			return 0, nil, context.Cause(ctx)
+			return Count{}, nil, context.Cause(ctx)
 		}
-		return 0, stdout.Bytes(), fmt.Errorf("valgrind --tool=callgrind %s: %w\n%s%s", strings.Join(cmd.Args, " "), err, tail(stdout.Bytes()), tail(stderr.Bytes()))
+		return Count{}, stdout.Bytes(), fmt.Errorf("valgrind --tool=callgrind %s: %w\n%s%s", strings.Join(cmd.Args, " "), err, tail(stdout.Bytes()), tail(stderr.Bytes()))
 	}
 	f, err := os.Open(outFile)
 	if err != nil {
-		return 0, stdout.Bytes(), fmt.Errorf("callgrind wrote no output file: %w\n%s", err, tail(stderr.Bytes()))
+		return Count{}, stdout.Bytes(), fmt.Errorf("callgrind wrote no output file: %w\n%s", err, tail(stderr.Bytes()))
 	}
 	defer f.Close()
 	n, err := ParseCallgrind(f)
@@ -218,46 +218,125 @@ func tail(b []byte) string {
 	return s
 }
 
-// ParseCallgrind returns the total instruction count ("Ir") of a callgrind
-// output file: the value of the first event on its "summary:" line, or, in
-// files without one, on its "totals:" line. The first event must be Ir, as
-// the "events:" line says (callgrind's default; cache and branch simulation
+// The names of the callgrind dumps that a test binary with netbench's
+// timer hooks (benchrun.Package.WithTimerLabels) requests: one when a
+// benchmark's timer stops, holding the instructions of every thread
+// since it started (the hooks zero the counts then). After MaxTimedDumps
+// the hooks stop zeroing and dumping, so that a benchmark that stops its
+// timer every iteration does not write a file each time; the last dump
+// is then CappedDump, and the program's final dump holds everything from
+// there on, set-up included.
+const (
+	TimedDump     = "netbench-timed"
+	CappedDump    = "netbench-timed-capped"
+	MaxTimedDumps = 256
+)
+
+// A Count is what a Counter counted in one run.
+type Count struct {
+	Instructions uint64
+	// Timed is set when Instructions counts only the timed regions of
+	// the benchmark (a binary with the timer hooks, under callgrind):
+	// what runs between b.StopTimer and b.StartTimer is left out.
+	Timed bool
+	// Capped is set when the hooks stopped at MaxTimedDumps, so that
+	// Instructions includes, from there on, what ran with the timer
+	// stopped and after the benchmark.
+	Capped bool
+}
+
+// ParseCallgrind returns the instruction count ("Ir") of a callgrind
+// output file written with --combine-dumps=yes (or with one dump). When
+// it holds dumps named TimedDump or CappedDump, the count is the sum of
+// their "totals:" lines (plus, after a CappedDump, the dumps that follow
+// it), and Timed is set. Otherwise a file of one dump gives the value on
+// its "summary:" line, or without one its "totals:" line, and a file of
+// several the sum of their totals. The first event must be Ir, as the
+// "events:" line says (callgrind's default; cache and branch simulation
 // add events after it).
-func ParseCallgrind(r io.Reader) (uint64, error) {
+func ParseCallgrind(r io.Reader) (Count, error) {
+	type part struct{ trigger, summary, totals string }
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var (
-		events          []string
-		summary, totals string
+		events []string
+		parts  []part
 	)
+	cur := func() *part {
+		if len(parts) == 0 {
+			parts = append(parts, part{})
+		}
+		return &parts[len(parts)-1]
+	}
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case strings.HasPrefix(line, "part:"):
+			parts = append(parts, part{})
+		case strings.HasPrefix(line, "desc: Trigger:"):
+			cur().trigger = strings.TrimSpace(strings.TrimPrefix(line, "desc: Trigger:"))
 		case strings.HasPrefix(line, "events:"):
-			events = strings.Fields(strings.TrimPrefix(line, "events:"))
+			if events == nil {
+				events = strings.Fields(strings.TrimPrefix(line, "events:"))
+			}
 		case strings.HasPrefix(line, "summary:"):
-			summary = strings.TrimPrefix(line, "summary:")
+			cur().summary = strings.TrimPrefix(line, "summary:")
 		case strings.HasPrefix(line, "totals:"):
-			totals = strings.TrimPrefix(line, "totals:")
+			cur().totals = strings.TrimPrefix(line, "totals:")
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("reading callgrind output: %w", err)
+		return Count{}, fmt.Errorf("reading callgrind output: %w", err)
 	}
 	if len(events) == 0 || events[0] != "Ir" {
-		return 0, fmt.Errorf("callgrind output: events %q, want Ir first", events)
+		return Count{}, fmt.Errorf("callgrind output: events %q, want Ir first", events)
 	}
-	total := summary
-	if strings.TrimSpace(total) == "" {
-		total = totals
+	if len(parts) == 0 {
+		return Count{}, errors.New("callgrind output has neither a summary: nor a totals: line")
 	}
-	f := strings.Fields(total)
-	if len(f) == 0 {
-		return 0, errors.New("callgrind output has neither a summary: nor a totals: line")
+	first := func(field, what string) (uint64, error) {
+		f := strings.Fields(field)
+		if len(f) == 0 {
+			return 0, fmt.Errorf("callgrind output: a dump without a %s line", what)
+		}
+		n, err := strconv.ParseUint(f[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("callgrind output: instruction count %q: %w", f[0], err)
+		}
+		return n, nil
 	}
-	n, err := strconv.ParseUint(f[0], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("callgrind output: instruction count %q: %w", f[0], err)
+	var c Count
+	for _, p := range parts {
+		switch p.trigger {
+		case "Client Request: " + TimedDump:
+			c.Timed = true
+		case "Client Request: " + CappedDump:
+			c.Timed, c.Capped = true, true
+		}
 	}
-	return n, nil
+	if len(parts) == 1 && !c.Timed {
+		field := parts[0].summary
+		if strings.TrimSpace(field) == "" {
+			field = parts[0].totals
+		}
+		if strings.TrimSpace(field) == "" {
+			return Count{}, errors.New("callgrind output has neither a summary: nor a totals: line")
+		}
+		n, err := first(field, "summary:")
+		return Count{Instructions: n}, err
+	}
+	capped := false
+	for _, p := range parts {
+		timed := p.trigger == "Client Request: "+TimedDump || p.trigger == "Client Request: "+CappedDump
+		if c.Timed && !timed && !capped {
+			continue
+		}
+		n, err := first(p.totals, "totals:")
+		if err != nil {
+			return Count{}, err
+		}
+		c.Instructions += n
+		capped = capped || p.trigger == "Client Request: "+CappedDump
+	}
+	return c, nil
 }

@@ -3,6 +3,7 @@ package benchinstr
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,6 +66,50 @@ func TestParseCallgrind(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			assert.Equal(t, Count{Instructions: tc.want}, got)
+		})
+	}
+}
+
+// dumpPart is one part of a file written with --combine-dumps=yes.
+func dumpPart(n int, trigger string, summary, totals uint64) string {
+	return fmt.Sprintf("\npart: %d\n\ndesc: Timerange: Basic block 0 - 9\ndesc: Trigger: %s\n\npositions: line\nevents: Ir\nsummary: %d\n\n\nfn=(1) f\n0 %d\ntotals: %d\n", n, trigger, summary, totals, totals)
+}
+
+// TestParseCallgrindTimed: the dumps of the timer hooks are summed by
+// their totals (their summary lines count threads from the last dump
+// of each, not from the zeroing), the rest of the program left out;
+// after the capped dump the program's final dump counts too.
+func TestParseCallgrindTimed(t *testing.T) {
+	head := "# callgrind format\nversion: 1\ncreator: callgrind-3.22.0\npid: 7\ncmd: x.test\n"
+	timed := "Client Request: " + TimedDump
+	for _, tc := range []struct {
+		name  string
+		parts []string
+		want  Count
+		err   string
+	}{
+		{name: "timed", parts: []string{
+			dumpPart(1, timed, 36082, 69), dumpPart(2, timed, 9893, 4184), dumpPart(3, "Program termination", 44225, 44225),
+		}, want: Count{Instructions: 69 + 4184, Timed: true}},
+		{name: "capped", parts: []string{
+			dumpPart(1, timed, 500, 100), dumpPart(2, "Client Request: "+CappedDump, 900, 200), dumpPart(3, "Program termination", 7000, 5000),
+		}, want: Count{Instructions: 100 + 200 + 5000, Timed: true, Capped: true}},
+		{name: "other dumps only", parts: []string{
+			dumpPart(1, "Client Request", 10, 10), dumpPart(2, "Program termination", 30, 20),
+		}, want: Count{Instructions: 30}},
+		{name: "one combined part", parts: []string{dumpPart(1, "Program termination", 17, 15)}, want: Count{Instructions: 17}},
+		{name: "a timed part without totals", parts: []string{
+			strings.Replace(dumpPart(1, timed, 5, 5), "totals: 5\n", "", 1),
+		}, err: "without a totals: line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseCallgrind(strings.NewReader(head + strings.Join(tc.parts, "")))
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
 	}
@@ -120,7 +165,8 @@ func TestCallgrindCount(t *testing.T) {
 		v, out, err := c.Count(context.Background(), cmd)
 		require.NoError(t, err)
 		assert.Equal(t, "counted "+n+"\n", string(out))
-		return v
+		assert.False(t, v.Timed, "a program without the timer hooks")
+		return v.Instructions
 	}
 	small, large := count("100"), count("10000")
 	assert.Greater(t, small, uint64(10_000), "a shell starting up executes more than this")
@@ -156,7 +202,7 @@ func TestPerfCount(t *testing.T) {
 	v, out, err := c.Count(context.Background(), exec.Command("sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done & wait; echo done"))
 	require.NoError(t, err)
 	assert.Equal(t, "done\n", string(out))
-	assert.Greater(t, v, uint64(50_000_000), "task clock (ns) of a shell loop run in a child process: inherited")
+	assert.Greater(t, v.Instructions, uint64(50_000_000), "task clock (ns) of a shell loop run in a child process: inherited")
 	_, _, err = c.Count(context.Background(), exec.Command("sh", "-c", "exit 4"))
 	var ee *exec.ExitError
 	assert.True(t, errors.As(err, &ee), "exit status 4 reported: %v", err)

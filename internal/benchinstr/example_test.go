@@ -12,11 +12,11 @@ import (
 // benchmark's instructions per operation.
 func ExampleParseCallgrind() {
 	at := func(out string) uint64 {
-		n, err := benchinstr.ParseCallgrind(strings.NewReader(out))
+		c, err := benchinstr.ParseCallgrind(strings.NewReader(out))
 		if err != nil {
 			panic(err)
 		}
-		return n
+		return c.Instructions
 	}
 	n := at("events: Ir\nsummary: 17225158\n")
 	twoN := at("events: Ir\nsummary: 27853992\ntotals: 27853992\n")

@@ -56,7 +56,7 @@ type perfCounter struct{ event perfEvent }
 
 func (perfCounter) Method() Method { return Perf }
 
-func (c perfCounter) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, error) {
+func (c perfCounter) Count(ctx context.Context, cmd *exec.Cmd) (Count, []byte, error) {
 	// ptrace requests must come from the thread that started the child.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -67,14 +67,14 @@ func (c perfCounter) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, 
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
-		return 0, nil, err
+		return Count{}, nil, err
 	}
 	pid := cmd.Process.Pid
 	var ws unix.WaitStatus
 	if _, err := unix.Wait4(pid, &ws, 0, nil); err != nil || !ws.Stopped() {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return 0, nil, fmt.Errorf("starting %s under ptrace: wait status %v: %v", cmd.Path, ws, err)
+		return Count{}, nil, fmt.Errorf("starting %s under ptrace: wait status %v: %v", cmd.Path, ws, err)
 	}
 	fd, openErr := openEvent(c.event, pid)
 	if err := unix.PtraceDetach(pid); err != nil {
@@ -83,18 +83,18 @@ func (c perfCounter) Count(ctx context.Context, cmd *exec.Cmd) (uint64, []byte, 
 	if openErr != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return 0, nil, fmt.Errorf("%w (perf_event_open: %v)", ErrNoCounter, openErr)
+		return Count{}, nil, fmt.Errorf("%w (perf_event_open: %v)", ErrNoCounter, openErr)
 	}
 	defer unix.Close(fd)
 	if err := cmd.Wait(); err != nil {
 		if ctx.Err() != nil {
-			return 0, nil, context.Cause(ctx)
+			return Count{}, nil, context.Cause(ctx)
 		}
-		return 0, stdout.Bytes(), fmt.Errorf("%s: %w\n%s%s", cmd.Path, err, tail(stdout.Bytes()), tail(stderr.Bytes()))
+		return Count{}, stdout.Bytes(), fmt.Errorf("%s: %w\n%s%s", cmd.Path, err, tail(stdout.Bytes()), tail(stderr.Bytes()))
 	}
 	var buf [8]byte
 	if n, err := unix.Read(fd, buf[:]); err != nil || n != len(buf) {
-		return 0, stdout.Bytes(), errors.Join(errors.New("reading the instruction counter"), err)
+		return Count{}, stdout.Bytes(), errors.Join(errors.New("reading the instruction counter"), err)
 	}
-	return binary.NativeEndian.Uint64(buf[:]), stdout.Bytes(), nil
+	return Count{Instructions: binary.NativeEndian.Uint64(buf[:])}, stdout.Bytes(), nil
 }

@@ -18,6 +18,6 @@ type perfCounter struct{ event perfEvent }
 
 func (perfCounter) Method() Method { return Perf }
 
-func (perfCounter) Count(context.Context, *exec.Cmd) (uint64, []byte, error) {
-	return 0, nil, ErrNoCounter
+func (perfCounter) Count(context.Context, *exec.Cmd) (Count, []byte, error) {
+	return Count{}, nil, ErrNoCounter
 }

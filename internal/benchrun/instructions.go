@@ -2,12 +2,14 @@ package benchrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
 
 	"github.com/netkit/netkit/internal/benchinstr"
+	"github.com/netkit/netkit/internal/rt/timerhook"
 )
 
 // Instructions returns the instructions per operation of the one benchmark
@@ -27,20 +29,40 @@ import (
 // lock2, wakep) for as long as the run lasts, which varies from run to run
 // and does not cancel. A RunParallel benchmark then runs its goroutines
 // one at a time: the same work per operation, without contention.
-func (p Package) Instructions(ctx context.Context, opts Options, name string, n int64, c benchinstr.Counter) (float64, error) {
+//
+// Under benchinstr.Callgrind the runs are made by p.WithTimerLabels's
+// binary, whose hooks make callgrind count the timed regions only, so
+// that set-up between b.StopTimer and b.StartTimer that grows with b.N
+// (a table rebuilt every thousand iterations) is left out as well; when
+// that binary cannot be built, by p's own, and InstrCount.NoTimed says
+// why.
+func (p Package) Instructions(ctx context.Context, opts Options, name string, n int64, c benchinstr.Counter) (InstrCount, error) {
+	var res InstrCount
 	if n < 1 {
-		return 0, fmt.Errorf("benchrun: %d iterations: want at least 1", n)
+		return res, fmt.Errorf("benchrun: %d iterations: want at least 1", n)
 	}
 	pattern, cpu, err := profilePattern(name)
 	if err != nil {
-		return 0, err
+		return res, err
+	}
+	if c.Method() == benchinstr.Callgrind {
+		switch hp, err := p.WithTimerLabels(ctx); {
+		case ctx.Err() != nil:
+			return res, context.Cause(ctx)
+		case err != nil:
+			res.NoTimed = err
+		case !timerhook.Callgrind:
+			res.NoTimed = errNoRequests
+		default:
+			p = hp
+		}
 	}
 	printed := name // the result name the runs print
 	if c.Method() == benchinstr.Callgrind && cpu != 1 {
 		printed = strings.TrimSuffix(name, "-"+strconv.Itoa(cpu))
 		cpu = 1
 	}
-	var counts [2]uint64
+	var counts [2]benchinstr.Count
 	for i, iters := range []int64{n, 2 * n} {
 		args := []string{"-test.run", "^$", "-test.bench", pattern, "-test.cpu", strconv.Itoa(cpu), "-test.count", "1",
 			"-test.benchtime", strconv.FormatInt(iters, 10) + "x", "-test.v=test2json"}
@@ -52,18 +74,41 @@ func (p Package) Instructions(ctx context.Context, opts Options, name string, n 
 		count, out, err := c.Count(ctx, cmd)
 		if err != nil {
 			if ctx.Err() != nil {
-				return 0, context.Cause(ctx)
+				return res, context.Cause(ctx)
 			}
-			return 0, &RunError{ImportPath: p.ImportPath, Err: err, Output: string(out)}
+			return res, &RunError{ImportPath: p.ImportPath, Err: err, Output: string(out)}
 		}
 		ran := resultLines(out)
 		if len(ran) != 1 || strings.Fields(ran[0])[0] != printed || strings.Fields(ran[0])[1] != strconv.FormatInt(iters, 10) {
-			return 0, fmt.Errorf("benchrun: counting the instructions of %s of %s at %d iterations printed %q, want one result of %s (-test.bench %s -test.cpu %d)",
+			return res, fmt.Errorf("benchrun: counting the instructions of %s of %s at %d iterations printed %q, want one result of %s (-test.bench %s -test.cpu %d)",
 				name, p.ImportPath, iters, ran, printed, pattern, cpu)
 		}
 		counts[i] = count
 	}
-	return (float64(counts[1]) - float64(counts[0])) / float64(n), nil
+	if counts[0].Timed != counts[1].Timed {
+		return res, fmt.Errorf("benchrun: counting the instructions of %s of %s: the run at %d iterations counted the timed region only (%v), the run at %d (%v) not",
+			name, p.ImportPath, n, counts[0].Timed, 2*n, counts[1].Timed)
+	}
+	res.Timed = counts[0].Timed
+	res.Capped = counts[0].Capped || counts[1].Capped
+	res.PerOp = (float64(counts[1].Instructions) - float64(counts[0].Instructions)) / float64(n)
+	return res, nil
+}
+
+// errNoRequests is InstrCount.NoTimed in netbench's twin build.
+var errNoRequests = errors.New("this netbench was built with the safe twins of internal/rt, whose timer hook makes no callgrind requests")
+
+// An InstrCount is the result of Instructions.
+type InstrCount struct {
+	// PerOp is the instructions per operation.
+	PerOp float64
+	// Timed is set when both runs counted the benchmark's timed regions
+	// only; Capped when the timer stopped so often that the hooks gave up
+	// (benchinstr.MaxTimedDumps) and the rest of a run was counted whole.
+	Timed, Capped bool
+	// NoTimed says why the runs under callgrind were counted whole: the
+	// binary with the timer hooks could not be built.
+	NoTimed error
 }
 
 // resultLines returns the result lines in out, the standard output of a

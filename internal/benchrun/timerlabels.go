@@ -9,40 +9,25 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/netkit/netkit/internal/benchinstr"
+	"github.com/netkit/netkit/internal/rt/timerhook"
 )
 
 // The CPU profile label that a binary built by WithTimerLabels puts on a
-// benchmark goroutine while its timer is stopped: TimerLabel=TimerStopped.
+// benchmark goroutine: TimerLabel=TimerRunning while its timer runs and
+// TimerLabel=TimerStopped while it is stopped. Goroutines the benchmark
+// starts inherit the label of the moment they are started.
 const (
 	TimerLabel   = "netbench.timer"
+	TimerRunning = "running"
 	TimerStopped = "stopped"
 )
 
 // timerLabelsSuffix ends the name of the binary WithTimerLabels builds,
-// beside the package's own.
-const timerLabelsSuffix = ".timerlabels"
-
-// timerFile is the file WithTimerLabels adds to the testing package. It
-// keeps one labelled context, so that StopTimer allocates nothing.
-const timerFile = `package testing
-
-import (
-	"context"
-	"runtime/pprof"
-)
-
-var netbenchStopped = pprof.WithLabels(context.Background(), pprof.Labels(%q, %q))
-
-// netbenchTimer labels the calling goroutine's CPU profile samples while
-// its benchmark's timer is stopped, and clears its labels when it starts.
-func netbenchTimer(on bool) {
-	if on {
-		pprof.SetGoroutineLabels(context.Background())
-		return
-	}
-	pprof.SetGoroutineLabels(netbenchStopped)
-}
-`
+// beside the package's own; the hook of netbench's twin build, which
+// labels only, has a name of its own.
+var timerLabelsSuffix = map[bool]string{true: ".timerhooks", false: ".timerlabels"}[timerhook.Callgrind]
 
 // The lines of the testing package that timerPatch finds, each exactly
 // once, and follows with a call of netbenchTimer: the statement of
@@ -74,16 +59,21 @@ func timerPatch(src []byte) ([]byte, error) {
 }
 
 // WithTimerLabels returns p with a test binary, built beside p.Binary
-// (go test -c -overlay), whose testing package labels the CPU profile
-// samples of a benchmark goroutine taken while its timer is stopped
-// (TimerLabel=TimerStopped): the set-up between b.StopTimer and
-// b.StartTimer, which no difference of iteration counts removes when it
-// grows with b.N. Everything else about the binary is p's. A binary built
-// earlier and not older than p.Binary is reused.
+// (go test -c -overlay), whose testing package follows each benchmark's
+// timer: it labels the CPU profile samples of the benchmark goroutine
+// with TimerLabel (TimerRunning or TimerStopped), so that the set-up
+// between b.StopTimer and b.StartTimer, which no difference of iteration
+// counts removes when it grows with b.N, can be told apart; and under
+// valgrind's callgrind it zeroes the instruction counts when the timer
+// starts and dumps them (benchinstr.TimedDump) when it stops, so that the
+// counts can leave the set-up out too. Everything else about the binary
+// is p's. A binary built earlier and not older than p.Binary is reused.
 //
 // The overlay replaces testing/benchmark.go of the toolchain that builds
 // in p.Dir with a copy that calls a hook where StartTimer has turned the
-// timer on and where StopTimer begins, and adds the hook's file; when the statements
+// timer on and where StopTimer begins, and adds the hook's files
+// (package timerhook; without timerhook.Callgrind, in the build of
+// netbench on rt's safe twins, the hook only labels); when the statements
 // are not found the error wraps ErrTimerPatch. The labels replace any the
 // benchmark goroutine had set itself when the timer starts or stops.
 func (p Package) WithTimerLabels(ctx context.Context) (Package, error) {
@@ -112,15 +102,16 @@ func (p Package) WithTimerLabels(ctx context.Context) (Package, error) {
 		return p, err
 	}
 	defer os.RemoveAll(tmp)
-	overlay := map[string]map[string]string{"Replace": {
-		filepath.Join(testingDir, "benchmark.go"):      filepath.Join(tmp, "benchmark.go"),
-		filepath.Join(testingDir, "netbench_timer.go"): filepath.Join(tmp, "netbench_timer.go"),
-	}}
-	files := map[string][]byte{
-		"benchmark.go":      patched,
-		"netbench_timer.go": fmt.Appendf(nil, timerFile, TimerLabel, TimerStopped),
+	files := timerhook.Files(timerhook.Config{
+		Label: TimerLabel, Running: TimerRunning, Stopped: TimerStopped,
+		TimedDump: benchinstr.TimedDump, CappedDump: benchinstr.CappedDump, MaxDumps: benchinstr.MaxTimedDumps,
+	})
+	files["benchmark.go"] = patched
+	replace := map[string]string{}
+	for name := range files {
+		replace[filepath.Join(testingDir, name)] = filepath.Join(tmp, name)
 	}
-	ov, err := json.Marshal(overlay)
+	ov, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {
 		return p, err
 	}

@@ -43,4 +43,8 @@
 //   - nanotime: the runtime's monotonic clock, without time.Now's wall
 //     clock read.
 //   - pwait2: epoll_pwait2(2), an epoll wait with a nanosecond timeout.
+//   - timerhook: the source netbench adds to a benchmark binary's testing
+//     package to follow the benchmark's timer (profile labels, and
+//     callgrind's client requests in amd64 assembly); the twin's hook
+//     labels only.
 package rt
