@@ -392,18 +392,30 @@
 // iterations, as btree's do, rebuilds three times as often in the larger
 // run. For it, the profiled runs are made by a second build of the test
 // binary (go test -c -overlay, beside the first) whose testing package
-// labels a benchmark goroutine's CPU samples netbench.timer=stopped from
-// b.StopTimer to b.StartTimer: the hook is one call after each of the two
-// statements of the toolchain's testing/benchmark.go that turn the timer
-// off and on. Those samples are left out of the difference, and the page
-// says what share of the larger run's samples they were. Where the hook
-// cannot be placed (a Go release whose StartTimer and StopTimer differ),
-// the profile is made by the plain binary and the page says why.
+// labels a benchmark goroutine's CPU samples netbench.timer=running while
+// its timer runs and netbench.timer=stopped from b.StopTimer to
+// b.StartTimer: the hook is one call after each of the two statements of
+// the toolchain's testing/benchmark.go that turn the timer off and on.
+// The benchmark goroutine's stopped samples are left out of the
+// difference, and the page says what share of the larger run's samples
+// they were. Goroutines inherit the label of the moment they are started
+// and count whole (a server started during set-up serves the timed
+// loop). Samples of no benchmark goroutine and without a label, mostly
+// the garbage collector's background workers, belong to both regions:
+// the set-up's allocations make the collector work as much as the loop's.
+// They count in the proportion of the benchmark goroutine's samples in
+// the allocator (runtime.mallocgc) that lie in the timed region (or, when
+// it has none there, of all its samples), and the page says at what
+// share. For btree's Get, whose loop allocates nothing, that leaves the
+// rebuilt trees' collections out. Where the hook cannot be placed (a Go
+// release whose StartTimer and StopTimer differ), the profile is made by
+// the plain binary and the page says why.
 //
 // Limits. The labels replace those the benchmark goroutine set itself
 // (runtime/pprof.Do) when its timer stops or starts; allocation profiles
 // carry no labels, so set-up under b.StopTimer stays in the allocation
-// graph. The statement of the share outside the timed region compares CPU samples with wall-clock ns/op:
+// graph. The collector's background work is attributed by a proxy (time
+// in the allocator, not bytes allocated). The statement of the share outside the timed region compares CPU samples with wall-clock ns/op:
 // on a loaded machine the measured time is taken at the share of a CPU the
 // run got (its CPU time over its wall-clock time, "at 40% of a CPU"), which
 // assumes the load was even over the run, so the share is rough there; a

@@ -14,8 +14,10 @@
 // work between b.StopTimer and b.StartTimer inside the loop (a tree rebuilt
 // every thousand operations). For that, Run profiles a second build of the
 // test binary (benchrun.Package.WithTimerLabels) whose testing package
-// labels the samples taken while the timer is stopped, and Profile.CPU
-// leaves them out. Where that build cannot be made, such work stays in the
+// labels the samples with the state of the timer, and Profile.CPU leaves
+// out the benchmark goroutine's samples taken while it was stopped and
+// counts the collector's background work in proportion (see weights).
+// Where that build cannot be made, such work stays in the
 // difference, and TimedRegion states it: the samples per operation of the
 // difference against the benchmark's own ns/op.
 package benchprof
@@ -200,12 +202,15 @@ type Result struct {
 	// subtraction could not remove. Both are zero for an allocation
 	// graph.
 	Run, PerOp flame.TimedRegion
-	// Stopped is the share of the large run's CPU samples taken with the
-	// timer stopped, left out of Graph (CPU graphs of a Profile with
-	// TimerLabels); NoTimerLabels is the Profile's.
-	Stopped       float64
-	TimerLabels   bool
-	NoTimerLabels error
+	// Stopped is the share of the large run's CPU samples that the
+	// benchmark goroutine took with the timer stopped, left out of Graph;
+	// Background the share of samples of no benchmark goroutine and
+	// without a timer label (the garbage collector's background work),
+	// counted in Graph at BackgroundWeight (CPU graphs of a Profile with
+	// TimerLabels; see weights). NoTimerLabels is the Profile's.
+	Stopped, Background, BackgroundWeight float64
+	TimerLabels                           bool
+	NoTimerLabels                         error
 }
 
 // Notes returns the lines that state how the graph was made and what
@@ -219,6 +224,10 @@ func (r *Result) Notes() []string {
 	switch {
 	case r.TimerLabels:
 		notes = append(notes, fmt.Sprintf("%.1f%% of that run's samples were taken with the timer stopped (b.StopTimer): left out", 100*r.Stopped))
+		if r.Background > 0 {
+			notes = append(notes, fmt.Sprintf("%.1f%% ran in no benchmark goroutine (the garbage collector's background work and the like): counted at %.0f%%, the timed region's share of the benchmark's samples in the allocator (or of all its samples, when it has none there)",
+				100*r.Background, 100*r.BackgroundWeight))
+		}
 	case r.NoTimerLabels != nil:
 		notes = append(notes, "samples taken with the timer stopped are not told apart: "+r.NoTimerLabels.Error())
 	}
@@ -234,15 +243,24 @@ func (r *Result) Notes() []string {
 // runs' CPU profiles under o, with the TimedRegion of both the large run
 // and the difference against the large run's ns/op.
 //
-// With p.TimerLabels, the samples taken while the timer was stopped are
-// left out of the difference (and so of PerOp), not of Run.
+// With p.TimerLabels, the samples are weighed by the timer's state
+// (weights), in the difference (and so in PerOp), not in Run.
 func (p *Profile) CPU(o flame.Options) (*Result, error) {
 	o.Sample = "cpu"
 	timed := o
+	var w weights
 	if p.TimerLabels {
-		keep := o.KeepLabels
-		timed.KeepLabels = func(l map[string][]string) bool {
-			return !stopped(l) && (keep == nil || keep(l))
+		var err error
+		if w, err = timerWeights(p.LargeCPU, o); err != nil {
+			return nil, err
+		}
+		weight := o.Weight
+		timed.Weight = func(labels map[string][]string, stack []string) float64 {
+			v := w.of(labels, stack)
+			if weight != nil && v > 0 {
+				v *= weight(labels, stack)
+			}
+			return v
 		}
 	}
 	r, err := p.subtract(p.SmallCPU, p.LargeCPU, timed)
@@ -250,19 +268,10 @@ func (p *Profile) CPU(o flame.Options) (*Result, error) {
 		return nil, err
 	}
 	r.TimerLabels, r.NoTimerLabels = p.TimerLabels, p.NoTimerLabels
+	r.Stopped, r.Background, r.BackgroundWeight = w.stoppedShare, w.backgroundShare, w.background
 	large, err := graph(p.LargeCPU, o)
 	if err != nil {
 		return nil, err
-	}
-	if p.TimerLabels {
-		only := o
-		only.KeepLabels = stopped
-		switch sg, err := graph(p.LargeCPU, only); {
-		case err == nil:
-			r.Stopped = float64(sg.Total()) / float64(large.Total())
-		case !errors.Is(err, flame.ErrNoSamples):
-			return nil, err
-		}
 	}
 	ns, ok := p.Large.Values["ns/op"]
 	if !ok {
@@ -278,7 +287,110 @@ func (p *Profile) CPU(o flame.Options) (*Result, error) {
 	if r.PerOp, err = flame.NewTimedRegion(r.Graph, r.Ops, ns, share); err != nil {
 		return nil, err
 	}
+	r.PerOp.Error = r.Subtraction.SamplingError()
 	return r, nil
+}
+
+// weights weighs a CPU sample by the state of the benchmark's timer when
+// it was taken, from the labels of a binary with the timer hooks:
+//   - samples labelled running (the benchmark goroutine in its timed
+//     region, and goroutines started from it) count whole;
+//   - the benchmark goroutine's samples labelled stopped (set-up between
+//     b.StopTimer and b.StartTimer) count nothing;
+//   - goroutines started while the timer was stopped count whole: they
+//     carry the label of their start, and a server started during set-up
+//     does the timed region's work;
+//   - samples of no benchmark goroutine and without a label (the garbage
+//     collector's background workers, the scavenger, goroutines started
+//     before the benchmark) belong to both regions, and count in the
+//     proportion background: the timed region's share of the benchmark
+//     goroutine's samples in the allocator (what makes the collector
+//     work), or, when it has none there, of all its samples.
+type weights struct {
+	background                    float64
+	stoppedShare, backgroundShare float64 // of the large run's samples
+}
+
+func (w weights) of(labels map[string][]string, stack []string) float64 {
+	switch state := labels[benchrun.TimerLabel]; {
+	case slices.Contains(state, benchrun.TimerRunning):
+		return 1
+	case slices.Contains(state, benchrun.TimerStopped):
+		if benchGoroutine(stack) {
+			return 0
+		}
+		return 1
+	case benchGoroutine(stack):
+		return 1 // labels of the benchmark's own, which replaced the timer's
+	}
+	return w.background
+}
+
+// benchGoroutine reports whether a stack is a benchmark goroutine's: the
+// testing package runs each benchmark function from (*B).runN.
+func benchGoroutine(stack []string) bool {
+	return slices.Contains(stack, "testing.(*B).runN")
+}
+
+// allocating reports whether a stack is in the allocator.
+func allocating(stack []string) bool {
+	return slices.ContainsFunc(stack, func(f string) bool { return strings.HasPrefix(f, "runtime.mallocgc") })
+}
+
+// timerWeights measures the weights of the profiles in path under o.
+func timerWeights(path string, o flame.Options) (weights, error) {
+	ps, err := flame.ReadProfiles(path)
+	if err != nil {
+		return weights{}, err
+	}
+	// total is the value of the samples whose timer state and stack
+	// class picks.
+	total := func(class func(state []string, stack []string) bool) (int64, error) {
+		c := o
+		c.Weight = func(labels map[string][]string, stack []string) float64 {
+			if class(labels[benchrun.TimerLabel], stack) {
+				return 1
+			}
+			return 0
+		}
+		g, err := flame.FromProfiles(ps, c)
+		if errors.Is(err, flame.ErrNoSamples) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		return g.Total(), nil
+	}
+	in := func(v string, alloc bool) func([]string, []string) bool {
+		return func(state, stack []string) bool {
+			return slices.Contains(state, v) && benchGoroutine(stack) && (!alloc || allocating(stack))
+		}
+	}
+	var v [6]int64
+	for i, class := range []func([]string, []string) bool{
+		func([]string, []string) bool { return true },
+		in(benchrun.TimerRunning, false), in(benchrun.TimerStopped, false),
+		in(benchrun.TimerRunning, true), in(benchrun.TimerStopped, true),
+		func(state, stack []string) bool { return len(state) == 0 && !benchGoroutine(stack) },
+	} {
+		if v[i], err = total(class); err != nil {
+			return weights{}, err
+		}
+	}
+	all, run, stop, allocRun, allocStop, background := v[0], v[1], v[2], v[3], v[4], v[5]
+	w := weights{background: 1}
+	switch {
+	case allocRun+allocStop > 0:
+		w.background = float64(allocRun) / float64(allocRun+allocStop)
+	case run+stop > 0:
+		w.background = float64(run) / float64(run+stop)
+	}
+	if all > 0 {
+		w.stoppedShare = float64(stop) / float64(all)
+		w.backgroundShare = float64(background) / float64(all)
+	}
+	return w, nil
 }
 
 // Alloc returns the per-operation allocation graph of sample type sample
@@ -321,11 +433,6 @@ func (p *Profile) subtract(small, large string, o flame.Options) (*Result, error
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	return &Result{Graph: g, Ops: s.Ops, SmallOps: p.Small.Ops, LargeOps: p.Large.Ops, Subtraction: s}, nil
-}
-
-// stopped reports whether a sample's labels say the timer was stopped.
-func stopped(labels map[string][]string) bool {
-	return slices.Contains(labels[benchrun.TimerLabel], benchrun.TimerStopped)
 }
 
 func graph(path string, o flame.Options) (*flame.Graph, error) {

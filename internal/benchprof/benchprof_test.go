@@ -106,7 +106,11 @@ func TestTimedRegion(t *testing.T) {
 		if r.PerOp.CPUShare >= 0.9 { // see TestTimedRegionChunked
 			assert.Less(t, r.PerOp.Outside(), 0.1, "%s: %s", name, r.PerOp)
 		}
-		assert.Len(t, r.Notes(), 4)
+		notes := 4
+		if r.Background > 0 {
+			notes++ // the background work's line
+		}
+		assert.Len(t, r.Notes(), notes)
 	}
 }
 
@@ -131,9 +135,19 @@ func TestTimedRegionChunked(t *testing.T) {
 	require.NoError(t, err)
 	var folded strings.Builder
 	require.NoError(t, r.Graph.WriteFolded(&folded))
-	t.Logf("%s; timed work %.1f%%, untimed %.1f%% of the difference; %.1f%% of the plain run stopped; %+v\n%s",
-		r.PerOp, 100*share(t, r.Graph, timedWork), 100*untimed(r.Graph), 100*r.Stopped, r.Subtraction, folded.String())
-	assert.Greater(t, r.Stopped, 0.3, "the rebuilt table, under b.StopTimer, should be a large part of the plain run")
+	t.Logf("%s; timed work %.1f%%, untimed %.1f%% of the difference; %.1f%% of the plain run stopped; background %.1f%% weighed %.2f; %+v\n%s",
+		r.PerOp, 100*share(t, r.Graph, timedWork), 100*untimed(r.Graph), 100*r.Stopped, 100*r.Background, r.BackgroundWeight, r.Subtraction, folded.String())
+	assert.Greater(t, r.Stopped, 0.2, "the rebuilt table, under b.StopTimer, should be a large part of the plain run (about 40%)")
+	// The rebuilt tables are what the collector's background workers
+	// mark; the timed loop allocates nothing, so their work is not the
+	// timed region's.
+	assert.Less(t, r.BackgroundWeight, 0.2, "the timed loop's share of the allocator's samples")
+	assert.LessOrEqual(t, share(t, r.Graph, "runtime.gcBgMarkWorker"), 0.02, "the collector's background work in the per-op difference")
+	// The difference of a few hundred samples is uncertain by some 10%
+	// (r.PerOp.Error): 18% over the measured time was seen once.
+	if r.PerOp.CPUShare >= 0.9 {
+		assert.Less(t, r.PerOp.Outside(), 0.1+3*r.PerOp.Error, "%s: drawn per op against measured", r.PerOp)
+	}
 	assert.LessOrEqual(t, untimed(r.Graph), 0.1, "share of the per-op difference outside the timed region, the stopped timer's samples left out")
 	assert.Contains(t, strings.Join(r.Notes(), "\n"), "with the timer stopped (b.StopTimer): left out")
 
@@ -143,7 +157,7 @@ func TestTimedRegionChunked(t *testing.T) {
 	r, err = pr.CPU(flame.Options{})
 	require.NoError(t, err)
 	outside := untimed(r.Graph)
-	assert.Greater(t, outside, 0.3, "the rebuilt table should be a large part of the difference")
+	assert.Greater(t, outside, 0.2, "the rebuilt table should be a large part of the difference (about 40%; 27% seen once)")
 	// The statement compares CPU samples with wall-clock ns/op taken at
 	// the whole run's CPU share: on a loaded machine the share of the
 	// timed loop differs from the run's, and the statement is rough.

@@ -20,6 +20,7 @@ package flame
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -62,6 +63,13 @@ type Options struct {
 	// profiles carry the labels of the goroutine that was sampled
 	// (runtime/pprof.SetGoroutineLabels); allocation profiles carry none.
 	KeepLabels func(labels map[string][]string) bool
+	// Weight, when not nil, scales the value of each sample kept by the
+	// filters above by what it returns for the sample's labels and stack
+	// (rounded to the unit; zero or less drops the sample): a share of
+	// the samples that belong to more than one part of a run, such as
+	// the garbage collector's background work, can be attributed in
+	// proportion.
+	Weight func(labels map[string][]string, stack []string) float64
 }
 
 // ErrNoSamples is the error of FromProfiles when the profiles hold no
@@ -255,6 +263,15 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 		if !keep(names, o) {
 			continue
 		}
+		if o.Weight != nil {
+			w := o.Weight(s.Label, names)
+			if w <= 0 {
+				continue
+			}
+			if v = int64(math.Round(float64(v) * w)); v == 0 {
+				continue
+			}
+		}
 		path = path[:0]
 		for _, name := range names {
 			path = append(path, b.intern(name))
@@ -263,7 +280,7 @@ func FromProfiles(ps []*profile.Profile, o Options) (*Graph, error) {
 	}
 	g := b.finish()
 	if g.nodes[0].total == 0 {
-		if samples > 0 && (o.Keep != nil || o.KeepLabels != nil) {
+		if samples > 0 && (o.Keep != nil || o.KeepLabels != nil || o.Weight != nil) {
 			return nil, fmt.Errorf("%w of type %s left after -focus, -ignore and the stack and label filters", ErrNoSamples, st.Type)
 		}
 		if samples > 0 && (o.Focus != nil || o.Ignore != nil) {

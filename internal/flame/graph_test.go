@@ -264,3 +264,43 @@ func TestMinShare(t *testing.T) {
 		assert.Equal(t, len(c.frames), g.Frames(), "MinShare %v: Frames()", c.min)
 	}
 }
+
+// TestWeight: Weight scales each kept sample by what it returns for the
+// sample's labels and stack, drops the samples it gives zero, and runs
+// after the stack filters.
+func TestWeight(t *testing.T) {
+	p := synth(t, []string{"samples"}, map[string][]int64{
+		"main;work":         {100},
+		"main;setup":        {60},
+		"gcBgMarkWorker;gc": {40},
+		"main;skipped":      {30},
+	})
+	for _, s := range p.Sample {
+		switch s.Location[0].Line[0].Function.Name {
+		case "work":
+			s.Label = map[string][]string{"timer": {"running"}}
+		case "setup":
+			s.Label = map[string][]string{"timer": {"stopped"}}
+		}
+	}
+	var seen [][]string
+	g, err := FromProfiles([]*profile.Profile{p}, Options{
+		Keep: func(stack []string) bool { return stack[len(stack)-1] != "skipped" },
+		Weight: func(labels map[string][]string, stack []string) float64 {
+			seen = append(seen, slices.Clone(stack))
+			switch {
+			case labels["timer"] != nil && labels["timer"][0] == "running":
+				return 1
+			case labels["timer"] != nil:
+				return 0
+			}
+			return 0.25
+		},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int64{"": 110, "main": 100, "main;work": 100, "gcBgMarkWorker": 10, "gcBgMarkWorker;gc": 10}, pathTotals(g))
+	assert.Len(t, seen, 3, "Weight is not asked about a sample Keep dropped")
+
+	_, err = FromProfiles([]*profile.Profile{p}, Options{Weight: func(map[string][]string, []string) float64 { return 0 }})
+	assert.ErrorIs(t, err, ErrNoSamples)
+}

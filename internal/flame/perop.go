@@ -29,6 +29,23 @@ type Subtraction struct {
 	// their call path grew too little to be work done per iteration
 	// (see Subtract).
 	Noise int64
+	// Quantum is the value of one sample (a CPU profile's period), 0 when
+	// the two profiles' periods differ or are not in the graphs' unit.
+	Quantum int64
+}
+
+// SamplingError returns the relative standard error of the difference's
+// total (LargeTotal - SmallTotal) from sampling alone: with the sample
+// counts of the two runs Poisson, sqrt(S + L) samples over L - S. It is
+// 0 when Quantum is unknown or the difference is not positive. Of a
+// difference of runs in the ratio 3, it is 1/sqrt(S): about 14% for 50
+// samples in the smaller run, 6% for 270.
+func (s Subtraction) SamplingError() float64 {
+	d := s.LargeTotal - s.SmallTotal
+	if s.Quantum <= 0 || d <= 0 {
+		return 0
+	}
+	return math.Sqrt(float64(s.Quantum)*float64(s.LargeTotal+s.SmallTotal)) / float64(d)
 }
 
 // NoiseShare returns Noise as a share of the difference's total before
@@ -113,6 +130,7 @@ func Subtract(small, large *Graph, smallOps, largeOps int64) (*Graph, Subtractio
 	if small.quantum != q {
 		q = 0
 	}
+	s.Quantum = q
 	judge := make([]int32, len(joined.nodes)) // the frame whose subtree totals judge a small self
 	for i := range joined.nodes {             // parents come first
 		n := &joined.nodes[i]
@@ -183,6 +201,11 @@ type TimedRegion struct {
 	// CPU sample sees, so it is compared at this share. 0 or 1 and above
 	// compare it as it is.
 	CPUShare float64
+	// Error, when positive, is the relative standard error of
+	// SampledNsPerOp from sampling alone (Subtraction.SamplingError for
+	// a difference, 1/sqrt(samples) for a plain profile): a comparison
+	// within about twice it says nothing.
+	Error float64
 }
 
 // measuredCPU returns the measured ns/op put on the CPU samples' scale.
@@ -204,7 +227,11 @@ func NewTimedRegion(g *Graph, ops int64, measuredNsPerOp, cpuShare float64) (Tim
 	if ops <= 0 {
 		return TimedRegion{}, fmt.Errorf("flame: %d iterations, want a positive count", ops)
 	}
-	return TimedRegion{float64(g.Total()) / float64(ops), measuredNsPerOp, cpuShare}, nil
+	t := TimedRegion{SampledNsPerOp: float64(g.Total()) / float64(ops), MeasuredNsPerOp: measuredNsPerOp, CPUShare: cpuShare}
+	if g.quantum > 0 && g.Total() > 0 {
+		t.Error = 1 / math.Sqrt(float64(g.Total())/float64(g.quantum))
+	}
+	return t, nil
 }
 
 // Outside returns the share of the samples that lies outside the timed
@@ -220,7 +247,8 @@ func (t TimedRegion) Outside() float64 {
 }
 
 // String states the comparison in one line, as in "profile: 540 ns/op of
-// samples, measured: 180 ns/op: 67% outside the timed region", or with a
+// samples (±3%, sampling), measured: 180 ns/op: 67% outside the timed
+// region", or with a
 // CPU share below 1 "measured: 360 ns/op at 50% of a CPU, 180 ns/op of
 // CPU: …".
 func (t TimedRegion) String() string {
@@ -228,8 +256,12 @@ func (t TimedRegion) String() string {
 	if t.CPUShare > 0 && t.CPUShare < 1 {
 		measured += fmt.Sprintf(" at %.0f%% of a CPU, %s ns/op of CPU", 100*t.CPUShare, fmtNs(t.measuredCPU()))
 	}
-	return fmt.Sprintf("profile: %s ns/op of samples, measured: %s: %.0f%% outside the timed region",
-		fmtNs(t.SampledNsPerOp), measured, 100*t.Outside())
+	sampled := fmtNs(t.SampledNsPerOp) + " ns/op of samples"
+	if t.Error > 0 {
+		sampled += fmt.Sprintf(" (±%.0f%%, sampling)", 100*t.Error)
+	}
+	return fmt.Sprintf("profile: %s, measured: %s: %.0f%% outside the timed region",
+		sampled, measured, 100*t.Outside())
 }
 
 // fmtNs formats a time per operation with three significant digits or as

@@ -57,5 +57,5 @@ func ExampleSubtract() {
 	// Output:
 	// m.BenchmarkGet;m.get 2000000000
 	// profile: 1000 ns/op of samples, measured: 1000 ns/op: 0% outside the timed region
-	// profile: 1133 ns/op of samples, measured: 1000 ns/op: 12% outside the timed region
+	// profile: 1133 ns/op of samples (±5%, sampling), measured: 1000 ns/op: 12% outside the timed region
 }

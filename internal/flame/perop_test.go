@@ -94,11 +94,33 @@ func TestTimedRegion(t *testing.T) {
 	assert.InDelta(t, 2.0/3, tr.Outside(), 1e-9)
 	assert.Equal(t, "profile: 540 ns/op of samples, measured: 180 ns/op: 67% outside the timed region", tr.String())
 	assert.Zero(t, TimedRegion{SampledNsPerOp: 100, MeasuredNsPerOp: 150}.Outside(), "more measured than sampled")
-	assert.Equal(t, "profile: 12345 ns/op of samples, measured: 1.5 ns/op: 100% outside the timed region", TimedRegion{12345, 1.5, 0}.String())
+	assert.Equal(t, "profile: 12345 ns/op of samples, measured: 1.5 ns/op: 100% outside the timed region", TimedRegion{SampledNsPerOp: 12345, MeasuredNsPerOp: 1.5}.String())
 	loaded := TimedRegion{SampledNsPerOp: 540, MeasuredNsPerOp: 360, CPUShare: 0.5}
 	assert.InDelta(t, 2.0/3, loaded.Outside(), 1e-9, "wall-clock time at half a CPU")
 	assert.Equal(t, "profile: 540 ns/op of samples, measured: 360 ns/op at 50% of a CPU, 180 ns/op of CPU: 67% outside the timed region", loaded.String())
-	assert.InDelta(t, 1.0/3, TimedRegion{540, 360, 1.7}.Outside(), 1e-9, "a share above 1 (other threads) is not applied")
+	assert.InDelta(t, 1.0/3, TimedRegion{SampledNsPerOp: 540, MeasuredNsPerOp: 360, CPUShare: 1.7}.Outside(), 1e-9, "a share above 1 (other threads) is not applied")
+	assert.Equal(t, "profile: 220 ns/op of samples (±6%, sampling), measured: 200 ns/op: 9% outside the timed region",
+		TimedRegion{SampledNsPerOp: 220, MeasuredNsPerOp: 200, Error: 0.06}.String())
+}
+
+// TestSamplingError: the difference of 100 and 300 samples of 10 ms is
+// uncertain by sqrt(400) samples in 200, 10%; a graph of 400 samples by
+// 1/20.
+func TestSamplingError(t *testing.T) {
+	const q = 10_000_000
+	s := Subtraction{SmallTotal: 100 * q, LargeTotal: 300 * q, Quantum: q}
+	assert.InDelta(t, 0.1, s.SamplingError(), 1e-9)
+	s.Quantum = 0
+	assert.Zero(t, s.SamplingError(), "period unknown")
+	assert.Zero(t, Subtraction{SmallTotal: 5, LargeTotal: 5, Quantum: 1}.SamplingError(), "nothing left")
+
+	p := synth(t, []string{"cpu"}, map[string][]int64{"main;work": {400 * q}})
+	p.SampleType[0].Unit, p.PeriodType.Unit, p.Period = "nanoseconds", "nanoseconds", q
+	g, err := FromProfiles([]*profile.Profile{p}, Options{})
+	require.NoError(t, err)
+	tr, err := NewTimedRegion(g, 1000, 3_000_000, 0)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.05, tr.Error, 1e-9)
 }
 
 func TestBenchmarkStack(t *testing.T) {
