@@ -271,7 +271,11 @@
 // with the load of the machine, so it goes through the same statistics,
 // table columns, formats and gate: compare -gate instructions/op fails a
 // change that is significantly more instructions per operation than
-// -threshold. Every result line of every -count round gets its own count,
+// -threshold. A difference of less than 0.5% is ~ however small its
+// p-value: the counts of unchanged code differ by up to that much from run
+// to run (runtime work that follows the clock), and with their near-zero
+// spread such a difference came out significant in some comparisons and
+// not in others. Every result line of every -count round gets its own count,
 // so compare has -count samples per revision and the ± column is the
 // count's run-to-run spread; run with -count 2 or more, and compare of one
 // commit against itself (compare HEAD HEAD, an A/A comparison), print the

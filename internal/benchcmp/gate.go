@@ -38,6 +38,13 @@ type Judged struct {
 // exactUnits regress on any increase when both sides are constant.
 var exactUnits = []string{"allocs/op", "B/op"}
 
+// resolution is, per unit, the smallest relative difference a verdict
+// calls: instruction counts of the same code differ from run to run by up
+// to SpreadFloor (runtime work that follows the clock, a collection more
+// or less), and with their near-zero spread a smaller difference can come
+// out significant in one comparison and not in the next. Such a row is ~.
+var resolution = map[string]float64{"instructions/op": SpreadFloor}
+
 // ExactMinIters is the fewest iterations a run needs for its allocs/op and
 // B/op to be exact. In a run of fewer, an allocation of the runtime or of
 // another goroutine inside the timed region is not divided away (a
@@ -52,7 +59,8 @@ const ExactMinIters = 100
 // new allocation on an allocation-free path, which the runtime's own
 // occasional allocations (one more byte per op in one run) must not hide.
 // The exact rule holds only for runs of ExactMinIters iterations or more
-// (or of unknown count) on both sides.
+// (or of unknown count) on both sides. An instructions/op difference
+// under SpreadFloor (0.5%) is ~ whatever its p-value.
 func Judge(rows []Row, g Gate) []Judged {
 	out := make([]Judged, len(rows))
 	var gated []int
@@ -89,7 +97,7 @@ func Judge(rows []Row, g Gate) []Judged {
 			}
 			continue
 		}
-		if !(j.PAdj < g.Alpha) {
+		if !(j.PAdj < g.Alpha) || math.Abs(j.Delta) < resolution[j.Unit] {
 			j.Verdict = Unchanged
 			continue
 		}

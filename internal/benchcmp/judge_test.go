@@ -106,6 +106,14 @@ func TestJudge(t *testing.T) {
 		{"B/op varying down", row("A", "B/op", stat(10, 100), stat(10, 80), 0.001), withUnits("B/op"), Better, false},
 		{"custom unit constant is not exact", row("A", "widgets/op", exact(1, 1), exact(1, 2), 1), gate, Unchanged, false},
 
+		// instructions/op: differences under its resolution (0.5%) are ~
+		// however significant; larger ones are judged as usual.
+		{"instructions +0.1%, significant", row("A", "instructions/op", stat(10, 5000), stat(10, 5005), 0.001), withUnits("instructions/op"), Unchanged, false},
+		{"instructions -0.4%, significant", row("A", "instructions/op", stat(10, 5000), stat(10, 4980), 0.001), withUnits("instructions/op"), Unchanged, false},
+		{"instructions +1%, significant", row("A", "instructions/op", stat(10, 5000), stat(10, 5050), 0.001), withUnits("instructions/op"), Worse, false},
+		{"instructions +12%, gated", row("A", "instructions/op", stat(10, 5000), stat(10, 5600), 0.001), withUnits("instructions/op"), Worse, true},
+		{"sec/op +0.1% is not held to it", row("A", "sec/op", stat(10, 100), stat(10, 100.1), 0.001), Gate{Alpha: 0.05}, Worse, true},
+
 		// A side missing.
 		{"added", row("A", "sec/op", Side{}, stat(10, 100), 0), gate, Added, false},
 		{"removed", row("A", "sec/op", stat(10, 100), Side{}, 0), gate, Removed, false},
