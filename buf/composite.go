@@ -158,6 +158,11 @@ func (c *Composite) Append(b *Buffer) {
 		c.consolidate(b)
 		return
 	}
+	c.push(p, b)
+}
+
+// push adds component (p, b) at the end: Append past its checks.
+func (c *Composite) push(p []byte, b *Buffer) {
 	if len(c.comps) == cap(c.comps) && c.h > 0 {
 		c.compact()
 	}
@@ -171,6 +176,62 @@ func (c *Composite) Append(b *Buffer) {
 	if invariants.Enabled {
 		c.verify()
 	}
+}
+
+// MoveTo moves c's readable bytes to the end of dst without copying them
+// and without touching a reference count: each component holding unread
+// bytes leaves c with the reference c held, as if c had handed its buffer
+// to dst.Append, and a component read in part moves with just its unread
+// bytes. What reads consumed is released, as by Discard, and c is left
+// empty and usable. It returns the number of bytes moved. A writer that
+// echoes or forwards what it read (inbound to outbound composite) moves
+// whole read buffers this way, with no view and no atomic operation per
+// component. MoveTo allocates only when dst's component arrays grow; when
+// dst has a component limit (WithMaxComponents), a component past it goes
+// in as Append takes it, consolidating. Slices returned by c.Next, and
+// reader indexes saved with c.ReaderIndex, are invalid afterwards. It
+// panics if dst is c, or if either is released.
+func (c *Composite) MoveTo(dst *Composite) int {
+	c.check()
+	dst.check()
+	if c == dst {
+		panic("buf: Composite.MoveTo to itself")
+	}
+	n := c.w - c.r
+	first := c.cur
+	if first < len(c.comps) && len(c.rp) == 0 {
+		first++ // the reader's component is read to its end
+	}
+	for j := c.h; j < first; j++ {
+		c.comps[j].b.Release()
+	}
+	for j := first; j < len(c.comps); j++ {
+		cp := c.comps[j]
+		if j == c.cur {
+			cp.p = c.rp
+		}
+		if dst.max > 0 && len(dst.comps)-dst.h >= dst.max {
+			dst.Append(dst.alloc.derive(cp.b, cp.p))
+			cp.b.Release()
+			continue
+		}
+		dst.push(cp.p, cp.b)
+	}
+	clear(c.comps)
+	c.comps, c.ends = c.comps[:0], c.ends[:0]
+	c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
+	c.r, c.w = 0, 0
+	c.pages.valid = false
+	c.wp = nil
+	if c.raw != nil {
+		c.raw.forget()
+	}
+	if invariants.Enabled {
+		poisonScratch(c.scratch)
+		c.verify()
+		dst.verify()
+	}
+	return n
 }
 
 // AppendAll appends each of bs in order, as Append, in O(len(bs)) time.

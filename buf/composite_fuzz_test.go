@@ -36,6 +36,7 @@ const (
 	copBuffers             //
 	copDiscardAll          // Discard(Len): empty, release everything
 	copNextRetained        // n: NextRetained, kept (up to 4) and checked until the end
+	copMove                // limit, prefix: MoveTo a second composite after a prefix, skip it there, MoveTo back
 	numCompOps
 )
 
@@ -478,6 +479,28 @@ func (h *compHarness) do(in *opInput) {
 			h.kept = h.kept[1:]
 		}
 		h.kept = append(h.kept, keptFrame{got, bytes.Clone(want)})
+	case copMove:
+		limit := int(in.byte()) % 4 // 0: none
+		side := buf.NewComposite(buf.WithMaxComponents(limit), buf.WithAllocator(compFuzzAlloc))
+		pb, prefix := compSmall(in, false)
+		side.Append(pb)
+		want := m.Len()
+		if n := c.MoveTo(side); n != want {
+			h.fatalf("MoveTo moved %d bytes, want %d", n, want)
+		}
+		if c.Len() != 0 || c.NumComponents() != 0 {
+			h.fatalf("MoveTo left %d bytes in %d components", c.Len(), c.NumComponents())
+		}
+		if got := h.flat(side); !bytes.Equal(got, append(bytes.Clone(prefix), m.data...)) {
+			h.fatalf("after MoveTo the destination holds %x, want %x then %x", trim(got), trim(prefix), trim(m.data))
+		}
+		if err := side.Skip(len(prefix)); err != nil {
+			h.fatalf("Skip(%d) of the destination: %v", len(prefix), err)
+		}
+		side.MoveTo(c)
+		side.Release()
+		h.next = nil
+		h.appended()
 	}
 }
 

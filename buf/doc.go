@@ -50,6 +50,8 @@
 //	                                                         reference, the composite
 //	                                                         keeps its own
 //	Append(b)            none                                takes over one reference
+//	MoveTo(dst)          none                                hands every unread component,
+//	                                                         with its reference, to dst
 //	ReaderIndex,         save and restore the reader; release nothing
 //	SetReaderIndex       (offset in b's memory)              (stream offset)
 //	Bytes, Next(n)       alias b's memory until the next     Next: aliases component memory
