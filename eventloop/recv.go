@@ -2,10 +2,17 @@ package eventloop
 
 // recvSizer picks the size of the next read buffer as Netty's
 // AdaptiveRecvByteBufAllocator does: a read that fills its buffer jumps
-// four steps up the size table (one doubling), and two reads in a row that
-// would have fit one step down move one step down. The table has four
-// sizes per doubling from minRecv to maxRecv — the buf allocator's classes,
-// so a buffer is not rounded up to a bigger class.
+// four steps up the size table (one doubling) before the next read, and two
+// reads in a row that would not have filled the size one step down move one
+// step down. The table has four sizes per doubling from minRecv to maxRecv
+// — the buf allocator's classes, so a buffer is not rounded up to a bigger
+// class.
+//
+// A read that fills its buffer proves nothing about what is left in the
+// socket, so the connection reads again, and a read that does not fill it
+// proves the socket empty. The sizer therefore never shrinks to a size the
+// recent reads would fill: messages of 64 bytes settle at 80-byte buffers
+// and cost one read each, not a second read that returns EAGAIN.
 type recvSizer struct {
 	i        uint8
 	decrease bool
@@ -43,7 +50,7 @@ func (r *recvSizer) next() int { return recvSizes[r.i] }
 // record adapts the size to a read of n bytes into a buffer of size bytes.
 func (r *recvSizer) record(n, size int) {
 	switch {
-	case r.i > 0 && n <= recvSizes[r.i-1]:
+	case r.i > 0 && n < recvSizes[r.i-1]:
 		if r.decrease {
 			r.i--
 			r.decrease = false
