@@ -35,7 +35,12 @@
 //     where encoding/binary, which imports reflect, may not be linked);
 //     the twin assembles the bytes with shifts.
 //   - iovec: one writev(2) of gathered buffers (their pointers handed to
-//     the kernel); the twin writes them one write(2) at a time.
+//     the kernel), through the runtime's system call path or, for a
+//     non-blocking descriptor, as a raw system call; the twin writes them
+//     one write(2) at a time.
+//   - rawio: read(2) of a non-blocking descriptor as a raw system call,
+//     skipping the runtime's bookkeeping for calls that may block; the
+//     twin calls unix.Read.
 //   - accept4: accept4(2) with the peer's address decoded in place,
 //     without unix.Sockaddr's allocation.
 //   - gid: the calling goroutine's identity, for the event loop's

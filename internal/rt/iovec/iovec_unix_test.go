@@ -170,3 +170,33 @@ func TestNotStream(t *testing.T) {
 	assert.False(t, iovec.NotStream(fd(t, w)), "pipe")
 	assert.True(t, iovec.NotStream(fd(t, udp)), "udp")
 }
+
+// TestWritevNonblock: the raw path gathers, reports a full descriptor and
+// a closed reader as Writev does.
+func TestWritevNonblock(t *testing.T) {
+	r, _, fd := pipe(t)
+	var a iovec.Array
+	n, err := a.WritevNonblock(fd, [][]byte{[]byte("hello"), nil, []byte(", world")})
+	require.NoError(t, err)
+	require.Equal(t, 12, n)
+	assert.Equal(t, "hello, world", string(read(t, r, n)))
+
+	big := bytes.Repeat([]byte("y"), 1<<16)
+	total := 0
+	for range 1000 {
+		n, err = a.WritevNonblock(fd, [][]byte{big, big})
+		total += n
+		if err != nil {
+			break
+		}
+	}
+	require.Error(t, err)
+	assert.True(t, iovec.Wait(err), "error %v is not EAGAIN", err)
+	assert.Equal(t, bytes.Repeat([]byte("y"), total), read(t, r, total))
+
+	require.NoError(t, r.Close())
+	_, err = a.WritevNonblock(fd, [][]byte{[]byte("x")})
+	var se *os.SyscallError
+	require.ErrorAs(t, err, &se)
+	assert.ErrorIs(t, err, syscall.EPIPE)
+}

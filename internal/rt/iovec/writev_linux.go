@@ -18,6 +18,20 @@ type Array struct{ v []syscall.Iovec }
 // os.NewSyscallError, except EAGAIN and EINTR, which are returned as the
 // bare syscall.Errno so that the caller can wait or retry.
 func (a *Array) Writev(fd uintptr, bufs [][]byte) (int, error) {
+	return a.writev(fd, bufs, false)
+}
+
+// WritevNonblock is Writev for a descriptor in non-blocking mode, which
+// the call cannot block on: it enters the kernel directly (a raw system
+// call), without the runtime's bookkeeping for a call that may block,
+// which also lets the scheduler hand the caller's P to another thread
+// when the call takes long. On a blocking descriptor it would hold the P
+// for as long as the write blocks: never use it there.
+func (a *Array) WritevNonblock(fd uintptr, bufs [][]byte) (int, error) {
+	return a.writev(fd, bufs, true)
+}
+
+func (a *Array) writev(fd uintptr, bufs [][]byte, raw bool) (int, error) {
 	a.v = a.v[:0]
 	for _, b := range bufs {
 		if len(a.v) == Max {
@@ -33,7 +47,15 @@ func (a *Array) Writev(fd uintptr, bufs [][]byte) (int, error) {
 	if len(a.v) == 0 {
 		return 0, nil
 	}
-	n, _, errno := syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&a.v[0])), uintptr(len(a.v)))
+	var (
+		n     uintptr
+		errno syscall.Errno
+	)
+	if raw {
+		n, _, errno = syscall.RawSyscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&a.v[0])), uintptr(len(a.v)))
+	} else {
+		n, _, errno = syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&a.v[0])), uintptr(len(a.v)))
+	}
 	clear(a.v) // drop the pointers into the caller's memory
 	switch errno {
 	case 0:

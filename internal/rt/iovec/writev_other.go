@@ -14,3 +14,6 @@ func Retry(err error) bool { return false }
 
 // Wait reports whether err from Writev means the descriptor is not ready.
 func Wait(err error) bool { return false }
+
+// WritevNonblock is Writev: this build has no raw system call path.
+func (a *Array) WritevNonblock(fd uintptr, bufs [][]byte) (int, error) { return a.Writev(fd, bufs) }

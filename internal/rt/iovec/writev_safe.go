@@ -51,3 +51,6 @@ func Retry(err error) bool { return err == syscall.EINTR }
 // Wait reports whether err from Writev means the descriptor is not ready
 // for writing: EAGAIN.
 func Wait(err error) bool { return err == syscall.EAGAIN }
+
+// WritevNonblock is Writev: this build has no raw system call path.
+func (a *Array) WritevNonblock(fd uintptr, bufs [][]byte) (int, error) { return a.Writev(fd, bufs) }

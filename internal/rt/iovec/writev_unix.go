@@ -47,3 +47,6 @@ func Retry(err error) bool { return err == unix.EINTR }
 // Wait reports whether err from Writev means the descriptor is not ready
 // for writing: EAGAIN.
 func Wait(err error) bool { return err == unix.EAGAIN }
+
+// WritevNonblock is Writev: this build has no raw system call path.
+func (a *Array) WritevNonblock(fd uintptr, bufs [][]byte) (int, error) { return a.Writev(fd, bufs) }
