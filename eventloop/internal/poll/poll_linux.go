@@ -174,6 +174,30 @@ func (p *Poller) Wait(timeout int64) (ready []Event, ok bool) {
 	if err != nil {
 		panic("poll: epoll_wait: " + err.Error())
 	}
+	return p.translate(n), true
+}
+
+// Poll returns the ready descriptors without waiting, valid until the next
+// Poll or Wait, as Wait(0) does, but entering the kernel directly instead
+// of through the runtime's path for a system call that may block (see
+// pwait2.Poll): a busy loop that finds events at every look pays no
+// scheduler bookkeeping for them. any reports whether epoll reported
+// anything, a wakeup included: a wakeup is consumed here, so a caller that
+// saw one must not go on to block in Wait (the waker will not write
+// again). Errors panic as Wait's do.
+func (p *Poller) Poll() (ready []Event, any bool) {
+	n, err := pwait2.Poll(p.epfd, p.raw)
+	if err == unix.EINTR {
+		return nil, false // cannot happen without a wait; nothing is lost
+	}
+	if err != nil {
+		panic("poll: epoll_pwait: " + err.Error())
+	}
+	return p.translate(n), n > 0
+}
+
+// translate turns epoll's first n results into Events, consuming a wakeup.
+func (p *Poller) translate(n int) []Event {
 	k := 0
 	for i := range n {
 		ev := &p.raw[i]
@@ -184,7 +208,7 @@ func (p *Poller) Wait(timeout int64) (ready []Event, ok bool) {
 		p.ready[k] = Event{FD: ev.Fd, Tag: uint32(ev.Pad), Events: fromEpoll(ev.Events)}
 		k++
 	}
-	return p.ready[:k], true
+	return p.ready[:k]
 }
 
 // toEpoll translates netkit's event bits to epoll's.

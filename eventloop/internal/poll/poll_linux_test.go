@@ -115,3 +115,29 @@ func TestWakeAfterClose(t *testing.T) {
 	p.Wake()
 	p.Close() // twice is harmless
 }
+
+// TestPoll: Poll reports ready descriptors without waiting, and reports a
+// wakeup it consumed (no events, but any set), so that a caller does not go
+// on to block in Wait after the waker's one write was used up.
+func TestPoll(t *testing.T) {
+	p := open(t)
+	ready, any := p.Poll()
+	assert.Empty(t, ready)
+	assert.False(t, any, "Poll with nothing ready reported something")
+
+	p.Wake()
+	ready, any = p.Poll()
+	assert.Empty(t, ready, "a wakeup was reported as an event")
+	assert.True(t, any, "Poll consumed a wakeup without saying so")
+	ready, any = p.Poll()
+	assert.False(t, any || len(ready) > 0, "the wakeup was not consumed")
+
+	fds := pipe(t)
+	require.NoError(t, p.Add(fds[0], In, 7))
+	_, err := unix.Write(fds[1], []byte{1})
+	require.NoError(t, err)
+	ready, any = p.Poll()
+	require.Len(t, ready, 1)
+	assert.True(t, any)
+	assert.Equal(t, Event{FD: int32(fds[0]), Tag: 7, Events: In}, ready[0])
+}
