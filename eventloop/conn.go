@@ -398,16 +398,9 @@ func (c *Conn) enqueue(msg any) error {
 		}
 		c.outbound().Append(m)
 	case *buf.Composite:
-		n = m.Len()
-		out := c.outbound()
-		for m.Len() > 0 {
-			b, err := m.NextRetained(len(m.Span(0)))
-			if err != nil {
-				panic(err) // cannot happen: the span is readable
-			}
-			out.Append(b)
-		}
-		m.Discard(0)
+		// Its buffers change composite with their references: an echo
+		// writes its read buffers back without a view or a count.
+		n = m.MoveTo(c.outbound())
 	case []byte:
 		n = len(m)
 		if n == 0 {

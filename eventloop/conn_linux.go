@@ -61,7 +61,7 @@ func (lc *loopConns) writev(fd int, c *buf.Composite) (int, error) {
 		if f := writevViews.Load(); f != nil {
 			(*f)(len(bufs))
 		}
-		n, err := lc.iov.Writev(uintptr(fd), bufs)
+		n, err := lc.iov.WritevNonblock(uintptr(fd), bufs)
 		if err == unix.EINTR {
 			continue
 		}

@@ -1,7 +1,7 @@
-// Package eventloop runs event loops — goroutines locked to their OS
-// threads that run tasks, timers and file-descriptor callbacks in order
-// and block in epoll_wait while idle — and TCP and Unix connections on
-// them, each with a pipeline of handlers.
+// Package eventloop runs event loops — goroutines that run tasks, timers
+// and file-descriptor callbacks in order and block in epoll_wait while
+// idle — and TCP and Unix connections on them, each with a pipeline of
+// handlers.
 //
 // # Connections
 //

@@ -3,7 +3,9 @@ package eventloop
 import "github.com/netkit/netkit/eventloop/internal/poll"
 
 // TID returns the loop's OS thread id, for tests that signal it.
-func (l *Loop) TID() int { return l.tid }
+func (l *Loop) TID() int { return int(l.tid.Load()) }
+
+func init() { testRecordTID = true }
 
 // Sleeping reports whether the loop has announced a sleep.
 func (l *Loop) Sleeping() bool { return l.wakeup.Load() != awake }

@@ -35,8 +35,9 @@ type Group struct {
 	done      chan struct{} // closed once every loop has stopped and released its descriptors
 }
 
-// NewGroup starts cfg.Loops loops, each a goroutine locked to its OS
-// thread, blocking in epoll_wait while idle (no periodic wakeups). It
+// NewGroup starts cfg.Loops loops, each a goroutine (not locked to an OS
+// thread: see Loop), blocking in epoll_wait while idle (no periodic
+// wakeups). It
 // returns ErrUnsupported on systems other than Linux.
 func NewGroup(cfg Config) (*Group, error) {
 	n := cfg.Loops

@@ -45,9 +45,27 @@ type Stats struct {
 	TimersAlive int    // timers queued on the loop at the last count
 }
 
-// A Loop is one goroutine, locked to its OS thread, that runs tasks,
-// timers and file-descriptor callbacks in order and waits in epoll_wait
-// when it has nothing to do. Make loops with NewGroup.
+// A Loop is one goroutine that runs tasks, timers and file-descriptor
+// callbacks in order and waits in epoll_wait when it has nothing to do.
+// Make loops with NewGroup.
+//
+// # The Go scheduler
+//
+// A loop is not locked to its OS thread, and it keeps out of the
+// scheduler's way: it reads, writes and looks for events with raw system
+// calls, which cannot block on its non-blocking descriptors, and enters
+// the runtime's blocking path only for the wait when nothing is ready,
+// yielding (runtime.Gosched) just before it and at least every 2 ms while
+// busy. So the runtime's monitor neither hands the loop's P to another
+// thread in the middle of its work nor preempts it with signals, and the
+// loop costs about one context switch per blocking wait; with the server
+// on one CPU, an echo of 64 bytes over 64 connections measured 0.02–0.03
+// context switches per message, against 0.09–0.13 when the loop was locked
+// to its thread and made every system call through the runtime.
+// Timed waits shorter than 50 ms set the thread's timer slack to 1 ns
+// first, so timers are not delayed by the 50 µs the kernel allows itself.
+// A raw system call holds the P for its duration: a loop's reads and
+// writes are bounded (see Conn), so other goroutines wait at most that.
 //
 // # Waking
 //
@@ -79,7 +97,7 @@ type Loop struct {
 	tasks    mpsc.Queue[task]
 	sched    sched
 	owner    atomic.Uintptr // gid.Current() of the loop's goroutine while it runs
-	tid      int            // its OS thread (for tests that signal it)
+	tid      atomic.Int64   // its OS thread at its last blocking wait (tests that signal it)
 
 	onPanic func(v any, stack []byte)
 
@@ -87,12 +105,13 @@ type Loop struct {
 	wakeups, wakeWrites, tasksRun, timersRun, events, panics atomic.Uint64
 	timersAlive                                              atomic.Int64
 
-	sys      sysLoop       // the system's part: epoll, eventfd
-	conns    loopConns     // the connections on the loop
-	draining bool          // the loop has seen Shutdown begin
-	lastTask int64         // when the loop last ran a task (for Shutdown's quiet period)
-	quiet    int64         // Config.QuietPeriod
-	done     chan struct{} // closed when the loop's goroutine has returned
+	sys       sysLoop       // the system's part: epoll, eventfd
+	conns     loopConns     // the connections on the loop
+	draining  bool          // the loop has seen Shutdown begin
+	lastTask  int64         // when the loop last ran a task (for Shutdown's quiet period)
+	lastYield int64         // when the loop last yielded its P (runtime.Gosched)
+	quiet     int64         // Config.QuietPeriod
+	done      chan struct{} // closed when the loop's goroutine has returned
 }
 
 // Now returns the loop's clock: monotonic, as time.Now's reading is.

@@ -5,6 +5,7 @@ package eventloop
 import (
 	"errors"
 	"runtime"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -34,16 +35,47 @@ func (s *sysLoop) open() error { return s.Open() }
 func (s *sysLoop) close()      { s.Close() }
 func (s *sysLoop) wake()       { s.Wake() }
 
-// wait blocks until an event or the absolute deadline (the loop's clock, in
-// nanoseconds; noDeadline for none), and returns the ready events. A
-// signal recomputes the timeout from the deadline, so it neither cuts the
-// wait short nor stretches it; the timeout's resolution is the poller's
-// (see poll.Poller.Wait): a timer may fire late but never early.
+// wait returns the ready events, blocking until one, or until the
+// absolute deadline (the loop's clock, in nanoseconds; noDeadline for
+// none) when nothing is ready.
+//
+// It looks first without waiting, with a raw system call (see
+// poll.Poller.Poll): a busy loop finds events at every look, and its P is
+// never seen "in a system call" by the runtime's monitor (sysmon), which
+// retakes the P of a thread found in the same system call on two of its
+// ticks (20 µs apart while it is busy) and hands it to another thread:
+// a context switch or two, a wakeup of the monitor when the call returns,
+// and a monitor that stays busy because it retook something. Reads and
+// writes are raw calls for the same reason (see Conn).
+//
+// Only when nothing is ready and the deadline is ahead does it block, and
+// then through the runtime's system call path, so that the P serves other
+// goroutines while the loop sleeps. Before blocking it yields to the Go
+// scheduler (runtime.Gosched): goroutines that became runnable run first,
+// and the monitor sees the loop rescheduled, so it does not take the
+// blocked loop for a goroutine that has run 10 ms and preempt it with a
+// signal. (A goroutine locked to its thread would make each yield a
+// hand-off between threads: the loop runs unlocked, see run.)
+//
+// A signal recomputes the timeout from the deadline, so it neither cuts
+// the wait short nor stretches it; the timeout's resolution is the
+// poller's (see poll.Poller.Wait): a timer may fire late but never early.
 func (l *Loop) wait(deadline int64) []poll.Event {
+	if events, any := l.sys.Poll(); any || (deadline != noDeadline && deadline <= l.nanotime()) {
+		return events
+	}
+	runtime.Gosched()
+	l.lastYield = l.nanotime()
 	for {
 		timeout := int64(-1)
 		if deadline != noDeadline {
 			timeout = max(deadline-l.nanotime(), 0)
+			if timeout > 0 && timeout < slackMatters {
+				setTimerSlack()
+			}
+		}
+		if testRecordTID {
+			l.tid.Store(int64(unix.Gettid()))
 		}
 		if events, ok := l.sys.Wait(timeout); ok {
 			return events
@@ -51,18 +83,40 @@ func (l *Loop) wait(deadline int64) []poll.Event {
 	}
 }
 
-// run is the loop's goroutine.
+// slackMatters is the longest timeout whose lateness the thread's timer
+// slack decides: the kernel lets a timed wait end up to the larger of the
+// slack (50 µs by default) and 0.1% of the timeout late, so past 50 ms the
+// slack no longer counts.
+const slackMatters = int64(50 * time.Millisecond)
+
+// setTimerSlack asks the kernel to end the calling thread's timed waits on
+// time: a normal thread's may end up to 50 µs late (timer slack), to batch
+// wakeups, and the loop's waits are its timers. The setting is per thread,
+// and the loop's goroutine may move between threads, so it is made before
+// each short timed wait (one raw system call, beside a wait that sleeps);
+// a thread keeps it, so goroutines run there later get punctual timed
+// waits too.
+func setTimerSlack() {
+	unix.RawSyscall(unix.SYS_PRCTL, unix.PR_SET_TIMERSLACK, 1, 0)
+}
+
+// yieldEvery is how long a busy loop, one that never blocks, runs before it
+// yields to the Go scheduler: the runtime's monitor preempts a goroutine
+// that has run 10 ms without being rescheduled, with a signal.
+const yieldEvery = int64(2 * time.Millisecond)
+
+// testRecordTID makes the loop record its thread before each blocking wait
+// (for tests that signal it).
+var testRecordTID bool
+
+// run is the loop's goroutine. It is not locked to its OS thread: for a
+// locked goroutine, each yield, and each other goroutine that needs the P,
+// hands the P between two threads (a futex wake and a sleep), where an
+// unlocked loop lets the next goroutine run on its own thread (see Loop,
+// "The Go scheduler").
 func (l *Loop) run(started chan<- struct{}) {
-	runtime.LockOSThread()
-	// The thread stays locked: when run returns it exits with the
-	// goroutine, and nothing else ever ran on it.
 	l.owner.Store(gid.Current())
-	l.tid = unix.Gettid()
-	// The kernel lets a normal thread's timed waits end up to 50 µs late
-	// (timer slack) to batch wakeups; the loop's waits are its timers, so
-	// it asks for 1 ns. The setting is per thread, and this thread is the
-	// loop's alone.
-	unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	l.tid.Store(int64(unix.Gettid()))
 	close(started)
 	defer close(l.done)
 	for {
@@ -74,6 +128,10 @@ func (l *Loop) run(started chan<- struct{}) {
 		l.runTimers(now)
 		if l.state.Load() != stateRunning && l.finishing(now) {
 			break
+		}
+		if now-l.lastYield > yieldEvery {
+			runtime.Gosched()
+			l.lastYield = now
 		}
 		deadline := l.sched.next()
 		if l.state.Load() == stateShuttingDown {

@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/netkit/netkit/internal/rt/rawio"
+
 	"github.com/netkit/netkit/internal/rt/accept4"
 )
 
@@ -255,17 +257,16 @@ var ErrAgain error = unix.EAGAIN
 // the system call's error.
 func Read(fd int, p []byte) (int, error) {
 	for {
-		n, err := unix.Read(fd, p)
-		if err == unix.EINTR {
+		n, errno := rawio.Read(fd, p)
+		switch errno {
+		case 0:
+			return n, nil
+		case unix.EINTR:
 			continue
+		case unix.EAGAIN:
+			return 0, ErrAgain
 		}
-		if err != nil {
-			if err == unix.EAGAIN {
-				return 0, ErrAgain
-			}
-			return 0, os.NewSyscallError("read", err)
-		}
-		return n, nil
+		return 0, os.NewSyscallError("read", errno)
 	}
 }
 
