@@ -8,10 +8,11 @@ import (
 	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
-// Counters are what the server process did over the measured window, per
+// Counters are what the server process did over a run's window, per
 // round trip (for flood+ping, per ping: the flood's calls are counted
-// too). A nil field was not measured: JSON leaves it out and the table
-// shows "–".
+// too). perf counts in a counters run of its own (its counting costs the
+// server CPU: see countersRunNote), /proc is read in every run. A nil
+// field was not measured: JSON leaves it out and the table shows "–".
 type Counters struct {
 	// Source says where they come from: "perf" (perf stat's tracepoints
 	// and context-switches event; the /proc counters below are also
@@ -39,7 +40,8 @@ type Counters struct {
 
 // ProcCounters are the /proc counters of a window, per round trip, kept
 // beside perf's to compare: the context switches lose threads that exited
-// in the window, and syscr/syscw count every read-like and write-like call.
+// in the window, and syscr/syscw count the read-like and write-like calls
+// of the file layer (not recvfrom, recvmsg, sendto or sendmsg).
 type ProcCounters struct {
 	ProcCtxSwitchesPerRT *float64 `json:"proc_ctx_switches_per_rt,omitempty"`
 	ProcReadsPerRT       *float64 `json:"proc_reads_per_rt,omitempty"`
@@ -204,8 +206,12 @@ func (w *windowCounters) fill(m *Measurement) {
 		return
 	}
 	if w.perfErr != nil {
-		fmt.Fprintf(w.stderr, "*** echobench: WARNING: %s, %s, run %d: perf failed (%v): this run has the /proc counters only ***\n",
-			m.Scenario, m.Server, m.Run, w.perfErr)
+		run := fmt.Sprintf("run %d", m.Run)
+		if m.Run == 0 {
+			run = "counters run"
+		}
+		fmt.Fprintf(w.stderr, "*** echobench: WARNING: %s, %s, %s: perf failed (%v): this run has the /proc counters only ***\n",
+			m.Scenario, m.Server, run, w.perfErr)
 		return
 	}
 	m.Counters.Source = countersPerf

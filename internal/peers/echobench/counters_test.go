@@ -93,6 +93,34 @@ func TestSummaryCounters(t *testing.T) {
 	assert.Equal(t, 21, strings.Count(strings.SplitN(header, "\n", 2)[0], "|"), "header cells: %s", header)
 }
 
+// A counters run (perf counting) gives the counters of its (scenario,
+// server) and nothing else; one where perf failed gives way to the
+// measured runs' /proc counters.
+func TestSummaryCountersRun(t *testing.T) {
+	rc, ms := counterRows()
+	extra := func(srv, source string, c Counters) Measurement {
+		c.Source = source
+		return Measurement{Scenario: "64x64B", Server: srv, CountersRun: true,
+			LoadResult: LoadResult{RoundTrips: 1e6, RTPS: 1e6, P50us: 1, P99us: 1}, CPUPer1M: 99, Counters: c}
+	}
+	ms = append(ms,
+		extra("gnet", "perf", Counters{CtxSwitchesPerRT: f64(0.05), SyscallsPerRT: f64(2.2), ReadsPerRT: f64(1),
+			WritesPerRT: f64(1), FutexPerRT: f64(0.003), EpollWaitsPerRT: f64(0.2), SleepsPerRT: f64(0.01)}),
+		extra("netkit", "proc", Counters{CtxSwitchesPerRT: f64(7), ReadsPerRT: f64(7), WritesPerRT: f64(7)}))
+	sums := summarize(rc, ms)
+	nk, gn := sums[0], sums[1]
+	assert.Equal(t, 3, gn.Runs, "the counters run is not a measured run")
+	assert.Equal(t, 1000.0, gn.RTPS, "the counters run's rate is not used")
+	assert.Equal(t, 0.0, gn.CPUPer1M, "the counters run's CPU is not used")
+	assert.True(t, gn.CountersFromExtraRun)
+	assert.Equal(t, "perf", gn.Source)
+	assert.Equal(t, f64(0.05), gn.CtxSwitchesPerRT)
+	assert.Equal(t, f64(0.003), gn.FutexPerRT)
+	assert.False(t, nk.CountersFromExtraRun, "perf failed in netkit's counters run")
+	assert.Equal(t, f64(2), nk.CtxSwitchesPerRT, "netkit: the measured runs' median")
+	assert.Equal(t, "perf+proc", nk.Source)
+}
+
 // Without counters the table keeps its old columns; with the flood
 // scenario the notes say what the columns mean there.
 func TestTableCountersOffAndFlood(t *testing.T) {

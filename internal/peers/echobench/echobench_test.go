@@ -207,7 +207,10 @@ func TestRunTable(t *testing.T) {
 	for _, s := range Servers() {
 		assert.Contains(t, out, "| 64x64B | "+s+" | ", "no row for %s in\n%s", s, out)
 	}
-	var doc struct{ Summary []Summary }
+	var doc struct {
+		Summary      []Summary
+		Measurements []Measurement
+	}
 	b, err := os.ReadFile(js)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &doc))
@@ -223,13 +226,13 @@ func TestRunTable(t *testing.T) {
 		cpu += s.CPUPer1M
 	}
 	assert.Greater(t, cpu, float64(0), "no server used any CPU: %+v", doc.Summary)
-	checkNetkitCounters(t, out, doc.Summary)
+	checkNetkitCounters(t, out, doc.Summary, doc.Measurements)
 }
 
 // checkNetkitCounters checks the counter columns of netkit's row, run
 // with the default -counters=perf: the /proc ones always filled, and
 // perf's too where perf can count tracepoints here.
-func checkNetkitCounters(t *testing.T, table string, sums []Summary) {
+func checkNetkitCounters(t *testing.T, table string, sums []Summary, ms []Measurement) {
 	t.Helper()
 	require.Contains(t, table, "| cs/rt | sys/rt | reads/rt | writes/rt | futex/rt | epoll/rt | sleep/rt |")
 	i := slices.IndexFunc(sums, func(s Summary) bool { return s.Server == "netkit" })
@@ -254,6 +257,15 @@ func checkNetkitCounters(t *testing.T, table string, sums []Summary) {
 		return
 	}
 	require.Equal(t, "perf", s.Source, "netkit: perf works here, yet the counters are %q", s.Source)
+	require.True(t, s.CountersFromExtraRun, "netkit: perf counts in a counters run")
+	for _, m := range ms {
+		if m.CountersRun {
+			assert.Equal(t, "perf", m.Source, "%s: counters run: %+v", m.Server, m)
+		} else {
+			assert.Equal(t, "proc", m.Source, "%s: measured run %d: perf counted in it: %+v", m.Server, m.Run, m)
+		}
+	}
+	assert.Equal(t, 2*len(Servers()), len(ms), "one measured run and one counters run per server")
 	for _, c := range counterColumns {
 		require.NotNil(t, *c.field(&s.Counters), "netkit: no %s", c.head)
 	}

@@ -57,6 +57,9 @@ type Measurement struct {
 	ServerCPUFrac float64 `json:"server_cpu_fraction"`  // server CPU / window
 	Counters
 	ProcCounters
+	// CountersRun marks the extra run that perf counts in (Run is 0):
+	// only its counters are used, not its rates, latencies or CPU.
+	CountersRun bool `json:"counters_run,omitempty"`
 }
 
 // Summary is the median over runs for one (scenario, server).
@@ -73,8 +76,11 @@ type Summary struct {
 	LoadCPU     float64 `json:"load_cpu_fraction"`
 	RSSPerConn  float64 `json:"rss_bytes_per_conn,omitempty"`
 	// Counters are the medians of the runs' counters, each over the runs
-	// that have it.
+	// that have it: those of the counters run when perf counted in it,
+	// else those of the measured runs.
 	Counters
+	// CountersFromExtraRun says the counters come from the counters run.
+	CountersFromExtraRun bool `json:"counters_from_extra_run,omitempty"`
 	// Ratios to the best non-netkit server for that column (higher rt/s is
 	// better; lower p99, CPU and RSS are) and to net.
 	RTPSvsBest float64 `json:"round_trips_per_s_vs_best_peer"`
@@ -160,7 +166,7 @@ func cmdRun(stdout, stderr io.Writer, args []string) error {
 		if err := benchproc.WriteJSON(rc.jsonOut, map[string]any{
 			"go": runtime.Version(), "runs": rc.runs, "duration": rc.duration.String(),
 			"warmup": rc.warmup.String(), "pinned": rc.pin, "scenarios": rc.scenarios,
-			"counters": rc.counters, "perf_events": rc.perfEvents,
+			"counters": rc.counters, "perf_events": rc.perfEvents, "counters_run": rc.counters == countersPerf,
 			"measurements": ms, "summary": sums,
 		}); err != nil {
 			return err
@@ -174,19 +180,46 @@ func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement,
 	if err != nil {
 		return nil, err
 	}
+	// perf's counting costs the server CPU (see countersRunNote): the
+	// measured runs read /proc only, and perf counts in one extra run per
+	// scenario and server after them.
+	measured := rc
+	if rc.counters == countersPerf {
+		measured.counters = countersProc
+	}
 	var ms []Measurement
-	err = benchproc.Interleave(ctx, rc.scenarios, Scenario.name, rc.servers, rc.runs,
-		func(sc Scenario, srv string, r int) error {
-			m, err := measure(ctx, stderr, exe, rc, sc, srv, r)
-			if err != nil {
-				return err
+	for _, sc := range rc.scenarios {
+		err = benchproc.Interleave(ctx, []Scenario{sc}, Scenario.name, rc.servers, rc.runs,
+			func(sc Scenario, srv string, r int) error {
+				m, err := measure(ctx, stderr, exe, measured, sc, srv, r)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "echobench: %-18s %-8s run %d: %s\n", sc.Name, srv, r, brief(sc, m))
+				ms = append(ms, m)
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
+		if rc.counters != countersPerf || sc.Idle {
+			continue
+		}
+		for _, srv := range rc.servers {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("run: interrupted: %w", err)
 			}
-			fmt.Fprintf(stderr, "echobench: %-18s %-8s run %d: %s\n", sc.Name, srv, r, brief(sc, m))
+			m, err := measure(ctx, stderr, exe, rc, sc, srv, 0)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, fmt.Errorf("run: interrupted during %s, %s, counters run; every child killed", sc.Name, srv)
+				}
+				return nil, fmt.Errorf("run: %s, %s, counters run: %w", sc.Name, srv, err)
+			}
+			m.CountersRun = true
+			fmt.Fprintf(stderr, "echobench: %-18s %-8s counters run: %s\n", sc.Name, srv, brief(sc, m))
 			ms = append(ms, m)
-			return nil
-		})
-	if err != nil {
-		return nil, err
+		}
 	}
 	return ms, nil
 }
