@@ -3,7 +3,9 @@
 // child processes and measuring them: starting a process of the benchmark
 // binary in its own process group, pinned to a CPU with taskset, reading
 // its stdout lines, failing with its stderr, waiting for and killing its
-// group; reading a process's CPU time from /proc/<pid>/stat; the registry
+// group; reading a process's CPU time from /proc/<pid>/stat, its threads'
+// context switches and its read and write calls from /proc, and counting
+// its system calls with perf stat over a window; the registry
 // of servers a binary can run and its serve subcommand; the command-line
 // plumbing of the runners; and the median and ratio of their tables.
 package benchproc

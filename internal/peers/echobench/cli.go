@@ -3,7 +3,9 @@
 // of them; and a runner that starts every server as its own process pinned
 // to CPU 0, drives it from a load process pinned to CPU 1, and reports
 // round trips per second, p50/p99 latency, server CPU per million round
-// trips and server memory per idle connection.
+// trips, the server's context switches and system calls per round trip
+// (from /proc, and perf stat's tracepoints where perf can count them) and
+// server memory per idle connection.
 package echobench
 
 import (
@@ -44,7 +46,7 @@ func Main(stdout, stderr io.Writer, args []string) error {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, `usage: echobench serve -impl %s -addr 127.0.0.1:0
        echobench load -addr A -conns N -inflight K -size S -duration D -warmup W
-       echobench run [-servers %s] [-scenarios %s] [-runs 5] [-duration 3s] [-json out]
+       echobench run [-servers %s] [-scenarios %s] [-runs 5] [-duration 3s] [-counters perf|proc|off] [-json out]
 `, strings.Join(Servers(), "|"), strings.Join(Servers(), ","), strings.Join(scenarioNames(), ","))
 }
 

@@ -7,12 +7,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/netkit/netkit/internal/peers/benchproc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -205,7 +207,10 @@ func TestRunTable(t *testing.T) {
 	for _, s := range Servers() {
 		assert.Contains(t, out, "| 64x64B | "+s+" | ", "no row for %s in\n%s", s, out)
 	}
-	var doc struct{ Summary []Summary }
+	var doc struct {
+		Summary      []Summary
+		Measurements []Measurement
+	}
 	b, err := os.ReadFile(js)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &doc))
@@ -221,6 +226,57 @@ func TestRunTable(t *testing.T) {
 		cpu += s.CPUPer1M
 	}
 	assert.Greater(t, cpu, float64(0), "no server used any CPU: %+v", doc.Summary)
+	checkNetkitCounters(t, out, doc.Summary, doc.Measurements)
+}
+
+// checkNetkitCounters checks the counter columns of netkit's row, run
+// with the default -counters=perf: the /proc ones always filled, and
+// perf's too where perf can count tracepoints here.
+func checkNetkitCounters(t *testing.T, table string, sums []Summary, ms []Measurement) {
+	t.Helper()
+	require.Contains(t, table, "| cs/rt | sys/rt | reads/rt | writes/rt | futex/rt | epoll/rt | sleep/rt |")
+	i := slices.IndexFunc(sums, func(s Summary) bool { return s.Server == "netkit" })
+	if i < 0 {
+		t.Skip("netkit is not built in")
+	}
+	s := sums[i]
+	require.NotEmpty(t, s.Source, "netkit: no counters: %+v", s)
+	for _, c := range []struct {
+		name string
+		v    *float64
+	}{{"cs/rt", s.CtxSwitchesPerRT}, {"reads/rt", s.ReadsPerRT}, {"writes/rt", s.WritesPerRT}} {
+		require.NotNil(t, c.v, "netkit: no %s", c.name)
+		assert.Greater(t, *c.v, 0.0, "netkit: %s", c.name)
+	}
+	// Every echo needs a read and a write; batching across connections
+	// makes the calls per round trip fewer, but not by 100 times.
+	assert.Greater(t, *s.ReadsPerRT, 0.01, "netkit: reads/rt")
+	assert.Greater(t, *s.WritesPerRT, 0.01, "netkit: writes/rt")
+	if _, err := benchproc.ProbePerf([]string{"raw_syscalls:sys_enter"}); err != nil {
+		t.Logf("*** perf cannot count tracepoints here (%v): only the /proc counters were checked ***", err)
+		return
+	}
+	require.Equal(t, "perf", s.Source, "netkit: perf works here, yet the counters are %q", s.Source)
+	require.True(t, s.CountersFromExtraRun, "netkit: perf counts in a counters run")
+	for _, m := range ms {
+		if m.CountersRun {
+			assert.Equal(t, "perf", m.Source, "%s: counters run: %+v", m.Server, m)
+		} else {
+			assert.Equal(t, "proc", m.Source, "%s: measured run %d: perf counted in it: %+v", m.Server, m.Run, m)
+		}
+	}
+	assert.Equal(t, 2*len(Servers()), len(ms), "one measured run and one counters run per server")
+	for _, c := range counterColumns {
+		require.NotNil(t, *c.field(&s.Counters), "netkit: no %s", c.head)
+	}
+	assert.GreaterOrEqual(t, *s.SyscallsPerRT, *s.ReadsPerRT+*s.WritesPerRT+*s.EpollWaitsPerRT, "netkit: all calls >= reads + writes + epoll waits")
+	assert.Greater(t, *s.EpollWaitsPerRT, 0.0, "netkit: an event loop waits in epoll")
+	row := table[strings.Index(table, "| 64x64B | netkit | "):]
+	row = row[:strings.IndexByte(row, '\n')]
+	cells := strings.Split(strings.Trim(row, "| "), " | ")
+	for _, c := range cells[len(cells)-len(counterColumns):] {
+		assert.NotEqual(t, "–", c, "netkit row: a counter column is empty: %s", row)
+	}
 }
 
 // The idle scenario at 200 connections (the hidden -idle-conns flag):

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,6 +55,11 @@ type Measurement struct {
 	RSSBefore     int64   `json:"rss_before_bytes"`     // idle scenario only
 	RSSWithConns  int64   `json:"rss_with_conns_bytes"` // idle scenario only
 	ServerCPUFrac float64 `json:"server_cpu_fraction"`  // server CPU / window
+	Counters
+	ProcCounters
+	// CountersRun marks the extra run that perf counts in (Run is 0):
+	// only its counters are used, not its rates, latencies or CPU.
+	CountersRun bool `json:"counters_run,omitempty"`
 }
 
 // Summary is the median over runs for one (scenario, server).
@@ -69,6 +75,12 @@ type Summary struct {
 	ServerCPU   float64 `json:"server_cpu_fraction"`
 	LoadCPU     float64 `json:"load_cpu_fraction"`
 	RSSPerConn  float64 `json:"rss_bytes_per_conn,omitempty"`
+	// Counters are the medians of the runs' counters, each over the runs
+	// that have it: those of the counters run when perf counted in it,
+	// else those of the measured runs.
+	Counters
+	// CountersFromExtraRun says the counters come from the counters run.
+	CountersFromExtraRun bool `json:"counters_from_extra_run,omitempty"`
 	// Ratios to the best non-netkit server for that column (higher rt/s is
 	// better; lower p99, CPU and RSS are) and to net.
 	RTPSvsBest float64 `json:"round_trips_per_s_vs_best_peer"`
@@ -91,6 +103,10 @@ type runConfig struct {
 	idleHold  time.Duration
 	jsonOut   string
 	pin       bool
+	// counters is the -counters mode in force (perf, proc or off) and
+	// perfEvents the events perf counts here.
+	counters   string
+	perfEvents []string
 }
 
 func cmdRun(stdout, stderr io.Writer, args []string) error {
@@ -102,6 +118,7 @@ func cmdRun(stdout, stderr io.Writer, args []string) error {
 	fs.DurationVar(&rc.duration, "duration", 3*time.Second, "measured window per run")
 	fs.DurationVar(&rc.warmup, "warmup", 500*time.Millisecond, "warm-up before each window")
 	fs.StringVar(&rc.jsonOut, "json", "", "also write every measurement and the summary as JSON here")
+	counters := fs.String("counters", countersPerf, "the server's system calls and context switches per round trip: perf (tracepoints, falling back to proc with a warning), proc (/proc only) or off")
 	// Hidden: the tests run the idle scenario small.
 	fs.IntVar(&rc.idleConns, "idle-conns", 10000, "")
 	fs.DurationVar(&rc.idleHold, "idle-hold", 2*time.Second, "")
@@ -127,6 +144,13 @@ func cmdRun(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintln(stderr, "echobench: NOTE: the netkit server is not built in yet; comparing the peers only")
 	}
 	rc.pin = benchproc.CanPin(stderr, "echobench", "load generator")
+	if !slices.Contains([]string{countersPerf, countersProc, countersOff}, *counters) {
+		return fmt.Errorf("run: -counters %q: want perf, proc or off", *counters)
+	}
+	rc.counters = countersOff // the idle scenario has no round trips to count over
+	if slices.ContainsFunc(rc.scenarios, func(sc Scenario) bool { return !sc.Idle }) {
+		rc.counters, rc.perfEvents = chooseCounters(stderr, *counters)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -142,6 +166,7 @@ func cmdRun(stdout, stderr io.Writer, args []string) error {
 		if err := benchproc.WriteJSON(rc.jsonOut, map[string]any{
 			"go": runtime.Version(), "runs": rc.runs, "duration": rc.duration.String(),
 			"warmup": rc.warmup.String(), "pinned": rc.pin, "scenarios": rc.scenarios,
+			"counters": rc.counters, "perf_events": rc.perfEvents, "counters_run": rc.counters == countersPerf,
 			"measurements": ms, "summary": sums,
 		}); err != nil {
 			return err
@@ -155,20 +180,46 @@ func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement,
 	if err != nil {
 		return nil, err
 	}
+	// perf's counting costs the server CPU (see countersRunNote): the
+	// measured runs read /proc only, and perf counts in one extra run per
+	// scenario and server after them.
+	measured := rc
+	if rc.counters == countersPerf {
+		measured.counters = countersProc
+	}
 	var ms []Measurement
-	err = benchproc.Interleave(ctx, rc.scenarios, Scenario.name, rc.servers, rc.runs,
-		func(sc Scenario, srv string, r int) error {
-			m, err := measure(ctx, exe, rc, sc, srv)
-			if err != nil {
-				return err
+	for _, sc := range rc.scenarios {
+		err = benchproc.Interleave(ctx, []Scenario{sc}, Scenario.name, rc.servers, rc.runs,
+			func(sc Scenario, srv string, r int) error {
+				m, err := measure(ctx, stderr, exe, measured, sc, srv, r)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "echobench: %-18s %-8s run %d: %s\n", sc.Name, srv, r, brief(sc, m))
+				ms = append(ms, m)
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
+		if rc.counters != countersPerf || sc.Idle {
+			continue
+		}
+		for _, srv := range rc.servers {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("run: interrupted: %w", err)
 			}
-			m.Run = r
-			fmt.Fprintf(stderr, "echobench: %-18s %-8s run %d: %s\n", sc.Name, srv, r, brief(sc, m))
+			m, err := measure(ctx, stderr, exe, rc, sc, srv, 0)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, fmt.Errorf("run: interrupted during %s, %s, counters run; every child killed", sc.Name, srv)
+				}
+				return nil, fmt.Errorf("run: %s, %s, counters run: %w", sc.Name, srv, err)
+			}
+			m.CountersRun = true
+			fmt.Fprintf(stderr, "echobench: %-18s %-8s counters run: %s\n", sc.Name, srv, brief(sc, m))
 			ms = append(ms, m)
-			return nil
-		})
-	if err != nil {
-		return nil, err
+		}
 	}
 	return ms, nil
 }
@@ -177,8 +228,13 @@ func brief(sc Scenario, m Measurement) string {
 	if sc.Idle {
 		return fmt.Sprintf("%.0f B of RSS per connection", m.RSSPerConn)
 	}
-	return fmt.Sprintf("%.0f rt/s, p50 %.0f µs, p99 %.0f µs, server CPU %.2f s/1M rt (%.0f%%), generator CPU %.0f%%",
+	s := fmt.Sprintf("%.0f rt/s, p50 %.0f µs, p99 %.0f µs, server CPU %.2f s/1M rt (%.0f%%), generator CPU %.0f%%",
 		m.RTPS, m.P50us, m.P99us, m.CPUPer1M, 100*m.ServerCPUFrac, 100*m.LoadCPU)
+	if m.Source != "" {
+		s += fmt.Sprintf("; per rt: %s cs, %s syscalls (%s)",
+			perRT(m.CtxSwitchesPerRT), perRT(m.SyscallsPerRT), m.Source)
+	}
+	return s
 }
 
 // childEnv marks a process started by the runner (the test binary uses it
@@ -191,8 +247,8 @@ func ChildArgs() bool { return os.Getenv(childEnv) == "1" }
 // childVars is what the runner adds to its children's environment.
 var childVars = []string{childEnv + "=1"}
 
-func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl string) (m Measurement, err error) {
-	m = Measurement{Scenario: sc.Name, Server: impl}
+func measure(ctx context.Context, stderr io.Writer, exe string, rc runConfig, sc Scenario, impl string, run int) (m Measurement, err error) {
+	m = Measurement{Scenario: sc.Name, Server: impl, Run: run}
 	srv, addr, err := benchproc.StartServer(ctx, exe, rc.pin, childVars, impl)
 	if err != nil {
 		return m, err
@@ -215,6 +271,10 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl st
 		// host: give its echo time to come back.
 		args = append(args, "-flood", "-grace", "10s")
 	}
+	// perf starts before the load, so that its start-up is over when the
+	// window starts.
+	cs := startCounters(ctx, stderr, rc, pid)
+	defer cs.close()
 	ld, err := benchproc.Start(ctx, exe, 1, rc.pin, childVars, args...)
 	if err != nil {
 		return m, err
@@ -231,8 +291,14 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl st
 			if cpu0, err = benchproc.ProcCPU(pid); err != nil {
 				return m, err
 			}
+			if err := cs.windowStart(); err != nil {
+				return m, err
+			}
 		case l == "window end":
 			if cpu1, err = benchproc.ProcCPU(pid); err != nil {
+				return m, err
+			}
+			if err := cs.windowEnd(); err != nil {
 				return m, err
 			}
 		case strings.HasPrefix(l, "result "):
@@ -245,6 +311,7 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl st
 			m.ServerCPU = cpu1 - cpu0
 			m.ServerCPUFrac = m.ServerCPU / m.Seconds
 			m.CPUPer1M = m.ServerCPU / float64(m.RoundTrips) * 1e6
+			cs.fill(&m)
 			return m, nil
 		default:
 			return m, ld.Fail(fmt.Errorf("unexpected line %q", l))
