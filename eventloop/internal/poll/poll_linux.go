@@ -4,9 +4,12 @@ package poll
 
 import (
 	"encoding/binary"
+	"errors"
 	"os"
 	"runtime"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -18,8 +21,15 @@ import (
 // called from any goroutine, and Close from any once.
 type Poller struct {
 	epfd, evfd int
-	raw        []unix.EpollEvent // epoll's answer
-	ready      []Event           // its translation, Wait's result
+	// file is the epoll descriptor registered with the Go runtime's own
+	// poller, for Park (nil when the runtime refused it); it owns epfd.
+	file   *os.File
+	rc     syscall.RawConn
+	got    int                // events Park's callback found
+	ready1 func(uintptr) bool // the callback, made once
+	timed  bool               // a read deadline is set on file
+	raw    []unix.EpollEvent  // epoll's answer
+	ready  []Event            // its translation, Wait's result
 
 	// wakers counts the goroutines between deciding to write the eventfd
 	// and writing it; closed is set before the descriptors are closed.
@@ -67,6 +77,7 @@ func (p *Poller) Open() error {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	p.epfd, p.evfd = epfd, evfd
+	p.openPark()
 	p.raw = make([]unix.EpollEvent, batch)
 	p.ready = make([]Event, batch)
 	return nil
@@ -84,7 +95,11 @@ func (p *Poller) Close() {
 	for p.wakers.Load() != 0 {
 		runtime.Gosched()
 	}
-	unix.Close(p.epfd)
+	if p.file != nil {
+		p.file.Close() // leaves the runtime's poller, closes epfd
+	} else {
+		unix.Close(p.epfd)
+	}
 	unix.Close(p.evfd)
 }
 
@@ -257,4 +272,68 @@ func fromEpoll(x uint32) Events {
 		e |= RdHup
 	}
 	return e
+}
+
+// openPark registers the epoll descriptor with the Go runtime's poller
+// (an epoll instance is readable while it has events to report), for
+// Park. Failing that, Park reports false and the caller uses Wait.
+func (p *Poller) openPark() {
+	if err := unix.SetNonblock(p.epfd, true); err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(p.epfd), "epoll")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	p.file, p.rc = f, rc
+	// The runtime's poller forgets a readiness it saw before the wait
+	// began (each wait starts by resetting it), so the callback looks for
+	// itself every time, the first included: events that came between
+	// the caller's last look and the wait are found, not slept through.
+	p.ready1 = func(uintptr) bool {
+		n, err := pwait2.Poll(p.epfd, p.raw)
+		if err != nil || n == 0 {
+			return false
+		}
+		p.got = n
+		return true
+	}
+}
+
+// Park blocks the calling goroutine, not its thread, until the epoll
+// instance has something to report (a ready descriptor or a Wake), or
+// timeout nanoseconds have passed (negative: no limit), and returns the
+// ready descriptors as Wait does (none after the timeout, or when only a
+// wakeup came). The goroutine waits in the Go runtime's own poller, which
+// watches the instance's descriptor: its P runs other goroutines or goes
+// idle meanwhile, and no thread sits in a blocking system call for the
+// runtime's monitor to find and retake (see eventloop's Loop). The
+// timeout is a runtime timer's (the runtime's poller sleeps whole
+// milliseconds): use Wait for short, precise timeouts. ok is false, after
+// waiting for nothing, when the runtime's poller cannot wait for the
+// descriptor: use Wait.
+func (p *Poller) Park(timeout int64) (ready []Event, ok bool) {
+	if p.rc == nil {
+		return nil, false
+	}
+	switch {
+	case timeout >= 0:
+		p.file.SetReadDeadline(time.Now().Add(time.Duration(timeout)))
+		p.timed = true
+	case p.timed:
+		p.file.SetReadDeadline(time.Time{})
+		p.timed = false
+	}
+	p.got = 0
+	if err := p.rc.Read(p.ready1); err != nil {
+		if p.timed && errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, true
+		}
+		// The runtime's poller cannot wait for this descriptor after
+		// all: stop parking.
+		p.rc = nil
+		return nil, false
+	}
+	return p.translate(p.got), true
 }

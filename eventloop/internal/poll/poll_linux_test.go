@@ -1,6 +1,8 @@
 package poll
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -140,4 +142,106 @@ func TestPoll(t *testing.T) {
 	require.Len(t, ready, 1)
 	assert.True(t, any)
 	assert.Equal(t, Event{FD: int32(fds[0]), Tag: 7, Events: In}, ready[0])
+}
+
+// TestPark: Park returns at once with what is ready, wakes for a
+// descriptor that turns ready and for a Wake while it waits, and returns
+// nothing once its timeout has passed (never before).
+func TestPark(t *testing.T) {
+	p := open(t)
+	fds := pipe(t)
+	require.NoError(t, p.Add(fds[0], In, 3))
+	_, err := unix.Write(fds[1], []byte{1})
+	require.NoError(t, err)
+	ready, ok := p.Park(-1)
+	require.True(t, ok, "the runtime's poller refused an epoll descriptor")
+	require.Len(t, ready, 1)
+	assert.Equal(t, Event{FD: int32(fds[0]), Tag: 3, Events: In}, ready[0])
+	var b [1]byte
+	_, err = unix.Read(fds[0], b[:])
+	require.NoError(t, err)
+
+	start := time.Now()
+	ready, ok = p.Park(int64(20 * time.Millisecond))
+	assert.True(t, ok)
+	assert.Empty(t, ready)
+	assert.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond, "Park returned before its timeout")
+
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		unix.Write(fds[1], []byte{2})
+	}()
+	ready, ok = p.Park(-1) // the deadline of the last Park is cleared
+	require.True(t, ok)
+	require.Len(t, ready, 1)
+	_, err = unix.Read(fds[0], b[:])
+	require.NoError(t, err)
+
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		p.Wake()
+	}()
+	ready, ok = p.Park(-1)
+	assert.True(t, ok)
+	assert.Empty(t, ready, "a wakeup was reported as an event")
+}
+
+// TestParkNoLostWakeup: wakeups from another goroutine, each sent after
+// the parked side announced it would wait, always end the wait. The
+// runtime's poller forgets readiness it saw before a wait begins, so a
+// Park that did not look for itself first would sleep through a wakeup
+// that came between its caller's last look and the wait.
+func TestParkNoLostWakeup(t *testing.T) {
+	p := open(t)
+	var waiting atomic.Bool
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if waiting.Swap(false) {
+				p.Wake()
+			}
+			runtime.Gosched()
+		}
+	}()
+	for i := range 2000 {
+		p.Poll() // the caller's look, then the announcement
+		waiting.Store(true)
+		done := make(chan struct{})
+		timer := time.AfterFunc(5*time.Second, func() { close(done) })
+		_, ok := p.Park(int64(10 * time.Second))
+		timer.Stop()
+		require.True(t, ok)
+		select {
+		case <-done:
+			t.Fatalf("round %d: Park slept through a wakeup", i)
+		default:
+		}
+	}
+}
+
+// TestParkAfterEdge: a wakeup whose readiness the runtime's poller saw
+// before Park began (it resets that at the start of each wait) still ends
+// the wait at once.
+func TestParkAfterEdge(t *testing.T) {
+	p := open(t)
+	for i := range 20 {
+		p.Wake()
+		time.Sleep(2 * time.Millisecond) // the runtime's poller takes the edge meanwhile
+		done := make(chan struct{})
+		timer := time.AfterFunc(2*time.Second, func() { p.Wake(); close(done) })
+		_, ok := p.Park(-1)
+		timer.Stop()
+		require.True(t, ok)
+		select {
+		case <-done:
+			t.Fatalf("round %d: Park slept through a wakeup sent before it", i)
+		default:
+		}
+	}
 }
