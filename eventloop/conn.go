@@ -59,7 +59,8 @@ const (
 // Outbound, LocalAddr, RemoteAddr and Value may be read anywhere.
 //
 // One readiness event reads at most 16 times and 256 KiB (a read may take
-// it past by less than one receive buffer), and a flush or write event
+// it past by less than one receive buffer), and stops after a read that
+// fills a buffer of the largest size (64 KiB), and a flush or write event
 // makes at most 16 writev calls (Netty's maxMessagesPerRead and
 // writeSpinCount): a connection with more to move yields to the loop's
 // other connections, tasks and timers and goes on in the loop's next
@@ -666,6 +667,13 @@ func (c *Conn) readEvent(ev Events) {
 		// The budget is spent: the rest waits for the next round (the
 		// registration is level-triggered, so the loop comes back).
 		if total >= maxReadBytesPerEvent {
+			break
+		}
+		// A full read at the largest size ends the event too: bursts of
+		// that size (a pipelining client's window) would otherwise cost a
+		// second read that finds nothing; if more is there, the
+		// level-triggered registration reports it in the next round.
+		if n == maxRecv && ev&(PeerClosedWrite|Hangup|Error) == 0 {
 			break
 		}
 	}
