@@ -124,8 +124,16 @@ var testRecordTID bool
 // locked goroutine, each yield, and each other goroutine that needs the P,
 // hands the P between two threads (a futex wake and a sleep), where an
 // unlocked loop lets the next goroutine run on its own thread (see Loop,
-// "The Go scheduler").
+// "The Go scheduler"). Builds whose gid.Current names the thread rather
+// than the goroutine (the pure-Go twins, and architectures without the
+// assembly) keep the loop locked, since InLoop depends on it.
 func (l *Loop) run(started chan<- struct{}) {
+	if gid.ThreadBound {
+		// This build identifies goroutines by their thread (the pure-Go
+		// twin of gid, see InLoop): the loop must keep its thread, and
+		// pays for it as described above.
+		runtime.LockOSThread()
+	}
 	l.owner.Store(gid.Current())
 	l.tid.Store(int64(unix.Gettid()))
 	close(started)

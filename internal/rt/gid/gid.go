@@ -12,7 +12,8 @@
 //
 // The pure-Go twin, used on other architectures and under the build tags
 // nounsafe or purego, returns the OS thread id on Linux (the gettid system
-// call), which is as exact for a goroutine locked to its thread, as a
-// loop's is, and elsewhere the goroutine's number parsed from
-// runtime.Stack (slow, but exact for any goroutine).
+// call), which is as exact only for a goroutine locked to its thread
+// (ThreadBound says so: a loop locks its thread then), and elsewhere the
+// goroutine's number parsed from runtime.Stack (slow, but exact for any
+// goroutine).
 package gid

@@ -22,3 +22,7 @@ func Current() uintptr {
 	}
 	return id
 }
+
+// ThreadBound reports that Current identifies the calling thread rather
+// than the goroutine: false here, the goroutine's number is exact.
+const ThreadBound = false
