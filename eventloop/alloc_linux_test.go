@@ -37,12 +37,20 @@ func TestAllocs(t *testing.T) {
 // TestEchoAllocs: a loopback echo allocates nothing per message in steady
 // state — read buffer, inbound composite, pipeline, zero-copy move to the
 // outbound composite, writev — counted over the whole process while a
-// client on raw blocking syscalls (which allocate nothing) ping-pongs.
+// client on raw blocking syscalls (which allocate nothing) ping-pongs. The
+// loop parks between messages: without a timer, and with an idle timeout,
+// whose deadline the park sets on the runtime's poller.
 func TestEchoAllocs(t *testing.T) {
 	testenv.SkipAllocs(t)
 	g := newGroup(t, eventloop.Config{Loops: 1})
+	for _, opts := range [][]eventloop.Option{nil, {eventloop.WithIdleTimeout(time.Minute)}} {
+		echoAllocs(t, g, opts)
+	}
+}
+
+func echoAllocs(t *testing.T, g *eventloop.Group, opts []eventloop.Option) {
 	for _, size := range []int{64, 512, 4096} {
-		s := listen(t, g, "tcp", "127.0.0.1:0", echo{})
+		s := listen(t, g, "tcp", "127.0.0.1:0", echo{}, opts...)
 		fd := rawDial(t, s.Addr().(*net.TCPAddr))
 		msg := make([]byte, size)
 		got := make([]byte, size)
@@ -61,7 +69,7 @@ func TestEchoAllocs(t *testing.T) {
 			pingPong()
 		}
 		n := testing.AllocsPerRun(1000, pingPong)
-		assert.Equal(t, float64(0), n, "%d B echo: %v allocations per round trip, want 0", size, n)
+		assert.Equal(t, float64(0), n, "%d B echo (%d options): %v allocations per round trip, want 0", size, len(opts), n)
 		unix.Close(fd)
 	}
 }
