@@ -83,7 +83,17 @@ func cmdLoad(stdout, stderr io.Writer, args []string) error {
 		})
 	}
 	if *report {
-		cfg.Mark = func(ev string) { fmt.Fprintln(stdout, "window", ev) }
+		// The window opens when the runner answers "go" to "window start".
+		in := bufio.NewReader(os.Stdin)
+		cfg.Mark = func(ev string) error {
+			if _, err := fmt.Fprintln(stdout, "window", ev); err != nil {
+				return err
+			}
+			if ev != "start" {
+				return nil
+			}
+			return awaitLine(in, "go", markTimeout)
+		}
 	}
 	load := Load
 	if *flood {
@@ -104,4 +114,25 @@ func cmdLoad(stdout, stderr io.Writer, args []string) error {
 	_, err = fmt.Fprintf(stdout, "%d round trips in %v: %.0f/s, %.1f MB/s, p50 %.1f µs, p99 %.1f µs, generator CPU %.0f%%\n",
 		res.RoundTrips, cfg.Duration, res.RTPS, res.BytesPerSec/1e6, res.P50us, res.P99us, 100*res.LoadCPU)
 	return err
+}
+
+// awaitLine reads one line from in and wants it to be want, within timeout.
+func awaitLine(in *bufio.Reader, want string, timeout time.Duration) error {
+	got := make(chan error, 1)
+	go func() {
+		l, err := in.ReadString('\n')
+		if err == nil && strings.TrimSpace(l) != want {
+			err = fmt.Errorf("load: the runner sent %q, want %q", l, want)
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		if err != nil {
+			return fmt.Errorf("load: waiting for the runner's %q: %w", want, err)
+		}
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("load: no %q from the runner in %v", want, timeout)
+	}
 }

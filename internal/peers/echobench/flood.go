@@ -54,21 +54,17 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 	}
 	defer closeAll(conns)
 	flood := conns[0]
-	ping, err := dialBlocking(cfg.Addr, cfg.Duration+cfg.Warmup+cfg.Grace)
+	ping, err := dialBlocking(cfg.Addr, cfg.Warmup+markTimeout+cfg.Duration+cfg.Grace)
 	if err != nil {
 		return LoadResult{}, err
 	}
 	defer unix.Close(ping)
-	begin := time.Now()
-	start := begin.Add(cfg.Warmup)
-	end := start.Add(cfg.Duration)
-	deadline := end.Add(cfg.Grace)
-	if err := flood.SetDeadline(deadline); err != nil {
-		return LoadResult{}, err
-	}
-
+	win := newWindow()
+	// deadline is the flood's: the window's end and the grace, once the
+	// window is open.
+	var deadline atomic.Pointer[time.Time]
 	pattern := make([]byte, floodPeriod+floodChunk)
-	r := rand.New(rand.NewPCG(7, uint64(begin.UnixNano())))
+	r := rand.New(rand.NewPCG(7, uint64(win.begin.UnixNano())))
 	for i := range pattern {
 		if i < floodPeriod {
 			pattern[i] = byte(r.Uint32())
@@ -88,10 +84,14 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 		defer wg.Done()
 		background()
 		defer func() {
-			flood.SetReadDeadline(minTime(time.Now().Add(20*time.Millisecond), deadline))
+			// The writer stops only once the window is over (or on an
+			// error, when the reader's deadline hardly matters).
+			if d := deadline.Load(); d != nil {
+				flood.SetReadDeadline(minTime(time.Now().Add(20*time.Millisecond), *d))
+			}
 		}()
 		var off int64
-		for time.Now().Before(end) {
+		for !win.over(time.Now()) {
 			p := pattern[off%floodPeriod:][:floodChunk]
 			n, err := flood.Write(p)
 			off += int64(n)
@@ -119,7 +119,7 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 					}
 					in, got = in[len(p):], got+int64(len(p))
 				}
-				if !now.Before(start) && now.Before(end) {
+				if win.in(now) {
 					inWindow.Add(int64(n))
 				}
 			}
@@ -130,8 +130,8 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 					if got == sent.Load() {
 						return
 					}
-					if now := time.Now(); now.Before(deadline) {
-						flood.SetReadDeadline(minTime(now.Add(20*time.Millisecond), deadline))
+					if now, d := time.Now(), deadline.Load(); d != nil && now.Before(*d) {
+						flood.SetReadDeadline(minTime(now.Add(20*time.Millisecond), *d))
 						continue
 					}
 					err = fmt.Errorf("%d flood bytes still not echoed %v after the window: the server lost or withheld bytes", sent.Load()-got, cfg.Grace)
@@ -149,7 +149,7 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 		msg, back := make([]byte, cfg.Size), make([]byte, cfg.Size)
 		for seq := 0; ; seq++ {
 			now := time.Now()
-			if !now.Before(end) {
+			if win.over(now) {
 				return
 			}
 			for i := range msg {
@@ -181,21 +181,23 @@ func FloodPing(cfg LoadConfig) (LoadResult, error) {
 			// A ping counts if it overlaps the window: one that a server
 			// holds back past the window's end shows as the long wait it
 			// was, not as a missing sample.
-			if done.After(start) && now.Before(end) {
+			if win.overlaps(now, done) {
 				h.record(done.Sub(now))
 				pings++
 			}
 		}
 	}()
-	time.Sleep(time.Until(start))
-	cpu0 := selfCPU()
-	if cfg.Mark != nil {
-		cfg.Mark("start")
-	}
-	time.Sleep(time.Until(end))
-	cpu1 := selfCPU()
-	if cfg.Mark != nil {
-		cfg.Mark("end")
+	cpu0, cpu1, err := runWindow(cfg, win, func(end time.Time) {
+		d := end.Add(cfg.Grace)
+		deadline.Store(&d)
+		flood.SetDeadline(d)
+	}, func() {
+		flood.Close()
+		unix.Shutdown(ping, unix.SHUT_RDWR)
+	})
+	if err != nil {
+		wg.Wait()
+		return LoadResult{}, err
 	}
 	// The flood's writer may be blocked in a write the server no longer
 	// reads (it must not be: an echo server reads as long as it writes);

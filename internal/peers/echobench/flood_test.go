@@ -19,7 +19,7 @@ func TestFloodPingAgainstNetEcho(t *testing.T) {
 	addr := startFaulty(t, echoNetConn)
 	cfg := quickFlood(addr)
 	var marks []string
-	cfg.Mark = func(ev string) { marks = append(marks, ev) }
+	cfg.Mark = func(ev string) error { marks = append(marks, ev); return nil }
 	res, err := FloodPing(cfg)
 	require.NoError(t, err)
 	require.NotEqual(t, int64(0), res.RoundTrips, "implausible result %+v", res)
@@ -27,6 +27,12 @@ func TestFloodPingAgainstNetEcho(t *testing.T) {
 	require.Greater(t, res.P50us, float64(0), "implausible result %+v", res)
 	require.LessOrEqual(t, res.P50us, res.P99us, "implausible result %+v", res)
 	require.Equal(t, "start,end", strings.Join(marks, ","), "marks %v, want start,end", marks)
+}
+
+// As TestLoadWindowWaitsForMark, for the flood+ping load.
+func TestFloodPingWindowWaitsForMark(t *testing.T) {
+	addr := startFaulty(t, echoNetConn)
+	checkWindowWaitsForMark(t, addr, FloodPing, quickFlood(addr))
 }
 
 // A server that flips one byte of a connection's stream far into it fails

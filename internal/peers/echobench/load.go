@@ -27,9 +27,11 @@ type LoadConfig struct {
 	// Grace is how long after the window the echoes still outstanding may
 	// take before the server counts as having lost bytes (default 2s).
 	Grace time.Duration
-	// Mark, if set, is called with "start" and "end" at the edges of the
-	// measured window (the runner samples the server's CPU there).
-	Mark func(event string)
+	// Mark, if set, is called with "start" when the warm-up is over, and
+	// the window opens when it returns (the runner samples the server's
+	// CPU and enables its counters there, however long that takes); and
+	// with "end" when the window has closed. An error from it ends the load.
+	Mark func(event string) error
 }
 
 // LoadResult is what one load measured inside its window.
@@ -65,15 +67,12 @@ func Load(cfg LoadConfig) (LoadResult, error) {
 	if err != nil {
 		return LoadResult{}, err
 	}
-	begin := time.Now()
-	start := begin.Add(cfg.Warmup)
-	end := start.Add(cfg.Duration)
-
+	win := newWindow()
 	workers := make([]*worker, len(conns))
 	errs := make([]error, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
-		w := newWorker(i, c, cfg, start, end)
+		w := newWorker(i, c, cfg, win)
 		workers[i] = w
 		wg.Add(1)
 		go func() {
@@ -82,16 +81,14 @@ func Load(cfg LoadConfig) (LoadResult, error) {
 			c.Close()
 		}()
 	}
-	var cpu0, cpu1 time.Duration
-	time.Sleep(time.Until(start))
-	cpu0 = selfCPU()
-	if cfg.Mark != nil {
-		cfg.Mark("start")
-	}
-	time.Sleep(time.Until(end))
-	cpu1 = selfCPU()
-	if cfg.Mark != nil {
-		cfg.Mark("end")
+	cpu0, cpu1, err := runWindow(cfg, win, func(end time.Time) {
+		for _, c := range conns {
+			c.SetDeadline(end.Add(cfg.Grace))
+		}
+	}, func() { closeAll(conns) })
+	if err != nil {
+		wg.Wait()
+		return LoadResult{}, err
 	}
 	wg.Wait()
 	if err := firstErr(errs); err != nil {
@@ -118,6 +115,36 @@ func Load(cfg LoadConfig) (LoadResult, error) {
 		return res, fmt.Errorf("load: no round trip completed in the %v window", cfg.Duration)
 	}
 	return res, nil
+}
+
+// markTimeout bounds how long Mark("start") may keep the window from
+// opening.
+const markTimeout = 10 * time.Second
+
+// runWindow waits out cfg's warm-up, calls Mark("start"), opens win and
+// calls opened with its end, waits for the end, calls Mark("end"), and
+// returns the process's CPU time at the window's edges. If Mark fails,
+// abort is called (it must make the load's goroutines return).
+func runWindow(cfg LoadConfig, win *window, opened func(end time.Time), abort func()) (cpu0, cpu1 time.Duration, err error) {
+	time.Sleep(time.Until(win.begin.Add(cfg.Warmup)))
+	if cfg.Mark != nil {
+		if err := cfg.Mark("start"); err != nil {
+			abort()
+			return 0, 0, err
+		}
+	}
+	cpu0 = selfCPU()
+	end := win.open(cfg.Duration)
+	opened(end)
+	time.Sleep(time.Until(end))
+	cpu1 = selfCPU()
+	if cfg.Mark != nil {
+		if err := cfg.Mark("end"); err != nil {
+			abort()
+			return 0, 0, err
+		}
+	}
+	return cpu0, cpu1, nil
 }
 
 // dialAll opens n connections, at most 64 dials at a time.
@@ -160,8 +187,7 @@ type worker struct {
 	id         int
 	c          net.Conn
 	size, k    int
-	start, end time.Time
-	grace      time.Duration
+	win        *window
 	pattern    []byte      // random, Size+patternPeriod bytes
 	sentAt     []time.Time // by message number % k
 	rbuf, wbuf []byte
@@ -169,10 +195,9 @@ type worker struct {
 	counted    int64
 }
 
-func newWorker(id int, c net.Conn, cfg LoadConfig, start, end time.Time) *worker {
+func newWorker(id int, c net.Conn, cfg LoadConfig, win *window) *worker {
 	w := &worker{
-		id: id, c: c, size: cfg.Size, k: cfg.Inflight,
-		start: start, end: end, grace: cfg.Grace,
+		id: id, c: c, size: cfg.Size, k: cfg.Inflight, win: win,
 		pattern: make([]byte, cfg.Size+patternPeriod),
 		sentAt:  make([]time.Time, cfg.Inflight),
 		rbuf:    make([]byte, max(64<<10, 2*cfg.Size)),
@@ -190,11 +215,9 @@ func (w *worker) msg(seq int64) []byte {
 	return w.pattern[off : off+w.size]
 }
 
+// run writes and reads until the window is over (the load's main goroutine
+// sets the connection's deadline when it opens the window).
 func (w *worker) run() error {
-	deadline := w.end.Add(w.grace)
-	if err := w.c.SetDeadline(deadline); err != nil {
-		return err
-	}
 	var sent, done int64 // messages written, messages fully echoed
 	got := 0             // bytes of message done received so far
 	now := time.Now()
@@ -229,12 +252,12 @@ func (w *worker) run() error {
 				break
 			}
 			got = 0
-			if !now.Before(w.start) && now.Before(w.end) {
+			if w.win.in(now) {
 				w.hist.record(now.Sub(w.sentAt[done%int64(w.k)]))
 				w.counted++
 			}
 			done++
-			if !stopping && now.Before(w.end) {
+			if !stopping && !w.win.over(now) {
 				w.sentAt[sent%int64(w.k)] = now
 				w.wbuf = append(w.wbuf, w.msg(sent)...)
 				sent++
@@ -249,8 +272,8 @@ func (w *worker) run() error {
 		}
 		if err != nil && done < sent {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return fmt.Errorf("load: conn %d: %d message(s) (%d bytes) still not echoed %v after the window: the server lost or withheld bytes",
-					w.id, sent-done, (sent-done)*int64(w.size)-int64(got), w.grace)
+				return fmt.Errorf("load: conn %d: %d message(s) (%d bytes) still not echoed by the deadline after the window: the server lost or withheld bytes",
+					w.id, sent-done, (sent-done)*int64(w.size)-int64(got))
 			}
 			return fmt.Errorf("load: conn %d: read with %d message(s) outstanding: %w", w.id, sent-done, err)
 		}
