@@ -217,7 +217,12 @@ func (c *Composite) MoveTo(dst *Composite) int {
 		}
 		dst.push(cp.p, cp.b)
 	}
-	clear(c.comps)
+	// Components before c.h were cleared when released; clearing the rest
+	// one by one is cheaper than clear's bulk barrier for the one or two
+	// an echo moves.
+	for j := c.h; j < len(c.comps); j++ {
+		c.comps[j] = component{}
+	}
 	c.comps, c.ends = c.comps[:0], c.ends[:0]
 	c.h, c.cur, c.last, c.rp = 0, 0, 0, nil
 	c.r, c.w = 0, 0
@@ -365,8 +370,23 @@ func (c *Composite) seek() {
 // O(log n) to find the new reader position.
 func (c *Composite) Discard(n int) error {
 	c.check()
-	if n == 0 && c.h == c.cur && len(c.rp) > 0 {
-		return nil // nothing consumed lies outside the reader's component
+	if n == 0 {
+		if c.h == len(c.comps) {
+			// Nothing held (releaseRead and MoveTo reset the offsets when
+			// they let the last component go): an event loop empties its
+			// composites this way after every read and write.
+			if c.raw != nil {
+				c.raw.forget()
+			}
+			if invariants.Enabled {
+				poisonScratch(c.scratch)
+				c.verify()
+			}
+			return nil
+		}
+		if c.h == c.cur && len(c.rp) > 0 {
+			return nil // nothing consumed lies outside the reader's component
+		}
 	}
 	if n < 0 {
 		panic("buf: Composite.Discard with negative count")
@@ -385,6 +405,9 @@ func (c *Composite) discard(n int) error {
 	switch {
 	case n > c.w-c.r:
 		err = c.short()
+	case n == c.w-c.r:
+		// Everything: no component to find (a flush that wrote all).
+		c.r, c.cur, c.rp = c.w, len(c.comps), nil
 	case n <= len(c.rp):
 		c.r += n
 		c.rp = c.rp[n:]
