@@ -547,10 +547,25 @@ func (c *Conn) progress() {
 	}
 }
 
-// ready is c's poller callback.
+// ready is c's poller callback. A panic in it goes to the loop's
+// dispatch, which calls c.panicked.
 func (c *Conn) ready(ev Events) {
 	c.depth++
-	defer c.endEvent()
+	c.readyEvents(ev)
+	c.depth--
+	if c.depth == 0 && c.state&csClosed != 0 {
+		c.releaseInbound()
+	}
+}
+
+// panicked closes c after a panic in ready, which dispatch recovered and
+// reported.
+func (c *Conn) panicked() {
+	c.depth--
+	c.closeNow(errPanic)
+}
+
+func (c *Conn) readyEvents(ev Events) {
 	if ev&(Readable|PeerClosedWrite|Hangup|Error) != 0 && c.state&(csReadClosed|csPaused|csClosing|csClosed) == 0 {
 		c.readEvent(ev)
 	}

@@ -179,21 +179,41 @@ func (l *Loop) run(started chan<- struct{}) {
 // dispatch runs the callbacks of ready file descriptors.
 func (l *Loop) dispatch(events []poll.Event) {
 	var ran uint64
-	for i := range events {
-		ev := &events[i]
-		if fd := int(ev.FD); fd < len(l.sys.handlers) && l.sys.handlers[fd].h != nil && l.sys.handlers[fd].gen == ev.Tag {
-			ran++
-			l.callEvents(l.sys.handlers[fd].h, Events(ev.Events))
-		}
+	for i := 0; i < len(events); {
+		n, next := l.dispatchFrom(events, i)
+		ran += n
+		i = next
 	}
 	if ran > 0 {
 		l.events.Add(ran)
 	}
 }
 
-func (l *Loop) callEvents(h fdHandler, events Events) {
-	defer l.rescue()
-	h.ready(events)
+// dispatchFrom runs the callbacks of events[i:] and returns how many ran
+// and where it stopped: at the end, or just past an event whose callback
+// panicked. The panic is reported; a connection's closes that connection
+// alone (Conn.panicked), and dispatch goes on with the next event. One
+// deferred recover covers the whole round, not one per event.
+func (l *Loop) dispatchFrom(events []poll.Event, i int) (ran uint64, next int) {
+	var h fdHandler
+	defer func() {
+		if v := recover(); v != nil {
+			l.recovered(v)
+			if c, ok := h.(*Conn); ok {
+				c.panicked()
+			}
+			next = i + 1
+		}
+	}()
+	for ; i < len(events); i++ {
+		ev := &events[i]
+		if fd := int(ev.FD); fd < len(l.sys.handlers) && l.sys.handlers[fd].h != nil && l.sys.handlers[fd].gen == ev.Tag {
+			ran++
+			h = l.sys.handlers[fd].h
+			h.ready(Events(ev.Events))
+		}
+	}
+	return ran, i
 }
 
 // An fdHandler is what a registered descriptor's events go to: a

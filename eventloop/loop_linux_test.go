@@ -329,6 +329,42 @@ func TestPanicRecovered(t *testing.T) {
 	assert.Equal(t, uint64(2), p, "Stats.Panics %d, want 2", p)
 }
 
+// TestPanicInRoundGoesOn: events reported in the same round as one whose
+// callback panics still reach their callbacks in that round. Both
+// registrations are edge-triggered, so an event skipped after the panic
+// would never be reported again.
+func TestPanicInRoundGoesOn(t *testing.T) {
+	var panics atomic.Int32
+	l := newGroup(t, eventloop.Config{Loops: 1, OnPanic: func(any, []byte) { panics.Add(1) }}).Next()
+	var a, b [2]int
+	require.NoError(t, unix.Pipe2(a[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
+	require.NoError(t, unix.Pipe2(b[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
+	for _, fd := range append(a[:], b[:]...) {
+		t.Cleanup(func() { unix.Close(fd) })
+	}
+	second := make(chan struct{}, 1)
+	require.NoError(t, l.Register(a[0], eventloop.Readable|eventloop.EdgeTriggered, func(eventloop.Events) { panic("first") }))
+	require.NoError(t, l.Register(b[0], eventloop.Readable|eventloop.EdgeTriggered, func(eventloop.Events) { second <- struct{}{} }))
+	t.Cleanup(func() { l.Unregister(a[0]); l.Unregister(b[0]) })
+	for round := range 3 {
+		// Both become readable inside one task, so the loop's next wait
+		// reports the two together, a's first.
+		done := make(chan struct{})
+		l.Execute(func() {
+			unix.Write(a[1], []byte{1})
+			unix.Write(b[1], []byte{1})
+			close(done)
+		})
+		<-done
+		select {
+		case <-second:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("round %d: the event after the panicking one never reached its callback", round)
+		}
+		assert.Equal(t, int32(round+1), panics.Load(), "panics reported")
+	}
+}
+
 // TestShutdownDrains: Shutdown runs what is queued and what those tasks
 // queue within the quiet period, refuses work from outside, cancels
 // timers, and then the loop is closed.
