@@ -49,10 +49,10 @@ test:
 ## generate: rebuild the generated assembly (go generate; the generators
 ##           live in internal/asmgen, a module of their own)
 generate:
-	$(GO) generate ./search/... ./internal/rt/pairscan/...
+	$(GO) generate ./search/... ./internal/rt/pairscan/... ./internal/rt/bytemask/...
 
 # GENERATED holds the packages with generated assembly.
-GENERATED = search internal/rt/pairscan
+GENERATED = search internal/rt/pairscan internal/rt/bytemask
 
 ## generate-check: regenerate and fail if anything differs from what is
 ##                 committed (or a generated file is new)
