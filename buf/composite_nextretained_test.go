@@ -241,3 +241,34 @@ func TestSpan(t *testing.T) {
 		assert.Panics(t, func() { c.Span(off) }, "Span(%d)", off)
 	}
 }
+
+// RetainedAt: the bytes at an offset, without consuming them — a view
+// holding the component's buffer when they lie in one component (at the
+// reader or past it), a copy when they straddle; out of range panics.
+func TestRetainedAt(t *testing.T) {
+	a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakAll))
+	c := composite(a, "hello ", "wor", "ld!")
+	_, err := c.Next(2) // the reader inside the first component
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		off, n int
+		want   string
+	}{
+		{0, 4, "llo "}, {1, 2, "lo"}, {4, 3, "wor"}, {5, 2, "or"}, {2, 5, "o wor"}, {0, 10, "llo world!"}, {10, 0, ""}, {3, 0, ""},
+	} {
+		b := c.RetainedAt(tc.off, tc.n)
+		require.Equal(t, tc.want, string(b.Bytes()), "RetainedAt(%d, %d)", tc.off, tc.n)
+		require.Equal(t, 10, c.Len(), "RetainedAt consumed")
+		defer b.Release()
+	}
+	kept := c.RetainedAt(4, 3)
+	require.NoError(t, c.Discard(c.Len()))
+	require.Equal(t, "wor", string(kept.Bytes()), "a view outlives the composite's discard")
+	kept.Release()
+	c2 := composite(a, "abc")
+	defer c2.Release()
+	require.Panics(t, func() { c2.RetainedAt(2, 2) })
+	require.Panics(t, func() { c2.RetainedAt(-1, 1) })
+	require.Panics(t, func() { c2.RetainedAt(0, -1) })
+	c.Release()
+}

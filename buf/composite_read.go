@@ -168,6 +168,33 @@ func (c *Composite) NextRetained(n int) (*Buffer, error) {
 	return b, nil
 }
 
+// RetainedAt returns the n readable bytes at readable offset off as a
+// buffer the caller owns and must Release, as NextRetained does, but
+// without consuming anything: a view holding a reference to the component's
+// buffer when the bytes lie in one component, else a copy from the
+// composite's allocator. A frame decoder that lends frames in place uses it
+// to hand one out for keeping. It panics when off or n is negative or the
+// bytes run past Len.
+func (c *Composite) RetainedAt(off, n int) *Buffer {
+	c.check()
+	if off < 0 || n < 0 || n > c.w-c.r-off {
+		panic("buf: Composite.RetainedAt(" + itoa(off) + ", " + itoa(n) + ") outside the " + itoa(c.w-c.r) + " readable bytes")
+	}
+	if off < len(c.rp) && n <= len(c.rp)-off {
+		return c.alloc.derive(c.comps[c.cur].b, c.rp[off:off+n])
+	}
+	if pos := c.r + off; n > 0 || pos < c.w {
+		j := c.find(pos)
+		if lo := pos - c.start(j); n <= len(c.comps[j].p)-lo {
+			return c.alloc.derive(c.comps[j].b, c.comps[j].p[lo:lo+n])
+		}
+	}
+	b := c.alloc.Get(n)
+	c.peek(b.b[b.w:b.w+n], c.r+off)
+	b.w += n
+	return b
+}
+
 // Skip consumes n readable bytes, with Next's errors, without releasing
 // anything (see Discard). It panics if n is negative.
 func (c *Composite) Skip(n int) error {
