@@ -35,12 +35,8 @@ func TestDecodeAllocs(t *testing.T) {
 		{"Fixed", func() frame.Decoder { return &frame.Fixed{Length: 16} }, bytes.Repeat([]byte("0123456789abcdef"), 7), 7},
 		{"LengthField", func() frame.Decoder { return &lf }, lengthStream, 5},
 	} {
-		for _, borrowed := range []bool{false, true} {
-			name := c.name + "/Decode"
-			if borrowed {
-				name = c.name + "/Next"
-			}
-			t.Run(name, func(t *testing.T) {
+		for _, mode := range []string{"Decode", "Next", "Each", "Retained"} {
+			t.Run(c.name+"/"+mode, func(t *testing.T) {
 				a := buf.NewAllocator(buf.WithLeakLevel(buf.LeakOff))
 				in := buf.NewComposite(buf.WithAllocator(a))
 				defer in.Release()
@@ -50,16 +46,26 @@ func TestDecodeAllocs(t *testing.T) {
 				// Through the interface, &f escapes: one variable for
 				// every call, as a handler keeps it in a field.
 				var f *buf.Buffer
+				e, _ := dec.(eacher)
+				var lent func(p []byte) error
+				switch mode {
+				case "Each":
+					lent = func(p []byte) error { sink += len(p); return nil }
+				case "Retained":
+					lent = func([]byte) error { r := e.Retained(); sink += r.Len(); r.Release(); return nil }
+				}
 				round := func() {
 					for _, p := range [][]byte{c.stream[:half], c.stream[half:]} {
 						b := a.Get(len(p))
 						b.Write(p)
 						in.Append(b)
+						if lent != nil {
+							require.NoError(t, e.Each(in, lent))
+							continue
+						}
 						for {
-							if borrowed {
-								if _, err := dec.(interface {
-									Next(*buf.Composite) ([]byte, error)
-								}).Next(in); err == frame.ErrShort {
+							if mode == "Next" {
+								if _, err := dec.(borrower).Next(in); err == frame.ErrShort {
 									break
 								} else {
 									require.NoError(t, err)

@@ -64,6 +64,35 @@ func benchDecode(b *testing.B, text []byte, d borrower, borrowed bool) {
 	}
 }
 
+// benchEach runs d's Each over text in reads: every frame lent is looked
+// at; with retain, each is also taken with Retained and released, as a
+// handler that keeps frames would.
+func benchEach(b *testing.B, text []byte, d eacher, retain bool) {
+	in := buf.NewComposite()
+	defer in.Release()
+	f := func(p []byte) error {
+		sink += len(p)
+		return nil
+	}
+	if retain {
+		f = func(p []byte) error {
+			r := d.Retained()
+			sink += r.Len()
+			r.Release()
+			return nil
+		}
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		appendReads(in, text, func() {
+			if err := d.Each(in, f); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
 // BenchmarkLine splits 1 MiB of Go source (the standard library's, about
 // 29,000 lines) into lines, in 64 KiB reads, against bufio.Scanner with
 // ScanLines reading through a 64 KiB buffer. Both strip "\r\n"; each line
@@ -71,8 +100,16 @@ func benchDecode(b *testing.B, text []byte, d borrower, borrowed bool) {
 func BenchmarkLine(b *testing.B) {
 	text, err := corpus.GoSource()
 	require.NoError(b, err)
+	// The headline: Each, lines lent in place (bufio.Scanner's contract).
 	b.Run("impl=netkit", func(b *testing.B) {
+		benchEach(b, text, &frame.Line{StripDelimiter: true}, false)
+	})
+	// Beside it, labelled: every line owned, by Decode and by Retained.
+	b.Run("impl=netkit.Decode", func(b *testing.B) {
 		benchDecode(b, text, &frame.Line{StripDelimiter: true}, false)
+	})
+	b.Run("impl=netkit.Retained", func(b *testing.B) {
+		benchEach(b, text, &frame.Line{StripDelimiter: true}, true)
 	})
 	// Beside the headline, labelled: Next lends each line until the next
 	// call, Scanner's own contract, with no reference counting per line.
@@ -119,7 +156,13 @@ func BenchmarkLengthField(b *testing.B) {
 	}{{"64B", 64}, {"4KiB", 4 << 10}} {
 		text := lengthStream(body.n)
 		b.Run("body="+body.name+"/impl=netkit", func(b *testing.B) {
+			benchEach(b, text, &frame.LengthField{Strip: 4}, false)
+		})
+		b.Run("body="+body.name+"/impl=netkit.Decode", func(b *testing.B) {
 			benchDecode(b, text, &frame.LengthField{Strip: 4}, false)
+		})
+		b.Run("body="+body.name+"/impl=netkit.Retained", func(b *testing.B) {
+			benchEach(b, text, &frame.LengthField{Strip: 4}, true)
 		})
 		b.Run("body="+body.name+"/impl=netkit.Next", func(b *testing.B) {
 			benchDecode(b, text, &frame.LengthField{Strip: 4}, true)
@@ -146,4 +189,47 @@ func BenchmarkLengthField(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDelimiter splits 1 MiB of Go source at ";" or "\n", whichever
+// comes first (two delimiters), in 64 KiB reads, against bufio.Scanner
+// with the split function people write for it (bytes.IndexAny), both
+// stripping the delimiter; each frame is looked at.
+func BenchmarkDelimiter(b *testing.B) {
+	text, err := corpus.GoSource()
+	require.NoError(b, err)
+	b.Run("impl=netkit", func(b *testing.B) {
+		d := frame.NewDelimiter([]byte(";"), []byte("\n"))
+		d.StripDelimiter = true
+		benchEach(b, text, d, false)
+	})
+	b.Run("impl=netkit.Decode", func(b *testing.B) {
+		d := frame.NewDelimiter([]byte(";"), []byte("\n"))
+		d.StripDelimiter = true
+		benchDecode(b, text, d, false)
+	})
+	b.Run("impl=bufio.Scanner", func(b *testing.B) {
+		split := func(data []byte, atEOF bool) (int, []byte, error) {
+			if i := bytes.IndexAny(data, ";\n"); i >= 0 {
+				return i + 1, data[:i], nil
+			}
+			if atEOF && len(data) > 0 {
+				return len(data), data, nil
+			}
+			return 0, nil, nil
+		}
+		r := bytes.NewReader(text)
+		scratch := make([]byte, readSize)
+		b.SetBytes(int64(len(text)))
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Reset(text)
+			sc := bufio.NewScanner(r)
+			sc.Buffer(scratch, bufio.MaxScanTokenSize)
+			sc.Split(split)
+			for sc.Scan() {
+				sink += len(sc.Bytes())
+			}
+		}
+	})
 }

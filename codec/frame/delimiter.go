@@ -3,6 +3,7 @@ package frame
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/search"
@@ -49,6 +50,13 @@ type Delimiter struct {
 	pos        int64 // stream offset of the reader
 	discarding bool
 	start      int64 // stream offset of the too-long frame
+	lender
+	// With at most two distinct first bytes among the delimiters, Each
+	// finds candidates with masks of those bytes (first1, first2) and
+	// checks the delimiters at each, in order.
+	maskable       bool
+	first1, first2 byte
+	masks          masks
 }
 
 // NewDelimiter returns a decoder for frames ended by any of delimiters, in
@@ -69,6 +77,16 @@ func NewDelimiter(delimiters ...[]byte) *Delimiter {
 	d.set = search.NewSet(d.pats, search.LeftmostFirst())
 	d.m = d.set.Matcher()
 	d.tail = make([]byte, d.maxLen)
+	var firsts []byte
+	for _, p := range d.pats {
+		if bytes.IndexByte(firsts, p[0]) < 0 {
+			firsts = append(firsts, p[0])
+		}
+	}
+	if len(firsts) <= 2 {
+		d.maskable = true
+		d.first1, d.first2 = firsts[0], firsts[len(firsts)-1]
+	}
 	return d
 }
 
@@ -110,6 +128,145 @@ func (d *Delimiter) Decode(in *buf.Composite, dst **buf.Buffer) error {
 // package doc's "Borrowing"): valid until the next call on d or on in.
 func (d *Delimiter) Next(in *buf.Composite) ([]byte, error) {
 	return next(d, in)
+}
+
+// Each calls f with every complete frame of in, in order, lent (see the
+// package doc's "Batches"): frame is valid until f returns, and Retained
+// inside f gives it as a buffer to keep. The frames f saw are consumed
+// with one Discard when Each returns. It returns nil once in holds no
+// complete frame, f's error if f returns one (the frame f failed on is
+// consumed), a *SyntaxError for a frame it dropped (the frames before it
+// went to f; call Each again to go on), or an error wrapping ErrConfig. f
+// must not use in, nor d but for Retained.
+func (d *Delimiter) Each(in *buf.Composite, f func(frame []byte) error) error {
+	if d.set == nil {
+		return d.Validate()
+	}
+	d.in = in
+	err := d.each(in, f)
+	d.in = nil
+	return err
+}
+
+// Retained returns the frame Each's callback is looking at as a buffer
+// the caller owns and must Release: a view of the read holding it, or a
+// copy when the frame straddles reads. It panics outside a callback.
+func (d *Delimiter) Retained() *buf.Buffer { return d.retained() }
+
+func (d *Delimiter) each(in *buf.Composite, f func([]byte) error) error {
+	for {
+		if err := d.fastEach(in, f); err != nil {
+			return err
+		}
+		if ok, err := d.step(d, in, f); !ok || err != nil {
+			return err
+		}
+	}
+}
+
+// fastEach lends the frames settled within the reader's component, in
+// place, as fast does for one.
+func (d *Delimiter) fastEach(in *buf.Composite, f func([]byte) error) error {
+	if d.discarding || d.fed != d.base {
+		return nil
+	}
+	s := in.Span(0)
+	var k int
+	var err error
+	if d.maskable {
+		k, err = d.maskEach(s, f)
+	} else {
+		k, err = d.findEach(s, f)
+	}
+	if k > 0 {
+		in.Discard(k)
+		d.pos += int64(k)
+	}
+	return err
+}
+
+// findEach lends the frames of s settled within it, found with the set's
+// Find, and returns how far it consumed.
+func (d *Delimiter) findEach(s []byte, f func([]byte) error) (int, error) {
+	limit := capOr(d.MaxFrameLength)
+	k := 0
+	for k < len(s) {
+		m, ok := d.set.Find(s[k:])
+		if !ok || k+int(m.Start)+d.maxLen > len(s) || int(m.Start) > limit {
+			break
+		}
+		start, end := k+int(m.Start), k+int(m.End)
+		frame := s[k:end]
+		if d.StripDelimiter {
+			frame = s[k:start]
+		}
+		err := d.lend(f, frame, k)
+		k = end
+		if err != nil {
+			return k, err
+		}
+	}
+	return k, nil
+}
+
+// maskEach is findEach for delimiters with at most two first bytes: the
+// masks of those bytes give the candidates in order, and at each the
+// delimiters are tried in precedence order. It stops, leaving the rest to
+// the slow path, at a frame over the cap and where a delimiter that the
+// next read could complete would decide.
+func (d *Delimiter) maskEach(s []byte, f func([]byte) error) (int, error) {
+	limit := capOr(d.MaxFrameLength)
+	k := 0
+	for base := 0; base < len(s); {
+		words, covered := d.masks.fill(s[base:], d.first1, d.first2)
+		for w := range words {
+			wb := base + 64*w
+			for m := d.masks[w]; m != 0; m &= m - 1 {
+				e := wb + bits.TrailingZeros64(m)
+				if e < k {
+					continue // inside the delimiter just matched
+				}
+				n := d.matchAt(s, e)
+				if n == 0 {
+					continue
+				}
+				if n < 0 || e-k > limit {
+					return k, nil // unsettled, or too long: the slow path
+				}
+				frame := s[k : e+n]
+				if d.StripDelimiter {
+					frame = s[k:e]
+				}
+				err := d.lend(f, frame, k)
+				k = e + n
+				if err != nil {
+					return k, err
+				}
+			}
+		}
+		base += covered
+	}
+	return k, nil
+}
+
+// matchAt returns the length of the delimiter that starts at s[e] and
+// wins there (the first listed of those that match), 0 when none
+// matches, or -1 when one listed before any match runs past the end of s
+// matching so far: the next read decides.
+func (d *Delimiter) matchAt(s []byte, e int) int {
+	t := s[e:]
+	for _, p := range d.pats {
+		if len(p) > len(t) {
+			if bytes.HasPrefix(p, t) {
+				return -1
+			}
+			continue
+		}
+		if t[0] == p[0] && bytes.Equal(t[:len(p)], p) {
+			return len(p)
+		}
+	}
+	return 0
 }
 
 func (d *Delimiter) locate(in *buf.Composite) (pre, n, post int, err error) {
@@ -178,6 +335,9 @@ func (d *Delimiter) fast(in *buf.Composite) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	s := in.Span(0)
+	if d.maskable {
+		return d.scanFirst(s)
+	}
 	m, ok := d.set.Find(s)
 	if !ok || int(m.Start)+d.maxLen > len(s) {
 		return 0, 0, false
@@ -185,11 +345,48 @@ func (d *Delimiter) fast(in *buf.Composite) (start, end int, ok bool) {
 	return int(m.Start), int(m.End), true
 }
 
+// scanFirst is fast's search for delimiters with at most two first bytes:
+// bytes.IndexByte finds the candidates, matchAt checks them, without the
+// set's per-call set-up (a frame at a time, for Decode and Next).
+func (d *Delimiter) scanFirst(s []byte) (start, end int, ok bool) {
+	for off := 0; off < len(s); {
+		i := bytes.IndexByte(s[off:], d.first1)
+		if d.first2 != d.first1 {
+			lim := len(s) - off
+			if i >= 0 {
+				lim = i
+			}
+			if j := bytes.IndexByte(s[off:off+lim], d.first2); j >= 0 {
+				i = j
+			}
+		}
+		if i < 0 {
+			return 0, 0, false
+		}
+		e := off + i
+		switch n := d.matchAt(s, e); {
+		case n < 0:
+			return 0, 0, false
+		case n > 0:
+			return e, e + n, true
+		}
+		off = e + 1
+	}
+	return 0, 0, false
+}
+
+// slowPiece is the most the slow path feeds the matcher at a time.
+const slowPiece = 1024
+
 // slow feeds the matcher the bytes not fed yet and returns the earliest
 // delimiter once it is settled, in readable offsets.
 func (d *Delimiter) slow(in *buf.Composite, n int) (start, end int, ok bool) {
 	for d.fed-d.base < n {
+		// A bounded piece at a time: once a match is found with every
+		// delimiter that could start before it fed to its end, the rest
+		// of a long read need not be searched for this frame.
 		s := in.Span(d.fed - d.base)
+		s = s[:min(len(s), slowPiece)]
 		d.m.Feed(s)
 		for m, ok := d.m.Next(); ok; m, ok = d.m.Next() {
 			if !d.have || m.Start < d.best.Start || m.Start == d.best.Start && m.Pattern < d.best.Pattern {
@@ -197,6 +394,9 @@ func (d *Delimiter) slow(in *buf.Composite, n int) (start, end int, ok bool) {
 			}
 		}
 		d.fed += len(s)
+		if d.have && int(d.best.Start)+d.maxLen <= d.fed {
+			break
+		}
 	}
 	if !d.have || !d.settled(in, n) {
 		return 0, 0, false

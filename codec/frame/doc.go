@@ -4,6 +4,33 @@
 // [AppendLengthField] to write one). These are Netty's frame decoders, over
 // a [buf.Composite] that accumulates reads as they arrive.
 //
+// # Batches
+//
+// The fast way to take frames is Each, which every decoder has: it calls a
+// function with each complete frame in the composite, lent in place, and
+// consumes them all with one Discard when it returns:
+//
+//	in.Append(read)
+//	err := d.Each(in, func(frame []byte) error {
+//		handle(frame) // valid until this function returns
+//		return nil
+//	})
+//
+// A frame that lies in one read is a slice of that read's memory; one that
+// straddles reads is gathered into a scratch slice of the decoder, reused
+// for the next such frame (in the invariants build it is poisoned when the
+// function returns, so that a kept slice reads garbage in tests). Nothing
+// is counted or pooled per frame: this is bufio.Scanner's contract, at a
+// batch of frames per call. To keep a frame, call the decoder's Retained
+// inside the function: it returns the frame as a *buf.Buffer the caller
+// owns (a view of the read, holding a reference to it, or a copy when the
+// frame straddles reads). Each returns nil once no complete frame is left,
+// the function's error when it returns one (that frame counts as
+// consumed, later ones are not), or the error Decode would return for a
+// dropped frame (the frames before it were handed out; call Each again to
+// go on). The function must not use the composite or the decoder, but for
+// Retained.
+//
 // # Decoding
 //
 // Every decoder implements [Decoder], the codec contract's

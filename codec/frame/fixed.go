@@ -13,6 +13,8 @@ import (
 // needs no Reset.
 type Fixed struct {
 	Length int
+
+	lender
 }
 
 // Validate reports whether d's configuration can decode a stream: nil, or
@@ -35,6 +37,39 @@ func (d *Fixed) Decode(in *buf.Composite, dst **buf.Buffer) error {
 func (d *Fixed) Next(in *buf.Composite) ([]byte, error) {
 	return next(d, in)
 }
+
+// Each calls f with every complete frame of in, in order, lent (see the
+// package doc's "Batches"): frame is valid until f returns, and Retained
+// inside f gives it as a buffer to keep. The frames f saw are consumed
+// with one Discard when Each returns. It returns nil once in holds less
+// than a frame, f's error if f returns one (the frame f failed on is
+// consumed), or an error wrapping ErrConfig. f must not use in, nor d but
+// for Retained.
+func (d *Fixed) Each(in *buf.Composite, f func(frame []byte) error) error {
+	if d.Length <= 0 {
+		return d.Validate()
+	}
+	d.in = in
+	var err error
+	n, pos := in.Len(), 0
+	for n-pos >= d.Length {
+		err = d.lendAt(in, f, pos, d.Length)
+		pos += d.Length
+		if err != nil {
+			break
+		}
+	}
+	d.in = nil
+	if pos > 0 {
+		in.Discard(pos)
+	}
+	return err
+}
+
+// Retained returns the frame Each's callback is looking at as a buffer
+// the caller owns and must Release: a view of the read holding it, or a
+// copy when the frame straddles reads. It panics outside a callback.
+func (d *Fixed) Retained() *buf.Buffer { return d.retained() }
 
 func (d *Fixed) locate(in *buf.Composite) (pre, n, post int, err error) {
 	if d.Length <= 0 {

@@ -34,8 +34,8 @@ func TestLineMatchesModel(t *testing.T) {
 		want := modelLine(d, data)
 		for i, chunks := range chunkings(r, len(data)) {
 			dec := d
-			got := feed(t, a, &dec, data, chunks, capOr(d.MaxFrameLength)+1, i%3)
-			sameEvents(t, fmt.Sprintf("round %d %+v, chunks %v, %s", round, d, chunks, feedModes[i%3]), got, want)
+			got := feed(t, a, &dec, data, chunks, capOr(d.MaxFrameLength)+1, i%len(feedModes))
+			sameEvents(t, fmt.Sprintf("round %d %+v, chunks %v, %s", round, d, chunks, feedModes[i%len(feedModes)]), got, want)
 		}
 	}
 	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
@@ -49,8 +49,8 @@ func TestFixedMatchesModel(t *testing.T) {
 		data := randomText(r, r.IntN(5000), "abc")
 		want := modelFixed(length, data)
 		for i, chunks := range chunkings(r, len(data)) {
-			got := feed(t, a, &frame.Fixed{Length: length}, data, chunks, length, i%3)
-			sameEvents(t, fmt.Sprintf("round %d length %d, chunks %v, %s", round, length, chunks, feedModes[i%3]), got, want)
+			got := feed(t, a, &frame.Fixed{Length: length}, data, chunks, length, i%len(feedModes))
+			sameEvents(t, fmt.Sprintf("round %d length %d, chunks %v, %s", round, length, chunks, feedModes[i%len(feedModes)]), got, want)
 		}
 	}
 	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
@@ -94,8 +94,8 @@ func TestLengthFieldMatchesModel(t *testing.T) {
 		bound := capOr(d.MaxFrameLength)
 		for i, chunks := range chunkings(r, len(data)) {
 			dec := d
-			got := feed(t, a, &dec, data, chunks, bound, (i+round)%3)
-			sameEvents(t, fmt.Sprintf("round %d %+v, chunks %v, %s", round, d, chunks, feedModes[(i+round)%3]), got, want)
+			got := feed(t, a, &dec, data, chunks, bound, (i+round)%len(feedModes))
+			sameEvents(t, fmt.Sprintf("round %d %+v, chunks %v, %s", round, d, chunks, feedModes[(i+round)%len(feedModes)]), got, want)
 		}
 	}
 	assert.Zero(t, a.Stats().Total().InUse, "bytes in use after every frame and composite was released")
@@ -131,7 +131,7 @@ func TestDelimiterMatchesModel(t *testing.T) {
 		for i, chunks := range chunkings(r, len(data)) {
 			d := frame.NewDelimiter(delims...)
 			d.MaxFrameLength, d.StripDelimiter, d.FailFast = maxFrame, strip, failFast
-			mode := (i + round) % 3
+			mode := (i + round) % len(feedModes)
 			got := feed(t, a, d, data, chunks, bound+maxLen, mode)
 			sameEvents(t, fmt.Sprintf("round %d %q max %d strip %v failFast %v, chunks %v, %s", round, set, maxFrame, strip, failFast, chunks, feedModes[mode]), got, want)
 		}

@@ -16,7 +16,7 @@ import (
 var fuzzAlloc = buf.NewAllocator()
 
 // fuzzMode draws a feedModes index from the seed.
-func fuzzMode(seed uint64) int { return int(seed >> 60 % 3) }
+func fuzzMode(seed uint64) int { return int(seed >> 56 % uint64(len(feedModes))) }
 
 func fuzzChunks(seed uint64, total int) []int {
 	r := rand.New(rand.NewPCG(seed, seed>>7))

@@ -52,6 +52,7 @@ type LengthField struct {
 	discarding bool
 	remaining  int64 // bytes of the too-long frame still to discard
 	start      int64 // stream offset of the too-long frame
+	lender
 }
 
 // Reset forgets the stream, and any too-long frame being discarded. The
@@ -96,6 +97,87 @@ func (d *LengthField) Decode(in *buf.Composite, dst **buf.Buffer) error {
 // package doc's "Borrowing"): valid until the next call on d or on in.
 func (d *LengthField) Next(in *buf.Composite) ([]byte, error) {
 	return next(d, in)
+}
+
+// Each calls f with every complete frame of in, in order, lent (see the
+// package doc's "Batches"): frame (after Strip) is valid until f returns,
+// and Retained inside f gives it as a buffer to keep. The frames f saw are
+// consumed with one Discard when Each returns. It returns nil once in holds
+// no complete frame, f's error if f returns one (the frame f failed on is
+// consumed), a *SyntaxError for a frame it dropped (the frames before it
+// went to f; call Each again to go on), or an error wrapping ErrConfig. f
+// must not use in, nor d but for Retained.
+func (d *LengthField) Each(in *buf.Composite, f func(frame []byte) error) error {
+	size, err := d.size()
+	if err != nil {
+		return err
+	}
+	d.in = in
+	err = d.each(in, f, size)
+	d.in = nil
+	return err
+}
+
+// Retained returns the frame Each's callback is looking at as a buffer
+// the caller owns and must Release: a view of the read holding it, or a
+// copy when the frame straddles reads. It panics outside a callback.
+func (d *LengthField) Retained() *buf.Buffer { return d.retained() }
+
+func (d *LengthField) each(in *buf.Composite, f func([]byte) error, size int) error {
+	for {
+		if err := d.fastEach(in, f, size); err != nil {
+			return err
+		}
+		if ok, err := d.step(d, in, f); !ok || err != nil {
+			return err
+		}
+	}
+}
+
+// fastEach lends the frames whose header lies in one component, in place,
+// and stops at anything else: a header across a seam, a bad or too-long
+// length, a frame being discarded.
+func (d *LengthField) fastEach(in *buf.Composite, f func([]byte) error, size int) error {
+	if !d.discarding {
+		// Frames whose header lies in one component, in place; anything
+		// else (a header across a seam, a bad or too-long length) is left
+		// to the slow path below.
+		end := d.Offset + size
+		limit := int64(capOr(d.MaxFrameLength))
+		n, pos := in.Len(), 0
+		var err error
+		for n-pos >= end {
+			s := in.Span(pos)
+			if len(s) < end {
+				break
+			}
+			length, ok := d.lengthOf(d.field(s[d.Offset:end]), size)
+			if !ok || length < int64(end) || length > limit || int64(d.Strip) > length {
+				break
+			}
+			fl := int(length)
+			if n-pos < fl {
+				break
+			}
+			if fl <= len(s) {
+				err = d.lend(f, s[d.Strip:fl:fl], pos+d.Strip)
+			} else {
+				err = d.lend(f, d.gather(in, pos+d.Strip, fl-d.Strip), pos+d.Strip)
+			}
+			pos += fl
+			if err != nil {
+				break
+			}
+		}
+		if pos > 0 {
+			in.Discard(pos)
+			d.pos += int64(pos)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (d *LengthField) locate(in *buf.Composite) (pre, n, post int, err error) {
@@ -187,6 +269,35 @@ func (d *LengthField) frameLength(in *buf.Composite, size int) (length int64, ok
 			v = in.GetUint64(o)
 		}
 	}
+	return d.lengthOf(v, size)
+}
+
+// field reads the length field from p, its size bytes.
+func (d *LengthField) field(p []byte) uint64 {
+	var v uint64
+	if d.LittleEndian {
+		for i := len(p) - 1; i >= 0; i-- {
+			v = v<<8 | uint64(p[i])
+		}
+		return v
+	}
+	switch len(p) {
+	case 4:
+		return uint64(binary.BigEndian.Uint32(p))
+	case 2:
+		return uint64(binary.BigEndian.Uint16(p))
+	case 8:
+		return binary.BigEndian.Uint64(p)
+	}
+	for _, c := range p {
+		v = v<<8 | uint64(c)
+	}
+	return v
+}
+
+// lengthOf returns the frame length that a field of value v announces (see
+// frameLength).
+func (d *LengthField) lengthOf(v uint64, size int) (length int64, ok bool) {
 	if v >= 1<<63 {
 		return 0, false
 	}

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"bytes"
+	"math/bits"
 
 	"github.com/netkit/netkit/buf"
 )
@@ -29,6 +30,8 @@ type Line struct {
 	pos        int64 // stream offset of the reader
 	discarding bool  // inside a too-long line
 	start      int64 // stream offset of the too-long line
+	lender
+	masks masks // Each's '\n's, a mask per 64 bytes
 }
 
 // Reset forgets the stream: how far the decoder searched, and any
@@ -47,6 +50,145 @@ func (d *Line) Decode(in *buf.Composite, dst **buf.Buffer) error {
 // package doc's "Borrowing"): valid until the next call on d or on in.
 func (d *Line) Next(in *buf.Composite) ([]byte, error) {
 	return next(d, in)
+}
+
+// Each calls f with every complete line of in, in order, lent (see the
+// package doc's "Batches"): line is valid until f returns. Inside f,
+// Retained gives the line as a buffer to keep. The lines f saw are
+// consumed with one Discard when Each returns. It returns nil once in
+// holds no complete line, f's error if f returns one (the line f failed on
+// is consumed), or a *SyntaxError for a line it dropped (the lines before
+// it went to f; call Each again to go on). f must not use in, nor d but
+// for Retained.
+func (d *Line) Each(in *buf.Composite, f func(line []byte) error) error {
+	d.in = in
+	err := d.each(in, f)
+	d.in = nil
+	return err
+}
+
+// Retained returns the line Each's callback is looking at as a buffer the
+// caller owns and must Release: a view of the read holding it (nothing
+// copied), or a copy when the line straddles reads. It panics outside a
+// callback.
+func (d *Line) Retained() *buf.Buffer { return d.retained() }
+
+func (d *Line) each(in *buf.Composite, f func([]byte) error) error {
+	for d.discarding {
+		// The slow path drops the rest of a too-long line.
+		if ok, err := d.step(d, in, f); !ok || err != nil {
+			return err
+		}
+	}
+	limit := capOr(d.MaxFrameLength)
+	n := in.Len()
+	skip := d.scanned // bytes from the reader known to hold no '\n'
+	if skip > n {
+		skip = 0 // the caller consumed behind our back: search again
+	}
+	pos := 0     // readable offset of the next line
+	scanned := 0 // bytes from pos known to hold no '\n', when the loop ends
+	var err error
+lines:
+	for pos < n {
+		// The lines that lie in the component holding pos, in place.
+		s := in.Span(pos)
+		k, from := 0, 0 // the line's start in s, where its search starts
+		if pos == 0 {
+			from = min(skip, len(s))
+		}
+		strip := d.StripDelimiter
+		for base := from; base < len(s); {
+			words, covered := d.masks.fill(s[base:], '\n', '\n')
+			for w := range words {
+				wb := base + 64*w
+				for m := d.masks[w]; m != 0; m &= m - 1 {
+					e := wb + bits.TrailingZeros64(m)
+					end := e + 1 // the line's end in s: after the '\n', or before "\r\n"
+					if strip || e-k > limit {
+						content := e
+						if e > k && s[e-1] == '\r' {
+							content--
+						}
+						if content-k > limit {
+							err = syntaxError(d.pos+int64(pos+k), ErrTooLong)
+							pos += e + 1
+							break lines
+						}
+						if strip {
+							end = content
+						}
+					}
+					if err = d.lend(f, s[k:end], pos+k); err != nil {
+						pos += e + 1
+						break lines
+					}
+					k = e + 1
+				}
+			}
+			base += covered
+		}
+		pos += k
+		rest := len(s) - k
+		if pos+rest == n {
+			scanned = rest
+			break
+		}
+		// A line that straddles components: find its end past them.
+		from = rest
+		if pos == 0 {
+			from = max(from, skip)
+		}
+		eol := -1
+		for off := pos + from; off < n; {
+			t := in.Span(off)
+			if i := bytes.IndexByte(t, '\n'); i >= 0 {
+				eol = off + i
+				break
+			}
+			off += len(t)
+		}
+		if eol < 0 {
+			scanned = n - pos
+			break
+		}
+		p := d.gather(in, pos, eol+1-pos)
+		content := len(p) - 1
+		if content > 0 && p[content-1] == '\r' {
+			content--
+		}
+		if content > limit {
+			err = syntaxError(d.pos+int64(pos), ErrTooLong)
+			pos = eol + 1
+			break
+		}
+		if d.StripDelimiter {
+			p = p[:content]
+		}
+		err = d.lend(f, p, pos)
+		pos = eol + 1
+		if err != nil {
+			break
+		}
+	}
+	if pos > 0 {
+		in.Discard(pos)
+		d.pos += int64(pos)
+	}
+	if err != nil {
+		d.scanned = 0
+		return err
+	}
+	d.scanned = scanned
+	if in.Len() > limit {
+		// Perhaps the line still open is already too long: locate
+		// decides (it finds no '\n' in what was scanned) and starts
+		// discarding it.
+		if _, _, _, err := d.locate(in); err != ErrShort {
+			return err
+		}
+	}
+	return nil
 }
 
 // locate finds the next line and returns its layout (see take), or an error.

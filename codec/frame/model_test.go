@@ -204,17 +204,31 @@ type borrower interface {
 	Next(in *buf.Composite) ([]byte, error)
 }
 
-// feedModes says how feed takes frames: by Decode, by Next, or alternating.
-var feedModes = []string{"Decode", "Next", "mixed"}
+// feedModes says how feed takes frames: by Decode, by Next, alternating,
+// by Each (lent), or by Each with Retained (every frame kept, as a buffer,
+// until the end: after later reads and after the composite's release).
+var feedModes = []string{"Decode", "Next", "mixed", "Each", "Each+Retained"}
+
+// An eacher is a decoder's batch path.
+type eacher interface {
+	Each(in *buf.Composite, f func([]byte) error) error
+	Retained() *buf.Buffer
+}
 
 // feed runs dec over data cut into chunks of the given sizes (cycled) and
-// returns its events, taking frames as feedModes[mode] says. It checks on the way that the composite never holds
-// more than bound bytes plus the last chunk, that frames are released
-// cleanly, and at the end that nothing leaked.
+// returns its events, taking frames as feedModes[mode] says. It checks on
+// the way that the composite never holds more than bound bytes plus the
+// last chunk, that frames are released cleanly, and that frames kept by
+// Retained still hold what was lent once everything else is gone.
 func feed(t testing.TB, a *buf.Allocator, dec frame.Decoder, data []byte, chunks []int, bound, mode int) []event {
 	t.Helper()
 	in := buf.NewComposite(buf.WithAllocator(a))
 	var out []event
+	type keptFrame struct {
+		b *buf.Buffer
+		i int // its event
+	}
+	var kept []keptFrame
 	calls := 0
 	decode := func() (string, error) {
 		calls++
@@ -230,6 +244,18 @@ func feed(t testing.TB, a *buf.Allocator, dec frame.Decoder, data []byte, chunks
 		defer f.Release()
 		return string(f.Bytes()), nil
 	}
+	each := func() error {
+		e := dec.(eacher)
+		return e.Each(in, func(p []byte) error {
+			if mode == 4 {
+				b := e.Retained()
+				require.Equal(t, string(p), string(b.Bytes()), "Retained differs from the lent frame")
+				kept = append(kept, keptFrame{b, len(out)})
+			}
+			out = append(out, event{frame: string(p)})
+			return nil
+		})
+	}
 	for pos, k := 0, 0; pos < len(data); k++ {
 		n := min(chunks[k%len(chunks)], len(data)-pos)
 		b := a.Get(n)
@@ -237,9 +263,18 @@ func feed(t testing.TB, a *buf.Allocator, dec frame.Decoder, data []byte, chunks
 		in.Append(b)
 		pos += n
 		for {
-			f, err := decode()
-			if err == frame.ErrShort {
-				break
+			var f string
+			var err error
+			if mode >= 3 {
+				err = each()
+				if err == nil {
+					break
+				}
+			} else {
+				f, err = decode()
+				if err == frame.ErrShort {
+					break
+				}
 			}
 			if err != nil {
 				var se *frame.SyntaxError
@@ -254,6 +289,10 @@ func feed(t testing.TB, a *buf.Allocator, dec frame.Decoder, data []byte, chunks
 		}
 	}
 	in.Release()
+	for _, k := range kept {
+		require.Equal(t, out[k.i].frame, string(k.b.Bytes()), "a frame kept by Retained changed after later reads and the composite's release")
+		k.b.Release()
+	}
 	return out
 }
 
