@@ -43,10 +43,9 @@ func ExampleListen() {
 type Upper struct{}
 
 func (Upper) OnRead(x *eventloop.Context, msg any) {
-	line := msg.(*buf.Buffer) // a frame: this handler owns it
+	line := msg.(*eventloop.Frame) // lent until OnRead returns (Retain keeps one)
 	out := buf.Get(line.Len())
 	out.WriteString(strings.ToUpper(string(line.Bytes())))
-	line.Release()
 	x.Write(out) // the connection owns out now
 }
 func (Upper) OnReadComplete(x *eventloop.Context) { x.Flush() }
