@@ -236,11 +236,12 @@ func quoted(l []byte, i int) int {
 }
 
 // trailers parses the trailer section that starts at p[pos] (RFC 9112
-// §7.1.2), bounded as a header section is, into req.Trailers (unless
-// compact: the second walk leaves them) and returns its end.
+// §7.1.2), at most MaxTrailerBytes long and with at most MaxHeaders
+// fields, into req.Trailers (unless compact: the second walk leaves them)
+// and returns its end.
 func trailers(c *config, req *Request, p []byte, pos int, compact bool) (int, error) {
 	start := pos
-	hlim := start + max(c.maxHeaderBytes, 0)
+	hlim := start + max(c.maxTrailer, 0)
 	count := 0
 	for {
 		lf, e, err := sectionLine(c, p, pos, hlim)

@@ -239,7 +239,7 @@ func (d *Decoder) walkChunks(in *buf.Composite) error {
 	st, c := &d.st, &d.cfg
 	for {
 		if st.trailer {
-			hlim := st.line + max(c.maxHeaderBytes, 0)
+			hlim := st.line + max(c.maxTrailer, 0)
 			lf := d.lineEnd(in, hlim)
 			if lf < 0 {
 				if in.Len() >= hlim {

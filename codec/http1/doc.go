@@ -47,10 +47,11 @@
 //
 // Limits are checked as bytes arrive, so a request is refused as soon as
 // it passes one, never after it was buffered whole: the request line 8 KiB
-// (414); the header section 16 KiB and 100 fields (431), trailers
-// included; the body 4 MiB (413), from the Content-Length at once, or as
-// the chunks pass it. Each is a field of Decoder (MaxRequestLine,
-// MaxHeaderBytes, MaxHeaders, MaxBodySize), where 0 means the default.
+// (414); the header section 16 KiB and 100 fields (431); a chunked body's
+// trailer section 4 KiB (431, net/http's limit) and 100 fields; the body
+// 4 MiB (413), from the Content-Length at once, or as the chunks pass it.
+// Each is a field of Decoder (MaxRequestLine, MaxHeaderBytes,
+// MaxTrailerBytes, MaxHeaders, MaxBodySize), where 0 means the default.
 //
 // # How a request is parsed
 //

@@ -10,6 +10,9 @@ const (
 	DefaultMaxHeaderBytes = 16 << 10 // bytes of the header section after the request line; over it: 431
 	DefaultMaxHeaders     = 100      // header fields; over it: 431
 	DefaultMaxBodySize    = 4 << 20  // bytes of body, de-chunked, plus chunk framing for chunked ones; over it: 413
+	// DefaultMaxTrailerBytes is net/http's: its server reads a chunked
+	// body's trailer section only if it fits its 4 KiB read buffer.
+	DefaultMaxTrailerBytes = 4 << 10 // bytes of the trailer section, after the last chunk's line; over it: 431
 )
 
 // config is the limits and rules a parse runs with: a Decoder's fields
@@ -20,6 +23,7 @@ type config struct {
 	maxHeaderBytes int
 	maxHeaders     int
 	maxBodySize    int64
+	maxTrailer     int
 	allowBareLF    bool
 }
 
@@ -30,6 +34,7 @@ func (d *Decoder) config() config {
 		maxHeaderBytes: DefaultMaxHeaderBytes,
 		maxHeaders:     DefaultMaxHeaders,
 		maxBodySize:    DefaultMaxBodySize,
+		maxTrailer:     DefaultMaxTrailerBytes,
 		allowBareLF:    d.AllowBareLF,
 	}
 	if d.MaxRequestLine > 0 {
@@ -43,6 +48,9 @@ func (d *Decoder) config() config {
 	}
 	if d.MaxBodySize > 0 {
 		c.maxBodySize = min(d.MaxBodySize, 1<<62)
+	}
+	if d.MaxTrailerBytes > 0 {
+		c.maxTrailer = min(d.MaxTrailerBytes, math.MaxInt32)
 	}
 	return c
 }

@@ -21,9 +21,16 @@ type Decoder struct {
 
 	// MaxHeaderBytes is the largest header section accepted, in bytes
 	// from after the request line to the empty line included (0:
-	// DefaultMaxHeaderBytes); a larger one is ErrHeaderTooLarge. It
-	// bounds trailer sections too.
+	// DefaultMaxHeaderBytes); a larger one is ErrHeaderTooLarge.
 	MaxHeaderBytes int
+
+	// MaxTrailerBytes is the largest trailer section of a chunked body
+	// accepted, in bytes from after the last chunk's line to the empty
+	// line included (0: DefaultMaxTrailerBytes, 4 KiB, which is what
+	// net/http's server reads); a larger one is ErrHeaderTooLarge. A
+	// proxy in front of a net/http backend must not pass what the backend
+	// refuses.
+	MaxTrailerBytes int
 
 	// MaxHeaders is the most header fields accepted (0:
 	// DefaultMaxHeaders); more is ErrTooManyHeaders. It bounds trailer

@@ -174,7 +174,8 @@ func TestRules(t *testing.T) {
 		{"trailer-bad-name/RFC9112-7.1.2", post("0\r\nX(: 1\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTrailer},
 		{"trailer-obs-fold/RFC9112-7.1.2", post("0\r\nX: 1\r\n 2\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrTrailer},
 		{"trailer-count/RFC6585-5", post("0\r\nX: 1\r\nY: 2\r\nZ: 3\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxHeaders: 2}, ErrTooManyHeaders},
-		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxHeaderBytes: 40}, ErrHeaderTooLarge},
+		{"trailer-size/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", 64)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{MaxTrailerBytes: 40}, ErrHeaderTooLarge},
+		{"trailer-size-default/RFC6585-5", post("0\r\nX: "+strings.Repeat("b", DefaultMaxTrailerBytes)+"\r\n\r\n", "Transfer-Encoding: chunked\r\n"), Decoder{}, ErrHeaderTooLarge},
 	})
 }
 
@@ -465,7 +466,7 @@ func TestExtremeLimits(t *testing.T) {
 		require.NoError(t, derr, "%+v", d)
 	}
 	require.Equal(t, defaultCfg, (&Decoder{MaxRequestLine: -5, MaxBodySize: -1}).config(), "negative limits are the defaults")
-	require.Equal(t, config{DefaultMaxRequestLine, DefaultMaxHeaderBytes, DefaultMaxHeaders, DefaultMaxBodySize, false}, defaultCfg)
+	require.Equal(t, config{DefaultMaxRequestLine, DefaultMaxHeaderBytes, DefaultMaxHeaders, DefaultMaxBodySize, DefaultMaxTrailerBytes, false}, defaultCfg)
 	huge := post("", "Content-Length: 9223372036854775807\r\n")
 	d := &Decoder{MaxBodySize: math.MaxInt64}
 	c := buf.NewComposite()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/netkit/netkit/codec/http1"
@@ -146,5 +147,25 @@ func TestGeneratorValid(t *testing.T) {
 		in := g.valid()
 		_, err := NetHTTPRead(in)
 		require.NoError(t, err, "net/http rejects the valid %q", in)
+	}
+}
+
+// TestTrailerLimitMatchesNetHTTP: around net/http's 4 KiB trailer limit
+// (its read buffer), netkit's default decoder accepts and refuses the same
+// trailer sections net/http does (found by FuzzParseRequest: netkit used to
+// take trailers up to MaxHeaderBytes).
+func TestTrailerLimitMatchesNetHTTP(t *testing.T) {
+	const head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n"
+	for section := 4090; section <= 4100; section++ {
+		// One field "X: vvv…\r\n" and the empty line: section bytes.
+		field := "X: " + strings.Repeat("v", section-len("X: \r\n\r\n")) + "\r\n"
+		in := []byte(head + field + "\r\n")
+		out, _, err := compare(in)
+		require.NoError(t, err, "trailer section of %d bytes", section)
+		want := bothAccept
+		if section > 4096 {
+			want = bothReject
+		}
+		require.Equal(t, want, out, "trailer section of %d bytes", section)
 	}
 }
