@@ -51,7 +51,10 @@ type Buffer struct {
 // to look at a released buffer's count. The generation is bumped on every
 // hand-out, which makes stale views detectable and counts gets for Stats.
 type meta struct {
-	state  atomic.Uint64
+	// state is first, so that it is 64-bit aligned on 32-bit systems too
+	// (the first word of an allocated struct is); it is read and written
+	// through the methods below, all atomic but nextGen's store.
+	state  uint64
 	epochs atomic.Uint32 // times the generation wrapped (for Stats)
 	class  int32         // size class or pseudo-class; changed under a.reg.mu
 	idx    int           // position in a.reg.metas; guarded by a.reg.mu
@@ -61,6 +64,11 @@ type meta struct {
 	tr     atomic.Pointer[tracker]
 	parent *Buffer // classView: the reference the view holds; see derived.go
 }
+
+func (m *meta) load() uint64             { return atomic.LoadUint64(&m.state) }
+func (m *meta) store(v uint64)           { atomic.StoreUint64(&m.state, v) }
+func (m *meta) cas(old, new uint64) bool { return atomic.CompareAndSwapUint64(&m.state, old, new) }
+func (m *meta) add(d uint64) uint64      { return atomic.AddUint64(&m.state, d) }
 
 const (
 	genMask  = 0xFFFFFFFF_00000000
@@ -77,7 +85,7 @@ const (
 // reference but never returns p anywhere. Wrap allocates the header.
 func Wrap(p []byte) *Buffer {
 	m := &meta{class: classWrapped, size: cap(p)}
-	m.state.Store(refOne)
+	m.store(refOne)
 	return &Buffer{b: p[:cap(p)], w: len(p), m: m}
 }
 
@@ -85,7 +93,7 @@ func Wrap(p []byte) *Buffer {
 // for: one atomic load. The panic value formats its message only when
 // printed, which keeps check cheap enough to inline everywhere.
 func (b *Buffer) check() {
-	if (b.m.state.Load()^uint64(b.gen)<<32)&liveMask != 0 {
+	if (b.m.load()^uint64(b.gen)<<32)&liveMask != 0 {
 		panic(&releasedError{b.m, b.gen, "use"})
 	}
 }
@@ -114,7 +122,7 @@ func (e *releasedError) Unwrap() error { return ErrReleased }
 // RefCount returns the number of references held, or 0 once the buffer (or,
 // for a view, the buffer it views) has been released.
 func (b *Buffer) RefCount() int {
-	s := b.m.state.Load()
+	s := b.m.load()
 	if (s^b.tag())&liveMask != 0 {
 		return 0
 	}
@@ -127,14 +135,14 @@ func (b *Buffer) RefCount() int {
 func (b *Buffer) Retain() *Buffer {
 	m := b.m
 	for {
-		s := m.state.Load()
+		s := m.load()
 		if (s^b.tag())&liveMask != 0 {
 			b.panicReleased("retain")
 		}
 		if uint32(s) >= maxRef {
 			panic(ErrRefCount)
 		}
-		if m.state.CompareAndSwap(s, s+refOne) {
+		if m.cas(s, s+refOne) {
 			break
 		}
 	}
@@ -148,8 +156,8 @@ func (b *Buffer) Retain() *Buffer {
 // (it holds a reference itself), without Retain's checks or leak record:
 // derive's retain of a parent, on the path of every frame.
 func (b *Buffer) retainQuiet() {
-	if s := b.m.state.Add(refOne); uint32(s) > maxRef || (s^b.tag())&liveMask != 0 {
-		b.m.state.Add(^uint64(refOne - 1)) // undo
+	if s := b.m.add(refOne); uint32(s) > maxRef || (s^b.tag())&liveMask != 0 {
+		b.m.add(^uint64(refOne - 1)) // undo
 		if uint32(s) > maxRef {
 			panic(ErrRefCount)
 		}
@@ -168,9 +176,9 @@ func (b *Buffer) Release() bool {
 	// Everything else (more references, views, tracking, wrapped and large
 	// buffers, the invariants build, a misuse) takes release's path.
 	m := b.m
-	s := m.state.Load()
+	s := m.load()
 	if s != b.tag()|refOne || b.root != nil || m.class < 0 || invariants.Enabled || m.tr.Load() != nil ||
-		!m.state.CompareAndSwap(s, s-refOne+released) {
+		!m.cas(s, s-refOne+released) {
 		return b.release(true)
 	}
 	m.a.pools[m.class].Put(b)
@@ -183,17 +191,17 @@ func (b *Buffer) Release() bool {
 func (b *Buffer) release(record bool) bool {
 	m := b.m
 	for {
-		s := m.state.Load()
+		s := m.load()
 		if (s^b.tag())&liveMask != 0 {
 			b.panicReleased("release")
 		}
 		if uint32(s) == refOne {
-			if m.state.CompareAndSwap(s, s-refOne+released) {
+			if m.cas(s, s-refOne+released) {
 				break
 			}
 			continue
 		}
-		if m.state.CompareAndSwap(s, s-refOne) {
+		if m.cas(s, s-refOne) {
 			if tr := m.tr.Load(); record && tr != nil {
 				tr.record("Release", "")
 			}

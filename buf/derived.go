@@ -33,7 +33,7 @@ func (a *Allocator) derive(parent *Buffer, p []byte) *Buffer {
 	if b == nil {
 		m := &meta{a: a, class: classView}
 		g := rand.Uint32()
-		m.state.Store(uint64(g)<<32 | released)
+		m.store(uint64(g)<<32 | released)
 		b = &Buffer{m: m, gen: g}
 		runtime.AddCleanup(b, collectedView, m)
 	}
@@ -74,7 +74,7 @@ func (a *Allocator) freeView(b *Buffer) {
 // reference to the parent is dropped, so that the parent, which did nothing
 // wrong, is neither reported nor kept forever.
 func collectedView(m *meta) {
-	if m.state.Load()&1 != 0 {
+	if m.load()&1 != 0 {
 		return
 	}
 	if tr := m.tr.Load(); tr != nil {

@@ -16,7 +16,7 @@ func TestRetainOverflowPanics(t *testing.T) {
 	b := NewAllocator(WithLeakLevel(LeakOff)).Get(64)
 	// Set the count to the largest one Retain accepts, as 2^30-1 Retain
 	// calls would.
-	b.m.state.Store(uint64(b.gen)<<32 | maxRef)
+	b.m.store(uint64(b.gen)<<32 | maxRef)
 	got, want := b.RefCount(), maxRef/refOne
 	require.Equal(t, want, got, "RefCount")
 	func() {
@@ -27,7 +27,7 @@ func TestRetainOverflowPanics(t *testing.T) {
 		b.Retain()
 	}()
 	require.Equal(t, maxRef/refOne, b.RefCount(), "count after a refused Retain")
-	b.m.state.Store(uint64(b.gen)<<32 | refOne)
+	b.m.store(uint64(b.gen)<<32 | refOne)
 	require.True(t, b.Release(), "Release of the last reference returned false")
 }
 

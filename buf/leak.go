@@ -180,7 +180,7 @@ func defaultReporter(l *Leak) { os.Stderr.WriteString(l.String()) }
 // meta, and reports a leak when the buffer was still live.
 func collected(m *meta) {
 	r := &m.a.reg
-	leaked := m.state.Load()&1 == 0
+	leaked := m.load()&1 == 0
 	r.mu.Lock()
 	r.foldLocked(m)
 	last := r.metas[len(r.metas)-1]
@@ -307,7 +307,7 @@ type sessionEntry struct {
 // the GC found unreachable while live is a leak, which its cleanup
 // reports.
 func (e *sessionEntry) Status() leakcheck.Status {
-	st := e.m.state.Load()
+	st := e.m.load()
 	if uint32(st>>32) != e.gen || st&1 != 0 {
 		return leakcheck.Released
 	}
@@ -360,7 +360,7 @@ func (t *tracker) released() {
 func (m *meta) describe(gen uint32) string {
 	tr := m.tr.Load()
 	const untracked = "; build with -tags invariants or set buf.SetLeakLevel(buf.LeakAll) to see where it was allocated and released"
-	if tr == nil || uint32(m.state.Load()>>32) != gen {
+	if tr == nil || uint32(m.load()>>32) != gen {
 		return untracked
 	}
 	tr.mu.Lock()

@@ -59,7 +59,7 @@ func (a *Allocator) Stats() Stats {
 	s.Large.Gets, s.Large.Misses = r.large.gets, r.large.misses
 	s.Leaks = r.leaks
 	for _, m := range r.metas {
-		st := m.state.Load()
+		st := m.load()
 		cs := &s.Large
 		if m.class >= 0 {
 			cs = &s.Classes[m.class]
@@ -117,7 +117,7 @@ func (r *registry) add(m *meta, base uint64) {
 
 // foldLocked credits m's gets so far to its current class.
 func (r *registry) foldLocked(m *meta) {
-	g := m.gets(m.state.Load())
+	g := m.gets(m.load())
 	r.totals(m.class).gets += g - m.base
 	m.base = g
 }

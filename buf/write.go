@@ -79,7 +79,7 @@ func (b *Buffer) WriteByte(c byte) error {
 	// The liveness check and the room test in one branch, everything else
 	// in writeByteSlow. (It still does not inline: the call to the slow
 	// path alone costs most of the inliner's budget.)
-	if w := b.w; uint(w) < uint(len(b.b)) && (b.m.state.Load()^b.tag())&liveMask == 0 {
+	if w := b.w; uint(w) < uint(len(b.b)) && (b.m.load()^b.tag())&liveMask == 0 {
 		b.b[w] = c
 		b.w = w + 1
 		return nil
