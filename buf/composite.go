@@ -115,6 +115,12 @@ func NewComposite(opts ...CompositeOption) *Composite {
 	return c
 }
 
+// Allocator returns the allocator c takes buffers from (Consolidate, and
+// the copies of NextRetained and RetainedAt): WithAllocator's, or Default.
+// A decoder that copies a frame itself takes its buffer from here, so
+// that the frame is counted where the composite's buffers are.
+func (c *Composite) Allocator() *Allocator { return c.alloc }
+
 // check panics once c has been released.
 func (c *Composite) check() {
 	if c.released {

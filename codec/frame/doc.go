@@ -52,11 +52,13 @@
 //		handle(f) // f is the caller's: Release it when done
 //	}
 //
-// A frame that lies in one read comes back as a view of that read's memory
-// (nothing is copied; the view holds a reference to the read's buffer); a
-// frame that straddles reads is copied into one buffer. Either way it is the
-// caller's to keep and must be released once (see
-// [buf.Composite.NextRetained]). Decode consumes each frame's bytes, its
+// A frame longer than 256 bytes that lies in one read comes back as a view
+// of that read's memory (nothing is copied; the view holds a reference to
+// the read's buffer, see [buf.Composite.NextRetained]); a shorter frame, or
+// one that straddles reads, is copied into a buffer of its own: for a short
+// frame the copy costs less than a view's reference counting, and a kept
+// frame does not keep the whole read alive. Either way the frame is the
+// caller's to keep and must be released once. Decode consumes each frame's bytes, its
 // header and delimiter, with [buf.Composite.Discard], so reads whose bytes
 // have all been decoded are released at once.
 //
@@ -207,10 +209,24 @@ func decode(d locator, in *buf.Composite, dst **buf.Buffer) error {
 	if pre > 0 {
 		in.Skip(pre)
 	}
-	*dst, _ = in.NextRetained(n)
+	if n <= copyMax {
+		b := in.Allocator().Get(n)
+		in.Read(b.AvailableBuffer()[:n])
+		b.Commit(n)
+		*dst = b
+	} else {
+		*dst, _ = in.NextRetained(n)
+	}
 	in.Discard(post)
 	return nil
 }
+
+// copyMax is the longest frame that Decode and Retained copy into a buffer
+// of its own rather than view in place. A view costs two more atomic
+// operations than a pooled buffer (its parent's retain and release) and
+// keeps the whole read's memory alive for as long as it is kept; up to
+// here, copying the bytes costs less.
+const copyMax = 256
 
 // next is every decoder's Next: the kept bytes are lent (Composite.Next),
 // and what the previous frame read is released only now.

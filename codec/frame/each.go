@@ -15,13 +15,14 @@ import (
 // composite being walked and the current frame's place in it.
 type lender struct {
 	in      *buf.Composite // during Each's callback; nil otherwise
-	off, n  int            // the current frame: readable offset and length
+	p       []byte         // the current frame, lent
+	off     int            // its readable offset
 	scratch []byte         // a frame that straddles components, gathered
 }
 
 // lend calls f with p, the frame at readable offset off of in.
 func (l *lender) lend(f func([]byte) error, p []byte, off int) error {
-	l.off, l.n = off, len(p)
+	l.p, l.off = p, off
 	err := f(p)
 	if invariants.Enabled && len(l.scratch) > 0 {
 		// A frame gathered here is dead once f returns: poison it, so
@@ -48,7 +49,12 @@ func (l *lender) retained() *buf.Buffer {
 	if l.in == nil {
 		panic(errRetainedOutside)
 	}
-	return l.in.RetainedAt(l.off, l.n)
+	if len(l.p) <= copyMax {
+		b := l.in.Allocator().Get(len(l.p))
+		b.Write(l.p)
+		return b
+	}
+	return l.in.RetainedAt(l.off, len(l.p))
 }
 
 var errRetainedOutside = errors.New("frame: Retained called outside an Each callback")

@@ -159,26 +159,32 @@ func TestDelimiterPrecedence(t *testing.T) {
 	}
 }
 
-// TestLineZeroCopy: a line within one read is a view of it, one across reads
-// a copy; both outlive the composite.
+// TestLineZeroCopy: a long line within one read is a view of it; a short
+// one, and one across reads, are copies, which do not keep the read; all
+// outlive the composite.
 func TestLineZeroCopy(t *testing.T) {
+	long := strings.Repeat("L", 300)
 	in := buf.NewComposite()
-	first := buf.Get(64)
-	first.WriteString("one\ntw")
+	first := buf.Get(512)
+	first.WriteString("one\n" + long + "\ntw")
 	in.Append(first.Retain())
 	second := buf.Wrap([]byte("o\n"))
 	in.Append(second)
 	d := frame.Line{StripDelimiter: true}
-	var one, two *buf.Buffer
+	var one, big, two *buf.Buffer
 	require.NoError(t, d.Decode(in, &one))
+	assert.Equal(t, 2, first.RefCount(), "a short line kept the read: the test's and the composite's references, and one more")
+	require.NoError(t, d.Decode(in, &big))
 	require.NoError(t, d.Decode(in, &two))
-	assert.Same(t, &first.Bytes()[0], &one.Bytes()[0], "a line within one read was copied")
+	assert.Same(t, &first.Bytes()[4], &big.Bytes()[0], "a long line within one read was copied")
 	in.Release()
 	assert.Equal(t, "one", string(one.Bytes()), "after the composite's release")
+	assert.Equal(t, long, string(big.Bytes()), "after the composite's release")
 	assert.Equal(t, "two", string(two.Bytes()), "after the composite's release")
 	assert.Equal(t, 2, first.RefCount(), "the read's RefCount with the test and the view holding it")
 	one.Release()
 	two.Release()
+	big.Release()
 	assert.True(t, first.Release(), "the view kept a reference after its release")
 }
 
