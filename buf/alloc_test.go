@@ -153,11 +153,15 @@ func TestStats(t *testing.T) {
 	a.Get(97).Release()
 	s = a.Stats()
 	c = s.Classes[classIndex(t, s, 112)]
+	// sync.Pool may miss a block that was put back (the goroutine moved
+	// to another P between the put and the get; CI saw it under load), so
+	// the hits and misses are checked by what they must add up to: every
+	// get is one or the other, and every block a miss made is back in the
+	// pool.
 	require.Equal(t, uint64(3), c.Gets, "after three gets and releases: %+v", c)
-	require.Equal(t, uint64(1), c.Misses, "after three gets and releases: %+v", c)
-	require.Equal(t, uint64(2), c.Hits, "after three gets and releases: %+v", c)
+	require.Equal(t, c.Gets, c.Hits+c.Misses, "after three gets and releases: %+v", c)
 	require.Equal(t, int64(0), c.InUse, "after three gets and releases: %+v", c)
-	require.Equal(t, int64(112), c.Pooled, "after three gets and releases: %+v", c)
+	require.Equal(t, 112*int64(c.Misses), c.Pooled, "after three gets and releases: %+v", c)
 	big := a.Get(a.MaxSize() + 1)
 	s = a.Stats()
 	require.Equal(t, uint64(1), s.Large.Gets, "large get: %+v", s.Large)
@@ -174,8 +178,9 @@ func TestStats(t *testing.T) {
 	require.Equal(t, int64(224), c.InUse, "grown buffer's class: %+v", c)
 	c = s.Classes[classIndex(t, s, 112)]
 	require.Equal(t, uint64(4), c.Gets, "class grown out of: %+v", c)
+	require.Equal(t, c.Gets, c.Hits+c.Misses, "class grown out of: %+v", c)
 	require.Equal(t, int64(0), c.InUse, "class grown out of: %+v", c)
-	require.Equal(t, int64(112), c.Pooled, "class grown out of: %+v", c)
+	require.Equal(t, 112*int64(c.Misses), c.Pooled, "class grown out of: %+v", c)
 	g.Release()
 	tot := a.Stats().Total()
 	require.Equal(t, int64(0), tot.InUse, "in use after releasing everything: %+v", tot)
