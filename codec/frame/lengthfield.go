@@ -146,8 +146,13 @@ func (d *LengthField) fastEach(in *buf.Composite, f func([]byte) error, size int
 		limit := int64(capOr(d.MaxFrameLength))
 		n, pos := in.Len(), 0
 		var err error
+		var t []byte // the component holding pos, from its readable offset tb
+		tb := 0
 		for n-pos >= end {
-			s := in.Span(pos)
+			if pos-tb >= len(t) {
+				t, tb = in.Span(pos), pos
+			}
+			s := t[pos-tb:]
 			if len(s) < end {
 				break
 			}
