@@ -143,9 +143,8 @@ func (d *Delimiter) Each(in *buf.Composite, f func(frame []byte) error) error {
 		return d.Validate()
 	}
 	d.in = in
-	err := d.each(in, f)
-	d.in = nil
-	return err
+	defer d.done()
+	return d.each(in, f)
 }
 
 // Retained returns the frame Each's callback is looking at as a buffer

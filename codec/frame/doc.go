@@ -29,7 +29,10 @@
 // consumed, later ones are not), or the error Decode would return for a
 // dropped frame (the frames before it were handed out; call Each again to
 // go on). The function must not use the composite or the decoder, but for
-// Retained.
+// Retained. A panic in it goes through Each unchanged; the composite and
+// the decoder are then in no defined state: Reset the decoder, and empty
+// the composite, before using them again (the event loop closes the
+// connection).
 //
 // # Decoding
 //

@@ -44,6 +44,9 @@ func (l *lender) lendAt(in *buf.Composite, f func([]byte) error, off, n int) err
 	return l.lend(f, l.gather(in, off, n), off)
 }
 
+// done ends an Each call, also when f panicked: Retained panics again.
+func (l *lender) done() { l.in = nil }
+
 // retained is Retained's body.
 func (l *lender) retained() *buf.Buffer {
 	if l.in == nil {

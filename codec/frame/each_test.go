@@ -119,3 +119,15 @@ func ExampleLine_Each() {
 	// ""
 	// <nil> Host: example.com
 }
+
+// A panic in the callback goes through Each, and Retained afterwards
+// panics as it does outside any callback.
+func TestEachCallbackPanics(t *testing.T) {
+	in := compositeOf("a\nb\n")
+	defer in.Release()
+	d := &frame.Line{}
+	require.PanicsWithValue(t, "boom", func() {
+		d.Each(in, func([]byte) error { panic("boom") })
+	})
+	require.Panics(t, func() { d.Retained() }, "Retained after a callback panicked")
+}

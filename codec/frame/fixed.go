@@ -50,6 +50,7 @@ func (d *Fixed) Each(in *buf.Composite, f func(frame []byte) error) error {
 		return d.Validate()
 	}
 	d.in = in
+	defer d.done()
 	var err error
 	n, pos := in.Len(), 0
 	for n-pos >= d.Length {
@@ -59,7 +60,6 @@ func (d *Fixed) Each(in *buf.Composite, f func(frame []byte) error) error {
 			break
 		}
 	}
-	d.in = nil
 	if pos > 0 {
 		in.Discard(pos)
 	}

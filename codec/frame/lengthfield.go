@@ -113,9 +113,8 @@ func (d *LengthField) Each(in *buf.Composite, f func(frame []byte) error) error 
 		return err
 	}
 	d.in = in
-	err = d.each(in, f, size)
-	d.in = nil
-	return err
+	defer d.done()
+	return d.each(in, f, size)
 }
 
 // Retained returns the frame Each's callback is looking at as a buffer

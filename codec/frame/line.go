@@ -62,9 +62,8 @@ func (d *Line) Next(in *buf.Composite) ([]byte, error) {
 // for Retained.
 func (d *Line) Each(in *buf.Composite, f func(line []byte) error) error {
 	d.in = in
-	err := d.each(in, f)
-	d.in = nil
-	return err
+	defer d.done()
+	return d.each(in, f)
 }
 
 // Retained returns the line Each's callback is looking at as a buffer the
