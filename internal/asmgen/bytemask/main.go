@@ -48,12 +48,7 @@ var avx2 = isa{
 	name:  "AVX2",
 	width: 32,
 	vec:   YMM,
-	splat: func(c Register, v VecVirtual) {
-		// VMOVD, not MOVD: see packedpair's splat.
-		x := XMM()
-		VMOVD(c, x)
-		VPBROADCASTB(x, v)
-	},
+	splat: gen.SplatAVX2,
 	eq2: func(m Mem, s1, s2, dst, tmp VecVirtual) {
 		VMOVDQU(m, tmp)
 		VPCMPEQB(tmp, s1, dst)
@@ -68,11 +63,7 @@ var sse2 = isa{
 	name:  "SSE2",
 	width: 16,
 	vec:   XMM,
-	splat: func(c Register, v VecVirtual) {
-		IMUL3L(U32(0x01010101), c, c)
-		MOVD(c, v)
-		PSHUFL(U8(0), v, v)
-	},
+	splat: gen.SplatSSE2,
 	eq2: func(m Mem, s1, s2, dst, tmp VecVirtual) {
 		MOVOU(m, dst)
 		MOVO(dst, tmp)

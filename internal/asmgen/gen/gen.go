@@ -14,6 +14,8 @@ import (
 	"path"
 
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 // Constraint is the build constraint of every generated file, in the
@@ -33,4 +35,23 @@ func Main(pkg string, describe func()) {
 	build.ConstraintExpr(Constraint)
 	describe()
 	build.Generate()
+}
+
+// SplatAVX2 broadcasts the low byte of the 32-bit register c to every lane
+// of the vector v. It moves c with VMOVD, not MOVD: a legacy SSE
+// instruction while the upper halves of the YMM registers are dirty
+// (after the first VPBROADCASTB) costs a state transition of some 100
+// cycles on some CPUs, and a kernel splats on every call.
+func SplatAVX2(c reg.Register, v reg.VecVirtual) {
+	x := build.XMM()
+	build.VMOVD(c, x)
+	build.VPBROADCASTB(x, v)
+}
+
+// SplatSSE2 broadcasts the low byte of the 32-bit register c (which it
+// clobbers) to every lane of the XMM register v.
+func SplatSSE2(c reg.Register, v reg.VecVirtual) {
+	build.IMUL3L(operand.U32(0x01010101), c, c)
+	build.MOVD(c, v)
+	build.PSHUFL(operand.U8(0), v, v)
 }

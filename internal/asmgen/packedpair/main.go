@@ -69,15 +69,7 @@ var avx2 = isa{
 	name:  "AVX2",
 	width: 32,
 	vec:   YMM,
-	splat: func(c Register, v VecVirtual) {
-		// VMOVD, not MOVD: a legacy SSE instruction while the upper
-		// halves of the YMM registers are dirty (after the first
-		// VPBROADCASTB) costs a state transition of some 100 cycles on
-		// some CPUs, and this runs on every call.
-		x := XMM()
-		VMOVD(c, x)
-		VPBROADCASTB(x, v)
-	},
+	splat: gen.SplatAVX2,
 	cmp: func(streams []Mem, splats []VecVirtual, dst, tmp VecVirtual) {
 		VPCMPEQB(streams[0], splats[0], dst)
 		for j := 1; j < len(streams); j++ {
@@ -96,11 +88,7 @@ var sse2 = isa{
 	name:  "SSE2",
 	width: 16,
 	vec:   XMM,
-	splat: func(c Register, v VecVirtual) {
-		IMUL3L(U32(0x01010101), c, c)
-		MOVD(c, v)
-		PSHUFL(U8(0), v, v)
-	},
+	splat: gen.SplatSSE2,
 	cmp: func(streams []Mem, splats []VecVirtual, dst, tmp VecVirtual) {
 		MOVOU(streams[0], dst)
 		PCMPEQB(splats[0], dst)
