@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/netkit/netkit/codec/frame"
 	"github.com/netkit/netkit/eventloop"
 	"github.com/netkit/netkit/internal/testenv"
 )
@@ -88,4 +89,50 @@ func rawDial(t *testing.T, a *net.TCPAddr) int {
 	}
 	unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	return fd
+}
+
+// retainEcho answers each line (delimiter kept) with the line itself, kept
+// with Frame.Retain and written back.
+type retainEcho struct{}
+
+func (retainEcho) OnRead(x *eventloop.Context, msg any) { x.Write(msg.(*eventloop.Frame).Retain()) }
+func (retainEcho) OnReadComplete(x *eventloop.Context)  { x.Flush() }
+
+// TestFrameDecoderAllocs: lines through a FrameDecoder, lent and then
+// retained by the handler (a copy for a short line, a view of the read for
+// a long one), allocate nothing per message in steady state.
+func TestFrameDecoderAllocs(t *testing.T) {
+	testenv.SkipAllocs(t)
+	g := newGroup(t, eventloop.Config{Loops: 1})
+	for _, size := range []int{64, 1000} {
+		s := listen(t, g, "tcp", "127.0.0.1:0", eventloop.Initializer(func(c *eventloop.Conn) {
+			c.Pipeline().AddLast("lines", eventloop.NewFrameDecoder(&frame.Line{}))
+			c.Pipeline().AddLast("app", retainEcho{})
+		}))
+		fd := rawDial(t, s.Addr().(*net.TCPAddr))
+		msg := make([]byte, size)
+		for i := range msg {
+			msg[i] = 'a'
+		}
+		msg[size-1] = '\n'
+		got := make([]byte, size)
+		pingPong := func() {
+			_, err := unix.Write(fd, msg)
+			require.NoError(t, err)
+			for n := 0; n < size; {
+				m, err := unix.Read(fd, got[n:])
+				if err != nil || m == 0 {
+					require.FailNowf(t, "read failed", "read: %d, %v", m, err)
+				}
+				n += m
+			}
+		}
+		for range 200 {
+			pingPong()
+		}
+		n := testing.AllocsPerRun(1000, pingPong)
+		assert.Equal(t, float64(0), n, "%d B lines: %v allocations per round trip, want 0", size, n)
+		require.Equal(t, msg, got)
+		unix.Close(fd)
+	}
 }
