@@ -53,26 +53,34 @@ func echoAllocs(t *testing.T, g *eventloop.Group, opts []eventloop.Option) {
 	for _, size := range []int{64, 512, 4096} {
 		s := listen(t, g, "tcp", "127.0.0.1:0", echo{}, opts...)
 		fd := rawDial(t, s.Addr().(*net.TCPAddr))
-		msg := make([]byte, size)
-		got := make([]byte, size)
-		pingPong := func() {
-			_, err := unix.Write(fd, msg)
-			require.NoError(t, err)
-			for n := 0; n < size; {
-				m, err := unix.Read(fd, got[n:])
-				if err != nil || m == 0 { // no assertion call per read: its arguments would allocate
-					require.FailNowf(t, "read failed", "read: %d, %v", m, err)
-				}
-				n += m
-			}
-		}
-		for range 200 { // warm pools, free lists and the receive size
-			pingPong()
-		}
-		n := testing.AllocsPerRun(1000, pingPong)
+		n, _ := roundTripAllocs(t, fd, make([]byte, size))
 		assert.Equal(t, float64(0), n, "%d B echo (%d options): %v allocations per round trip, want 0", size, len(opts), n)
 		unix.Close(fd)
 	}
+}
+
+// roundTripAllocs writes msg to fd and reads as many bytes back, 200 times
+// to warm pools, free lists and the receive size, then 1000 times under
+// testing.AllocsPerRun; it returns the allocations per round trip and the
+// last answer.
+func roundTripAllocs(t *testing.T, fd int, msg []byte) (float64, []byte) {
+	t.Helper()
+	got := make([]byte, len(msg))
+	pingPong := func() {
+		_, err := unix.Write(fd, msg)
+		require.NoError(t, err)
+		for n := 0; n < len(got); {
+			m, err := unix.Read(fd, got[n:])
+			if err != nil || m == 0 { // no assertion call per read: its arguments would allocate
+				require.FailNowf(t, "read failed", "read: %d, %v", m, err)
+			}
+			n += m
+		}
+	}
+	for range 200 {
+		pingPong()
+	}
+	return testing.AllocsPerRun(1000, pingPong), got
 }
 
 // rawDial connects a blocking socket to a, for clients that must not
@@ -115,22 +123,7 @@ func TestFrameDecoderAllocs(t *testing.T) {
 			msg[i] = 'a'
 		}
 		msg[size-1] = '\n'
-		got := make([]byte, size)
-		pingPong := func() {
-			_, err := unix.Write(fd, msg)
-			require.NoError(t, err)
-			for n := 0; n < size; {
-				m, err := unix.Read(fd, got[n:])
-				if err != nil || m == 0 {
-					require.FailNowf(t, "read failed", "read: %d, %v", m, err)
-				}
-				n += m
-			}
-		}
-		for range 200 {
-			pingPong()
-		}
-		n := testing.AllocsPerRun(1000, pingPong)
+		n, got := roundTripAllocs(t, fd, msg)
 		assert.Equal(t, float64(0), n, "%d B lines: %v allocations per round trip, want 0", size, n)
 		require.Equal(t, msg, got)
 		unix.Close(fd)

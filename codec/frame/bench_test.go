@@ -93,6 +93,24 @@ func benchEach(b *testing.B, text []byte, d eacher, retain bool) {
 	}
 }
 
+// benchScanner runs bufio.Scanner with split over text, read through a
+// buffer of readSize; each token is looked at.
+func benchScanner(b *testing.B, text []byte, split bufio.SplitFunc) {
+	r := bytes.NewReader(text)
+	scratch := make([]byte, readSize)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Reset(text)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(scratch, bufio.MaxScanTokenSize)
+		sc.Split(split)
+		for sc.Scan() {
+			sink += len(sc.Bytes())
+		}
+	}
+}
+
 // BenchmarkLine splits 1 MiB of Go source (the standard library's, about
 // 29,000 lines) into lines, in 64 KiB reads, against bufio.Scanner with
 // ScanLines reading through a 64 KiB buffer. Both strip "\r\n"; each line
@@ -116,20 +134,7 @@ func BenchmarkLine(b *testing.B) {
 	b.Run("impl=netkit.Next", func(b *testing.B) {
 		benchDecode(b, text, &frame.Line{StripDelimiter: true}, true)
 	})
-	b.Run("impl=bufio.Scanner", func(b *testing.B) {
-		r := bytes.NewReader(text)
-		scratch := make([]byte, readSize)
-		b.SetBytes(int64(len(text)))
-		b.ReportAllocs()
-		for b.Loop() {
-			r.Reset(text)
-			sc := bufio.NewScanner(r)
-			sc.Buffer(scratch, bufio.MaxScanTokenSize)
-			for sc.Scan() {
-				sink += len(sc.Bytes())
-			}
-		}
-	})
+	b.Run("impl=bufio.Scanner", func(b *testing.B) { benchScanner(b, text, bufio.ScanLines) })
 }
 
 // lengthStream returns about 1 MiB of frames: a 4-byte big-endian length
@@ -218,18 +223,6 @@ func BenchmarkDelimiter(b *testing.B) {
 			}
 			return 0, nil, nil
 		}
-		r := bytes.NewReader(text)
-		scratch := make([]byte, readSize)
-		b.SetBytes(int64(len(text)))
-		b.ReportAllocs()
-		for b.Loop() {
-			r.Reset(text)
-			sc := bufio.NewScanner(r)
-			sc.Buffer(scratch, bufio.MaxScanTokenSize)
-			sc.Split(split)
-			for sc.Scan() {
-				sink += len(sc.Bytes())
-			}
-		}
+		benchScanner(b, text, split)
 	})
 }
