@@ -3,7 +3,6 @@ package frame
 import (
 	"bytes"
 	"fmt"
-	"math/bits"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/search"
@@ -56,7 +55,6 @@ type Delimiter struct {
 	// checks the delimiters at each, in order.
 	maskable       bool
 	first1, first2 byte
-	masks          masks
 }
 
 // NewDelimiter returns a decoder for frames ended by any of delimiters, in
@@ -216,31 +214,30 @@ func (d *Delimiter) findEach(s []byte, f func([]byte) error) (int, error) {
 func (d *Delimiter) maskEach(s []byte, f func([]byte) error) (int, error) {
 	limit := capOr(d.MaxFrameLength)
 	k := 0
+	var ms masks
+	var h hits
 	for base := 0; base < len(s); {
-		words, covered := d.masks.fill(s[base:], d.first1, d.first2)
-		for w := range words {
-			wb := base + 64*w
-			for m := d.masks[w]; m != 0; m &= m - 1 {
-				e := wb + bits.TrailingZeros64(m)
-				if e < k {
-					continue // inside the delimiter just matched
-				}
-				n := d.matchAt(s, e)
-				if n == 0 {
-					continue
-				}
-				if n < 0 || e-k > limit {
-					return k, nil // unsettled, or too long: the slow path
-				}
-				frame := s[k : e+n]
-				if d.StripDelimiter {
-					frame = s[k:e]
-				}
-				err := d.lend(f, frame, k)
-				k = e + n
-				if err != nil {
-					return k, err
-				}
+		words, covered := ms.fill(s[base:], d.first1, d.first2)
+		for _, o := range h[:h.flatten(ms[:words])] {
+			e := base + int(o)
+			if e < k {
+				continue // inside the delimiter just matched
+			}
+			n := d.matchAt(s, e)
+			if n == 0 {
+				continue
+			}
+			if n < 0 || e-k > limit {
+				return k, nil // unsettled, or too long: the slow path
+			}
+			frame := s[k : e+n]
+			if d.StripDelimiter {
+				frame = s[k:e]
+			}
+			err := d.lend(f, frame, k)
+			k = e + n
+			if err != nil {
+				return k, err
 			}
 		}
 		base += covered

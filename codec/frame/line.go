@@ -2,7 +2,6 @@ package frame
 
 import (
 	"bytes"
-	"math/bits"
 
 	"github.com/netkit/netkit/buf"
 )
@@ -31,7 +30,6 @@ type Line struct {
 	discarding bool  // inside a too-long line
 	start      int64 // stream offset of the too-long line
 	lender
-	masks masks // Each's '\n's, a mask per 64 bytes
 }
 
 // Reset forgets the stream: how far the decoder searched, and any
@@ -97,33 +95,32 @@ lines:
 			from = min(skip, len(s))
 		}
 		strip := d.StripDelimiter
+		var ms masks
+		var h hits
 		for base := from; base < len(s); {
-			words, covered := d.masks.fill(s[base:], '\n', '\n')
-			for w := range words {
-				wb := base + 64*w
-				for m := d.masks[w]; m != 0; m &= m - 1 {
-					e := wb + bits.TrailingZeros64(m)
-					end := e + 1 // the line's end in s: after the '\n', or before "\r\n"
-					if strip || e-k > limit {
-						content := e
-						if e > k && s[e-1] == '\r' {
-							content--
-						}
-						if content-k > limit {
-							err = syntaxError(d.pos+int64(pos+k), ErrTooLong)
-							pos += e + 1
-							break lines
-						}
-						if strip {
-							end = content
-						}
+			words, covered := ms.fill(s[base:], '\n', '\n')
+			for _, o := range h[:h.flatten(ms[:words])] {
+				e := base + int(o)
+				end := e + 1 // the line's end in s: after the '\n', or before "\r\n"
+				if strip || e-k > limit {
+					content := e
+					if e > k && s[e-1] == '\r' {
+						content--
 					}
-					if err = d.lend(f, s[k:end], pos+k); err != nil {
+					if content-k > limit {
+						err = syntaxError(d.pos+int64(pos+k), ErrTooLong)
 						pos += e + 1
 						break lines
 					}
-					k = e + 1
+					if strip {
+						end = content
+					}
 				}
+				if err = d.lend(f, s[k:end], pos+k); err != nil {
+					pos += e + 1
+					break lines
+				}
+				k = e + 1
 			}
 			base += covered
 		}

@@ -80,6 +80,7 @@ func kernel(s isa) {
 	Doc(fmt.Sprintf("masks%s sets dst[i], for i < blocks, to the mask of the bytes of", s.name),
 		"p[64i:64i+64] equal to c1 or c2 (bit j for byte 64i+j). It reads",
 		"p[0:64·blocks] and writes dst[0:blocks] only.")
+	Pragma("noescape") // it keeps neither pointer: dst may live on the caller's stack
 	p := Load(Param("p"), GP64())
 	n := Load(Param("blocks"), GP64())
 	dst := Load(Param("dst"), GP64())

@@ -7,9 +7,13 @@ package bytemask
 // masksAVX2 sets dst[i], for i < blocks, to the mask of the bytes of
 // p[64i:64i+64] equal to c1 or c2 (bit j for byte 64i+j). It reads
 // p[0:64·blocks] and writes dst[0:blocks] only.
+//
+//go:noescape
 func masksAVX2(p *byte, blocks int, c1 byte, c2 byte, dst *uint64)
 
 // masksSSE2 sets dst[i], for i < blocks, to the mask of the bytes of
 // p[64i:64i+64] equal to c1 or c2 (bit j for byte 64i+j). It reads
 // p[0:64·blocks] and writes dst[0:blocks] only.
+//
+//go:noescape
 func masksSSE2(p *byte, blocks int, c1 byte, c2 byte, dst *uint64)
