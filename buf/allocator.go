@@ -104,7 +104,7 @@ func (a *Allocator) Get(n int) *Buffer {
 	// own (it does not inline): a new generation (which also counts the
 	// get), reference count one, empty.
 	m := b.m
-	g := m.nextGen(refOne)
+	g := m.nextGen(b.gen, refOne)
 	b.gen = g
 	b.r, b.w, b.sliced = 0, 0, false
 	// The generation starts at a random value and steps by one, so sampling
@@ -136,17 +136,26 @@ func (a *Allocator) take(c int) *Buffer {
 	if b == nil {
 		b = a.newBuffer(c)
 	}
-	b.m.nextGen(released)
+	b.gen = b.m.nextGen(b.gen, released)
 	return b
 }
 
-// nextGen moves m, which its caller holds exclusively, to the next
-// generation with reference word word, and returns the generation. Every
-// generation is one get for Stats; epochs counts the wraps.
-func (m *meta) nextGen(word uint64) uint32 {
-	g := uint32(m.load()>>32) + 1
+// nextGen moves m, which its caller holds exclusively, from generation cur
+// to the next with reference word word, and returns the new generation.
+// Every generation is one get for Stats; epochs counts the wraps.
+//
+// cur is the generation of the pooled header that owns m (Buffer.gen): a
+// header and its meta stay together, and only the header's own hand-outs
+// move the meta's generation, each storing the new one in the header too.
+// Taking it from there, not from m's state, spares a Get a load that
+// depends on the one of b.m (a fifth of Get's time).
+func (m *meta) nextGen(cur uint32, word uint64) uint32 {
+	if invariants.Enabled && uint32(m.load()>>32) != cur {
+		panic("buf: a pooled header's generation disagrees with its meta's")
+	}
+	g := cur + 1
 	if g == 0 {
-		m.epochs.Add(1)
+		m.wrapped()
 	}
 	// The caller holds m alone (it came from a pool), and whoever gets the
 	// buffer next does so through a hand-off that synchronises: the store
@@ -156,6 +165,10 @@ func (m *meta) nextGen(word uint64) uint32 {
 	relaxed.Store64(&m.state, uint64(g)<<32|word)
 	return g
 }
+
+// wrapped counts a wrap of m's generation, out of nextGen so that it
+// inlines.
+func (m *meta) wrapped() { m.epochs.Add(1) }
 
 // newBuffer makes a header, its meta and its block for class c (a pool
 // miss), registers the meta and attaches the collection cleanup. The buffer

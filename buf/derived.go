@@ -46,7 +46,7 @@ func (a *Allocator) derive(parent *Buffer, p []byte) *Buffer {
 		m.tr.Store(nil)
 	}
 	// The state store publishes the fields above to collectedView.
-	g := m.nextGen(refOne)
+	g := m.nextGen(b.gen, refOne)
 	b.gen = g
 	// Views are tracked (with stacks) only at LeakAll and in the
 	// invariants build: a decoder makes one per frame, thousands per read,

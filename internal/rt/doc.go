@@ -42,9 +42,10 @@
 //     the kernel), through the runtime's system call path or, for a
 //     non-blocking descriptor, as a raw system call; the twin writes them
 //     one write(2) at a time.
-//   - relaxed: a 64-bit store without a fence (a plain MOV on amd64,
-//     hand-written assembly), for buf's Get, which owns the word it
-//     publishes; the twin is atomic.StoreUint64.
+//   - relaxed: a 64-bit store without a fence (a plain store on amd64, a
+//     data race the memory model keeps untorn), for buf's Get and sole-owner
+//     Release, which own the word they publish; the twin, also under -race,
+//     is atomic.StoreUint64.
 //   - rawio: read(2) of a non-blocking descriptor as a raw system call,
 //     skipping the runtime's bookkeeping for calls that may block; the
 //     twin calls unix.Read.
