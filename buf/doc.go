@@ -80,7 +80,9 @@
 //
 // Every method checks, with one atomic load, that the buffer is live:
 // using a released buffer, or releasing it twice, panics with an error
-// wrapping ErrReleased. A view made by Slice keeps detecting its buffer's
+// wrapping ErrReleased (two goroutines racing to release one last
+// reference are caught by the race and invariants builds; the default
+// build's release of a sole owner is a plain store). A view made by Slice keeps detecting its buffer's
 // release after the memory is reused; a *Buffer kept past its last Release
 // is detected until the allocator hands the header out again. Build with
 // -tags invariants for the strict mode: released buffers are never reused,
@@ -104,8 +106,11 @@
 //
 // # Costs
 //
-// Get and Release are O(1): a sync.Pool operation and one atomic
-// read-modify-write each. Retain is one compare-and-swap. Stats is
+// Get and Release are O(1): a sync.Pool operation each, and plain stores
+// of the state word while one goroutine owns the buffer (a Get, the release
+// of the last reference); a release that is not the last, and any release
+// in the race build, is one compare-and-swap. Retain is one
+// compare-and-swap. Stats is
 // O(buffers alive) and allocates; it costs the hot path nothing, because
 // gets are counted by the generation every hand-out bumps anyway. Each
 // pooled buffer carries about 130 bytes of bookkeeping (a 64-byte header, a
