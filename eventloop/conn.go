@@ -84,6 +84,7 @@ type Conn struct {
 	interest Events
 	depth    int32 // nesting of events being handled (deferred release of in)
 	slot     int32 // index in the loop's connection list
+	holds    int32 // work in progress outside the buffers (Hold)
 	recv     recvSizer
 	unwrite  atomic.Bool // above the high water mark
 
@@ -371,6 +372,28 @@ func (c *Conn) ResumeRead() {
 	}
 }
 
+// Hold marks c busy with work that lives outside its buffers, such as a
+// response another goroutine is computing: until as many Unhold calls
+// have undone the Holds, Server.Shutdown does not take c for idle (it
+// closes a connection once nothing is in, nothing is out and nothing is
+// held), and WithIdleTimeout's timer does not close it: the wait is this
+// side's, not the peer's. Holds nest. Call it on c's loop.
+func (c *Conn) Hold() {
+	c.holds++
+}
+
+// Unhold undoes one Hold. The last one lets a Server.Shutdown waiting on
+// c close it, at once when c is idle. Call it on c's loop.
+func (c *Conn) Unhold() {
+	if c.holds <= 0 {
+		panic("eventloop: Unhold without a Hold")
+	}
+	c.holds--
+	if c.holds == 0 && c.state&csClosed == 0 && c.state&csDraining != 0 && c.idleNow() {
+		c.closeNow(nil)
+	}
+}
+
 // releaseMsg drops a message refused or unhandled: a *buf.Buffer (or any
 // other message with a Release method) is released; a *buf.Composite is
 // emptied, since it stays its owner's (writes move only its bytes).
@@ -497,11 +520,11 @@ func (c *Conn) drained() {
 	}
 }
 
-// idleNow reports whether c has no partial message in, nothing queued out,
-// and nothing unread in its socket (paused, or past a read event's budget):
+// idleNow reports whether c holds nothing (Hold), has no partial message
+// in, nothing queued out, and nothing unread in its socket (paused, or past a read event's budget):
 // Server.Shutdown closes such connections.
 func (c *Conn) idleNow() bool {
-	return c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) && sysUnread(c.fd) == 0
+	return c.holds == 0 && c.Outbound() == 0 && (c.in == nil || c.in.Len() == 0) && sysUnread(c.fd) == 0
 }
 
 func (c *Conn) shutWrite() {
@@ -860,6 +883,12 @@ func (c *Conn) checkIdle() {
 	left := c.last + int64(c.opts.idle) - c.loop.nanotime()
 	if left > 0 {
 		c.armIdle(time.Duration(left))
+		return
+	}
+	if c.holds > 0 {
+		// Busy on this side (Hold): the wait is not the peer's.
+		c.last = c.loop.nanotime()
+		c.armIdle(c.opts.idle)
 		return
 	}
 	c.fail(ErrIdleTimeout)

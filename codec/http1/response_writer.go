@@ -67,6 +67,10 @@ type ResponseWriter struct {
 	// BufferSize is the size asked of Alloc for a new buffer; 0 means
 	// DefaultResponseBuffer.
 	BufferSize int
+	// Owner is for the server that drives the writer: httpserver keeps
+	// its connection here, so that a handler given only the writer can
+	// reach it (httpserver.Detach). The writer never reads it.
+	Owner any
 
 	cur    *buf.Buffer   // the buffer being appended to; nil or empty when none
 	queue  []*buf.Buffer // finished buffers, before cur, from queue[next]

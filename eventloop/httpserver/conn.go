@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"runtime/debug"
 	"time"
 
@@ -31,9 +32,22 @@ var (
 // request, and the input kept while it is paused.
 type conn struct {
 	s   *Server
+	cn  *eventloop.Conn
+	x   *eventloop.Context // the handler's place in cn's pipeline
 	dec *http1.Decoder
 	req http1.Request
 	w   http1.ResponseWriter // holds no buffer between reads
+
+	// Detached responses (detach.go).
+	inHandler bool      // the Handler is running: Detach may be called
+	current   *Detached // what the running Handler detached
+	held      []held    // output held back behind a detached response, in order
+	waiting   int       // detached responses not yet sent
+	heldBytes int       // bytes of the responses in held
+	heldBack  bool      // reading paused at the detached bound
+	dead      bool      // the connection has closed
+	ctx       context.Context
+	cancel    context.CancelFunc
 
 	pending *buf.Composite // input not yet parsed while reading is paused
 	closing bool           // the last response answered a request after which the connection closes
@@ -73,6 +87,10 @@ func (c *conn) OnRead(x *eventloop.Context, msg any) {
 func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 	w := &c.w
 	for !c.closing && in.Len() > 0 {
+		if c.holdBack() {
+			c.heldBack = true
+			break
+		}
 		err := c.dec.Decode(in, &c.req)
 		if err == http1.ErrShort {
 			break
@@ -91,24 +109,31 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 		}
 		c.handle(x, w)
 		if w.Len() >= takeAt {
-			take(x, w)
+			c.take(w)
 			if !x.Conn().Writable() {
 				c.paused = true
 				break
 			}
 		}
 	}
-	take(x, w)
+	c.take(w)
 	if c.closing {
 		in.Discard(in.Len())
 		c.releasePending()
-		c.close(x)
+		if len(c.held) == 0 {
+			c.close(x)
+		} else {
+			// A detached response is still to come: read no more, and
+			// close once it has gone (pump).
+			x.Conn().PauseRead()
+			x.Flush()
+		}
 		return
 	}
 	if !x.Conn().Writable() {
 		c.paused = true
 	}
-	if c.paused {
+	if c.paused || c.heldBack {
 		if in != c.pending && in.Len() > 0 {
 			if c.pending == nil {
 				c.pending = buf.NewComposite()
@@ -133,11 +158,24 @@ func (c *conn) handle(x *eventloop.Context, w *http1.ResponseWriter) {
 	done := false
 	defer func() {
 		if !done {
+			c.inHandler = false
 			c.recovered(x, w, recover())
 		}
 	}()
+	c.inHandler = true
 	c.s.h(w, &c.req)
+	c.inHandler = false
 	done = true
+	if d := c.current; d != nil {
+		// Detached: the response comes later, in this place. What the
+		// Handler wrote to w after Detach is dropped.
+		c.current = nil
+		w.AbortResponse()
+		c.take(w) // the responses before it, so that they go first
+		c.detached(d)
+		c.req.Release()
+		return
+	}
 	switch {
 	case w.Open():
 		// A streamed response the Handler did not end: ended here when
@@ -170,6 +208,12 @@ func (c *conn) recovered(x *eventloop.Context, w *http1.ResponseWriter, v any) {
 		return // runtime.Goexit: not a panic
 	}
 	p := &HandlerPanic{Value: v, Stack: debug.Stack()}
+	if d := c.current; d != nil {
+		// Detached, then panicked: the connection closes, so the
+		// detached work learns it as if it had closed.
+		c.current = nil
+		d.state.CompareAndSwap(dOpen, dDead)
+	}
 	w.AbortResponse()
 	c.req.Release()
 	c.closing = true
@@ -188,7 +232,7 @@ func (c *conn) close(x *eventloop.Context) {
 	}
 	c.closeSent = true
 	if !c.refused {
-		x.Close() // flushes first
+		c.cn.Close() // flushes first
 		return
 	}
 	cn := x.Conn()
@@ -220,6 +264,9 @@ func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 		return
 	}
 	c.paused = false
+	if c.heldBack {
+		return // pump resumes once a detached response is done
+	}
 	x.Conn().ResumeRead()
 	if c.pending != nil {
 		c.serve(x, c.pending)
@@ -230,6 +277,7 @@ func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 func (c *conn) OnInactive(x *eventloop.Context) {
 	c.req.Release()
 	c.releasePending()
+	c.drop()
 }
 
 func (c *conn) releasePending() {
@@ -239,10 +287,11 @@ func (c *conn) releasePending() {
 	}
 }
 
-// take moves the responses written so far to the connection's queue.
-func take(x *eventloop.Context, w *http1.ResponseWriter) {
+// take moves the responses written so far to the connection's queue, or
+// behind the detached response they follow (out).
+func (c *conn) take(w *http1.ResponseWriter) {
 	for b := w.Take(); b != nil; b = w.Take() {
-		x.Write(b) // takes over b, also on an error
+		c.out(b)
 	}
 }
 

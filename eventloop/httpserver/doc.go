@@ -42,6 +42,23 @@
 // updated by a once-per-second timer on each loop: no clock read per
 // response.
 //
+// # Answering later
+//
+// A Handler runs on its connection's loop and must not block it. One that
+// waits for something — a database, an outbound request — calls Detach,
+// copies what it needs of the request, hands the Detached to a goroutine
+// and returns. The goroutine writes the response to the Detached's
+// writer, under the same rules as a Handler's, and calls Done (or
+// Respond, which does both); the loop sends it once the responses to the
+// requests before it are out, so a pipelining client still reads every
+// response in its place. Meanwhile the connection goes on reading and
+// answering the requests after it, holding their responses back, until
+// WithMaxDetached requests (16 by default) wait for answers: then it
+// stops reading until one is done. When the connection closes first, the
+// Detached's Context is cancelled and Done returns ErrConnClosed,
+// releasing what was written. Server.Shutdown waits for detached
+// requests as for any request in flight.
+//
 // # Cost
 //
 // In steady state a request allocates nothing: the request is parsed into

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/eventloop"
@@ -47,4 +48,47 @@ func ExampleListen() {
 	// Output:
 	// 200 OK text/plain netkit true
 	// Hello, World!
+}
+
+// ExampleDetach answers a request from a goroutine, as a handler that
+// waits on a database or another service would: the handler copies what
+// it needs, detaches, and returns at once; the goroutine answers.
+func ExampleDetach() {
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer g.Close()
+
+	srv, err := httpserver.Listen(g, "127.0.0.1:0", func(w *http1.ResponseWriter, req *http1.Request) {
+		name := string(req.Path) // req is the handler's only during the call
+		d := httpserver.Detach(w)
+		go func() {
+			select {
+			case <-time.After(time.Millisecond): // the slow work
+			case <-d.Context().Done(): // the client went away
+			}
+			h := http1.ResponseHeader{ContentType: "text/plain"}
+			d.Respond(&h, []byte("looked up "+name))
+		}()
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Shutdown(context.Background())
+
+	resp, err := http.Get("http://" + srv.Addr().String() + "/users/42")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.Status)
+	fmt.Printf("%s\n", body)
+	// Output:
+	// 200 OK
+	// looked up /users/42
 }

@@ -37,7 +37,10 @@ import (
 // Connection field the request calls for ("close" when the connection
 // will close, "keep-alive" to an HTTP/1.0 client when it stays open).
 //
-// The Handler runs on the loop: it must not block. A panic in it closes
+// The Handler runs on the loop: it must not block. A Handler that has to
+// wait (a database, another service) detaches the request (Detach) and
+// returns; its response is written later, from any goroutine, and still
+// leaves in request order. A panic in it closes
 // its connection only: what it had written is dropped, the responses to
 // the requests before it are sent, then the connection closes; the panic
 // goes to the group's Config.OnPanic as a *HandlerPanic.
@@ -67,8 +70,9 @@ func (p *HandlerPanic) Unwrap() error {
 type Option func(*options)
 
 type options struct {
-	decoder []func(*http1.Decoder)
-	loop    []eventloop.Option
+	decoder     []func(*http1.Decoder)
+	loop        []eventloop.Option
+	maxDetached int
 }
 
 // WithDecoder sets the request parser's limits and rules: set is called
@@ -156,15 +160,26 @@ const responseBuffer = 4 << 10
 // init builds a new connection's pipeline: one handler, its own state.
 func (s *Server) init(c *eventloop.Conn) {
 	st := s.loops[c.Loop()]
-	hc := &conn{s: s, dec: new(http1.Decoder)}
+	hc := &conn{s: s, cn: c, dec: new(http1.Decoder)}
 	for _, set := range s.opts.decoder {
 		set(hc.dec)
 	}
 	hc.w.Dates = &st.dates
 	hc.w.BufferSize = responseBuffer
+	hc.w.Owner = hc
 	if err := c.Pipeline().AddLast("http1", hc); err != nil {
 		c.Close()
+		return
 	}
+	hc.x = c.Pipeline().Context("http1")
+}
+
+// maxDetached is WithMaxDetached's bound.
+func (s *Server) maxDetached() int {
+	if s.opts.maxDetached <= 0 {
+		return DefaultMaxDetached
+	}
+	return s.opts.maxDetached
 }
 
 // Addr returns the address the server listens on.

@@ -1,0 +1,284 @@
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/codec/http1"
+)
+
+// ErrConnClosed is what Detached.Done returns when the connection closed
+// before the response could be sent: the response is dropped.
+var ErrConnClosed = errors.New("httpserver: the connection closed before the response was sent")
+
+// DefaultMaxDetached is how many detached requests a connection may have
+// waiting for their responses before it stops reading (WithMaxDetached).
+const DefaultMaxDetached = 16
+
+// WithMaxDetached bounds the detached requests a connection may have
+// waiting for their responses: at n, the server stops reading from the
+// connection (a pipelining client's further requests wait in its socket)
+// until one of them is done. n ≤ 0 means DefaultMaxDetached.
+func WithMaxDetached(n int) Option {
+	return func(o *options) { o.maxDetached = n }
+}
+
+// A Detached is a response answered after its Handler returned, from any
+// goroutine: the Handler calls Detach, copies what it needs of the request
+// (the request is valid only during the call), hands the Detached to
+// other work, and returns. That work writes the response to Writer and
+// calls Done.
+//
+// Responses leave in request order: the responses to requests pipelined
+// after a detached one wait until it is done. A Detached is for one
+// goroutine at a time. Its connection closing — the client went away, a
+// Server.Close, an error — cancels Context, and Done then returns
+// ErrConnClosed; writing to Writer meanwhile is harmless (the buffers are
+// released by Done). Every Detached must end with Done: until then the
+// connection holds the response's place (and Server.Shutdown waits for
+// it).
+type Detached struct {
+	c     *conn
+	w     http1.ResponseWriter
+	req   http1.Request // what w's framing rules need of the request
+	ctx   context.Context
+	state atomic.Uint32 // dOpen, dSent or dDead
+
+	ready bool // on the loop: Done's response has arrived
+	gone  bool // on the loop: its place was dropped (the connection closes)
+}
+
+// Detached states.
+const (
+	dOpen uint32 = iota // the Handler's work is writing it
+	dSent               // Done handed it to the loop
+	dDead               // the connection closed while it was open
+)
+
+// Detach takes the response to the request being handled off the
+// Handler's call: the Handler returns without answering, and the Detached
+// answers later, from any goroutine (see Detached). Call it from the
+// Handler, before writing anything to w; what the Handler writes to w
+// afterwards is dropped. The response follows the request's rules as they
+// were at Detach (HEAD, HTTP/1.0, KeepAlive): clear req.KeepAlive before
+// Detach to close the connection after the response, or set the
+// response's Close.
+//
+// Detach panics when w is not a writer the server handed to a Handler
+// that is running, or when it is called twice for one request.
+func Detach(w *http1.ResponseWriter) *Detached {
+	c, ok := w.Owner.(*conn)
+	if !ok || !c.inHandler {
+		panic("httpserver: Detach called outside a Handler")
+	}
+	if c.current != nil {
+		panic("httpserver: Detach called twice for one request")
+	}
+	d := &Detached{c: c, ctx: c.context()}
+	d.req.Method, d.req.Minor, d.req.KeepAlive = c.req.Method, c.req.Minor, c.req.KeepAlive
+	d.w.Dates, d.w.Alloc, d.w.BufferSize = c.w.Dates, c.w.Alloc, c.w.BufferSize
+	d.w.Begin(&d.req)
+	c.current = d
+	return d
+}
+
+// Writer returns the writer the response goes to: Respond, or
+// WriteHeader, Write and End (or WriteHeaderOnly), as in a Handler. What
+// it holds is sent when Done is called.
+func (d *Detached) Writer() *http1.ResponseWriter { return &d.w }
+
+// Context returns a context that is cancelled when the request's
+// connection closes: work that would answer it can stop.
+func (d *Detached) Context() context.Context { return d.ctx }
+
+// Respond writes the whole response with Writer().Respond and calls Done.
+// It returns Respond's error (Done is still called: a refused response is
+// answered with 500, as a Handler's would be) or Done's.
+func (d *Detached) Respond(h *http1.ResponseHeader, body []byte) error {
+	err := d.w.Respond(h, body)
+	if derr := d.Done(); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// Done hands the response written to Writer to the connection, which
+// sends it once the responses before it are out, and returns nil. A
+// response left open is ended as a Handler's would be (closing the
+// connection after it when its body is short), and none at all is
+// answered with 500. When the connection has closed, Done drops the
+// response and returns ErrConnClosed. Done panics when called again: after
+// it, d must not be used.
+func (d *Detached) Done() error {
+	switch {
+	case d.w.Open():
+		d.w.End(nil) // a short body: MustClose, and the loop closes after it
+	case !d.w.Answered():
+		h := noResponse
+		h.Close = !d.req.KeepAlive
+		d.w.Respond(&h, noResponseBody)
+	}
+	if !d.state.CompareAndSwap(dOpen, dSent) {
+		if d.state.Load() == dSent {
+			panic("httpserver: Detached.Done called twice")
+		}
+		d.w.Abort()
+		return ErrConnClosed
+	}
+	if d.c.cn.Loop().Execute(d.deliver) != nil {
+		d.w.Abort() // the loop is closing: the connection with it
+		return ErrConnClosed
+	}
+	return nil
+}
+
+// deliver runs on the loop with the response Done handed over.
+func (d *Detached) deliver() {
+	c := d.c
+	if c.dead || d.gone {
+		d.w.Abort()
+		return
+	}
+	d.ready = true
+	c.pump()
+}
+
+// A held is a place in a connection's output while a detached response
+// before it is outstanding: the detached response itself (d), or
+// responses written on the loop after it (bufs).
+type held struct {
+	d    *Detached
+	bufs []*buf.Buffer
+}
+
+// context returns the connection's context, made at the first Detach.
+func (c *conn) context() context.Context {
+	if c.ctx == nil {
+		c.ctx, c.cancel = context.WithCancel(context.Background())
+	}
+	return c.ctx
+}
+
+// maxHeld bounds the bytes of responses a connection holds back behind a
+// detached one: past it the server stops reading, as it does at the
+// connection's high water mark, so a client pipelining behind a slow
+// answer cannot grow the server's memory.
+const maxHeld = 64 << 10
+
+// out queues b (a response buffer) for the connection: to it at once
+// unless a detached response before it is outstanding.
+func (c *conn) out(b *buf.Buffer) {
+	if len(c.held) == 0 {
+		c.cn.Write(b) // takes over b, also on an error
+		return
+	}
+	c.heldBytes += b.Len()
+	if last := &c.held[len(c.held)-1]; last.d == nil {
+		last.bufs = append(last.bufs, b)
+		return
+	}
+	c.held = append(c.held, held{bufs: []*buf.Buffer{b}})
+}
+
+// detached files the response the Handler just detached: it holds its
+// place in the output from now on.
+func (c *conn) detached(d *Detached) {
+	c.held = append(c.held, held{d: d})
+	c.waiting++
+	c.cn.Hold()
+	if !d.req.KeepAlive {
+		c.closing = true // no request after it is read
+	}
+}
+
+// pump sends what the head of the held output allows, in order, and then
+// closes the connection or resumes reading as the state says.
+func (c *conn) pump() {
+	for len(c.held) > 0 {
+		h := &c.held[0]
+		if h.d != nil {
+			if !h.d.ready {
+				break
+			}
+			for b := h.d.w.Take(); b != nil; b = h.d.w.Take() {
+				c.cn.Write(b)
+			}
+			c.waiting--
+			c.cn.Unhold()
+			if h.d.w.MustClose() {
+				// The connection closes after it: the responses to the
+				// requests read after it (before that was known) are
+				// dropped, the detached ones among them told so.
+				c.closing = true
+				c.held = c.held[1:]
+				c.dropHeld()
+				break
+			}
+		} else {
+			for _, b := range h.bufs {
+				c.heldBytes -= b.Len()
+				c.cn.Write(b)
+			}
+		}
+		c.held[0] = held{}
+		c.held = c.held[1:]
+	}
+	if len(c.held) == 0 {
+		c.held = nil
+	}
+	c.cn.Flush()
+	switch {
+	case c.closing && len(c.held) == 0:
+		c.releasePending()
+		c.close(c.x)
+	case c.heldBack && !c.holdBack():
+		c.heldBack = false
+		if !c.paused {
+			c.cn.ResumeRead()
+			if c.pending != nil {
+				c.serve(c.x, c.pending)
+			}
+		}
+	}
+}
+
+// drop forgets the held output of a connection that closed: detached
+// responses still open learn it (Done returns ErrConnClosed), those sent
+// are released, and so are the responses written after them.
+func (c *conn) drop() {
+	c.dead = true
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.dropHeld()
+}
+
+// dropHeld releases the held output and tells the detached responses in
+// it that their connection is gone.
+func (c *conn) dropHeld() {
+	for i := range c.held {
+		h := &c.held[i]
+		if h.d != nil {
+			if !h.d.state.CompareAndSwap(dOpen, dDead) && h.d.ready {
+				h.d.w.Abort()
+			}
+			h.d.ready = false
+			h.d.gone = true
+			c.waiting--
+			c.cn.Unhold()
+		}
+		for _, b := range h.bufs {
+			b.Release()
+		}
+	}
+	c.held, c.heldBytes = nil, 0
+}
+
+// holdBack reports whether the connection must stop reading requests
+// until detached responses are done: WithMaxDetached of them are
+// outstanding, or maxHeld bytes of responses wait behind them.
+func (c *conn) holdBack() bool {
+	return c.waiting >= c.s.maxDetached() || c.heldBytes >= maxHeld
+}
