@@ -7,6 +7,7 @@ import (
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/eventloop"
 )
 
 // ErrConnClosed is what Detached.Done returns when the connection closed
@@ -281,4 +282,32 @@ func (c *conn) dropHeld() {
 // outstanding, or maxHeld bytes of responses wait behind them.
 func (c *conn) holdBack() bool {
 	return c.waiting >= c.s.maxDetached() || c.heldBytes >= maxHeld
+}
+
+// ConnOf returns the connection a Handler's writer answers on: its
+// addresses (RemoteAddr, LocalAddr), its loop, and a slot for the
+// application's per-connection state (Value, SetValue). It panics when w
+// is not a writer the server handed to a Handler. Use the connection on
+// its loop (in the Handler), except for the methods eventloop documents
+// as safe from any goroutine.
+func ConnOf(w *http1.ResponseWriter) *eventloop.Conn {
+	c, ok := w.Owner.(*conn)
+	if !ok {
+		panic("httpserver: ConnOf called with a writer the server did not make")
+	}
+	return c.cn
+}
+
+// Context returns a context that is cancelled when the connection of a
+// Handler's writer closes, for work a Handler starts that should stop
+// with the client (a detached request's Detached.Context is the same
+// one). The first call on a connection makes it (one allocation); call it
+// from the Handler. It panics when w is not a writer the server handed to
+// a Handler.
+func Context(w *http1.ResponseWriter) context.Context {
+	c, ok := w.Owner.(*conn)
+	if !ok {
+		panic("httpserver: Context called with a writer the server did not make")
+	}
+	return c.context()
 }

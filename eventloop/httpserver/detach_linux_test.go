@@ -2,6 +2,7 @@ package httpserver_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -332,4 +333,32 @@ func TestDetachHeldOutputBounded(t *testing.T) {
 		requireAnswer(t, br, 200, "Hello, World!", "response %d", i)
 	}
 	t.Logf("answered behind the detached request before it was done: %d", held-1)
+}
+
+// ConnOf gives the handler the client's address and the loop; Context is
+// cancelled when the client goes away.
+func TestConnOfAndContext(t *testing.T) {
+	buftest.CheckLeaks(t)
+	ctxs := make(chan context.Context, 1)
+	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
+		cn := httpserver.ConnOf(w)
+		ctx := httpserver.Context(w)
+		require.Same(t, ctx, httpserver.Context(w), "one context per connection")
+		ctxs <- ctx
+		h := plainHeader
+		w.Respond(&h, []byte(cn.RemoteAddr().String()+" "+cn.LocalAddr().String()+" "+fmt.Sprint(cn.Loop() != nil)))
+	})
+	c := dial(t, addr)
+	_, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	requireAnswer(t, bufio.NewReader(c), 200, c.LocalAddr().String()+" "+c.RemoteAddr().String()+" true")
+	ctx := <-ctxs
+	require.NoError(t, ctx.Err(), "cancelled while the connection is open")
+	c.Close()
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the context was not cancelled when the connection closed")
+	}
+	require.Panics(t, func() { httpserver.ConnOf(new(http1.ResponseWriter)) })
 }

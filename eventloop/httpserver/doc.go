@@ -59,6 +59,23 @@
 // releasing what was written. Server.Shutdown waits for detached
 // requests as for any request in flight.
 //
+// # The connection, and state
+//
+// ConnOf gives a Handler its connection: the client's address
+// (RemoteAddr), the local one, the loop it runs on, and a slot for
+// per-connection state (Value, SetValue). Context gives a context that is
+// cancelled when the connection closes, for work that should stop with
+// the client.
+//
+// Every Handler call of one connection runs on that connection's loop,
+// one at a time, and a group's loops run in parallel. So state of one
+// connection needs no lock; state shared by the connections of one loop
+// needs none either when it is kept per loop (a map from *eventloop.Loop
+// filled before Listen, as the server keeps its Date caches); state shared
+// by all loops — a cache, a counter — is shared across goroutines and
+// needs a lock or atomics, as does anything a detached request's
+// goroutine touches.
+//
 // # Cost
 //
 // In steady state a request allocates nothing: the request is parsed into
