@@ -93,6 +93,7 @@ type Conn struct {
 	out  *buf.Composite // nil while empty
 
 	queued atomic.Int64 // outbound bytes; written only by the loop
+	sent   int64        // bytes written to the socket, in all (Sent)
 	last   int64        // loop clock at the last progress (WithIdleTimeout)
 	timer  Timer        // the idle timer, and once closing, the close timeout
 	value  atomic.Pointer[any]
@@ -159,6 +160,12 @@ func (c *Conn) Writable() bool { return !c.unwrite.Load() }
 
 // Outbound returns the bytes queued and not yet written to the socket.
 func (c *Conn) Outbound() int { return int(c.queued.Load()) }
+
+// Sent returns how many bytes c has written to its socket since it
+// opened: a protocol's write timeout compares it over time to tell a
+// peer that reads slowly from one that does not read at all. Call it on
+// c's loop.
+func (c *Conn) Sent() int64 { return c.sent }
 
 // Execute runs fn on c's loop; a panic in fn closes c, as a handler's does.
 func (c *Conn) Execute(fn func()) error {
@@ -303,6 +310,22 @@ func (c *Conn) Close() error {
 		})
 	}
 	return nil
+}
+
+// Abort closes c at once, dropping what is queued: for a peer that
+// stopped reading, whose queue Close would wait on. err, when not nil, is
+// reported to the pipeline's OnError first, as an I/O error is. From
+// another goroutine Abort queues itself to c's loop and returns.
+func (c *Conn) Abort(err error) {
+	if !c.loop.InLoop() {
+		c.post(func() { c.Abort(err) })
+		return
+	}
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.closeNow(nil)
 }
 
 // CloseWrite flushes, then shuts down c's writing half (the peer reads
@@ -480,6 +503,7 @@ func (c *Conn) writeOut() {
 		if n > 0 {
 			c.out.Discard(n)
 			c.queued.Add(-int64(n))
+			c.sent += int64(n)
 			c.progress()
 		}
 		if err == errAgain {

@@ -122,6 +122,12 @@ func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
 	return nil
 }
 
+// InBody reports whether the request Decode is waiting for has its head
+// complete and waits for (the rest of) its body: after Decode returns
+// ErrShort (or ErrContinue), a server tells a slow head from a slow body
+// by it, to time each out by its own rule.
+func (d *Decoder) InBody() bool { return d.st.head != 0 }
+
 // short returns ErrContinue the first time a request that expects
 // 100-continue is incomplete after its head, else ErrShort.
 func (d *Decoder) short() error {

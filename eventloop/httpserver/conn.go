@@ -44,10 +44,23 @@ type conn struct {
 	held      []held    // output held back behind a detached response, in order
 	waiting   int       // detached responses not yet sent
 	heldBytes int       // bytes of the responses in held
-	heldBack  bool      // reading paused at the detached bound
-	dead      bool      // the connection has closed
-	ctx       context.Context
-	cancel    context.CancelFunc
+
+	// Timeouts (timeout.go).
+	phase    uint8           // what the connection waits for of the client
+	since    int64           // when that wait began (for a body: the last read)
+	lastRead int64           // when bytes last arrived
+	clock    int64           // the time read at the start of this event, else 0
+	reqs     uint32          // requests handled, in all
+	reqsMark uint32          // reqs at the last settle
+	inLen    int             // input left unparsed after the last serve
+	sentAt   int64           // when the client last took bytes of queued responses; 0: nothing queued
+	sentMark int64           // cn.Sent() then
+	timer    eventloop.Timer // the pending check, due at timerAt (0: none)
+	timerAt  int64
+	heldBack bool // reading paused at the detached bound
+	dead     bool // the connection has closed
+	ctx      context.Context
+	cancel   context.CancelFunc
 
 	pending *buf.Composite // input not yet parsed while reading is paused
 	closing bool           // the last response answered a request after which the connection closes
@@ -71,6 +84,8 @@ func (c *conn) OnRead(x *eventloop.Context, msg any) {
 		x.FireRead(msg)
 		return
 	}
+	c.lastRead = c.now() // bytes received: the body timeout's progress
+	c.clock = c.lastRead // settle's time, for this event
 	if c.pending != nil {
 		// Bytes that were on their way when reading paused: after the
 		// ones kept, in order.
@@ -133,6 +148,7 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 	if !x.Conn().Writable() {
 		c.paused = true
 	}
+	left := in.Len()
 	if c.paused || c.heldBack {
 		if in != c.pending && in.Len() > 0 {
 			if c.pending == nil {
@@ -148,12 +164,14 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 		c.releasePending()
 	}
 	x.Flush()
+	c.settle(left)
 }
 
 // handle runs the Handler on the request just parsed and checks the
 // response it wrote: exactly one final response per request, framed for
 // the request (the writer's Begin).
 func (c *conn) handle(x *eventloop.Context, w *http1.ResponseWriter) {
+	c.reqs++
 	w.Begin(&c.req)
 	done := false
 	defer func() {
@@ -265,11 +283,14 @@ func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 	}
 	c.paused = false
 	if c.heldBack {
+		c.settle(c.inLen)
 		return // pump resumes once a detached response is done
 	}
 	x.Conn().ResumeRead()
 	if c.pending != nil {
 		c.serve(x, c.pending)
+	} else {
+		c.settle(c.inLen)
 	}
 }
 
@@ -278,6 +299,10 @@ func (c *conn) OnInactive(x *eventloop.Context) {
 	c.req.Release()
 	c.releasePending()
 	c.drop()
+	if c.timerAt != 0 {
+		c.timer.Cancel() // frees the timer now, not at its time
+		c.timerAt = 0
+	}
 }
 
 func (c *conn) releasePending() {

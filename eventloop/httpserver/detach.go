@@ -239,9 +239,13 @@ func (c *conn) pump() {
 		if !c.paused {
 			c.cn.ResumeRead()
 			if c.pending != nil {
-				c.serve(c.x, c.pending)
+				c.serve(c.x, c.pending) // settles
+				return
 			}
 		}
+		c.settle(c.inLen)
+	default:
+		c.settle(c.inLen)
 	}
 }
 

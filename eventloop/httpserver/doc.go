@@ -59,6 +59,33 @@
 // releasing what was written. Server.Shutdown waits for detached
 // requests as for any request in flight.
 //
+// # Timeouts
+//
+// Four timeouts are on by default, each set by an option (a negative
+// value turns one off):
+//
+//   - the request head, 10 s (WithReadHeaderTimeout): from the
+//     connection's opening for the first request, from the head's first
+//     byte for the others; a head still incomplete is answered 408 and the
+//     connection closes, so a slowloris trickle or a connection that never
+//     speaks holds nothing for long;
+//   - idle keep-alive, 90 s (WithIdleTimeout): a connection with nothing
+//     in progress waiting for its next request is closed, answering
+//     nothing;
+//   - body progress, 30 s (WithBodyTimeout): the time between two reads
+//     of a body that is arriving, measured in bytes received, so a large
+//     upload over a slow link is never cut while it moves; a stalled one
+//     is answered 408;
+//   - write progress, 30 s (WithWriteTimeout): with responses queued, the
+//     time the client may take no byte of them; then the connection is
+//     dropped with what was queued (ErrWriteTimeout). A slow reader that
+//     keeps reading is not.
+//
+// While a detached request is awaited, or the server itself stopped
+// reading (backpressure), the client is not timed for reading: the wait
+// is the server's. One timer per connection serves all four, moved only
+// when a deadline comes earlier.
+//
 // # The connection, and state
 //
 // ConnOf gives a Handler its connection: the client's address

@@ -73,6 +73,7 @@ type options struct {
 	decoder     []func(*http1.Decoder)
 	loop        []eventloop.Option
 	maxDetached int
+	timeouts    timeouts
 }
 
 // WithDecoder sets the request parser's limits and rules: set is called
@@ -104,10 +105,11 @@ func WithConnOptions(opts ...eventloop.Option) Option {
 
 // A Server serves HTTP/1.1 on a group's loops (see Listen).
 type Server struct {
-	srv   *eventloop.Server
-	h     Handler
-	opts  options
-	loops map[*eventloop.Loop]*loopState
+	srv      *eventloop.Server
+	h        Handler
+	opts     options
+	timeouts timeouts // resolved
+	loops    map[*eventloop.Loop]*loopState
 
 	stopOnce sync.Once
 }
@@ -135,6 +137,7 @@ func Listen(g *eventloop.Group, addr string, h Handler, opts ...Option) (*Server
 	for _, o := range opts {
 		o(&s.opts)
 	}
+	s.timeouts = s.opts.timeouts.resolve()
 	now := time.Now()
 	for _, l := range g.Loops() {
 		st := &loopState{}
@@ -172,6 +175,7 @@ func (s *Server) init(c *eventloop.Conn) {
 		return
 	}
 	hc.x = c.Pipeline().Context("http1")
+	hc.start()
 }
 
 // maxDetached is WithMaxDetached's bound.
