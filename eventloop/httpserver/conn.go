@@ -231,6 +231,7 @@ func (c *conn) recovered(x *eventloop.Context, w *http1.ResponseWriter, v any) {
 		// detached work learns it as if it had closed.
 		c.current = nil
 		d.state.CompareAndSwap(dOpen, dDead)
+		d.gone = true // a Flush already on its way learns it on the loop
 	}
 	w.AbortResponse()
 	c.req.Release()
@@ -278,6 +279,12 @@ func (c *conn) refuse(w *http1.ResponseWriter, err error) {
 // OnWritabilityChanged resumes a paused connection once its queue has
 // drained below the low water mark: the requests kept are answered first.
 func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
+	if writable && len(c.held) > 0 {
+		if d := c.held[0].d; d != nil && d.waiting {
+			d.waiting = false
+			d.resume <- nil // a streaming producer goes on
+		}
+	}
 	if !writable || !c.paused || c.closing {
 		return
 	}

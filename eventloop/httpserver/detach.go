@@ -49,6 +49,13 @@ type Detached struct {
 
 	ready bool // on the loop: Done's response has arrived
 	gone  bool // on the loop: its place was dropped (the connection closes)
+
+	// Streaming (Flush): the producer waits on resume for the loop's
+	// word that it may go on; early holds what Flush handed over before
+	// the response reached the front of the output.
+	resume  chan error
+	early   []*buf.Buffer
+	waiting bool // on the loop: a Flush waits for the front, or for writability
 }
 
 // Detached states.
@@ -93,6 +100,93 @@ func (d *Detached) Writer() *http1.ResponseWriter { return &d.w }
 // Context returns a context that is cancelled when the request's
 // connection closes: work that would answer it can stop.
 func (d *Detached) Context() context.Context { return d.ctx }
+
+// Flush hands what Writer holds so far to the connection and blocks the
+// calling goroutine until the connection can take more: until the
+// response is at the front of the connection's output (the responses
+// before it are out) and the connection's queue is below its low water
+// mark. A response streamed as Writer().WriteHeader, then Write and Flush
+// in turns, then End and Done, so runs at the client's pace with memory
+// bounded by the water marks and one Flush's worth of bytes, however
+// large the body. Flush returns ErrConnClosed when the connection has
+// closed (call Done all the same: it releases what is left). Do not call
+// it on the connection's loop: it would wait for itself.
+func (d *Detached) Flush() error {
+	if d.state.Load() != dOpen {
+		return ErrConnClosed
+	}
+	var bufs []*buf.Buffer
+	for b := d.w.Take(); b != nil; b = d.w.Take() {
+		bufs = append(bufs, b)
+	}
+	if d.resume == nil {
+		d.resume = make(chan error, 1)
+	}
+	if d.c.cn.Loop().Execute(func() { d.flushed(bufs) }) != nil {
+		releaseAll(bufs)
+		return ErrConnClosed
+	}
+	return <-d.resume
+}
+
+// Write writes p to the response's body (Writer().Write), and Flushes
+// whenever the writer holds 32 KiB or more: Detached is an io.Writer for
+// io.Copy and the like, paced by the client. The head must have been
+// written (Writer().WriteHeader).
+func (d *Detached) Write(p []byte) (int, error) {
+	n, err := d.w.Write(p)
+	if err != nil {
+		return n, err
+	}
+	if d.w.Len() >= streamFlushAt {
+		if err := d.Flush(); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// streamFlushAt is how much Detached.Write gathers before it flushes.
+const streamFlushAt = 32 << 10
+
+// flushed runs on the loop with what a Flush handed over: sent now when
+// the response is at the front of the output, else kept for then.
+func (d *Detached) flushed(bufs []*buf.Buffer) {
+	c := d.c
+	if c.dead || d.gone {
+		releaseAll(bufs)
+		d.resume <- ErrConnClosed
+		return
+	}
+	d.early = append(d.early, bufs...)
+	d.waiting = true
+	if len(c.held) > 0 && c.held[0].d == d {
+		c.stream(d)
+	}
+}
+
+// stream sends what d's Flushes handed over, d being at the front of the
+// output, and lets its producer go on when the connection is writable
+// (else OnWritabilityChanged will).
+func (c *conn) stream(d *Detached) {
+	for i, b := range d.early {
+		c.cn.Write(b)
+		d.early[i] = nil
+	}
+	d.early = d.early[:0]
+	c.cn.Flush()
+	if d.waiting && c.cn.Writable() {
+		d.waiting = false
+		d.resume <- nil
+	}
+	c.settle(c.inLen)
+}
+
+func releaseAll(bufs []*buf.Buffer) {
+	for _, b := range bufs {
+		b.Release()
+	}
+}
 
 // Respond writes the whole response with Writer().Respond and calls Done.
 // It returns Respond's error (Done is still called: a refused response is
@@ -201,7 +295,14 @@ func (c *conn) pump() {
 		h := &c.held[0]
 		if h.d != nil {
 			if !h.d.ready {
+				if h.d.waiting || len(h.d.early) > 0 {
+					c.stream(h.d) // streamed: its turn has come
+				}
 				break
+			}
+			for i, b := range h.d.early { // Flushed before Done
+				c.cn.Write(b)
+				h.d.early[i] = nil
 			}
 			for b := h.d.w.Take(); b != nil; b = h.d.w.Take() {
 				c.cn.Write(b)
@@ -268,6 +369,12 @@ func (c *conn) dropHeld() {
 		if h.d != nil {
 			if !h.d.state.CompareAndSwap(dOpen, dDead) && h.d.ready {
 				h.d.w.Abort()
+			}
+			releaseAll(h.d.early)
+			h.d.early = nil
+			if h.d.waiting {
+				h.d.waiting = false
+				h.d.resume <- ErrConnClosed
 			}
 			h.d.ready = false
 			h.d.gone = true

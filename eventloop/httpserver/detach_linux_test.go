@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -361,4 +362,143 @@ func TestConnOfAndContext(t *testing.T) {
 		t.Fatal("the context was not cancelled when the connection closed")
 	}
 	require.Panics(t, func() { httpserver.ConnOf(new(http1.ResponseWriter)) })
+}
+
+// pattern fills p with the bytes of the stream at offset off.
+func pattern(p []byte, off int) {
+	for i := range p {
+		p[i] = byte((off + i) % 251)
+	}
+}
+
+// A 256 MiB response streamed from a goroutine to a client that reads
+// slowly at first goes out whole, in order, with the server's memory
+// bounded by the water marks: Flush waits for the client.
+func TestDetachStreamBounded(t *testing.T) {
+	buftest.CheckLeaks(t)
+	const size = 256 << 20
+	streamed := make(chan error, 1)
+	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
+		d := httpserver.Detach(w)
+		go func() {
+			d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "application/octet-stream", ContentLength: size})
+			p := make([]byte, 16<<10)
+			for off := 0; off < size; off += len(p) {
+				pattern(p, off)
+				if _, err := d.Write(p); err != nil {
+					streamed <- err
+					d.Done()
+					return
+				}
+			}
+			d.Writer().End(nil)
+			streamed <- d.Done()
+		}()
+	})
+	c := dialSmall(t, addr)
+	c.SetDeadline(time.Now().Add(2 * time.Minute))
+	_, err := io.WriteString(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+
+	var base runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&base)
+	peak := uint64(0)
+	p := make([]byte, 64<<10)
+	want := make([]byte, len(p))
+	off := 0
+	for off < size {
+		if off < 4<<20 {
+			time.Sleep(2 * time.Millisecond) // slow for the first 4 MiB: 64 KiB per 2 ms
+		}
+		n, err := io.ReadFull(resp.Body, p[:min(len(p), size-off)])
+		pattern(want[:n], off)
+		require.Equal(t, want[:n], p[:n], "bytes at %d", off)
+		off += n
+		if err != nil {
+			break
+		}
+		if off%(16<<20) == 0 {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+		}
+	}
+	require.Equal(t, size, off)
+	require.NoError(t, <-streamed)
+	grew := int64(peak) - int64(base.HeapInuse)
+	t.Logf("heap in use grew by at most %d KiB while streaming 256 MiB", grew>>10)
+	require.Less(t, grew, int64(32<<20), "the stream was buffered")
+}
+
+// A streamed response behind a detached one that is slow to answer waits
+// for its turn: its first Flush blocks until the first response is out;
+// the client reads both in order. A client that goes away mid-stream
+// makes Flush return ErrConnClosed.
+func TestDetachStreamOrderAndClose(t *testing.T) {
+	buftest.CheckLeaks(t)
+	firstOut := make(chan struct{})
+	flushedAt := make(chan time.Time, 1)
+	gone := make(chan error, 1)
+	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
+		d := httpserver.Detach(w)
+		switch string(req.Path) {
+		case "/slow":
+			go func() {
+				time.Sleep(200 * time.Millisecond)
+				h := plainHeader
+				close(firstOut)
+				d.Respond(&h, []byte("slow"))
+			}()
+		case "/stream":
+			go func() {
+				d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "text/plain", ContentLength: -1}) // chunked
+				d.Writer().Write([]byte("piece 1;"))
+				d.Flush()
+				flushedAt <- time.Now()
+				d.Writer().Write([]byte("piece 2"))
+				d.Writer().End(nil)
+				d.Done()
+			}()
+		case "/forever":
+			go func() {
+				d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "text/plain", ContentLength: -1})
+				p := make([]byte, 32<<10)
+				for {
+					if _, err := d.Write(p); err != nil {
+						gone <- err
+						d.Done()
+						return
+					}
+				}
+			}()
+		}
+	})
+	c := dial(t, addr)
+	_, err := io.WriteString(c, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	at := <-flushedAt
+	select {
+	case <-firstOut:
+	default:
+		t.Fatalf("the stream's Flush returned at %v, before the response ahead of it was done", at)
+	}
+	br := bufio.NewReader(c)
+	requireAnswer(t, br, 200, "slow")
+	requireAnswer(t, br, 200, "piece 1;piece 2")
+
+	f := dialSmall(t, addr)
+	_, err = io.WriteString(f, "GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	io.ReadFull(f, make([]byte, 1<<20))
+	f.Close()
+	select {
+	case err := <-gone:
+		require.ErrorIs(t, err, httpserver.ErrConnClosed)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the producer was not told that the client went away")
+	}
 }

@@ -59,6 +59,21 @@
 // releasing what was written. Server.Shutdown waits for detached
 // requests as for any request in flight.
 //
+// # Streaming a response
+//
+// A response too large to build in memory — a download, a feed — is
+// streamed from a Detached: write the head (Writer().WriteHeader, with a
+// Content-Length or ContentLength -1 for chunks), then the body through
+// the Detached's Write (an io.Writer, so io.Copy works) or Writer().Write
+// and Flush, then Writer().End and Done. Flush hands the bytes to the
+// connection and blocks the producing goroutine until the connection is
+// below its low water mark (and the responses before this one are out),
+// so the producer runs at the client's pace: TestDetachStreamBounded
+// sends 256 MiB to a client that reads slowly at first with the server's
+// heap growing by about 3 MiB. A Handler on the loop cannot block, so it
+// should not write a body larger than the water marks: its response is
+// buffered whole before it goes.
+//
 // # Timeouts
 //
 // Four timeouts are on by default, each set by an option (a negative
