@@ -62,6 +62,9 @@ type conn struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 
+	upgrade  func(*eventloop.Pipeline) // Upgrade's install, for after the Handler
+	upgraded bool                      // the connection left HTTP
+
 	pending *buf.Composite // input not yet parsed while reading is paused
 	closing bool           // the last response answered a request after which the connection closes
 	refused bool           // the request was refused: close after the peer stops sending (linger)
@@ -123,6 +126,11 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			break
 		}
 		c.handle(x, w)
+		if c.upgrade != nil {
+			c.take(w)
+			c.switchProtocol(x, in)
+			return
+		}
 		if w.Len() >= takeAt {
 			c.take(w)
 			if !x.Conn().Writable() {
@@ -184,6 +192,11 @@ func (c *conn) handle(x *eventloop.Context, w *http1.ResponseWriter) {
 	c.s.h(w, &c.req)
 	c.inHandler = false
 	done = true
+	if c.upgrade != nil {
+		// Switching protocols: the 101 is the answer.
+		c.req.Release()
+		return
+	}
 	if d := c.current; d != nil {
 		// Detached: the response comes later, in this place. What the
 		// Handler wrote to w after Detach is dropped.
@@ -226,6 +239,7 @@ func (c *conn) recovered(x *eventloop.Context, w *http1.ResponseWriter, v any) {
 		return // runtime.Goexit: not a panic
 	}
 	p := &HandlerPanic{Value: v, Stack: debug.Stack()}
+	c.upgrade = nil
 	if d := c.current; d != nil {
 		// Detached, then panicked: the connection closes, so the
 		// detached work learns it as if it had closed.

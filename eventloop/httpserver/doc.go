@@ -74,6 +74,15 @@
 // should not write a body larger than the water marks: its response is
 // buffered whole before it goes.
 //
+// # Upgrades
+//
+// A Handler that accepts a request's Upgrade (WebSocket, h2c) calls
+// Upgrade with the 101 response's fields and a function that installs
+// the new protocol's handlers in the connection's pipeline. After the
+// responses before it and the 101 are queued, the HTTP handler leaves the
+// pipeline, the new handlers get the bytes the client sent after the
+// request, and the connection is theirs: no HTTP timeout applies any more.
+//
 // # Timeouts
 //
 // Four timeouts are on by default, each set by an option (a negative

@@ -191,7 +191,7 @@ func (c *conn) settle(inLen int) {
 // whose wait has passed its limit, else looks again later.
 func (c *conn) expire() {
 	c.timerAt = 0
-	if c.dead || c.closeSent {
+	if c.dead || c.closeSent || c.upgraded {
 		return
 	}
 	t := &c.s.timeouts
