@@ -244,10 +244,13 @@ func (w *ResponseWriter) head(method string, h *ResponseHeader, cl int64, bodyle
 		case w.http10:
 			hd |= hdKeepAlive
 		}
-		if w.http10 && cl < 0 && !interim && h.Status != 204 && h.Status != 304 {
+		if (w.http10 || w.headReq) && cl < 0 && !interim && h.Status != 204 && h.Status != 304 {
 			// No Transfer-Encoding to HTTP/1.0 (RFC 9112 §6.1): the
 			// close ends the body. (For HEAD, or a head-only response,
-			// nothing follows, and the connection stays open.)
+			// nothing follows, and the connection stays open.) Nor in
+			// the answer to HEAD of a body of unknown length: no
+			// framing field then, as net/http sends (RFC 9110 §9.3.2
+			// lets a HEAD answer omit what only the content decides).
 			hd |= hdNoLength
 			if !w.headReq && !bodyless {
 				hd = hd&^hdKeepAlive | hdClose

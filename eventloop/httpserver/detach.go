@@ -56,6 +56,7 @@ type Detached struct {
 	resume  chan error
 	early   []*buf.Buffer
 	waiting bool // on the loop: a Flush waits for the front, or for writability
+	aborted bool // abort: no response; the connection closes in its place
 }
 
 // Detached states.
@@ -208,6 +209,7 @@ func (d *Detached) Respond(h *http1.ResponseHeader, body []byte) error {
 // it, d must not be used.
 func (d *Detached) Done() error {
 	switch {
+	case d.aborted:
 	case d.w.Open():
 		d.w.End(nil) // a short body: MustClose, and the loop closes after it
 	case !d.w.Answered():
@@ -227,6 +229,15 @@ func (d *Detached) Done() error {
 		return ErrConnClosed
 	}
 	return nil
+}
+
+// abort drops the response and has the connection close in its place,
+// after the responses before it (what a Flush sent of it stays sent): for
+// a net/http handler's panic, which net/http answers by closing.
+func (d *Detached) abort() {
+	d.w.Abort()
+	d.aborted = true
+	d.Done()
 }
 
 // deliver runs on the loop with the response Done handed over.
@@ -303,6 +314,14 @@ func (c *conn) pump() {
 			for i, b := range h.d.early { // Flushed before Done
 				c.cn.Write(b)
 				h.d.early[i] = nil
+			}
+			if h.d.aborted {
+				c.waiting--
+				c.cn.Unhold()
+				c.closing = true
+				c.held = c.held[1:]
+				c.dropHeld()
+				break
 			}
 			for b := h.d.w.Take(); b != nil; b = h.d.w.Take() {
 				c.cn.Write(b)

@@ -74,6 +74,22 @@
 // should not write a body larger than the water marks: its response is
 // buffered whole before it goes.
 //
+// # net/http handlers, and routing
+//
+// Adapt serves any http.Handler from the loops: each request is detached
+// and the handler runs on a goroutine of a bounded pool, so idle
+// keep-alive connections cost no goroutine and a handler may block. Its
+// Request and ResponseWriter follow net/http's rules (TestAdaptDifferential
+// sends the same 31 requests to a handler under net/http's server and
+// under Adapt and compares status, headers but Date, framing and body).
+//
+// Routing is net/http's: serve an http.ServeMux through Adapt, with Go
+// 1.22's patterns (methods, wildcards, "{name...}") and PathValue. The
+// package has no router of its own: ServeMux's semantics (precedence,
+// redirects, 405 with Allow) are what users know, and re-implementing
+// them for the on-loop Handler would fork them; its cost is the adapter's
+// per-request allocations, measured beside the native Handler.
+//
 // # Upgrades
 //
 // A Handler that accepts a request's Upgrade (WebSocket, h2c) calls

@@ -92,3 +92,39 @@ func ExampleDetach() {
 	// 200 OK
 	// looked up /users/42
 }
+
+// ExampleAdapt serves a net/http ServeMux, with Go 1.22 patterns, from the
+// event loop: each request runs on a goroutine of a bounded pool.
+func ExampleAdapt() {
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer g.Close()
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /users/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":%q}`, r.PathValue("id"))
+	})
+	srv, err := httpserver.Listen(g, "127.0.0.1:0", httpserver.Adapt(mux))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Shutdown(context.Background())
+
+	resp, err := http.Get("http://" + srv.Addr().String() + "/users/42")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.Status, resp.Header.Get("Content-Type"), resp.ContentLength)
+	fmt.Printf("%s\n", body)
+	// Output:
+	// 200 OK application/json 11
+	// {"id":"42"}
+}
