@@ -30,7 +30,9 @@ type ResponseHeader struct {
 	// HTTP/1.0 client cannot read chunks, and a ResponseWriter answering
 	// an HTTP/1.0 request sends the body unchunked, ended by the
 	// connection's close). For a HEAD request it is the
-	// length the GET would have, and no body follows. Responses with
+	// length the GET would have, and no body follows; -1 there (a length
+	// only the body would tell) gets neither field from a
+	// ResponseWriter given the request. Responses with
 	// status 1xx, 204 or 304 have no body and get neither field (RFC
 	// 9110 §8.6, RFC 9112 §6.1), whatever ContentLength holds.
 	ContentLength int64
