@@ -79,7 +79,7 @@ const (
 // that is running, or when it is called twice for one request.
 func Detach(w *http1.ResponseWriter) *Detached {
 	c, ok := w.Owner.(*conn)
-	if !ok || !c.inHandler {
+	if !ok || !c.cn.Loop().InLoop() || !c.inHandler {
 		panic("httpserver: Detach called outside a Handler")
 	}
 	if c.current != nil {
@@ -438,6 +438,9 @@ func Context(w *http1.ResponseWriter) context.Context {
 	c, ok := w.Owner.(*conn)
 	if !ok {
 		panic("httpserver: Context called with a writer the server did not make")
+	}
+	if !c.cn.Loop().InLoop() {
+		panic("httpserver: Context called off the connection's loop")
 	}
 	return c.context()
 }

@@ -36,7 +36,7 @@ var errUpgradeHTTP10 = errors.New("httpserver: Upgrade of an HTTP/1.0 request")
 // the writer of a running Handler.
 func Upgrade(w *http1.ResponseWriter, h *http1.ResponseHeader, install func(p *eventloop.Pipeline)) error {
 	c, ok := w.Owner.(*conn)
-	if !ok || !c.inHandler {
+	if !ok || !c.cn.Loop().InLoop() || !c.inHandler {
 		panic("httpserver: Upgrade called outside a Handler")
 	}
 	if c.waiting > 0 {
