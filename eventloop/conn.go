@@ -2,6 +2,7 @@ package eventloop
 
 import (
 	"errors"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -84,8 +85,8 @@ type Conn struct {
 	interest Events
 	depth    int32 // nesting of events being handled (deferred release of in)
 	slot     int32 // index in the loop's connection list
-	holds    int32 // work in progress outside the buffers (Hold)
 	recv     recvSizer
+	holds    int16       // work in progress outside the buffers (Hold); fits recv's padding
 	unwrite  atomic.Bool // above the high water mark
 
 	pipe Pipeline
@@ -93,7 +94,6 @@ type Conn struct {
 	out  *buf.Composite // nil while empty
 
 	queued atomic.Int64 // outbound bytes; written only by the loop
-	sent   int64        // bytes written to the socket, in all (Sent)
 	last   int64        // loop clock at the last progress (WithIdleTimeout)
 	timer  Timer        // the idle timer, and once closing, the close timeout
 	value  atomic.Pointer[any]
@@ -160,12 +160,6 @@ func (c *Conn) Writable() bool { return !c.unwrite.Load() }
 
 // Outbound returns the bytes queued and not yet written to the socket.
 func (c *Conn) Outbound() int { return int(c.queued.Load()) }
-
-// Sent returns how many bytes c has written to its socket since it
-// opened: a protocol's write timeout compares it over time to tell a
-// peer that reads slowly from one that does not read at all. Call it on
-// c's loop.
-func (c *Conn) Sent() int64 { return c.sent }
 
 // Execute runs fn on c's loop; a panic in fn closes c, as a handler's does.
 func (c *Conn) Execute(fn func()) error {
@@ -402,6 +396,9 @@ func (c *Conn) ResumeRead() {
 // held), and WithIdleTimeout's timer does not close it: the wait is this
 // side's, not the peer's. Holds nest. Call it on c's loop.
 func (c *Conn) Hold() {
+	if c.holds == math.MaxInt16 {
+		panic("eventloop: too many Holds")
+	}
 	c.holds++
 }
 
@@ -503,7 +500,6 @@ func (c *Conn) writeOut() {
 		if n > 0 {
 			c.out.Discard(n)
 			c.queued.Add(-int64(n))
-			c.sent += int64(n)
 			c.progress()
 		}
 		if err == errAgain {

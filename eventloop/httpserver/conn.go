@@ -54,7 +54,8 @@ type conn struct {
 	reqsMark uint32          // reqs at the last settle
 	inLen    int             // input left unparsed after the last serve
 	sentAt   int64           // when the client last took bytes of queued responses; 0: nothing queued
-	sentMark int64           // cn.Sent() then
+	sentMark int64           // sent() then
+	handed   int64           // response bytes handed to the connection, in all
 	timer    eventloop.Timer // the pending check, due at timerAt (0: none)
 	timerAt  int64
 	heldBack bool // reading paused at the detached bound

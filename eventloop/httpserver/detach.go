@@ -171,7 +171,7 @@ func (d *Detached) flushed(bufs []*buf.Buffer) {
 // (else OnWritabilityChanged will).
 func (c *conn) stream(d *Detached) {
 	for i, b := range d.early {
-		c.cn.Write(b)
+		c.send(b)
 		d.early[i] = nil
 	}
 	d.early = d.early[:0]
@@ -182,6 +182,17 @@ func (c *conn) stream(d *Detached) {
 	}
 	c.settle(c.inLen)
 }
+
+// send hands b (a response buffer) to the connection, which takes it over
+// also on an error, and counts its bytes: what was handed over less what
+// is still queued is what the client took (the write timeout's progress).
+func (c *conn) send(b *buf.Buffer) {
+	c.handed += int64(b.Len())
+	c.cn.Write(b)
+}
+
+// sent returns how many response bytes the socket has taken.
+func (c *conn) sent() int64 { return c.handed - int64(c.cn.Outbound()) }
 
 func releaseAll(bufs []*buf.Buffer) {
 	for _, b := range bufs {
@@ -277,7 +288,7 @@ const maxHeld = 64 << 10
 // unless a detached response before it is outstanding.
 func (c *conn) out(b *buf.Buffer) {
 	if len(c.held) == 0 {
-		c.cn.Write(b) // takes over b, also on an error
+		c.send(b)
 		return
 	}
 	c.heldBytes += b.Len()
@@ -312,7 +323,7 @@ func (c *conn) pump() {
 				break
 			}
 			for i, b := range h.d.early { // Flushed before Done
-				c.cn.Write(b)
+				c.send(b)
 				h.d.early[i] = nil
 			}
 			if h.d.aborted {
@@ -324,7 +335,7 @@ func (c *conn) pump() {
 				break
 			}
 			for b := h.d.w.Take(); b != nil; b = h.d.w.Take() {
-				c.cn.Write(b)
+				c.send(b)
 			}
 			c.waiting--
 			c.cn.Unhold()
@@ -340,7 +351,7 @@ func (c *conn) pump() {
 		} else {
 			for _, b := range h.bufs {
 				c.heldBytes -= b.Len()
-				c.cn.Write(b)
+				c.send(b)
 			}
 		}
 		c.held[0] = held{}

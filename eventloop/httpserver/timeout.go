@@ -151,7 +151,7 @@ func (c *conn) settle(inLen int) {
 	c.phase, c.reqsMark = ph, c.reqs
 	if c.cn.Outbound() > 0 {
 		if c.sentAt == 0 {
-			c.sentAt, c.sentMark = now, c.cn.Sent()
+			c.sentAt, c.sentMark = now, c.sent()
 		}
 	} else {
 		c.sentAt = 0
@@ -197,7 +197,7 @@ func (c *conn) expire() {
 	t := &c.s.timeouts
 	now := c.now()
 	if c.sentAt != 0 && t.write > 0 {
-		if s := c.cn.Sent(); s != c.sentMark {
+		if s := c.sent(); s != c.sentMark {
 			c.sentAt, c.sentMark = now, s // the client took some
 		} else if now-c.sentAt >= int64(t.write) {
 			c.cn.Abort(ErrWriteTimeout) // it reads nothing: what is queued cannot go
