@@ -11,7 +11,10 @@ import (
 	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
-func init() { starters["netkit"] = startNetkit }
+func init() {
+	starters["netkit"] = startNetkit
+	starters["netkit-adapt"] = startNetkitAdapt
+}
 
 // The netkit plaintext answer: one header shared by every response, and a
 // 404 for other paths.
@@ -46,7 +49,23 @@ func startNetkit(addr string) (*benchproc.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := httpserver.Listen(g, addr, netkitPlaintext)
+	return serveNetkit(g, addr, netkitPlaintext)
+}
+
+// startNetkitAdapt serves nethttp's handler, a ServeMux route, with
+// eventloop/httpserver through Adapt: each request on the adapter's pool
+// of goroutines, with net/http's Request and ResponseWriter.
+func startNetkitAdapt(addr string) (*benchproc.Server, error) {
+	g, err := eventloop.NewGroup(eventloop.Config{})
+	if err != nil {
+		return nil, err
+	}
+	return serveNetkit(g, addr, httpserver.Adapt(plaintextMux("netkit-adapt")))
+}
+
+// serveNetkit runs h on g's loops at addr.
+func serveNetkit(g *eventloop.Group, addr string, h httpserver.Handler) (*benchproc.Server, error) {
+	srv, err := httpserver.Listen(g, addr, h)
 	if err != nil {
 		g.Close()
 		return nil, err

@@ -29,9 +29,9 @@ var starters = map[string]benchproc.Starter{
 }
 
 // registry runs the starters, netkit, fasthttp and nethttp first.
-var registry = benchproc.Registry{Starters: starters, First: []string{"netkit", "fasthttp", "nethttp"}}
+var registry = benchproc.Registry{Starters: starters, First: []string{"netkit", "fasthttp", "nethttp", "netkit-adapt"}}
 
-// Servers lists the -impl names: netkit, fasthttp, nethttp.
+// Servers lists the -impl names: netkit, fasthttp, nethttp, netkit-adapt.
 func Servers() []string { return registry.Names() }
 
 // startFasthttp is a fasthttp.Server with its defaults; the handler sets
@@ -66,6 +66,21 @@ func startFasthttp(addr string) (*benchproc.Server, error) {
 	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
 }
 
+// plaintextMux is the net/http plaintext handler: a ServeMux route that
+// sets Content-Type and Server and writes the body; the server adds Date
+// and Content-Length.
+func plaintextMux(server string) *http.ServeMux {
+	body := []byte(Body)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+Path, func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h["Content-Type"] = []string{ContentType}
+		h["Server"] = []string{server}
+		w.Write(body)
+	})
+	return mux
+}
+
 // startNetHTTP is an http.Server with its defaults; the handler sets
 // Content-Type and Server and writes the body, and net/http adds Date and
 // Content-Length.
@@ -74,15 +89,7 @@ func startNetHTTP(addr string) (*benchproc.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	body := []byte(Body)
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+Path, func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h["Content-Type"] = []string{ContentType}
-		h["Server"] = []string{"nethttp"}
-		w.Write(body)
-	})
-	s := &http.Server{Handler: mux}
+	s := &http.Server{Handler: plaintextMux("nethttp")}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
 	stop := func() error {
