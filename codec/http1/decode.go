@@ -50,6 +50,9 @@ type decodeState struct {
 // line and header section limits) into a buffer it keeps only when the
 // head straddles reads.
 func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
+	if d.bs.active {
+		return errBodyPending
+	}
 	req.Release()
 	d.cfg = d.config()
 	st := &d.st
@@ -86,6 +89,9 @@ func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
 		p := d.front(in, st.head)
 		if _, err := parseHead(&d.cfg, req, p); err != nil {
 			return d.fail(req, err)
+		}
+		if d.StreamBodies && (req.Chunked || req.ContentLength > 0) {
+			return d.streamHead(in, req)
 		}
 		st.expect = req.Expect100
 		if req.Chunked {
@@ -127,6 +133,27 @@ func (d *Decoder) Decode(in *buf.Composite, req *Request) error {
 // ErrShort (or ErrContinue), a server tells a slow head from a slow body
 // by it, to time each out by its own rule.
 func (d *Decoder) InBody() bool { return d.st.head != 0 }
+
+// streamHead returns the request whose head ends at st.head, its body to
+// follow through DecodeBody (StreamBodies): the head's bytes are taken
+// from in and held by req, whose fields are parsed again from them.
+func (d *Decoder) streamHead(in *buf.Composite, req *Request) error {
+	head := d.st.head
+	b, _ := in.NextRetained(head)
+	in.Discard(0)
+	req.reset()
+	if _, err := parseHead(&d.cfg, req, b.Bytes()); err != nil {
+		b.Release()
+		return d.fail(req, err) // cannot happen: the same bytes parsed above
+	}
+	req.held = b
+	req.BodyFollows = true
+	d.st = decodeState{}
+	bs := &d.bs
+	*bs = bodyState{active: true, chunked: req.Chunked, remain: req.ContentLength, base: head,
+		line: bs.line[:0], trail: bs.trail[:0]}
+	return nil
+}
 
 // short returns ErrContinue the first time a request that expects
 // 100-continue is incomplete after its head, else ErrShort.

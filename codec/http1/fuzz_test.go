@@ -114,11 +114,20 @@ func FuzzDecodeBytes(f *testing.F) {
 			require.True(t, errors.As(err, &se), "error %v is not a SyntaxError with a status", err)
 			require.GreaterOrEqual(t, StatusOf(err), 400, "error %v is not a SyntaxError with a status", err)
 		}
+		streamer := fresh
 		got := decodeSplit(t, &fresh, data, seed)
 		require.Equal(t, kindOf(err), kindOf(got.err), "Decode: %v, DecodeBytes: %v", got.err, err)
 		if err == nil {
 			require.Equal(t, n, got.n, "Decode took %d bytes, DecodeBytes %d", got.n, n)
 			require.Equal(t, toSlow(&req), got.req, "Decode:\n%+v\nParse:\n%+v", got.req, toSlow(&req))
+		}
+		// The same with the body streamed (StreamBodies and DecodeBody).
+		streamer.StreamBodies = true
+		sg := decodeSplit(t, &streamer, data, seed)
+		require.Equal(t, kindOf(err), kindOf(sg.err), "streamed: %v, DecodeBytes: %v", sg.err, err)
+		if err == nil {
+			require.Equal(t, n, sg.n, "streamed: took %d bytes, DecodeBytes %d", sg.n, n)
+			require.Equal(t, toSlow(&req), sg.req, "streamed:\n%+v\nParse:\n%+v", sg.req, toSlow(&req))
 		}
 	})
 }
@@ -138,8 +147,33 @@ func decodeSplit(t *testing.T, d *Decoder, data []byte, seed uint64) decodeResul
 	var req Request
 	defer req.Release()
 	fed, conts := 0, 0
+	var body []byte // a streamed body, gathered (StreamBodies)
+	streaming := false
 	for {
-		err := d.Decode(in, &req)
+		var err error
+		if streaming {
+			var done bool
+			done, err = d.DecodeBody(in, &req, func(p []byte) error {
+				body = append(body, p...)
+				return nil
+			})
+			if err == nil && !done {
+				err = ErrShort
+			}
+			if err == nil {
+				r := toSlow(&req)
+				r.body = string(body)
+				return decodeResult{req: r, n: fed - in.Len()}
+			}
+		} else {
+			err = d.Decode(in, &req)
+			if err == nil && req.BodyFollows {
+				require.True(t, d.StreamBodies, "BodyFollows without StreamBodies")
+				require.Empty(t, req.Body)
+				streaming = true
+				continue
+			}
+		}
 		switch err {
 		case nil:
 			return decodeResult{req: toSlow(&req), n: fed - in.Len()}

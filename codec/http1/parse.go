@@ -48,6 +48,15 @@ type Decoder struct {
 	// parsers that disagree on line ends are how requests are smuggled.
 	AllowBareLF bool
 
+	// StreamBodies makes Decode return a request whose body has not all
+	// arrived as soon as its head has: Body is then empty and
+	// BodyFollows set, and the body comes next, a piece at a time, from
+	// DecodeBody, so that a large upload is never held whole. A body that
+	// arrived with its head is still returned in Body. The limits hold
+	// the same (MaxBodySize too).
+	StreamBodies bool
+
+	bs      bodyState   // DecodeBody's progress, see body.go
 	cfg     config      // Decode's limits, from the fields above
 	st      decodeState // Decode's progress, see decode.go
 	scan    Request     // what Decode's line-by-line check of a head fills, then drops

@@ -241,7 +241,7 @@ func slowParse(c config, in []byte) (r slowReq, n int, kind error) {
 	}
 	trStart := pos
 	for {
-		line, next, err := readLine(pos, trStart+max(c.maxHeaderBytes, 0), ErrHeaderTooLarge)
+		line, next, err := readLine(pos, trStart+max(c.maxTrailer, 0), ErrHeaderTooLarge)
 		if err != nil {
 			return r, 0, err
 		}

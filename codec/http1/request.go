@@ -81,8 +81,12 @@ type Request struct {
 	Upgrade       bool  // Connection: upgrade with an Upgrade field
 	Expect100     bool  // Expect: 100-continue
 
-	// Body is the whole body, de-chunked; empty when there is none.
+	// Body is the whole body, de-chunked; empty when there is none, or
+	// when it follows (BodyFollows).
 	Body []byte
+	// BodyFollows says the body has not arrived with the head and
+	// comes from Decoder.DecodeBody (Decoder.StreamBodies).
+	BodyFollows bool
 	// Trailers holds the trailer fields of a chunked body.
 	Trailers []Header
 
