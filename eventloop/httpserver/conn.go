@@ -63,6 +63,10 @@ type conn struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 
+	bodyNext bool           // a streamed body follows the last request (body.go)
+	pipe     *bodyPipe      // its reader, when the Handler asked for it
+	trailers *http1.Request // scratch for a streamed body's trailer fields
+
 	upgrade  func(*eventloop.Pipeline) // Upgrade's install, for after the Handler
 	upgraded bool                      // the connection left HTTP
 
@@ -106,6 +110,12 @@ func (c *conn) OnRead(x *eventloop.Context, msg any) {
 func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 	w := &c.w
 	for !c.closing && in.Len() > 0 {
+		if c.bodyNext {
+			if !c.feedBody(in) {
+				break // the rest of the body is still to come, or the framing is lost
+			}
+			continue
+		}
 		if c.holdBack() {
 			c.heldBack = true
 			break
@@ -126,6 +136,7 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			c.refuse(w, err)
 			break
 		}
+		c.bodyNext = c.req.BodyFollows
 		c.handle(x, w)
 		if c.upgrade != nil {
 			c.take(w)
@@ -320,6 +331,10 @@ func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 func (c *conn) OnInactive(x *eventloop.Context) {
 	c.req.Release()
 	c.releasePending()
+	if c.pipe != nil {
+		c.pipe.end(ErrBodyGone)
+		c.pipe = nil
+	}
 	c.drop()
 	if c.timerAt != 0 {
 		c.timer.Cancel() // frees the timer now, not at its time

@@ -59,6 +59,21 @@
 // releasing what was written. Server.Shutdown waits for detached
 // requests as for any request in flight.
 //
+// # Streaming a request body
+//
+// By default a request is handed to the Handler once its body has arrived
+// whole (up to the decoder's MaxBodySize, 4 MiB by default). With
+// WithStreamedBodies a request whose body has not all arrived is handed
+// over as soon as its head has, with req.BodyFollows set: the Handler
+// detaches and calls Detached.Body, a reader for its goroutine that gets
+// the body as it comes (a "100 Continue" goes out then, when the client
+// asked for one). The connection stops reading while 256 KiB wait unread,
+// so a slow consumer slows the client instead of growing the server's
+// memory (TestStreamedBodyUpload: 256 MiB uploaded, with a length and
+// chunked, the heap grows by about 3 MiB). A body the Handler does not ask
+// for is read and dropped. Adapt gives such a body to net/http handlers as
+// Request.Body.
+//
 // # Streaming a response
 //
 // A response too large to build in memory — a download, a feed — is

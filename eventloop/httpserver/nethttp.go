@@ -41,7 +41,8 @@ func WithErrorLog(l *log.Logger) AdaptOption {
 // (methods, wildcards, "{name...}") and Request.PathValue.
 //
 // h sees what net/http gives it: a Request with Method, URL, Proto,
-// Header, Body (the whole body, read before h runs), ContentLength,
+// Header, Body (the whole body, read before h runs; with
+// WithStreamedBodies a large one is read as it arrives), ContentLength,
 // TransferEncoding, Close, Host, RemoteAddr, RequestURI, and a Context
 // that is cancelled when the client goes away or when h returns; a
 // ResponseWriter that follows net/http's header rules (Header changes
@@ -90,6 +91,9 @@ func (a *adapter) serve(w *http1.ResponseWriter, req *http1.Request) {
 		return
 	}
 	e.d = Detach(w)
+	if req.BodyFollows { // WithStreamedBodies: the handler reads it as it comes
+		e.req.Body = e.d.Body()
+	}
 	a.mu.Lock()
 	a.jobs = append(a.jobs, e)
 	if a.idle > 0 {
@@ -173,6 +177,9 @@ func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
 		r.Header[k] = append(r.Header[k], string(f.Value))
 	}
 	r.ContentLength = int64(len(req.Body))
+	if req.BodyFollows {
+		r.ContentLength = req.ContentLength
+	}
 	if req.Chunked {
 		r.TransferEncoding = []string{"chunked"}
 		r.ContentLength = -1

@@ -129,6 +129,11 @@ func (c *conn) settle(inLen int) {
 	c.clock = 0
 	ph := phNone
 	switch {
+	case c.bodyNext && c.pipe != nil && c.pipe.paused:
+		// The Handler's goroutine reads the body slower than it comes:
+		// the wait is this side's.
+	case c.bodyNext:
+		ph = phBody
 	case c.closing || c.waiting > 0 || c.dead || c.paused || c.heldBack:
 		// Waiting on this side (a detached answer, a client that does
 		// not read its responses: the write timeout's business), or
