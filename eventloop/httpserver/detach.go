@@ -385,10 +385,10 @@ func (c *conn) pump() {
 // are released, and so are the responses written after them.
 func (c *conn) drop() {
 	c.dead = true
+	c.dropHeld() // first: once the context is done, Done must see the close
 	if c.cancel != nil {
 		c.cancel()
 	}
-	c.dropHeld()
 }
 
 // dropHeld releases the held output and tells the detached responses in
