@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"context"
+	"io"
 	"runtime/debug"
 	"time"
 
@@ -325,6 +326,27 @@ func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 	} else {
 		c.settle(c.inLen)
 	}
+}
+
+// OnReadClosed: the client has shut down its sending side (a request
+// sent with a half-close, say). Without it the pipeline's tail would close
+// the connection once the queue drained, dropping any detached response
+// still on its way; instead the connection closes once every response
+// owed has gone. A streamed body cut short ends its reader with
+// io.ErrUnexpectedEOF.
+func (c *conn) OnReadClosed(x *eventloop.Context) {
+	if c.pipe != nil {
+		c.pipe.end(io.ErrUnexpectedEOF)
+		c.pipe = nil
+	}
+	c.bodyNext = false
+	if c.refused || len(c.held) == 0 {
+		c.closeSent = true
+		x.Close() // after what is queued, as the tail would
+		return
+	}
+	c.closing = true // pump closes after the last held response
+	c.settle(c.inLen)
 }
 
 // OnInactive drops what the connection held.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -501,4 +502,52 @@ func TestDetachStreamOrderAndClose(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the producer was not told that the client went away")
 	}
+}
+
+// A client that sends its requests and half-closes gets every answer, a
+// detached one included, before the connection closes; a streamed body
+// cut by the half-close ends its reader with io.ErrUnexpectedEOF.
+func TestDetachHalfClose(t *testing.T) {
+	buftest.CheckLeaks(t)
+	cut := make(chan error, 1)
+	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
+		switch string(req.Path) {
+		case "/slow":
+			later(50*time.Millisecond)(w, req)
+		case "/upload":
+			d := httpserver.Detach(w)
+			body := d.Body()
+			go func() {
+				_, err := io.Copy(io.Discard, body)
+				cut <- err
+				h := plainHeader
+				d.Respond(&h, []byte("cut"))
+			}()
+		default:
+			plaintext(w, req)
+		}
+	}, httpserver.WithStreamedBodies())
+	c := dial(t, addr)
+	_, err := io.WriteString(c, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/next HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	require.NoError(t, c.(*net.TCPConn).CloseWrite())
+	br := bufio.NewReader(c)
+	requireAnswer(t, br, 200, "Hello, World!")
+	requireAnswer(t, br, 200, "/echo/next")
+	expectEOF(t, br)
+
+	c = dial(t, addr)
+	_, err = io.WriteString(c, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part")
+	require.NoError(t, err)
+	time.Sleep(20 * time.Millisecond)
+	require.NoError(t, c.(*net.TCPConn).CloseWrite())
+	select {
+	case err := <-cut:
+		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the body's reader was not told of the half-close")
+	}
+	br = bufio.NewReader(c)
+	requireAnswer(t, br, 200, "cut")
+	expectEOF(t, br)
 }
