@@ -34,6 +34,9 @@ var ErrBodyGone = errors.New("httpserver: the connection closed before the reque
 // slows the client (TCP's flow control), and memory stays bounded.
 // Call it from the Handler, after Detach, for a request with BodyFollows
 // set; the first call sends "100 Continue" to a client that expects it.
+// A client that shuts down its sending side before the body's end makes
+// Read return io.ErrUnexpectedEOF; one whose connection breaks,
+// ErrBodyGone.
 // It returns nil for a request whose body is not streamed (its Body was
 // complete). Close the reader to drop the rest of the body.
 func (d *Detached) Body() io.ReadCloser {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -201,6 +202,7 @@ func TestStreamedBodyErrors(t *testing.T) {
 	_, err = io.WriteString(c, "POST /leave HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\npart")
 	require.NoError(t, err)
 	time.Sleep(20 * time.Millisecond)
+	require.NoError(t, c.(*net.TCPConn).SetLinger(0)) // a reset: gone (a FIN is TestDetachHalfClose's)
 	c.Close()
 	select {
 	case err := <-gone:

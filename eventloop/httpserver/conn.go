@@ -68,6 +68,7 @@ type conn struct {
 	pipe     *bodyPipe      // its reader, when the Handler asked for it
 	trailers *http1.Request // scratch for a streamed body's trailer fields
 
+	remote   string                    // the client's address, for Adapt (remoteAddr)
 	upgrade  func(*eventloop.Pipeline) // Upgrade's install, for after the Handler
 	upgraded bool                      // the connection left HTTP
 
@@ -332,8 +333,9 @@ func (c *conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 // sent with a half-close, say). Without it the pipeline's tail would close
 // the connection once the queue drained, dropping any detached response
 // still on its way; instead the connection closes once every response
-// owed has gone. A streamed body cut short ends its reader with
-// io.ErrUnexpectedEOF.
+// owed has gone; their context is cancelled meanwhile, as net/http
+// cancels a request's on the client's EOF. A streamed body cut short ends
+// its reader with io.ErrUnexpectedEOF.
 func (c *conn) OnReadClosed(x *eventloop.Context) {
 	if c.pipe != nil {
 		c.pipe.end(io.ErrUnexpectedEOF)
@@ -344,6 +346,12 @@ func (c *conn) OnReadClosed(x *eventloop.Context) {
 		c.closeSent = true
 		x.Close() // after what is queued, as the tail would
 		return
+	}
+	// The client can send nothing more: as net/http does, the requests'
+	// context ends (work for them may stop), but their answers still go
+	// out if they come.
+	if c.cancel != nil {
+		c.cancel()
 	}
 	c.closing = true // pump closes after the last held response
 	c.settle(c.inLen)

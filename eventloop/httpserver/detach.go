@@ -99,7 +99,9 @@ func Detach(w *http1.ResponseWriter) *Detached {
 func (d *Detached) Writer() *http1.ResponseWriter { return &d.w }
 
 // Context returns a context that is cancelled when the request's
-// connection closes: work that would answer it can stop.
+// connection closes, or when the client shuts down its sending side (as
+// net/http's request context is): work that would answer it can stop.
+// Done still sends the answer to a half-closed client.
 func (d *Detached) Context() context.Context { return d.ctx }
 
 // Flush hands what Writer holds so far to the connection and blocks the
@@ -423,6 +425,17 @@ func (c *conn) dropHeld() {
 // outstanding, or maxHeld bytes of responses wait behind them.
 func (c *conn) holdBack() bool {
 	return c.waiting >= c.s.maxDetached() || c.heldBytes >= maxHeld
+}
+
+// remoteAddr returns the client's address as a string, made once per
+// connection (Adapt sets it in every Request).
+func (c *conn) remoteAddr() string {
+	if c.remote == "" {
+		if a := c.cn.RemoteAddr(); a != nil {
+			c.remote = a.String()
+		}
+	}
+	return c.remote
 }
 
 // ConnOf returns the connection a Handler's writer answers on: its

@@ -162,6 +162,10 @@ func TestDetachConnClosed(t *testing.T) {
 	d := <-got
 	d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "text/plain"})
 	d.Writer().Write([]byte("partial"))
+	// A reset, so that the server knows the connection is gone (a FIN
+	// alone may be a half-close, after which answers are still sent:
+	// TestDetachHalfClose).
+	require.NoError(t, c.(*net.TCPConn).SetLinger(0))
 	c.Close()
 	select {
 	case <-d.Context().Done():

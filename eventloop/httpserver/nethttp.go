@@ -153,9 +153,13 @@ const bufferBeforeChunking = 2048
 // copied, since req's slices die with the Handler call.
 func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
 	target := string(req.Target)
+	proto := "HTTP/1.1"
+	if req.Minor == 0 {
+		proto = "HTTP/1.0"
+	}
 	r := &http.Request{
-		Method:     string(req.RawMethod),
-		Proto:      "HTTP/1." + strconv.Itoa(req.Minor),
+		Method:     methodString(req),
+		Proto:      proto,
 		ProtoMajor: 1,
 		ProtoMinor: req.Minor,
 		Header:     make(http.Header, len(req.Headers)),
@@ -190,15 +194,30 @@ func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
 	} else {
 		r.Body = http.NoBody
 	}
-	cn := ConnOf(w)
-	if addr := cn.RemoteAddr(); addr != nil {
-		r.RemoteAddr = addr.String()
-	}
+	r.RemoteAddr = w.Owner.(*conn).remoteAddr()
 	e.req = r
 	e.head = req.Method == http1.MethodHead
 	e.header = make(http.Header)
 	e.declared = -1
 	return nil
+}
+
+// methodString returns req's method as a string, without allocating for
+// the common ones.
+func methodString(req *http1.Request) string {
+	switch req.Method {
+	case http1.MethodGet:
+		return http.MethodGet
+	case http1.MethodHead:
+		return http.MethodHead
+	case http1.MethodPost:
+		return http.MethodPost
+	case http1.MethodPut:
+		return http.MethodPut
+	case http1.MethodDelete:
+		return http.MethodDelete
+	}
+	return string(req.RawMethod)
 }
 
 // body is a request body read before the handler runs, with net/http's
@@ -391,17 +410,26 @@ func (e *exchange) sendHead(done bool) error {
 		w.Dates = nil // the handler's own Date
 	}
 	keys := make([]string, 0, len(hdr))
-	for k := range hdr {
+	size := 0
+	for k, vs := range hdr {
 		switch k {
 		case "Content-Type", "Content-Length", "Transfer-Encoding", "Connection", "Trailer":
 			continue
 		}
 		keys = append(keys, k)
+		for _, v := range vs {
+			size += len(k) + len(v)
+		}
 	}
 	slices.Sort(keys)
+	// The names and values, copied into one allocation.
+	text := make([]byte, 0, size)
 	for _, k := range keys {
 		for _, v := range hdr[k] {
-			h.Headers = append(h.Headers, http1.Header{Name: []byte(k), Value: []byte(v)})
+			n := len(text)
+			text = append(text, k...)
+			text = append(text, v...)
+			h.Headers = append(h.Headers, http1.Header{Name: text[n : n+len(k)], Value: text[n+len(k) : n+len(k)+len(v)]})
 		}
 	}
 	if err := w.WriteHeader(&h); err != nil {
