@@ -58,13 +58,7 @@ func (d *Decoder) DecodeBody(in *buf.Composite, req *Request, f func(p []byte) e
 	}
 	if !b.chunked {
 		for b.remain > 0 && in.Len() > 0 {
-			s := in.Span(0)
-			n := int(min(int64(len(s)), b.remain))
-			err := f(s[:n])
-			in.Discard(n)
-			b.remain -= int64(n)
-			b.raw += int64(n)
-			if err != nil {
+			if err := b.lend(in, f); err != nil {
 				return false, err
 			}
 		}
@@ -111,13 +105,7 @@ func (d *Decoder) DecodeBody(in *buf.Composite, req *Request, f func(p []byte) e
 			}
 			b.remain, b.phase = n, cpData
 		case cpData:
-			s := in.Span(0)
-			n := int(min(int64(len(s)), b.remain))
-			err := f(s[:n])
-			in.Discard(n)
-			b.remain -= int64(n)
-			b.raw += int64(n)
-			if err != nil {
+			if err := b.lend(in, f); err != nil {
 				return false, err
 			}
 			if b.remain == 0 {
@@ -178,6 +166,19 @@ func (d *Decoder) DecodeBody(in *buf.Composite, req *Request, f func(p []byte) e
 		}
 	}
 	return false, nil
+}
+
+// lend passes f the body bytes at in's front, up to what is left of the
+// body (or of the chunk) and to the end of in's first component, and
+// consumes them, also when f fails.
+func (b *bodyState) lend(in *buf.Composite, f func([]byte) error) error {
+	s := in.Span(0)
+	n := int(min(int64(len(s)), b.remain))
+	err := f(s[:n])
+	in.Discard(n)
+	b.remain -= int64(n)
+	b.raw += int64(n)
+	return err
 }
 
 // gatherLine collects the line that starts at in's front into b.line, up

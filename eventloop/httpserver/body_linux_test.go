@@ -204,12 +204,7 @@ func TestStreamedBodyErrors(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, c.(*net.TCPConn).SetLinger(0)) // a reset: gone (a FIN is TestDetachHalfClose's)
 	c.Close()
-	select {
-	case err := <-gone:
-		require.ErrorIs(t, err, httpserver.ErrBodyGone)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the body's reader was not told the client left")
-	}
+	require.ErrorIs(t, recvErr(t, gone, 5*time.Second, "the body's reader was not told the client left"), httpserver.ErrBodyGone)
 }
 
 // Through Adapt, a net/http handler reads a streamed upload as it comes.

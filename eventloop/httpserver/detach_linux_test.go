@@ -167,11 +167,7 @@ func TestDetachConnClosed(t *testing.T) {
 	// TestDetachHalfClose).
 	require.NoError(t, c.(*net.TCPConn).SetLinger(0))
 	c.Close()
-	select {
-	case <-d.Context().Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the context was not cancelled when the connection closed")
-	}
+	waitDone(t, d.Context(), 5*time.Second, "the context was not cancelled when the connection closed")
 	require.ErrorIs(t, d.Done(), httpserver.ErrConnClosed)
 }
 
@@ -265,11 +261,7 @@ func TestDetachCloseDropsLater(t *testing.T) {
 	resp := requireAnswer(t, br, 200, "bye")
 	require.True(t, resp.Close)
 	expectEOF(t, br)
-	select {
-	case <-third.Context().Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the context was not cancelled when the connection closed")
-	}
+	waitDone(t, third.Context(), 5*time.Second, "the context was not cancelled when the connection closed")
 	h = plainHeader
 	require.ErrorIs(t, third.Respond(&h, []byte("never")), httpserver.ErrConnClosed)
 }
@@ -279,13 +271,7 @@ func TestDetachCloseDropsLater(t *testing.T) {
 func TestDetachThenInlineClose(t *testing.T) {
 	buftest.CheckLeaks(t)
 	got := make(chan *httpserver.Detached, 1)
-	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
-		if string(req.Path) == "/later" {
-			got <- httpserver.Detach(w)
-			return
-		}
-		plaintext(w, req)
-	})
+	_, addr := start(t, detachOn("/later", got, plaintext))
 	c := dial(t, addr)
 	_, err := io.WriteString(c, "GET /later HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/now HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 	require.NoError(t, err)
@@ -361,11 +347,7 @@ func TestConnOfAndContext(t *testing.T) {
 	ctx := <-ctxs
 	require.NoError(t, ctx.Err(), "cancelled while the connection is open")
 	c.Close()
-	select {
-	case <-ctx.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the context was not cancelled when the connection closed")
-	}
+	waitDone(t, ctx, 5*time.Second, "the context was not cancelled when the connection closed")
 	require.Panics(t, func() { httpserver.ConnOf(new(http1.ResponseWriter)) })
 }
 
@@ -500,12 +482,7 @@ func TestDetachStreamOrderAndClose(t *testing.T) {
 	require.NoError(t, err)
 	io.ReadFull(f, make([]byte, 1<<20))
 	f.Close()
-	select {
-	case err := <-gone:
-		require.ErrorIs(t, err, httpserver.ErrConnClosed)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the producer was not told that the client went away")
-	}
+	require.ErrorIs(t, recvErr(t, gone, 10*time.Second, "the producer was not told that the client went away"), httpserver.ErrConnClosed)
 }
 
 // A client that sends its requests and half-closes gets every answer, a
@@ -545,12 +522,7 @@ func TestDetachHalfClose(t *testing.T) {
 	require.NoError(t, err)
 	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, c.(*net.TCPConn).CloseWrite())
-	select {
-	case err := <-cut:
-		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the body's reader was not told of the half-close")
-	}
+	require.ErrorIs(t, recvErr(t, cut, 5*time.Second, "the body's reader was not told of the half-close"), io.ErrUnexpectedEOF)
 	br = bufio.NewReader(c)
 	requireAnswer(t, br, 200, "cut")
 	expectEOF(t, br)

@@ -106,3 +106,39 @@ func requireAnswer(t *testing.T, br *bufio.Reader, status int, body string, msgA
 	require.Equal(t, body, got, msgAndArgs...)
 	return resp
 }
+
+// recvErr returns the error ch delivers, failing the test with msg when
+// none comes within d.
+func recvErr(t *testing.T, ch <-chan error, d time.Duration, msg string) error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(d):
+		t.Fatal(msg)
+		return nil
+	}
+}
+
+// waitDone waits for ctx to end, failing the test with msg when it has
+// not within d.
+func waitDone(t *testing.T, ctx context.Context, d time.Duration, msg string) {
+	t.Helper()
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+		t.Fatal(msg)
+	}
+}
+
+// detachOn answers requests for path by detaching them and handing the
+// Detached to got, and the others with h.
+func detachOn(path string, got chan<- *httpserver.Detached, h httpserver.Handler) httpserver.Handler {
+	return func(w *http1.ResponseWriter, req *http1.Request) {
+		if string(req.Path) == path {
+			got <- httpserver.Detach(w)
+			return
+		}
+		h(w, req)
+	}
+}

@@ -223,12 +223,7 @@ func TestAdaptContextAndPanic(t *testing.T) {
 	require.NoError(t, err)
 	time.Sleep(50 * time.Millisecond)
 	c.Close()
-	select {
-	case err := <-cancelled:
-		require.ErrorIs(t, err, context.Canceled)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the request's context was not cancelled when the client left")
-	}
+	require.ErrorIs(t, recvErr(t, cancelled, 5*time.Second, "the request's context was not cancelled when the client left"), context.Canceled)
 
 	c = dial(t, addr)
 	_, err = io.WriteString(c, "GET /ok HTTP/1.1\r\nHost: x\r\n\r\nGET /panic HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n")

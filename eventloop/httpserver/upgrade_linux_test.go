@@ -74,13 +74,7 @@ func TestUpgrade(t *testing.T) {
 func TestUpgradeRefused(t *testing.T) {
 	buftest.CheckLeaks(t)
 	got := make(chan *httpserver.Detached, 1)
-	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
-		if string(req.Path) == "/later" {
-			got <- httpserver.Detach(w)
-			return
-		}
-		upgrading(w, req)
-	})
+	_, addr := start(t, detachOn("/later", got, upgrading))
 	c := dial(t, addr)
 	_, err := io.WriteString(c, "GET /upper HTTP/1.0\r\nConnection: keep-alive\r\nUpgrade: upper\r\n\r\n")
 	require.NoError(t, err)
