@@ -106,11 +106,14 @@ DURATION ?= 3s
 bench-echo:
 	cd internal/peers && $(GO) run ./cmd/echobench run -runs $(RUNS) -duration $(DURATION) -json $(CURDIR)/echo-results.json
 
-## bench-http: the HTTP/1.1 plaintext benchmark (internal/peers/cmd/httpbench):
-##             netkit (eventloop/httpserver), fasthttp and net/http, each a
-##             process pinned to CPU 0 (GOMAXPROCS=1), wrk pinned to CPU 1,
-##             256 connections, without and with 16-deep pipelining; the
-##             markdown table on stdout, every run in http-results.json
+## bench-http: the HTTP/1.1 server benchmark (internal/peers/cmd/httpbench):
+##             netkit (eventloop/httpserver, native and Adapt), fasthttp and
+##             net/http, each a process pinned to CPU 0 (GOMAXPROCS=1), the
+##             load pinned to CPU 1: plaintext and JSON with and without
+##             16-deep pipelining, a 1 ms handler at 256 and 10,000
+##             connections, 10,000 idle connections (RSS), latency from
+##             httpbench's own generator; the markdown table on stdout,
+##             every run in http-results.json
 ##             (RUNS=5 runs each, DURATION=3s each, whole seconds; needs wrk:
 ##             apt-get install wrk; SMOKE=1: one 1-second run each, for CI)
 bench-http:

@@ -235,3 +235,43 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// ProcMem is the process's resident set now (VmRSS) and its peak (VmHWM),
+// in bytes, from /proc/<pid>/status.
+func ProcMem(pid int) (rss, peak int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	return ParseMem(b)
+}
+
+// ParseMem reads VmRSS and VmHWM (kB) from a /proc/<pid>/status text, in
+// bytes.
+func ParseMem(status []byte) (rss, peak int64, err error) {
+	var haveRSS, havePeak bool
+	for line := range bytes.Lines(status) {
+		f := strings.Fields(string(line))
+		if len(f) != 3 || f[2] != "kB" {
+			continue
+		}
+		var dst *int64
+		switch f[0] {
+		case "VmRSS:":
+			dst, haveRSS = &rss, true
+		case "VmHWM:":
+			dst, havePeak = &peak, true
+		default:
+			continue
+		}
+		kb, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("status line %q: %w", bytes.TrimSpace(line), err)
+		}
+		*dst = kb << 10
+	}
+	if !haveRSS || !havePeak {
+		return 0, 0, errors.New("status has no VmRSS or VmHWM line")
+	}
+	return rss, peak, nil
+}

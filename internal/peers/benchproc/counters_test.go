@@ -96,3 +96,16 @@ func TestProcIOOfSelf(t *testing.T) {
 	assert.GreaterOrEqual(t, d.Syscr, uint64(n), "reads: %+v then %+v", before, after)
 	assert.GreaterOrEqual(t, d.Syscw, uint64(n), "writes: %+v then %+v", before, after)
 }
+
+func TestParseMem(t *testing.T) {
+	rss, peak, err := ParseMem([]byte("Name:\tx\nVmHWM:\t   20480 kB\nVmRSS:\t   10240 kB\nThreads:\t3\n"))
+	require.NoError(t, err)
+	assert.Equal(t, int64(10240<<10), rss)
+	assert.Equal(t, int64(20480<<10), peak)
+	_, _, err = ParseMem([]byte("Name:\tx\nVmRSS:\t 1 kB\n"))
+	require.Error(t, err, "no VmHWM line")
+	rss, peak, err = ProcMem(os.Getpid())
+	require.NoError(t, err)
+	assert.Positive(t, rss)
+	assert.GreaterOrEqual(t, peak, rss)
+}

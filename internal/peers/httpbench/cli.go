@@ -1,11 +1,11 @@
-// Package httpbench is netkit's HTTP/1.1 plaintext benchmark: the
-// TechEmpower plaintext endpoint (GET /plaintext → "Hello, World!") served
-// by netkit's eventloop/httpserver, fasthttp and net/http, and a runner
-// that starts each server as its own process pinned to CPU 0 with
-// GOMAXPROCS=1, checks its answers, loads it with wrk pinned to CPU 1 (256
-// connections, with and without 16-deep pipelining), and reports
-// requests/s, p99 latency and the server's CPU time per request. See
-// README.md.
+// Package httpbench is netkit's HTTP/1.1 server benchmark: the
+// TechEmpower plaintext and JSON endpoints and a handler that waits 1 ms,
+// served by netkit's eventloop/httpserver (natively and through Adapt),
+// fasthttp and net/http, and a runner that starts each server as its own
+// process pinned to CPU 0 with GOMAXPROCS=1, checks its answers, loads it
+// with wrk or with its own latency generator pinned to CPU 1 (or holds
+// 10,000 idle connections to it), and reports requests/s, latency, the
+// server's CPU time per request and its resident set. See README.md.
 package httpbench
 
 import (
@@ -22,7 +22,7 @@ import (
 	"github.com/netkit/netkit/internal/peers/benchproc"
 )
 
-// Main runs one subcommand: serve or run.
+// Main runs one subcommand: serve, run or load.
 func Main(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		usage(stderr)
@@ -34,6 +34,8 @@ func Main(stdout, stderr io.Writer, args []string) error {
 		return registry.ServeCmd(stdout, stderr, "httpbench", args[1:], "netkit", ChildArgs())
 	case "run":
 		return cmdRun(stdout, stderr, args[1:])
+	case "load":
+		return cmdLoad(stdout, stderr, args[1:])
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return nil
@@ -45,6 +47,7 @@ func Main(stdout, stderr io.Writer, args []string) error {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, `usage: httpbench serve -impl %s -addr 127.0.0.1:0
        httpbench run [-servers %s] [-scenarios %s] [-runs 3] [-duration 5s] [-json out] [-smoke]
+       httpbench load -addr 127.0.0.1:8080 [-path /plaintext] [-conns 256] [-depth 16] [-duration 5s]
 `, strings.Join(Servers(), "|"), strings.Join(Servers(), ","), strings.Join(scenarioNames(), ","))
 }
 

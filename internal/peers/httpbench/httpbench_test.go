@@ -152,10 +152,12 @@ func TestRunSmoke(t *testing.T) {
 	}
 	var out, errb strings.Builder
 	json := t.TempDir() + "/r.json"
-	err := Main(&out, &errb, []string{"run", "-smoke", "-scenarios", "plaintext-pipelined16", "-json", json})
+	err := Main(&out, &errb, []string{"run", "-smoke", "-scenarios", "plaintext-pipelined16,idle10k,latency-pipelined16", "-json", json})
 	require.NoError(t, err, "run\n%s", errb.String())
 	for _, impl := range Servers() {
-		assert.Contains(t, out.String(), "| "+impl+" | 16 |", "no row for %s in\n%s", impl, out.String())
+		assert.Contains(t, out.String(), "| plaintext-pipelined16 | "+impl+" | 256 | 16 |", "no row for %s in\n%s", impl, out.String())
+		assert.Contains(t, out.String(), "| idle10k (idle) | "+impl+" | 10000 | – |", "no row for %s in\n%s", impl, out.String())
+		assert.Contains(t, out.String(), "| latency-pipelined16 (gen) | "+impl+" | 256 | 16 |", "no row for %s in\n%s", impl, out.String())
 	}
 	assert.FileExists(t, json)
 }
@@ -170,4 +172,103 @@ func TestWrkMissing(t *testing.T) {
 	err := Main(&out, &errb, []string{"run", "-smoke"})
 	require.Error(t, err, "run without wrk: err %v, stderr %q", err, errb.String())
 	require.Contains(t, errb.String(), "wrk not found", "run without wrk: err %v, stderr %q", err, errb.String())
+}
+
+func TestResponseLen(t *testing.T) {
+	const ok = "HTTP/1.1 200 OK\r\ncontent-length: 5\r\nServer: x\r\n\r\nhello"
+	for _, tc := range []struct {
+		name string
+		in   string
+		n    int
+		bad  bool
+	}{
+		{"whole", ok, len(ok), false},
+		{"two", ok + ok, len(ok), false},
+		{"body short", ok[:len(ok)-1], 0, false},
+		{"header short", ok[:20], 0, false},
+		{"status", strings.Replace(ok, "200 OK", "503 Busy", 1), 0, true},
+		{"no length", strings.Replace(ok, "content-length: 5\r\n", "", 1), 0, true},
+		{"bad length", strings.Replace(ok, ": 5", ": -5", 1), 0, true},
+		{"huge header", "HTTP/1.1 200 OK\r\nX: " + strings.Repeat("a", 9<<10), 0, true},
+	} {
+		n, err := responseLen([]byte(tc.in))
+		if tc.bad {
+			assert.Error(t, err, tc.name)
+			continue
+		}
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.n, n, tc.name)
+	}
+}
+
+// TestGenerate loads an in-process netkit server with the latency
+// generator, pipelined, and then a server that answers 503, which must
+// count as errors.
+func TestGenerate(t *testing.T) {
+	srv, err := registry.Start("netkit", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer srv.Stop()
+	r, err := generate(t.Context(), genConfig{addr: srv.Addr, path: Path, conns: 4, depth: 8, duration: 200 * time.Millisecond})
+	require.NoError(t, err)
+	require.Zero(t, r.Errors, "errors: %s", r.FirstErr)
+	require.Positive(t, r.Requests)
+	assert.Zero(t, r.Requests%8, "%d responses, not whole batches of 8", r.Requests)
+	assert.True(t, 0 < r.P50us && r.P50us <= r.P99us && r.P99us <= r.P999us && r.P999us <= r.MaxUs, "%+v", r)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				b := make([]byte, 4096)
+				for {
+					if _, err := c.Read(b); err != nil {
+						return
+					}
+					io.WriteString(c, "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")
+				}
+			}()
+		}
+	}()
+	r, err = generate(t.Context(), genConfig{addr: ln.Addr().String(), path: Path, conns: 2, depth: 1, duration: 100 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), r.Errors, "both connections got a 503")
+	assert.Contains(t, r.FirstErr, "503")
+}
+
+// TestHoldIdle opens idle connections to an in-process server and reads
+// this process's resident set; a server that closes every connection
+// makes the run invalid.
+func TestHoldIdle(t *testing.T) {
+	srv, err := registry.Start("netkit", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer srv.Stop()
+	sc := Scenario{Name: "idle", Path: Path, Conns: 100, Kind: kindIdle}
+	var m Measurement
+	require.NoError(t, holdIdle(t.Context(), srv.Addr, sc, os.Getpid(), &m))
+	require.NoError(t, m.valid(sc))
+	assert.Equal(t, int64(100), m.Requests)
+	assert.Positive(t, m.ServerRSS)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	m = Measurement{}
+	require.NoError(t, holdIdle(t.Context(), ln.Addr().String(), sc, os.Getpid(), &m))
+	require.Error(t, m.valid(sc), "every connection was closed unanswered")
 }

@@ -16,29 +16,42 @@ func init() {
 	starters["netkit-adapt"] = startNetkitAdapt
 }
 
-// The netkit plaintext answer: one header shared by every response, and a
-// 404 for other paths.
+// The netkit answers: one header per endpoint shared by every response,
+// and a 404 for other paths.
 var (
 	nkPlaintext = http1.ResponseHeader{ContentType: ContentType, Server: "netkit"}
+	nkJSON      = http1.ResponseHeader{ContentType: JSONType, Server: "netkit"}
 	nkNotFound  = http1.ResponseHeader{Status: 404, ContentType: ContentType, Server: "netkit"}
 	nkBody      = []byte(Body)
 )
 
-func netkitPlaintext(w *http1.ResponseWriter, req *http1.Request) {
-	h := &nkPlaintext
-	if string(req.Path) != Path {
-		h = &nkNotFound
+func netkitHandler(w *http1.ResponseWriter, req *http1.Request) {
+	h, body := &nkPlaintext, nkBody
+	var delay bool
+	switch string(req.Path) {
+	case Path:
+	case JSONPath:
+		h, body = &nkJSON, jsonMessage()
+	case DelayPath:
+		delay = true
+	default:
+		h, body = &nkNotFound, nil
 	}
 	if !req.KeepAlive {
 		c := *h
 		c.Close = true
 		h = &c
 	}
-	if h == &nkNotFound {
-		w.Respond(h, nil)
+	if delay {
+		// The request outlives the handler: answer it from a goroutine.
+		d := httpserver.Detach(w)
+		go func() {
+			time.Sleep(Delay)
+			d.Respond(h, body)
+		}()
 		return
 	}
-	w.Respond(h, nkBody)
+	w.Respond(h, body)
 }
 
 // startNetkit serves the plaintext endpoint with eventloop/httpserver on
@@ -49,7 +62,7 @@ func startNetkit(addr string) (*benchproc.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return serveNetkit(g, addr, netkitPlaintext)
+	return serveNetkit(g, addr, netkitHandler)
 }
 
 // startNetkitAdapt serves nethttp's handler, a ServeMux route, with
@@ -60,7 +73,7 @@ func startNetkitAdapt(addr string) (*benchproc.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return serveNetkit(g, addr, httpserver.Adapt(plaintextMux("netkit-adapt")))
+	return serveNetkit(g, addr, httpserver.Adapt(benchMux("netkit-adapt")))
 }
 
 // serveNetkit runs h on g's loops at addr.

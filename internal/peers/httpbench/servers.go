@@ -2,6 +2,7 @@ package httpbench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -19,6 +20,39 @@ const (
 	Body        = "Hello, World!"
 	ContentType = "text/plain"
 )
+
+// The JSON endpoint of the TechEmpower benchmarks: GET /json answers 200
+// with Content-Type application/json and JSONBody, the message object
+// serialized for each request with encoding/json by every server.
+const (
+	JSONPath = "/json"
+	JSONBody = `{"message":"Hello, World!"}`
+	JSONType = "application/json"
+)
+
+// The slow endpoint: GET /delay waits Delay (a stand-in for a database or
+// an outbound call), then answers as /plaintext does. net/http and
+// fasthttp sleep in their handler's goroutine; netkit's handler detaches
+// the request and answers from a goroutine that sleeps.
+const (
+	DelayPath = "/delay"
+	Delay     = time.Millisecond
+)
+
+// message is the JSON endpoint's object.
+type message struct {
+	Message string `json:"message"`
+}
+
+// jsonMessage serializes the JSON endpoint's object, as each server does
+// per request.
+func jsonMessage() []byte {
+	b, err := json.Marshal(&message{Message: Body})
+	if err != nil {
+		panic(err) // a fixed struct of one string cannot fail
+	}
+	return b
+}
 
 // starters holds every plaintext server this binary can run, by -impl
 // name, each in the shape its library's documentation shows, with its
@@ -46,7 +80,15 @@ func startFasthttp(addr string) (*benchproc.Server, error) {
 	s := &fasthttp.Server{
 		Name: "fasthttp",
 		Handler: func(ctx *fasthttp.RequestCtx) {
-			if string(ctx.Path()) != Path {
+			switch string(ctx.Path()) {
+			case Path:
+			case JSONPath:
+				ctx.SetContentType(JSONType)
+				ctx.SetBody(jsonMessage())
+				return
+			case DelayPath:
+				time.Sleep(Delay)
+			default:
 				ctx.Error("not found", fasthttp.StatusNotFound)
 				return
 			}
@@ -66,17 +108,27 @@ func startFasthttp(addr string) (*benchproc.Server, error) {
 	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
 }
 
-// plaintextMux is the net/http plaintext handler: a ServeMux route that
-// sets Content-Type and Server and writes the body; the server adds Date
-// and Content-Length.
-func plaintextMux(server string) *http.ServeMux {
+// benchMux is the net/http handler: ServeMux routes that set Content-Type
+// and Server and write the body; the server adds Date and Content-Length.
+func benchMux(server string) *http.ServeMux {
 	body := []byte(Body)
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+Path, func(w http.ResponseWriter, r *http.Request) {
+	plain := func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h["Content-Type"] = []string{ContentType}
 		h["Server"] = []string{server}
 		w.Write(body)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+Path, plain)
+	mux.HandleFunc("GET "+JSONPath, func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h["Content-Type"] = []string{JSONType}
+		h["Server"] = []string{server}
+		w.Write(jsonMessage())
+	})
+	mux.HandleFunc("GET "+DelayPath, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(Delay)
+		plain(w, r)
 	})
 	return mux
 }
@@ -89,7 +141,7 @@ func startNetHTTP(addr string) (*benchproc.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &http.Server{Handler: plaintextMux("nethttp")}
+	s := &http.Server{Handler: benchMux("nethttp")}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
 	stop := func() error {

@@ -50,6 +50,18 @@ type WrkResult struct {
 	Raw          string  `json:"-"`
 }
 
+// valid reports whether the run of sc counts: it had responses and no
+// errors of any kind; an idle run, all its connections.
+func (m Measurement) valid(sc Scenario) error {
+	if sc.Kind == kindIdle {
+		if m.SocketErrors > 0 {
+			return fmt.Errorf("%d of %d connections failed (%s)", m.SocketErrors, sc.Conns, m.Raw)
+		}
+		return nil
+	}
+	return m.WrkResult.Valid()
+}
+
 // Valid reports whether the run counts: it had responses and no errors of
 // any kind.
 func (r WrkResult) Valid() error {

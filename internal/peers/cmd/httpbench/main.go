@@ -1,11 +1,13 @@
-// Command httpbench is netkit's HTTP/1.1 plaintext benchmark (make
-// bench-http): the TechEmpower plaintext endpoint served by netkit's
-// eventloop/httpserver, fasthttp and net/http, each a process pinned to
-// CPU 0, loaded by wrk pinned to CPU 1, with a markdown table on stdout.
+// Command httpbench is netkit's HTTP/1.1 server benchmark (make
+// bench-http): the TechEmpower plaintext and JSON endpoints and a 1 ms
+// handler served by netkit's eventloop/httpserver, fasthttp and net/http,
+// each a process pinned to CPU 0, loaded by wrk or httpbench's latency
+// generator pinned to CPU 1, with a markdown table on stdout.
 //
 //	go run ./cmd/httpbench run -runs 3 -duration 5s -json http-results.json
 //	go run ./cmd/httpbench run -smoke
 //	go run ./cmd/httpbench serve -impl netkit -addr 127.0.0.1:8080
+//	go run ./cmd/httpbench load -addr 127.0.0.1:8080 -depth 16
 package main
 
 import (
