@@ -78,6 +78,14 @@ const (
 // Detach panics when w is not a writer the server handed to a Handler
 // that is running, or when it is called twice for one request.
 func Detach(w *http1.ResponseWriter) *Detached {
+	d := new(Detached)
+	detachInto(w, d)
+	return d
+}
+
+// detachInto is Detach into a Detached the caller allocated (Adapt's
+// exchange holds one).
+func detachInto(w *http1.ResponseWriter, d *Detached) {
 	c, ok := w.Owner.(*conn)
 	if !ok || !c.cn.Loop().InLoop() || !c.inHandler {
 		panic("httpserver: Detach called outside a Handler")
@@ -85,12 +93,11 @@ func Detach(w *http1.ResponseWriter) *Detached {
 	if c.current != nil {
 		panic("httpserver: Detach called twice for one request")
 	}
-	d := &Detached{c: c, ctx: c.context()}
+	d.c, d.ctx = c, c.context()
 	d.req.Method, d.req.Minor, d.req.KeepAlive = c.req.Method, c.req.Minor, c.req.KeepAlive
 	d.w.Dates, d.w.Alloc, d.w.BufferSize = c.w.Dates, c.w.Alloc, c.w.BufferSize
 	d.w.Begin(&d.req)
 	c.current = d
-	return d
 }
 
 // Writer returns the writer the response goes to: Respond, or

@@ -90,7 +90,8 @@ func (a *adapter) serve(w *http1.ResponseWriter, req *http1.Request) {
 		w.Respond(&h, []byte("400 Bad Request: "+err.Error()+"\n"))
 		return
 	}
-	e.d = Detach(w)
+	e.d = &e.detached
+	detachInto(w, e.d)
 	if req.BodyFollows { // WithStreamedBodies: the handler reads it as it comes
 		e.req.Body = e.d.Body()
 	}
@@ -129,19 +130,36 @@ func (a *adapter) work() {
 // An exchange is one request through Adapt: the net/http request and the
 // ResponseWriter h writes to.
 type exchange struct {
-	a   *adapter
-	d   *Detached
-	req *http.Request
+	a        *adapter
+	d        *Detached // &detached
+	detached Detached
+	req      *http.Request
+	cancel   context.CancelFunc // the request's context's
 
 	header      http.Header
 	status      int
-	wroteHeader bool        // the status is decided (WriteHeader, or a first Write)
-	sent        http.Header // the header as it was at WriteHeader
-	headOut     bool        // the head is written to the Detached
-	buf         []byte      // body bytes before the head goes out (up to bufferBeforeChunking)
-	declared    int64       // the handler's Content-Length, or -1
-	written     int64       // body bytes written
-	head        bool        // a HEAD request
+	wroteHeader bool // the status is decided (WriteHeader, or a first Write)
+	sent        sent // the header as it was at WriteHeader
+	headOut     bool // the head is written to the Detached
+	buf         []byte
+	declared    int64 // the handler's Content-Length, or -1
+	written     int64 // body bytes written
+	head        bool  // a HEAD request
+
+	// bufArr holds buf (body bytes before the head goes out, up to
+	// bufferBeforeChunking) while they are few.
+	bufArr [64]byte
+}
+
+// sent is the response header as the handler had it at WriteHeader,
+// already in http1's terms: later changes to the map do not count.
+type sent struct {
+	fields      []http1.Header // sorted by name, values in order
+	contentType string
+	hasType     bool // a Content-Type was set (even to nothing)
+	encoded     bool // a Content-Encoding was set: no sniffing
+	close       bool // Connection: close
+	ownDate     bool // the handler set Date
 }
 
 // bufferBeforeChunking is how much of a body net/http holds before it
@@ -152,18 +170,39 @@ const bufferBeforeChunking = 2048
 // build makes the net/http request from req, on the loop: everything is
 // copied, since req's slices die with the Handler call.
 func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
-	target := string(req.Target)
+	// The target, the host, and the header's names and values, copied
+	// into one string; the one-value slices into one array: three
+	// allocations for all of it.
+	size := len(req.Target) + len(req.Host)
+	for _, f := range req.Headers {
+		size += len(f.Name) + len(f.Value)
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	sb.Write(req.Target)
+	sb.Write(req.Host)
+	for _, f := range req.Headers {
+		sb.Write(f.Name)
+		sb.Write(f.Value)
+	}
+	all := sb.String()
+	next := func(n int) string {
+		s := all[:n]
+		all = all[n:]
+		return s
+	}
+	target, host := next(len(req.Target)), next(len(req.Host))
 	proto := "HTTP/1.1"
 	if req.Minor == 0 {
 		proto = "HTTP/1.0"
 	}
-	r := &http.Request{
+	r := http.Request{
 		Method:     methodString(req),
 		Proto:      proto,
 		ProtoMajor: 1,
 		ProtoMinor: req.Minor,
 		Header:     make(http.Header, len(req.Headers)),
-		Host:       string(req.Host),
+		Host:       host,
 		RequestURI: target,
 		Close:      !req.KeepAlive,
 	}
@@ -173,12 +212,20 @@ func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
 	} else if r.URL, err = url.ParseRequestURI(target); err != nil {
 		return err
 	}
-	for _, f := range req.Headers {
-		k := http.CanonicalHeaderKey(string(f.Name))
+	vals := make([]string, len(req.Headers))
+	for i, f := range req.Headers {
+		// CanonicalHeaderKey returns a name in canonical form as it is.
+		k := http.CanonicalHeaderKey(next(len(f.Name)))
+		v := next(len(f.Value))
 		if k == "Host" {
 			continue // net/http moves it to Request.Host
 		}
-		r.Header[k] = append(r.Header[k], string(f.Value))
+		if vs, ok := r.Header[k]; ok {
+			r.Header[k] = append(vs, v)
+			continue
+		}
+		vals[i] = v
+		r.Header[k] = vals[i : i+1 : i+1]
 	}
 	r.ContentLength = int64(len(req.Body))
 	if req.BodyFollows {
@@ -194,11 +241,16 @@ func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
 	} else {
 		r.Body = http.NoBody
 	}
-	r.RemoteAddr = w.Owner.(*conn).remoteAddr()
-	e.req = r
+	c := w.Owner.(*conn)
+	r.RemoteAddr = c.remoteAddr()
+	// net/http cancels the context when the handler returns (run), and
+	// when the connection closes (the connection's context, its parent).
+	ctx, cancel := context.WithCancel(c.context())
+	e.req, e.cancel = r.WithContext(ctx), cancel
 	e.head = req.Method == http1.MethodHead
 	e.header = make(http.Header)
 	e.declared = -1
+	e.buf = e.bufArr[:0]
 	return nil
 }
 
@@ -241,9 +293,7 @@ func (b *body) Close() error {
 
 // run serves the exchange on a worker: h, then the response's end.
 func (e *exchange) run() {
-	ctx, cancel := context.WithCancel(e.d.Context())
-	e.req = e.req.WithContext(ctx)
-	defer cancel() // net/http cancels the context when the handler returns
+	defer e.cancel()
 	defer func() {
 		if v := recover(); v != nil {
 			if v != http.ErrAbortHandler {
@@ -284,13 +334,54 @@ func (e *exchange) WriteHeader(code int) {
 	}
 	e.wroteHeader = true
 	e.status = code
-	e.sent = e.header.Clone()
-	if v := e.sent.Get("Content-Length"); v != "" {
+	e.snapshot()
+}
+
+// snapshot takes the header as it is now into e.sent: the fields http1
+// writes as they are, sorted by name (net/http sorts them too), in two
+// allocations, and what the framing needs of the others.
+func (e *exchange) snapshot() {
+	hdr := e.header
+	if v := hdr.Get("Content-Length"); v != "" {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
 			e.declared = n
 		} else {
 			e.logf("http: invalid Content-Length of %q", v)
-			e.sent.Del("Content-Length")
+		}
+	}
+	st := &e.sent
+	var ct []string
+	ct, st.hasType = hdr["Content-Type"]
+	if len(ct) > 0 {
+		st.contentType = ct[0]
+	}
+	st.encoded = hdr.Get("Content-Encoding") != ""
+	st.close = strings.EqualFold(hdr.Get("Connection"), "close")
+	_, st.ownDate = hdr["Date"]
+	var keyArr [8]string
+	keys, size, n := keyArr[:0], 0, 0
+	for k, vs := range hdr {
+		switch k {
+		case "Content-Type", "Content-Length", "Transfer-Encoding", "Connection", "Trailer":
+			continue
+		}
+		keys = append(keys, k)
+		for _, v := range vs {
+			size += len(k) + len(v)
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	slices.Sort(keys)
+	text := make([]byte, 0, size)
+	st.fields = make([]http1.Header, 0, n)
+	for _, k := range keys {
+		for _, v := range hdr[k] {
+			i := len(text)
+			text = append(append(text, k...), v...)
+			st.fields = append(st.fields, http1.Header{Name: text[i : i+len(k)], Value: text[i+len(k) : i+len(k)+len(v)]})
 		}
 	}
 }
@@ -386,7 +477,7 @@ func (e *exchange) finish() {
 func (e *exchange) sendHead(done bool) error {
 	e.headOut = true
 	h := http1.ResponseHeader{Status: e.status, ContentLength: -1}
-	hdr := e.sent
+	hdr := &e.sent
 	switch {
 	case e.declared >= 0:
 		h.ContentLength = e.declared
@@ -395,43 +486,17 @@ func (e *exchange) sendHead(done bool) error {
 	case done && (!e.head || e.written > 0):
 		h.ContentLength = e.written
 	}
-	if ct, ok := hdr["Content-Type"]; ok {
-		if len(ct) > 0 {
-			h.ContentType = ct[0]
-		}
-	} else if bodyAllowed(e.status) && len(e.buf) > 0 && hdr.Get("Content-Encoding") == "" {
+	if hdr.hasType {
+		h.ContentType = hdr.contentType
+	} else if bodyAllowed(e.status) && len(e.buf) > 0 && !hdr.encoded {
 		h.ContentType = http.DetectContentType(e.buf)
 	}
-	if strings.EqualFold(hdr.Get("Connection"), "close") || e.req.Close {
-		h.Close = true
-	}
+	h.Close = hdr.close || e.req.Close
 	w := e.d.Writer()
-	if _, ok := hdr["Date"]; ok {
+	if hdr.ownDate {
 		w.Dates = nil // the handler's own Date
 	}
-	keys := make([]string, 0, len(hdr))
-	size := 0
-	for k, vs := range hdr {
-		switch k {
-		case "Content-Type", "Content-Length", "Transfer-Encoding", "Connection", "Trailer":
-			continue
-		}
-		keys = append(keys, k)
-		for _, v := range vs {
-			size += len(k) + len(v)
-		}
-	}
-	slices.Sort(keys)
-	// The names and values, copied into one allocation.
-	text := make([]byte, 0, size)
-	for _, k := range keys {
-		for _, v := range hdr[k] {
-			n := len(text)
-			text = append(text, k...)
-			text = append(text, v...)
-			h.Headers = append(h.Headers, http1.Header{Name: text[n : n+len(k)], Value: text[n+len(k) : n+len(k)+len(v)]})
-		}
-	}
+	h.Headers = hdr.fields
 	if err := w.WriteHeader(&h); err != nil {
 		e.logf("httpserver: the net/http handler's response head was refused: %v", err)
 		e.d.abort()

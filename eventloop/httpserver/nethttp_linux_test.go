@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -104,6 +106,17 @@ func differentialMux() http.Handler {
 		_, err = r.Body.Read(make([]byte, 1))
 		fmt.Fprintf(w, "%d %v %q %q after close: %v", r.ContentLength, r.TransferEncoding, r.Header.Get("X-Req"), b, err)
 	})
+	mux.HandleFunc("GET /headers", func(w http.ResponseWriter, r *http.Request) {
+		// Appending to one value's slice must not touch another's.
+		r.Header.Add("X-A", "added")
+		keys := slices.Sorted(maps.Keys(r.Header))
+		for _, k := range keys {
+			fmt.Fprintf(w, "%s=%q\n", k, r.Header[k])
+		}
+		for i := range 12 { // more response fields than the snapshot's stack array
+			w.Header().Set(fmt.Sprintf("X-Out-%02d", i), strings.Repeat("v", i))
+		}
+	})
 	mux.HandleFunc("GET /request", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "%s %s %s %d.%d host=%s uri=%s close=%v", r.Method, r.URL.Path, r.Proto, r.ProtoMajor, r.ProtoMinor, r.Host, r.RequestURI, r.Close)
 	})
@@ -138,6 +151,7 @@ var differentialRequests = []string{
 	"POST /echo HTTP/1.1\r\nHost: x\r\nX-Req: yes\r\nContent-Length: 11\r\n\r\nhello world",
 	"POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
 	"POST /echo HTTP/1.1\r\nHost: x\r\n\r\n",
+	"GET /headers HTTP/1.1\r\nHost: x\r\nx-a: 1\r\nX-B: 2\r\nx-A: 3\r\nACCEPT: */*\r\nX-Empty:\r\n\r\n",
 	"GET /request HTTP/1.1\r\nHost: example.com:8080\r\n\r\n",
 	"GET /request HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
 	"GET /request HTTP/1.0\r\nHost: x\r\n\r\n",
