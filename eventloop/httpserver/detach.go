@@ -95,10 +95,16 @@ func detachInto(w *http1.ResponseWriter, d *Detached) {
 	}
 	d.c, d.ctx = c, c.context()
 	d.req.Method, d.req.Minor, d.req.KeepAlive = c.req.Method, c.req.Minor, c.req.KeepAlive
-	d.w.Dates, d.w.Alloc, d.w.BufferSize = c.w.Dates, c.w.Alloc, c.w.BufferSize
+	d.w.Dates, d.w.Alloc, d.w.BufferSize = c.w.Dates, c.w.Alloc, detachedBuffer
 	d.w.Begin(&d.req)
 	c.current = d
 }
+
+// detachedBuffer is the size of a detached response's buffers until it
+// streams (Write, Flush): a short answer waits in one of these, not in a
+// connection-sized one, while the responses before it are outstanding
+// (16 held per connection by default).
+const detachedBuffer = 1 << 10
 
 // Writer returns the writer the response goes to: Respond, or
 // WriteHeader, Write and End (or WriteHeaderOnly), as in a Handler. What
@@ -125,6 +131,7 @@ func (d *Detached) Flush() error {
 	if d.state.Load() != dOpen {
 		return ErrConnClosed
 	}
+	d.w.BufferSize = d.c.w.BufferSize // streaming: full-sized buffers from now on
 	var bufs []*buf.Buffer
 	for b := d.w.Take(); b != nil; b = d.w.Take() {
 		bufs = append(bufs, b)
@@ -144,6 +151,7 @@ func (d *Detached) Flush() error {
 // io.Copy and the like, paced by the client. The head must have been
 // written (Writer().WriteHeader).
 func (d *Detached) Write(p []byte) (int, error) {
+	d.w.BufferSize = d.c.w.BufferSize // streaming: full-sized buffers
 	n, err := d.w.Write(p)
 	if err != nil {
 		return n, err
