@@ -116,15 +116,7 @@ func TestCheckServerRefuses(t *testing.T) {
 		"closing": "HTTP/1.1 200 OK\r\nServer: x\r\n" + date + "Connection: close\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!",
 	} {
 		t.Run(name, func(t *testing.T) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			require.NoError(t, err)
-			defer ln.Close()
-			go func() {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				defer c.Close()
+			addr := fakeServer(t, func(c net.Conn) {
 				b := make([]byte, 4096)
 				for {
 					if _, err := c.Read(b); err != nil {
@@ -132,8 +124,8 @@ func TestCheckServerRefuses(t *testing.T) {
 					}
 					io.WriteString(c, resp)
 				}
-			}()
-			require.Error(t, checkServer(ln.Addr().String()), "checkServer accepted a wrong answer")
+			})
+			require.Error(t, checkServer(addr), "checkServer accepted a wrong answer")
 		})
 	}
 }
@@ -215,28 +207,16 @@ func TestGenerate(t *testing.T) {
 	assert.Zero(t, r.Requests%8, "%d responses, not whole batches of 8", r.Requests)
 	assert.True(t, 0 < r.P50us && r.P50us <= r.P99us && r.P99us <= r.P999us && r.P999us <= r.MaxUs, "%+v", r)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	go func() {
+	busy := fakeServer(t, func(c net.Conn) {
+		b := make([]byte, 4096)
 		for {
-			c, err := ln.Accept()
-			if err != nil {
+			if _, err := c.Read(b); err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				b := make([]byte, 4096)
-				for {
-					if _, err := c.Read(b); err != nil {
-						return
-					}
-					io.WriteString(c, "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")
-				}
-			}()
+			io.WriteString(c, "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")
 		}
-	}()
-	r, err = generate(t.Context(), genConfig{addr: ln.Addr().String(), path: Path, conns: 2, depth: 1, duration: 100 * time.Millisecond})
+	})
+	r, err = generate(t.Context(), genConfig{addr: busy, path: Path, conns: 2, depth: 1, duration: 100 * time.Millisecond})
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), r.Errors, "both connections got a 503")
 	assert.Contains(t, r.FirstErr, "503")
@@ -256,19 +236,30 @@ func TestHoldIdle(t *testing.T) {
 	assert.Equal(t, int64(100), m.Requests)
 	assert.Positive(t, m.ServerRSS)
 
+	closing := fakeServer(t, func(net.Conn) {})
+	m = Measurement{}
+	require.NoError(t, holdIdle(t.Context(), closing, sc, os.Getpid(), &m))
+	require.Error(t, m.valid(sc), "every connection was closed unanswered")
+}
+
+// fakeServer listens on a loopback port until the test ends, runs serve
+// on each connection it accepts, in a goroutine, closes the connection
+// when serve returns, and returns the address.
+func fakeServer(t *testing.T, serve func(net.Conn)) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			c.Close()
+			go func() {
+				defer c.Close()
+				serve(c)
+			}()
 		}
 	}()
-	m = Measurement{}
-	require.NoError(t, holdIdle(t.Context(), ln.Addr().String(), sc, os.Getpid(), &m))
-	require.Error(t, m.valid(sc), "every connection was closed unanswered")
+	return ln.Addr().String()
 }
