@@ -197,26 +197,33 @@ const clockTicks = 100
 
 // ProcCPU is the process's utime+stime in seconds (/proc/<pid>/stat).
 func ProcCPU(pid int) (float64, error) {
+	user, sys, err := ProcTimes(pid)
+	return user + sys, err
+}
+
+// ProcTimes is the process's user time (utime) and system time (stime) in
+// seconds (/proc/<pid>/stat).
+func ProcTimes(pid int) (user, sys float64, err error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	// The command name may hold spaces; the fields follow its ')'.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no ')'", pid)
+		return 0, 0, fmt.Errorf("/proc/%d/stat: no ')'", pid)
 	}
 	f := strings.Fields(string(b[i+1:]))
 	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+		return 0, 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
 	}
 	// Fields 14 and 15 of stat(5); f[0] is field 3.
 	ut, err1 := strconv.ParseUint(f[11], 10, 64)
 	st, err2 := strconv.ParseUint(f[12], 10, 64)
 	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return float64(ut+st) / clockTicks, nil
+	return float64(ut) / clockTicks, float64(st) / clockTicks, nil
 }
 
 type syncBuffer struct {

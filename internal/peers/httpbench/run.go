@@ -60,7 +60,8 @@ type Measurement struct {
 	WrkResult
 	ServerCPU     float64 `json:"server_cpu_s"` // over wrk's run
 	CPUPerReqUs   float64 `json:"server_cpu_us_per_req"`
-	ServerCPUFrac float64 `json:"server_cpu_fraction"` // server CPU / wrk's time
+	SysPerReqUs   float64 `json:"server_sys_us_per_req"` // of it, in the kernel
+	ServerCPUFrac float64 `json:"server_cpu_fraction"`   // server CPU / wrk's time
 	// ServerRSS is the server's resident set in bytes: its peak (VmHWM)
 	// after a loaded run, and its current one with the idle connections
 	// open (kind idle).
@@ -127,8 +128,8 @@ func runAll(ctx context.Context, stderr io.Writer, rc runConfig) ([]Measurement,
 			if m.Invalid != "" {
 				fmt.Fprintf(stderr, "\n*** httpbench: %s, %s, run %d is INVALID: %s ***\n%s\n", sc.Name, srv, r, m.Invalid, m.Raw)
 			}
-			fmt.Fprintf(stderr, "httpbench: %-22s %-8s run %d: %.0f req/s, p99 %.0f µs, server CPU %.2f µs/req (%.0f%%)\n",
-				sc.Name, srv, r, m.RPS, m.P99us, m.CPUPerReqUs, 100*m.ServerCPUFrac)
+			fmt.Fprintf(stderr, "httpbench: %-22s %-8s run %d: %.0f req/s, p99 %.0f µs, server CPU %.2f µs/req (%.2f of it system, %.0f%%)\n",
+				sc.Name, srv, r, m.RPS, m.P99us, m.CPUPerReqUs, m.SysPerReqUs, 100*m.ServerCPUFrac)
 			ms = append(ms, m)
 			return nil
 		})
@@ -155,7 +156,7 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl, s
 		return m, srv.Fail(fmt.Errorf("%s answers the plaintext endpoint wrongly: %w", impl, err))
 	}
 	pid := srv.Pid()
-	cpu0, err := benchproc.ProcCPU(pid)
+	user0, sys0, err := benchproc.ProcTimes(pid)
 	if err != nil {
 		return m, err
 	}
@@ -170,7 +171,7 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl, s
 	if err != nil {
 		return m, err
 	}
-	cpu1, err := benchproc.ProcCPU(pid)
+	user1, sys1, err := benchproc.ProcTimes(pid)
 	if err != nil {
 		return m, err
 	}
@@ -179,12 +180,13 @@ func measure(ctx context.Context, exe string, rc runConfig, sc Scenario, impl, s
 			return m, err
 		}
 	}
-	m.ServerCPU = cpu1 - cpu0
+	m.ServerCPU = user1 - user0 + sys1 - sys0
 	if m.Seconds > 0 {
 		m.ServerCPUFrac = m.ServerCPU / m.Seconds
 	}
 	if m.Requests > 0 {
 		m.CPUPerReqUs = m.ServerCPU / float64(m.Requests) * 1e6
+		m.SysPerReqUs = (sys1 - sys0) / float64(m.Requests) * 1e6
 	}
 	if verr := m.valid(sc); verr != nil {
 		m.Invalid = verr.Error()

@@ -24,6 +24,7 @@ type Summary struct {
 	P99us       float64 `json:"p99_us"`
 	P99IsMax    bool    `json:"p99_is_max,omitempty"` // some runs' p99 is wrk's max (see WrkResult)
 	CPUPerReqUs float64 `json:"server_cpu_us_per_req"`
+	SysPerReqUs float64 `json:"server_sys_us_per_req"`
 	ServerCPU   float64 `json:"server_cpu_fraction"`
 	RSSMiB      float64 `json:"server_rss_mib"`
 	// Ratios to fasthttp and to net/http (higher requests/s is better;
@@ -45,7 +46,7 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 		var rows []Summary
 		for _, srv := range rc.servers {
 			s := Summary{Scenario: sc.Name, Server: srv, Kind: sc.Kind, Conns: sc.Conns, Depth: sc.Depth}
-			var rps, p50, p99, cpu, frac, rss []float64
+			var rps, p50, p99, cpu, sys, frac, rss []float64
 			for _, m := range ms {
 				if m.Scenario != sc.Name || m.Server != srv {
 					continue
@@ -57,14 +58,15 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 				rps, p50, p99 = append(rps, m.RPS), append(p50, m.P50us), append(p99, m.P99us)
 				s.P99IsMax = s.P99IsMax || m.P99IsMax
 				cpu, frac = append(cpu, m.CPUPerReqUs), append(frac, m.ServerCPUFrac)
+				sys = append(sys, m.SysPerReqUs)
 				rss = append(rss, float64(m.ServerRSS)/(1<<20))
 			}
 			s.Runs = len(rps)
 			s.RPS, s.P50us, s.P99us = benchproc.Median(rps), benchproc.Median(p50), benchproc.Median(p99)
 			s.CPUPerReqUs, s.ServerCPU = benchproc.Median(cpu), benchproc.Median(frac)
-			s.RSSMiB = benchproc.Median(rss)
+			s.RSSMiB, s.SysPerReqUs = benchproc.Median(rss), benchproc.Median(sys)
 			if sc.Kind == kindIdle { // no load: no rate, no CPU per request
-				s.RPS, s.CPUPerReqUs, s.ServerCPU = math.NaN(), math.NaN(), math.NaN()
+				s.RPS, s.CPUPerReqUs, s.SysPerReqUs, s.ServerCPU = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 			}
 			rows = append(rows, s)
 		}
@@ -96,7 +98,7 @@ func summarize(rc runConfig, ms []Measurement) []Summary {
 	// reference) is 0 there and "–" in the table.
 	for i := range out {
 		r := &out[i]
-		benchproc.ZeroNaN(&r.RPS, &r.P50us, &r.P99us, &r.CPUPerReqUs, &r.ServerCPU, &r.RSSMiB,
+		benchproc.ZeroNaN(&r.RPS, &r.P50us, &r.P99us, &r.CPUPerReqUs, &r.SysPerReqUs, &r.ServerCPU, &r.RSSMiB,
 			&r.RPSvsFast, &r.P99vsFast, &r.CPUvsFast, &r.RSSvsFast, &r.RPSvsNet, &r.CPUvsNet, &r.RSSvsNet)
 	}
 	return out
@@ -114,10 +116,10 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 	}
 	fmt.Fprintf(&b, "HTTP/1.1 servers, %s runs of %s each: %s, %s.\n", "wrk -t1 --latency (or the latency generator, gen)", wrkSeconds(rc.duration), kind, pin)
 	b.WriteString("Latency: wrk's for unpipelined runs; none from wrk's pipelined runs (its percentiles are wrong there), the gen rows measure them.\n")
-	b.WriteString("CPU is the server's user+system time per request (from /proc/<pid>/stat over the run); srv% is that time over the run's length.\n")
+	b.WriteString("CPU is the server's user+system time per request (from /proc/<pid>/stat over the run), sys the system part of it; srv% is CPU over the run's length.\n")
 	b.WriteString("RSS is the server's peak resident set (VmHWM) after a loaded run; for idle rows, its resident set with the connections open.\n\n")
-	b.WriteString("| scenario | impl | conns | depth | requests/s | p50 | p99 | CPU µs/req | srv% | RSS MiB | req/s ÷ fasthttp | CPU ÷ fasthttp | RSS ÷ fasthttp | req/s ÷ net/http | RSS ÷ net/http |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| scenario | impl | conns | depth | requests/s | p50 | p99 | CPU µs/req | sys µs/req | srv% | RSS MiB | req/s ÷ fasthttp | CPU ÷ fasthttp | RSS ÷ fasthttp | req/s ÷ net/http | RSS ÷ net/http |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range sums {
 		impl := s.Server
 		if s.Invalid > 0 {
@@ -127,9 +129,9 @@ func writeTable(w io.Writer, rc runConfig, sums []Summary) error {
 		if s.Kind != "" {
 			scen += " (" + s.Kind + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			scen, impl, s.Conns, depthCell(s), num(s.RPS, "%.0f"), latency(s.P50us), p99Cell(s),
-			num(s.CPUPerReqUs, "%.2f"), num(100*s.ServerCPU, "%.0f"), num(s.RSSMiB, "%.1f"),
+			num(s.CPUPerReqUs, "%.2f"), num(s.SysPerReqUs, "%.2f"), num(100*s.ServerCPU, "%.0f"), num(s.RSSMiB, "%.1f"),
 			benchproc.Ratio(s.RPSvsFast), benchproc.Ratio(s.CPUvsFast), benchproc.Ratio(s.RSSvsFast),
 			benchproc.Ratio(s.RPSvsNet), benchproc.Ratio(s.RSSvsNet))
 	}
