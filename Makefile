@@ -125,7 +125,7 @@ bench-smoke:
 	cd internal/peers && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 ## fuzz: every Fuzz target, the peers module's too, for FUZZTIME each
-##       (.ci/fuzz-one re-runs a target once after Go 1.26's bare
+##       (.ci/fuzz-one re-runs a target, up to five tries, after Go 1.26's bare
 ##       fuzztime-deadline failure, go.dev/issue/75804)
 fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \

@@ -74,15 +74,17 @@ func patternSum(n int) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// A 256 MiB upload, with a length and chunked, reaches the Handler's
+// A 256 MiB upload (1 GiB with NETKIT_LONG=1), with a length and
+// chunked, reaches the Handler's
 // goroutine whole while the server's heap stays small: the connection
 // stops reading while the reader lags. A small body that came with its
 // head is still whole in req.Body.
 func TestStreamedBodyUpload(t *testing.T) {
 	buftest.CheckLeaks(t)
+	size := streamSize()
+	// MaxBodySize counts a chunked body's framing too: room for both.
 	_, addr := start(t, hasher, httpserver.WithStreamedBodies(),
-		httpserver.WithDecoder(func(d *http1.Decoder) { d.MaxBodySize = 1 << 30 }))
-	const size = 256 << 20
+		httpserver.WithDecoder(func(d *http1.Decoder) { d.MaxBodySize = int64(2 * size) }))
 	want := patternSum(size)
 	client := &http.Client{Timeout: 2 * time.Minute}
 	for _, chunked := range []bool{false, true} {
@@ -108,7 +110,7 @@ func TestStreamedBodyUpload(t *testing.T) {
 		req, err := http.NewRequest("POST", "http://"+addr+"/up", &uploadBody{n: size})
 		require.NoError(t, err)
 		if !chunked {
-			req.ContentLength = size
+			req.ContentLength = int64(size)
 		}
 		resp, err := client.Do(req)
 		require.NoError(t, err)
@@ -119,7 +121,7 @@ func TestStreamedBodyUpload(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, fmt.Sprintf("streamed %d %s", size, want), string(b), "chunked %v", chunked)
 		grew := int64(peak) - int64(base.HeapInuse)
-		t.Logf("chunked %v: heap in use grew by at most %d KiB over a 256 MiB upload", chunked, grew>>10)
+		t.Logf("chunked %v: heap in use grew by at most %d KiB over a %d MiB upload", chunked, grew>>10, size>>20)
 		require.Less(t, grew, int64(32<<20), "the upload was buffered")
 	}
 	c := dial(t, addr)

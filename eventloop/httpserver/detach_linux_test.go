@@ -152,14 +152,7 @@ func TestDetachBound(t *testing.T) {
 // Done reports ErrConnClosed; nothing leaks.
 func TestDetachConnClosed(t *testing.T) {
 	buftest.CheckLeaks(t)
-	got := make(chan *httpserver.Detached, 1)
-	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
-		got <- httpserver.Detach(w)
-	})
-	c := dial(t, addr)
-	_, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-	require.NoError(t, err)
-	d := <-got
+	_, c, d := detachOne(t)
 	d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "text/plain"})
 	d.Writer().Write([]byte("partial"))
 	// A reset, so that the server knows the connection is gone (a FIN
@@ -175,14 +168,7 @@ func TestDetachConnClosed(t *testing.T) {
 // connection closes.
 func TestDetachShutdownWaits(t *testing.T) {
 	buftest.CheckLeaks(t)
-	got := make(chan *httpserver.Detached, 1)
-	srv, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
-		got <- httpserver.Detach(w)
-	})
-	c := dial(t, addr)
-	_, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-	require.NoError(t, err)
-	d := <-got
+	srv, c, d := detachOne(t)
 	done := shutdown(t, srv, 10*time.Second)
 	select {
 	case err := <-done:
@@ -358,17 +344,18 @@ func pattern(p []byte, off int) {
 	}
 }
 
-// A 256 MiB response streamed from a goroutine to a client that reads
-// slowly at first goes out whole, in order, with the server's memory
-// bounded by the water marks: Flush waits for the client.
+// A 256 MiB response (1 GiB with NETKIT_LONG=1) streamed from a
+// goroutine to a client that reads slowly at first goes out whole, in
+// order, with the server's memory bounded by the water marks: Flush waits
+// for the client.
 func TestDetachStreamBounded(t *testing.T) {
 	buftest.CheckLeaks(t)
-	const size = 256 << 20
+	size := streamSize()
 	streamed := make(chan error, 1)
 	_, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
 		d := httpserver.Detach(w)
 		go func() {
-			d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "application/octet-stream", ContentLength: size})
+			d.Writer().WriteHeader(&http1.ResponseHeader{ContentType: "application/octet-stream", ContentLength: int64(size)})
 			p := make([]byte, 16<<10)
 			for off := 0; off < size; off += len(p) {
 				pattern(p, off)
@@ -417,7 +404,7 @@ func TestDetachStreamBounded(t *testing.T) {
 	require.Equal(t, size, off)
 	require.NoError(t, <-streamed)
 	grew := int64(peak) - int64(base.HeapInuse)
-	t.Logf("heap in use grew by at most %d KiB while streaming 256 MiB", grew>>10)
+	t.Logf("heap in use grew by at most %d KiB while streaming %d MiB", grew>>10, size>>20)
 	require.Less(t, grew, int64(32<<20), "the stream was buffered")
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -133,6 +134,20 @@ func waitDone(t *testing.T, ctx context.Context, d time.Duration, msg string) {
 
 // detachOn answers requests for path by detaching them and handing the
 // Detached to got, and the others with h.
+// detachOne starts a server that detaches every request, sends it one
+// GET on a new connection and returns the server, the connection and the
+// detached request.
+func detachOne(t *testing.T) (*httpserver.Server, net.Conn, *httpserver.Detached) {
+	got := make(chan *httpserver.Detached, 1)
+	srv, addr := start(t, func(w *http1.ResponseWriter, req *http1.Request) {
+		got <- httpserver.Detach(w)
+	})
+	c := dial(t, addr)
+	_, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	return srv, c, <-got
+}
+
 func detachOn(path string, got chan<- *httpserver.Detached, h httpserver.Handler) httpserver.Handler {
 	return func(w *http1.ResponseWriter, req *http1.Request) {
 		if string(req.Path) == path {
@@ -141,4 +156,14 @@ func detachOn(path string, got chan<- *httpserver.Detached, h httpserver.Handler
 		}
 		h(w, req)
 	}
+}
+
+// streamSize is how much the streaming tests send each way: 256 MiB, or
+// the 1 GiB the server is specified for with NETKIT_LONG=1 (outside CI:
+// about four times as long).
+func streamSize() int {
+	if os.Getenv("NETKIT_LONG") == "1" {
+		return 1 << 30
+	}
+	return 256 << 20
 }
