@@ -58,6 +58,8 @@
 //	           limits and RFC 9113 §8 validation              hpack (peers)
 //	http1      HTTP/1.1 requests (RFC 9112), strict against   a slow model;
 //	           smuggling, and responses                       net/http (peers)
+//	http2      HTTP/2 frames (RFC 9113): every type, the      x/net's Framer
+//	           checks one frame allows, header-block order    (peers)
 //
 // There is no hex codec: encoding/hex already decodes through a lookup table
 // and allocates nothing with its Append functions.

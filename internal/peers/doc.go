@@ -14,13 +14,18 @@
 //     both ways over every packet type, the spec-forbidden inputs each
 //     accepts, a fuzz target and benchmarks (package mqttpeers, whose
 //     README.md holds the tables);
+//   - netkit's codec/hpack and codec/http2 with x/net's hpack and its
+//     HTTP/2 Framer: differential tests and fuzz targets, each with its
+//     documented differences, and benchmarks (packages hpackpeers and
+//     http2peers);
 //   - netkit's eventloop echo server with the standard library's, gnet v2's,
 //     cloudwego/netpoll's and nbio's, each a process pinned to its own CPU
 //     and driven by one load generator (package echobench, command
 //     cmd/echobench; `make bench-echo` from the repository root);
 //   - netkit's eventloop/httpserver with fasthttp and net/http on the
-//     TechEmpower plaintext endpoint, each a process pinned to its own CPU
-//     and loaded by wrk (package httpbench, command cmd/httpbench;
+//     TechEmpower plaintext and JSON endpoints and more, each a process
+//     pinned to its own CPU and loaded by wrk or httpbench's own latency
+//     generator (package httpbench, command cmd/httpbench;
 //     `make bench-http`); both run and measure their server processes
 //     with package benchproc.
 //
