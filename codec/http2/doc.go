@@ -35,7 +35,23 @@
 // to be ignored (RFC 9113 §5.3.2); unknown frame types come back with
 // their type and payload, for the caller to skip (§4.1). What needs the
 // connection's state (stream states, flow-control windows, SETTINGS
-// acknowledgements, whether a PUSH_PROMISE is allowed) is the caller's.
+// acknowledgements, whether a PUSH_PROMISE is allowed) is a Conn's.
+//
+// # Connection state
+//
+// A [Conn] keeps one endpoint's state of a connection, without I/O: each
+// stream's life cycle ([StreamState], RFC 9113 §5.1), stream IDs, both
+// ends' SETTINGS, the concurrency limit, flow-control windows both ways
+// and GOAWAY. Recv takes every decoded frame and returns an [Event] for
+// the caller; Pending gives the frames the Conn owes the peer (its
+// SETTINGS, their acknowledgements, PING answers, RST_STREAM for a stream
+// error, GOAWAY for a connection error, and WINDOW_UPDATE once the
+// application has taken half a window: see Conn.Consumed).
+// AppendHeaders and AppendData send on a stream, split to the peer's
+// frame size and as far as the windows allow. The defaults: 100
+// concurrent streams, a 256 KiB stream window and a 1 MiB connection
+// window, so a connection holds at most 1 MiB of body the application
+// has not taken.
 //
 // # Errors
 //

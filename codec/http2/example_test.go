@@ -60,3 +60,60 @@ func ExampleDecoder() {
 	// stream 1 data "hello", end of stream true
 	// RST_STREAM 3 PROTOCOL_ERROR
 }
+
+// A server's connection state: the client's frames go through Recv, the
+// events drive the application, and what the Conn owes the client
+// (SETTINGS, their ACK, WINDOW_UPDATE) goes out with the response.
+func ExampleConn() {
+	c := http2.NewConn(http2.Config{StreamWindow: 64 << 10})
+	out := c.Pending(nil) // the server's SETTINGS and connection window
+
+	var wire []byte // what a client sends after its preface
+	wire = http2.AppendSettings(wire)
+	wire, _ = http2.AppendHeaders(wire, 1, false, true, []byte{0x82, 0x86, 0x84}) // an HPACK block
+	wire, _ = http2.AppendData(wire, 1, false, make([]byte, 16000))
+	wire, _ = http2.AppendData(wire, 1, true, make([]byte, 16000))
+
+	var d http2.Decoder
+	var f http2.Frame
+	for len(wire) > 0 {
+		n, err := d.DecodeBytes(wire, &f)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		wire = wire[n:]
+		ev, err := c.Recv(&f)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		switch ev {
+		case http2.EventStream:
+			fmt.Println("request on stream", f.StreamID)
+		case http2.EventData:
+			fmt.Println("body bytes:", len(f.Data), "end:", f.EndStream())
+			c.Consumed(f.StreamID, len(f.Data)) // the application took them
+		case http2.EventSettings:
+			fmt.Println("client settings applied")
+		}
+	}
+	out = c.Pending(out[:0])
+	out, _ = c.AppendHeaders(out, 1, []byte{0x88}, false) // ":status: 200"
+	out, sent, _ := c.AppendData(out, 1, []byte("hello"), true)
+	fmt.Println("sent", sent, "body bytes; stream 1 is", c.State(1))
+	for len(out) > 0 {
+		n, _ := d.DecodeBytes(out, &f)
+		out = out[n:]
+		fmt.Println(" ", f.Type, f.StreamID)
+	}
+	// Output:
+	// client settings applied
+	// request on stream 1
+	// body bytes: 16000 end: false
+	// body bytes: 16000 end: true
+	// sent 5 body bytes; stream 1 is closed
+	//   SETTINGS 0
+	//   HEADERS 1
+	//   DATA 1
+}
