@@ -437,16 +437,23 @@ func (c *Conn) Refuse(id uint32, err error) error {
 
 // Reset resets a stream with code: RST_STREAM goes to Pending and the
 // stream is closed (frames the peer sent before it saw the reset are
-// dropped by Recv). Resetting an idle or closed stream does nothing, but
-// an idle stream of the peer's counts as opened and closed (a refused
-// stream).
+// dropped by Recv). On a closed stream it sends RST_STREAM and changes
+// nothing (a stream error found on a late frame); an idle stream of the
+// peer's counts as opened and closed (a refused stream); on an idle
+// stream of this end's it does nothing.
 func (c *Conn) Reset(id uint32, code ErrCode) {
 	if c.err != nil || id == 0 {
 		return
 	}
 	s := c.streams[id]
 	if s == nil {
-		if !c.peerInitiated(id) || !c.isIdle(id) {
+		if !c.isIdle(id) {
+			// Closed already: the RST_STREAM tells the peer of its
+			// error all the same (§5.4.2); the state stays.
+			c.pending, _ = AppendRSTStream(c.pending, id, code)
+			return
+		}
+		if !c.peerInitiated(id) {
 			return
 		}
 		c.lastPeer = id

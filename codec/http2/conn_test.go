@@ -100,7 +100,9 @@ func data(stream uint32, end bool, n int) []byte {
 
 func wu(stream, inc uint32) []byte { return must(http2.AppendWindowUpdate(nil, stream, inc)) }
 
-func rst(stream uint32, code http2.ErrCode) []byte { return must(http2.AppendRSTStream(nil, stream, code)) }
+func rst(stream uint32, code http2.ErrCode) []byte {
+	return must(http2.AppendRSTStream(nil, stream, code))
+}
 
 // TestConnPreface: a server's first frames are its SETTINGS and the
 // connection window's opening; a client's announce no push.
@@ -257,6 +259,10 @@ func TestConnForgets(t *testing.T) {
 	_, err := p.send(data(1, false, 0))
 	require.ErrorIs(t, err, http2.ErrAfterReset)
 	assert.Equal(t, []string{"RST_STREAM 1 STREAM_CLOSED"}, p.out())
+	// A stream error found on a late frame still resets the stream.
+	p.c.Reset(1, http2.CodeFrameSize)
+	assert.Equal(t, []string{"RST_STREAM 1 FRAME_SIZE_ERROR"}, p.out())
+	assert.Equal(t, http2.StateClosedByLocalReset, p.c.State(1))
 	_, err = p.send(headers(1, true))
 	require.ErrorIs(t, err, http2.ErrStreamIDOrder)
 }

@@ -122,6 +122,16 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			c.heldBack = true
 			break
 		}
+		if c.reqs == 0 && c.s.opts.h2c {
+			switch prefaceState(in) {
+			case prefaceShort:
+				c.settle(in.Len())
+				return
+			case prefaceYes:
+				c.switchH2(x, in)
+				return
+			}
+		}
 		err := c.dec.Decode(in, &c.req)
 		if err == http1.ErrShort {
 			break
@@ -135,6 +145,14 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			continue
 		}
 		if err != nil {
+			if c.reqs == 0 && c.s.opts.h2c && !http1Line(in) {
+				// Neither HTTP/1.x nor HTTP/2's preface: perhaps an
+				// HTTP/2 client gone wrong, which could not read an
+				// HTTP/1.1 answer (RFC 9113 §3.4): close.
+				in.Discard(in.Len())
+				c.closing = true
+				break
+			}
 			c.refuse(w, err)
 			break
 		}

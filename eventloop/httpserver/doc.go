@@ -114,6 +114,17 @@
 // pipeline, the new handlers get the bytes the client sent after the
 // request, and the connection is theirs: no HTTP timeout applies any more.
 //
+// # HTTP/2
+//
+// WithH2C serves HTTP/2 without TLS beside HTTP/1.1 on the same port: a
+// connection that opens with HTTP/2's client preface (prior knowledge, as
+// curl --http2-prior-knowledge, h2load and Go's client with
+// Protocols.SetUnencryptedHTTP2 do) is served by codec/http2's Conn, and
+// each stream's request goes to the same Handler, as an http1.Request,
+// with an http1.ResponseWriter whose response is sent as HEADERS, DATA
+// and trailers within the client's flow-control windows. h2spec's 145
+// cases pass (TestH2Spec; 146 with its strict ones).
+//
 // # Timeouts
 //
 // Four timeouts are on by default, each set by an option (a negative

@@ -74,6 +74,7 @@ type options struct {
 	loop        []eventloop.Option
 	maxDetached int
 	timeouts    timeouts
+	h2c         bool
 }
 
 // WithDecoder sets the request parser's limits and rules: set is called

@@ -24,11 +24,18 @@ require (
 
 require (
 	github.com/cloudwego/gopkg v0.1.4 // indirect
+	github.com/fatih/color v1.19.0 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/molecule-man/go-brrr v1.3.1 // indirect
 	github.com/panjf2000/ants/v2 v2.11.3 // indirect
 	github.com/rs/xid v1.4.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/summerwind/h2spec v2.2.1+incompatible // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
@@ -38,3 +45,5 @@ require (
 )
 
 replace github.com/netkit/netkit => ../..
+
+tool github.com/summerwind/h2spec/cmd/h2spec

@@ -1,0 +1,778 @@
+package httpserver
+
+import (
+	"bytes"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/netkit/netkit/buf"
+	"github.com/netkit/netkit/codec/hpack"
+	"github.com/netkit/netkit/codec/http1"
+	"github.com/netkit/netkit/codec/http2"
+	"github.com/netkit/netkit/eventloop"
+)
+
+// WithH2C serves HTTP/2 over cleartext TCP (h2c, RFC 9113 §3.3) beside
+// HTTP/1.1: a connection whose first bytes are HTTP/2's client preface
+// ("prior knowledge") speaks HTTP/2 from then on. Each request, from any
+// of its streams, goes to the same Handler as an HTTP/1.1 request: an
+// http1.Request (Minor 1, with the :authority as Host) and an
+// http1.ResponseWriter, whose response the server sends as HEADERS and
+// DATA frames within the peer's flow-control windows. The limits are
+// codec/http2's defaults: 100 concurrent streams, a 256 KiB stream
+// window and 1 MiB for the connection, 64 KiB header blocks and lists,
+// and the http1.Decoder's MaxBodySize for a request body.
+//
+// Not yet over HTTP/2: Detach (a Handler that calls it gets its stream
+// reset), Upgrade, streamed request bodies, and 1xx responses (dropped).
+func WithH2C() Option { return func(o *options) { o.h2c = true } }
+
+// prefaceState says whether in starts with HTTP/2's client preface.
+func prefaceState(in *buf.Composite) int {
+	const p = http2.ClientPreface
+	n := 0
+	for off := 0; off < in.Len() && n < len(p); {
+		s := in.Span(off)
+		k := min(len(s), len(p)-n)
+		if string(s[:k]) != p[n:n+k] {
+			return prefaceNo
+		}
+		n += k
+		off += len(s)
+	}
+	if n < len(p) {
+		return prefaceShort
+	}
+	return prefaceYes
+}
+
+// http1Line reports whether in's first line, as far as its first
+// component holds it, ends like an HTTP/1.x request line.
+func http1Line(in *buf.Composite) bool {
+	p := in.Span(0)
+	if i := bytes.IndexByte(p, '\n'); i >= 0 {
+		p = bytes.TrimSuffix(p[:i], []byte("\r"))
+	} else {
+		return true // not all there: let HTTP/1.1 answer
+	}
+	return bytes.HasSuffix(p, []byte(" HTTP/1.1")) || bytes.HasSuffix(p, []byte(" HTTP/1.0"))
+}
+
+const (
+	prefaceNo = iota
+	prefaceShort
+	prefaceYes
+)
+
+// switchH2 turns the connection over to HTTP/2: in starts with the
+// preface.
+func (c *conn) switchH2(x *eventloop.Context, in *buf.Composite) {
+	c.upgraded = true
+	if c.timerAt != 0 {
+		c.timer.Cancel()
+		c.timerAt = 0
+	}
+	c.releasePending()
+	h := newH2Conn(c.s, x.Conn())
+	p := x.Conn().Pipeline()
+	if err := p.AddLast("h2", h); err != nil {
+		x.Conn().Close()
+		return
+	}
+	p.Remove("http1")
+	h.OnRead(p.Context("h2"), in)
+}
+
+// h2conn serves one HTTP/2 connection.
+type h2conn struct {
+	s   *Server
+	cn  *eventloop.Conn
+	c   *http2.Conn
+	dec http2.Decoder
+	blk http2.Block
+	hd  hpack.Decoder
+	he  hpack.Encoder
+	w   http1.ResponseWriter
+
+	preface bool
+	maxBody int64
+	streams map[uint32]*h2stream
+	blocked []*h2stream // streams with body bytes waiting for a window
+
+	// The header block being decoded: its stream (nil: decoded and
+	// dropped), its kind, the first field error.
+	hs   *h2stream
+	kind hpack.Block
+	herr error
+
+	out     []byte // frames to send, gathered during one event
+	resp    []byte // the response the Handler wrote, as HTTP/1.1
+	fields  []hpack.Field
+	block   []byte
+	lower   []byte
+	paused  bool
+	closing bool
+	pending *buf.Composite // input kept while reading is paused
+}
+
+// h2stream is one request's state.
+type h2stream struct {
+	id      uint32
+	req     http1.Request
+	arena   []byte  // header names and values, copied out of the decoder
+	spans   []int32 // per field: name start, name end, value end
+	tspans  []int32 // trailer fields, the same way
+	pseudo  [4][2]int32
+	body    []byte
+	cl      int64 // the content-length field, -1 when none
+	headed  bool  // the request's header block is complete
+	ended   bool  // END_STREAM arrived
+	handled bool
+	pend    []byte // response body bytes waiting for window
+	pendEnd bool
+	trail   []hpack.Field // trailers to send after the body
+}
+
+const (
+	psMethod = iota
+	psPath
+	psAuthority
+	psScheme
+)
+
+func newH2Conn(s *Server, cn *eventloop.Conn) *h2conn {
+	h := &h2conn{s: s, cn: cn, c: http2.NewConn(http2.Config{}), streams: make(map[uint32]*h2stream)}
+	h.dec.MaxFrameSize = h.c.Local().MaxFrameSize
+	h.hd.Validate = hpack.Request
+	h.hd.MaxHeaderListSize = int(h.c.Local().MaxHeaderListSize)
+	var d http1.Decoder
+	for _, set := range s.opts.decoder {
+		set(&d)
+	}
+	h.maxBody = d.MaxBodySize
+	if h.maxBody <= 0 {
+		h.maxBody = http1.DefaultMaxBodySize
+	}
+	h.w.Dates = &s.loops[cn.Loop()].dates
+	h.w.BufferSize = responseBuffer
+	h.out = h.c.Pending(h.out)
+	return h
+}
+
+// OnRead serves the frames in in.
+func (h *h2conn) OnRead(x *eventloop.Context, msg any) {
+	in, ok := msg.(*buf.Composite)
+	if !ok {
+		x.FireRead(msg)
+		return
+	}
+	if h.closing {
+		in.Discard(in.Len())
+		return
+	}
+	if h.pending != nil {
+		moveAll(h.pending, in)
+		in = h.pending
+	}
+	h.read(x, in)
+}
+
+// read serves the frames in in; what is left when reading pauses is
+// kept in pending.
+func (h *h2conn) read(x *eventloop.Context, in *buf.Composite) {
+	if !h.preface {
+		switch prefaceState(in) {
+		case prefaceShort:
+			return
+		case prefaceNo:
+			h.c.Fail(http2.CodeProtocol, "no client preface")
+			h.fail(x)
+			return
+		}
+		in.Discard(len(http2.ClientPreface))
+		h.preface = true
+	}
+	var f http2.Frame
+	for !h.closing && !h.paused {
+		err := h.dec.Decode(in, &f)
+		if err == http2.ErrShort {
+			break
+		}
+		if err == nil {
+			err = h.frame(&f)
+		} else if v := http2.ViolationOf(err); v != nil && v.Stream {
+			// The frame was consumed; its place in a block still counts.
+			if _, _, berr := h.blk.Next(&f); berr != nil {
+				err = berr
+			}
+			h.c.Refuse(f.StreamID, err)
+			h.drop(f.StreamID)
+			err = nil
+		}
+		if err != nil {
+			h.c.Refuse(f.StreamID, err)
+		}
+		if h.c.Err() != nil {
+			h.fail(x)
+			return
+		}
+	}
+	h.flush(x)
+	if h.paused && in != h.pending && in.Len() > 0 {
+		h.pending = buf.NewComposite()
+		moveAll(h.pending, in)
+	} else if in == h.pending && in.Len() == 0 {
+		h.pending.Release()
+		h.pending = nil
+	}
+}
+
+// frame handles one decoded frame; a returned error ends the connection.
+func (h *h2conn) frame(f *http2.Frame) error {
+	frag, end, err := h.blk.Next(f)
+	if err != nil {
+		return err
+	}
+	ev, err := h.c.Recv(f)
+	// What the Conn owes (an ACK, say) goes before what this frame
+	// makes the server send.
+	h.out = h.c.Pending(h.out)
+	if err != nil && http2.ViolationOf(err).Stream {
+		h.drop(f.StreamID)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	switch f.Type {
+	case http2.FrameHeaders:
+		h.hs, h.kind, h.herr = nil, hpack.Headers, nil
+		switch ev {
+		case http2.EventStream:
+			s := &h2stream{id: f.StreamID, cl: -1}
+			h.streams[s.id] = s
+			h.hs = s
+		case http2.EventHeaders:
+			h.kind = hpack.Trailers
+			if s := h.streams[f.StreamID]; s != nil && s.headed && !s.ended {
+				h.hs = s
+			}
+			if !f.EndStream() {
+				// A second header block must end the stream (§8.1).
+				h.reset(f.StreamID, http2.CodeProtocol)
+			}
+		}
+		if h.hs != nil && f.EndStream() {
+			h.hs.ended = true
+		}
+		return h.fragment(frag, end)
+	case http2.FrameContinuation:
+		return h.fragment(frag, end)
+	case http2.FrameData:
+		s := h.streams[f.StreamID]
+		if ev != http2.EventData || s == nil {
+			return nil
+		}
+		h.c.Consumed(f.StreamID, len(f.Data))
+		if int64(len(s.body)+len(f.Data)) > h.maxBody {
+			h.respondStatus(s, 413)
+			return nil
+		}
+		s.body = append(s.body, f.Data...)
+		if f.EndStream() {
+			s.ended = true
+			h.ready(s)
+		}
+	case http2.FrameSettings:
+		if ev == http2.EventSettings {
+			h.he.SetMaxTableSize(int(h.c.Peer().HeaderTableSize))
+			h.unblock() // SETTINGS_INITIAL_WINDOW_SIZE may have grown the windows
+		}
+	case http2.FrameRSTStream:
+		if ev == http2.EventReset {
+			h.drop(f.StreamID)
+		}
+	case http2.FrameWindowUpdate:
+		if ev == http2.EventWindow {
+			h.unblock()
+		}
+	case http2.FrameGoAway:
+		// The client stops; streams it opened still get answers.
+	}
+	return nil
+}
+
+// fragment feeds a header block fragment to the HPACK decoder, which the
+// whole connection shares: even a dropped stream's block is decoded.
+func (h *h2conn) fragment(frag []byte, end bool) error {
+	err := h.hd.DecodeFragment(h.kind, frag, end, h.emit)
+	if err != nil && !hpack.IsStreamError(err) {
+		return h.c.Fail(http2.CodeCompression, err.Error())
+	}
+	if err != nil && h.herr == nil {
+		h.herr = err
+	}
+	if !end {
+		return nil
+	}
+	s := h.hs
+	h.hs = nil
+	if s == nil {
+		return nil
+	}
+	if h.herr != nil {
+		if h.kind == hpack.Headers && errorsIsList(h.herr) {
+			h.respondStatus(s, 431)
+			return nil
+		}
+		h.reset(s.id, http2.CodeProtocol)
+		return nil
+	}
+	if h.kind == hpack.Headers {
+		s.headed = true
+	}
+	if s.ended {
+		h.ready(s)
+	}
+	return nil
+}
+
+func errorsIsList(err error) bool {
+	var fe *hpack.FieldError
+	if e, ok := err.(*hpack.FieldError); ok {
+		fe = e
+	}
+	return fe != nil && (fe.Kind == hpack.ErrListTooLarge || fe.Kind == hpack.ErrTooManyFields)
+}
+
+// emit copies one decoded field into the stream's arena.
+func (h *h2conn) emit(name, value []byte, _ bool) error {
+	s := h.hs
+	if s == nil {
+		return nil
+	}
+	start := int32(len(s.arena))
+	s.arena = append(s.arena, name...)
+	s.arena = append(s.arena, value...)
+	nameEnd, valEnd := start+int32(len(name)), int32(len(s.arena))
+	if h.kind == hpack.Trailers {
+		s.tspans = append(s.tspans, start, nameEnd, valEnd)
+		return nil
+	}
+	if len(name) > 0 && name[0] == ':' {
+		i := -1
+		switch string(name) {
+		case ":method":
+			i = psMethod
+		case ":path":
+			i = psPath
+		case ":authority":
+			i = psAuthority
+		case ":scheme":
+			i = psScheme
+		}
+		if i >= 0 {
+			s.pseudo[i] = [2]int32{nameEnd, valEnd}
+		}
+		return nil
+	}
+	if string(name) == "content-length" {
+		n, err := strconv.ParseInt(string(value), 10, 64)
+		if err != nil || n < 0 || s.cl >= 0 && s.cl != n {
+			return errBadLength
+		}
+		s.cl = n
+	}
+	s.spans = append(s.spans, start, nameEnd, valEnd)
+	return nil
+}
+
+var errBadLength = &hpack.FieldError{Kind: hpack.ErrValueInvalid, Field: "content-length", Index: -1}
+
+// ready runs the Handler once a stream's request is whole.
+func (h *h2conn) ready(s *h2stream) {
+	if !s.headed || s.handled {
+		return
+	}
+	if s.cl >= 0 && s.cl != int64(len(s.body)) {
+		// §8.1.1: the body's length must match content-length.
+		h.reset(s.id, http2.CodeProtocol)
+		return
+	}
+	s.handled = true
+	h.build(s)
+	h.serve(s)
+}
+
+// build fills the stream's http1.Request from its fields.
+func (h *h2conn) build(s *h2stream) {
+	r := &s.req
+	a := s.arena
+	ps := func(i int) []byte { return a[s.pseudo[i][0]:s.pseudo[i][1]] }
+	r.RawMethod = ps(psMethod)
+	r.Method = methodOf(r.RawMethod)
+	r.Target = ps(psPath)
+	r.Path, r.Query = r.Target, nil
+	if i := bytes.IndexByte(r.Target, '?'); i >= 0 {
+		r.Path, r.Query = r.Target[:i], r.Target[i+1:]
+	}
+	r.Minor = 1
+	r.KeepAlive = true
+	r.Host = ps(psAuthority)
+	for i := 0; i < len(s.spans); i += 3 {
+		f := http1.Header{Name: a[s.spans[i]:s.spans[i+1]], Value: a[s.spans[i+1]:s.spans[i+2]]}
+		if r.Host == nil && string(f.Name) == "host" {
+			r.Host = f.Value
+		}
+		r.Headers = append(r.Headers, f)
+	}
+	for i := 0; i < len(s.tspans); i += 3 {
+		r.Trailers = append(r.Trailers, http1.Header{Name: a[s.tspans[i]:s.tspans[i+1]], Value: a[s.tspans[i+1]:s.tspans[i+2]]})
+	}
+	r.Body = s.body
+	r.ContentLength = int64(len(s.body))
+}
+
+func methodOf(m []byte) http1.Method {
+	switch string(m) {
+	case "GET":
+		return http1.MethodGet
+	case "HEAD":
+		return http1.MethodHead
+	case "POST":
+		return http1.MethodPost
+	case "PUT":
+		return http1.MethodPut
+	case "DELETE":
+		return http1.MethodDelete
+	case "CONNECT":
+		return http1.MethodConnect
+	case "OPTIONS":
+		return http1.MethodOptions
+	case "TRACE":
+		return http1.MethodTrace
+	case "PATCH":
+		return http1.MethodPatch
+	}
+	return http1.MethodOther
+}
+
+// serve runs the Handler and sends its response on the stream.
+func (h *h2conn) serve(s *h2stream) {
+	w := &h.w
+	w.Begin(&s.req)
+	ok := h.run(w, s)
+	if ok {
+		switch {
+		case w.Open():
+			if w.End(nil) != nil {
+				ok = false
+			}
+		case !w.Answered():
+			w.Respond(&noResponse, noResponseBody)
+		}
+	}
+	h.resp = h.resp[:0]
+	for b := w.Take(); b != nil; b = w.Take() {
+		h.resp = append(h.resp, b.Bytes()...)
+		b.Release()
+	}
+	if !ok {
+		h.reset(s.id, http2.CodeInternal)
+		return
+	}
+	h.send(s, h.resp)
+}
+
+// run calls the Handler, stopping a panic (the stream is reset).
+func (h *h2conn) run(w *http1.ResponseWriter, s *h2stream) (ok bool) {
+	defer func() {
+		if ok {
+			return
+		}
+		v := recover()
+		w.AbortResponse()
+		if v == nil {
+			return // runtime.Goexit
+		}
+		p := &HandlerPanic{Value: v, Stack: debug.Stack()}
+		if h.cn.Loop().Execute(func() { panic(p) }) != nil {
+			panic(p)
+		}
+	}()
+	h.s.h(w, &s.req)
+	return true
+}
+
+// respondStatus answers a stream with a bare status, without the Handler.
+func (h *h2conn) respondStatus(s *h2stream, status int) {
+	s.handled = true
+	hdr := http1.ResponseHeader{Status: status}
+	w := &h.w
+	w.Begin(nil)
+	w.Respond(&hdr, nil)
+	h.resp = h.resp[:0]
+	for b := w.Take(); b != nil; b = w.Take() {
+		h.resp = append(h.resp, b.Bytes()...)
+		b.Release()
+	}
+	h.send(s, h.resp)
+	if h.c.State(s.id) != http2.StateHalfClosedRemote {
+		h.reset(s.id, http2.CodeNo) // stop the rest of the body
+	}
+}
+
+// send turns an HTTP/1.1 response (the writer's bytes) into HEADERS and
+// DATA frames: 1xx responses are dropped, connection-specific fields too.
+func (h *h2conn) send(s *h2stream, p []byte) {
+	for {
+		status, fields, body, rest, chunked, ok := splitResponse(p)
+		if !ok {
+			h.reset(s.id, http2.CodeInternal)
+			return
+		}
+		if status >= 200 {
+			h.fields = h.fields[:0]
+			h.lower = h.lower[:0]
+			h.fields = append(h.fields, hpack.Field{Name: ":status", Value: strconv.Itoa(status)})
+			for len(fields) > 0 {
+				eol := bytes.Index(fields, crlf)
+				line := fields[:eol]
+				fields = fields[eol+2:]
+				colon := bytes.IndexByte(line, ':')
+				name := bytes.ToLower(line[:colon])
+				switch string(name) {
+				case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade":
+					continue
+				}
+				h.fields = append(h.fields, hpack.Field{Name: string(name), Value: string(bytes.TrimSpace(line[colon+1:]))})
+			}
+			var trailers []byte
+			if chunked {
+				body, trailers = dechunk(body)
+			}
+			if s.req.Method == http1.MethodHead {
+				body, trailers = nil, nil
+			}
+			s.trail = s.trail[:0]
+			for len(trailers) > 0 {
+				eol := bytes.Index(trailers, crlf)
+				if eol < 0 {
+					break
+				}
+				line := trailers[:eol]
+				trailers = trailers[eol+2:]
+				if colon := bytes.IndexByte(line, ':'); colon > 0 {
+					s.trail = append(s.trail, hpack.Field{Name: string(bytes.ToLower(line[:colon])), Value: string(bytes.TrimSpace(line[colon+1:]))})
+				}
+			}
+			h.block = h.he.AppendFields(h.block[:0], h.fields)
+			var err error
+			h.out, err = h.c.AppendHeaders(h.out, s.id, h.block, len(body) == 0 && len(s.trail) == 0)
+			if err != nil {
+				return // reset meanwhile
+			}
+			if len(body) > 0 || len(s.trail) > 0 {
+				h.sendBody(s, body, len(s.trail) == 0)
+			} else {
+				h.finish(s)
+			}
+			return
+		}
+		p = rest
+	}
+}
+
+var crlf = []byte("\r\n")
+
+// splitResponse splits the first response of p: status, the field lines
+// (each ending in CRLF), the body and the bytes after it.
+func splitResponse(p []byte) (status int, fields, body, rest []byte, chunked, ok bool) {
+	end := bytes.Index(p, []byte("\r\n\r\n"))
+	if end < 0 || len(p) < 12 {
+		return 0, nil, nil, nil, false, false
+	}
+	status, err := strconv.Atoi(string(p[9:12]))
+	if err != nil {
+		return 0, nil, nil, nil, false, false
+	}
+	line := bytes.Index(p, crlf)
+	fields = p[line+2 : end+2]
+	if line+2 > end+2 {
+		fields = nil
+	}
+	body = p[end+4:]
+	if status < 200 {
+		return status, fields, nil, body, false, true
+	}
+	lower := bytes.ToLower(fields)
+	chunked = bytes.Contains(lower, []byte("transfer-encoding: chunked"))
+	if i := bytes.Index(lower, []byte("content-length: ")); i >= 0 && !chunked {
+		j := i + len("content-length: ")
+		k := bytes.Index(lower[j:], crlf)
+		n, err := strconv.Atoi(string(lower[j : j+k]))
+		if err == nil && n <= len(body) {
+			body = body[:n]
+		}
+	}
+	return status, fields, body, nil, chunked, true
+}
+
+// dechunk returns a chunked body's data and its trailer lines (each
+// ending in CRLF).
+func dechunk(p []byte) (out, trailers []byte) {
+	for len(p) > 0 {
+		eol := bytes.Index(p, crlf)
+		if eol < 0 {
+			break
+		}
+		size := p[:eol]
+		if i := bytes.IndexByte(size, ';'); i >= 0 {
+			size = size[:i]
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(size)), 16, 64)
+		if err == nil && n == 0 {
+			trailers = p[eol+2:]
+			if len(trailers) >= 2 {
+				trailers = trailers[:len(trailers)-2] // the final CRLF
+			}
+			break
+		}
+		if err != nil || int64(len(p)-eol-2) < n {
+			break
+		}
+		out = append(out, p[eol+2:eol+2+int(n)]...)
+		p = p[eol+2+int(n):]
+		if len(p) >= 2 {
+			p = p[2:]
+		}
+	}
+	return out, trailers
+}
+
+// sendBody sends as much of body as the windows allow and keeps the rest.
+func (h *h2conn) sendBody(s *h2stream, body []byte, end bool) {
+	var n int
+	var err error
+	h.out, n, err = h.c.AppendData(h.out, s.id, body, end)
+	if err != nil {
+		return
+	}
+	if n < len(body) {
+		wasBlocked := len(s.pend) > 0
+		s.pend = append(s.pend[:0:0], body[n:]...)
+		s.pendEnd = end
+		if !wasBlocked {
+			h.blocked = append(h.blocked, s)
+		}
+		return
+	}
+	s.pend = nil
+	h.done(s)
+}
+
+// done ends a stream whose body has gone: its trailers, if any, go now
+// (encoded now, so that the HPACK blocks go in the order encoded).
+func (h *h2conn) done(s *h2stream) {
+	if len(s.trail) > 0 {
+		h.block = h.he.AppendFields(h.block[:0], s.trail)
+		h.out, _ = h.c.AppendHeaders(h.out, s.id, h.block, true)
+		s.trail = nil
+	}
+	h.finish(s)
+}
+
+// unblock sends what the windows now allow of the bodies waiting.
+func (h *h2conn) unblock() {
+	keep := h.blocked[:0]
+	for _, s := range h.blocked {
+		if h.streams[s.id] != s || len(s.pend) == 0 {
+			continue
+		}
+		n := 0
+		var err error
+		h.out, n, err = h.c.AppendData(h.out, s.id, s.pend, s.pendEnd)
+		if err != nil {
+			continue
+		}
+		s.pend = s.pend[n:]
+		if len(s.pend) > 0 {
+			keep = append(keep, s)
+			continue
+		}
+		h.done(s)
+	}
+	clear(h.blocked[len(keep):])
+	h.blocked = keep
+}
+
+// finish forgets a stream once its response is out.
+func (h *h2conn) finish(s *h2stream) {
+	delete(h.streams, s.id)
+	s.req.Release()
+}
+
+// reset resets a stream and forgets it.
+func (h *h2conn) reset(id uint32, code http2.ErrCode) {
+	h.c.Reset(id, code)
+	h.drop(id)
+}
+
+// drop forgets a stream the Conn has closed.
+func (h *h2conn) drop(id uint32) {
+	if s := h.streams[id]; s != nil {
+		delete(h.streams, id)
+		s.pend = nil
+		if h.hs == s {
+			h.hs = nil
+		}
+	}
+}
+
+// flush writes what the connection owes.
+func (h *h2conn) flush(x *eventloop.Context) {
+	h.out = h.c.Pending(h.out)
+	if len(h.out) == 0 {
+		return
+	}
+	b := buf.Get(len(h.out))
+	b.Write(h.out)
+	h.out = h.out[:0]
+	x.Write(b)
+	x.Flush()
+	if !x.Conn().Writable() && !h.paused {
+		// The client does not read: read no more until it does.
+		h.paused = true
+		x.Conn().PauseRead()
+	}
+}
+
+// fail sends the GOAWAY and closes.
+func (h *h2conn) fail(x *eventloop.Context) {
+	h.flush(x)
+	h.closing = true
+	x.Conn().Close()
+}
+
+// OnWritabilityChanged resumes reading once the client has read.
+func (h *h2conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
+	if writable && h.paused && !h.closing {
+		h.paused = false
+		x.Conn().ResumeRead()
+		if h.pending != nil {
+			h.read(x, h.pending)
+		}
+	}
+}
+
+// OnInactive drops every stream.
+func (h *h2conn) OnInactive(x *eventloop.Context) {
+	for id := range h.streams {
+		h.drop(id)
+	}
+	h.w.Abort()
+	if h.pending != nil {
+		h.pending.Release()
+		h.pending = nil
+	}
+}
