@@ -41,9 +41,9 @@ func requireTool(t *testing.T, name string) string {
 		return path
 	}
 	if os.Getenv(envRequireClients) == "1" {
-		t.Fatalf("client test cannot run and $%s=1: %v (apt-get install curl python3)", envRequireClients, err)
+		t.Fatalf("client test cannot run and $%s=1: %v (apt-get install curl python3 nghttp2-client)", envRequireClients, err)
 	}
-	t.Skipf("CLIENT TEST SKIPPED: %v; install it (apt-get install curl python3)", err)
+	t.Skipf("CLIENT TEST SKIPPED: %v; install it (apt-get install curl python3 nghttp2-client)", err)
 	return ""
 }
 

@@ -112,8 +112,32 @@ type h2conn struct {
 	lower   []byte
 	paused  bool
 	closing bool
-	pending *buf.Composite // input kept while reading is paused
+
+	// Limits (see the max… constants).
+	empty     int            // empty DATA frames in a row
+	resets    int            // streams the client reset while they were worked on, less those answered since
+	bodyBytes int            // request body bytes buffered
+	pendBytes int            // response body bytes waiting for windows
+	pending   *buf.Composite // input kept while reading is paused
 }
+
+// Limits of an HTTP/2 connection.
+const (
+	// maxEmptyFrames bounds the empty DATA frames without END_STREAM a
+	// client may send in a row (ENHANCE_YOUR_CALM beyond).
+	maxEmptyFrames = 100
+	// maxResets bounds the streams a client may reset while they are
+	// worked on, less one for each stream answered (ENHANCE_YOUR_CALM
+	// beyond).
+	maxResets = 1000
+	// maxConnBodies bounds the request bodies a connection buffers, all
+	// streams together; a stream that would pass it is refused
+	// (REFUSED_STREAM, which a client may retry).
+	maxConnBodies = 16 << 20
+	// maxPendingOut bounds the response bytes a connection holds for the
+	// client's windows: above it new streams are refused.
+	maxPendingOut = 4 << 20
+)
 
 // h2stream is one request's state.
 type h2stream struct {
@@ -249,9 +273,15 @@ func (h *h2conn) frame(f *http2.Frame) error {
 		h.hs, h.kind, h.herr = nil, hpack.Headers, nil
 		switch ev {
 		case http2.EventStream:
+			h.empty = 0
 			s := &h2stream{id: f.StreamID, cl: -1}
 			h.streams[s.id] = s
 			h.hs = s
+			if h.pendBytes > maxPendingOut {
+				// Responses wait for the client's windows: take no new
+				// request until they go (it may be retried).
+				h.reset(s.id, http2.CodeRefusedStream)
+			}
 		case http2.EventHeaders:
 			h.kind = hpack.Trailers
 			if s := h.streams[f.StreamID]; s != nil && s.headed && !s.ended {
@@ -273,11 +303,28 @@ func (h *h2conn) frame(f *http2.Frame) error {
 		if ev != http2.EventData || s == nil {
 			return nil
 		}
+		if len(f.Data) == 0 && !f.EndStream() {
+			// An empty DATA frame moves nothing: many in a row are a
+			// flood (CVE-2019-9518).
+			h.empty++
+			if h.empty > maxEmptyFrames {
+				return h.c.Fail(http2.CodeEnhanceYourCalm, "too many empty DATA frames")
+			}
+			return nil
+		}
+		h.empty = 0
 		h.c.Consumed(f.StreamID, len(f.Data))
 		if int64(len(s.body)+len(f.Data)) > h.maxBody {
 			h.respondStatus(s, 413)
 			return nil
 		}
+		if h.bodyBytes+len(f.Data) > maxConnBodies {
+			// The bodies buffered on this connection are at their
+			// bound: this stream may be retried.
+			h.reset(s.id, http2.CodeRefusedStream)
+			return nil
+		}
+		h.bodyBytes += len(f.Data)
 		s.body = append(s.body, f.Data...)
 		if f.EndStream() {
 			s.ended = true
@@ -289,7 +336,15 @@ func (h *h2conn) frame(f *http2.Frame) error {
 			h.unblock() // SETTINGS_INITIAL_WINDOW_SIZE may have grown the windows
 		}
 	case http2.FrameRSTStream:
-		if ev == http2.EventReset {
+		if ev == http2.EventReset && h.streams[f.StreamID] != nil {
+			// A stream reset while the server still worked on it:
+			// streams opened and reset faster than they are answered
+			// are a flood (CVE-2023-44487). Each answered stream earns
+			// one back.
+			h.resets++
+			if h.resets > maxResets {
+				return h.c.Fail(http2.CodeEnhanceYourCalm, "too many streams reset")
+			}
 			h.drop(f.StreamID)
 		}
 	case http2.FrameWindowUpdate:
@@ -570,7 +625,8 @@ func (h *h2conn) send(s *h2stream, p []byte) {
 			var err error
 			h.out, err = h.c.AppendHeaders(h.out, s.id, h.block, len(body) == 0 && len(s.trail) == 0)
 			if err != nil {
-				return // reset meanwhile
+				h.drop(s.id) // reset meanwhile
+				return
 			}
 			if len(body) > 0 || len(s.trail) > 0 {
 				h.sendBody(s, body, len(s.trail) == 0)
@@ -656,11 +712,14 @@ func (h *h2conn) sendBody(s *h2stream, body []byte, end bool) {
 	var err error
 	h.out, n, err = h.c.AppendData(h.out, s.id, body, end)
 	if err != nil {
+		h.drop(s.id)
 		return
 	}
 	if n < len(body) {
 		wasBlocked := len(s.pend) > 0
+		h.pendBytes -= len(s.pend)
 		s.pend = append(s.pend[:0:0], body[n:]...)
+		h.pendBytes += len(s.pend)
 		s.pendEnd = end
 		if !wasBlocked {
 			h.blocked = append(h.blocked, s)
@@ -693,9 +752,11 @@ func (h *h2conn) unblock() {
 		var err error
 		h.out, n, err = h.c.AppendData(h.out, s.id, s.pend, s.pendEnd)
 		if err != nil {
+			h.forget(s)
 			continue
 		}
 		s.pend = s.pend[n:]
+		h.pendBytes -= n
 		if len(s.pend) > 0 {
 			keep = append(keep, s)
 			continue
@@ -708,8 +769,22 @@ func (h *h2conn) unblock() {
 
 // finish forgets a stream once its response is out.
 func (h *h2conn) finish(s *h2stream) {
+	if h.resets > 0 {
+		h.resets--
+	}
+	h.forget(s)
+}
+
+// forget drops a stream's record and what it holds.
+func (h *h2conn) forget(s *h2stream) {
 	delete(h.streams, s.id)
+	h.bodyBytes -= len(s.body)
+	h.pendBytes -= len(s.pend)
+	s.body, s.pend = nil, nil
 	s.req.Release()
+	if h.hs == s {
+		h.hs = nil
+	}
 }
 
 // reset resets a stream and forgets it.
@@ -721,11 +796,7 @@ func (h *h2conn) reset(id uint32, code http2.ErrCode) {
 // drop forgets a stream the Conn has closed.
 func (h *h2conn) drop(id uint32) {
 	if s := h.streams[id]; s != nil {
-		delete(h.streams, id)
-		s.pend = nil
-		if h.hs == s {
-			h.hs = nil
-		}
+		h.forget(s)
 	}
 }
 

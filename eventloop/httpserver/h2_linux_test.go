@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -131,4 +134,65 @@ func TestH2CGoClient(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, 1, resp.ProtoMajor)
 	assert.Equal(t, "Hello, World!/h1", string(body))
+}
+
+// TestH2CCurl: curl with --http2-prior-knowledge: a download of 5 MB
+// across many windows, with its trailer, an upload of 3 MiB, HEAD; each
+// over HTTP/2.
+func TestH2CCurl(t *testing.T) {
+	bin := requireTool(t, "curl")
+	_, addr := start(t, h2Handler, httpserver.WithH2C())
+	base := "http://" + addr
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(bin, append([]string{"-sS", "--http2-prior-knowledge"}, args...)...).Output()
+		require.NoError(t, err, "curl %v", args)
+		return string(out)
+	}
+	out := run("-o", "/dev/null", "-w", "%{http_version} %{size_download}", base+"/big/5000000")
+	assert.Equal(t, "2 5000000", out)
+	out = run("-D", "-", "-o", "/dev/null", base+"/big/10")
+	assert.Contains(t, out, "x-sum: done", "the trailer")
+
+	dir := t.TempDir()
+	up := bytes.Repeat([]byte("netkit"), 3<<20/6)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "up"), up, 0o600))
+	sum := sha256.Sum256(up)
+	out = run("--data-binary", "@"+filepath.Join(dir, "up"), base+"/up")
+	assert.Equal(t, fmt.Sprintf("%d %x", len(up), sum[:8]), out)
+
+	out = run("-I", base+"/len/123")
+	assert.Contains(t, out, "HTTP/2 200")
+	assert.Contains(t, out, "content-length: 123")
+}
+
+// TestH2CNghttp: nghttp2's client (prior knowledge for http:// URLs): a
+// 5 MB download and a 3 MiB upload across many windows, and 20 requests
+// on one connection.
+func TestH2CNghttp(t *testing.T) {
+	bin := requireTool(t, "nghttp")
+	_, addr := start(t, h2Handler, httpserver.WithH2C())
+	base := "http://" + addr
+	out, err := exec.Command(bin, base+"/big/5000000").Output()
+	require.NoError(t, err)
+	assert.Len(t, out, 5000000)
+	assert.Equal(t, bytes.Repeat([]byte("0123456789abcdef"), 16)[:100], out[:100])
+
+	dir := t.TempDir()
+	up := bytes.Repeat([]byte("h2"), 3<<20/2)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "up"), up, 0o600))
+	sum := sha256.Sum256(up)
+	out, err = exec.Command(bin, "-d", filepath.Join(dir, "up"), base+"/up").Output()
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("%d %x", len(up), sum[:8]), string(out))
+
+	var urls []string
+	want := ""
+	for i := range 20 {
+		urls = append(urls, fmt.Sprintf("%s/n/%d", base, i))
+		want += fmt.Sprintf("Hello, World!/n/%d", i)
+	}
+	out, err = exec.Command(bin, urls...).Output()
+	require.NoError(t, err)
+	assert.Len(t, string(out), len(want), "20 answers on one connection")
 }
