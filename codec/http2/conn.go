@@ -205,8 +205,9 @@ type Conn struct {
 	connWindow    int64
 	streams       map[uint32]*stream
 	free          []*stream
-	closed        []closedStream // a ring of the last closed
+	closed        []closedStream // a ring of the last closed, grown up to maxClosed
 	closedNext    int
+	maxClosed     int
 	lastPeer      uint32 // highest stream ID the peer opened or tried
 	nextLocal     uint32 // next stream ID this end opens
 	peerOpen      int
@@ -250,7 +251,7 @@ func NewConn(cfg Config) *Conn {
 	if n <= 0 {
 		n = DefaultMaxClosed
 	}
-	c.closed = make([]closedStream, n)
+	c.maxClosed = n
 
 	settings := [...]Setting{
 		{SettingEnablePush, 0},
@@ -389,8 +390,12 @@ func (c *Conn) setState(s *stream, st StreamState) {
 	} else {
 		c.localOpen--
 	}
-	c.closed[c.closedNext] = closedStream{id: s.id, state: st}
-	c.closedNext = (c.closedNext + 1) % len(c.closed)
+	if len(c.closed) < c.maxClosed {
+		c.closed = append(c.closed, closedStream{id: s.id, state: st})
+	} else {
+		c.closed[c.closedNext] = closedStream{id: s.id, state: st}
+		c.closedNext = (c.closedNext + 1) % len(c.closed)
+	}
 	c.free = append(c.free, s)
 }
 
