@@ -229,7 +229,14 @@ func (p *Pipeline) Remove(name string) (Handler, error) {
 	p.ctxs = slices.Delete(p.ctxs, i, i+1)
 	p.relink()
 	p.detach(x, i)
-	return x.h, nil
+	h := x.h
+	if x == &p.inline {
+		// The connection holds this context for its life: let go of the
+		// handler (an HTTP/1 handler after an upgrade, say). The context
+		// still fires events onward for a handler that removed itself.
+		x.h = nil
+	}
+	return h, nil
 }
 
 // Replace puts h, under newName, where the handler named name was, and

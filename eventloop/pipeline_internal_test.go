@@ -254,3 +254,25 @@ func TestPipelineRemoveSelf(t *testing.T) {
 	want := []string{"a:read", "remover", "c:read", "a:read", "c:read"}
 	assert.True(t, slices.Equal(log, want), "reads visited %v, want %v", log, want)
 }
+
+// TestPipelineRemoveInline: the first handler's context is held inside
+// the connection for its life; once removed, the handler is let go (an
+// HTTP/1 handler after the switch to HTTP/2 weighs 1.3 KB a connection),
+// and the context still passes events on.
+func TestPipelineRemoveInline(t *testing.T) {
+	var log []string
+	c := &Conn{}
+	p := &c.pipe
+	p.init(c)
+	first := &recRead{recBase{"first", &log}}
+	require.NoError(t, p.AddLast("first", first))
+	x := p.Context("first")
+	require.Same(t, &p.inline, x, "the first context is the inline one")
+	require.NoError(t, p.AddLast("next", &recRead{recBase{"next", &log}}))
+	h, err := p.Remove("first")
+	require.NoError(t, err)
+	assert.Same(t, first, h)
+	assert.Nil(t, p.inline.h, "the connection keeps the removed handler")
+	x.FireRead(nil)
+	assert.Equal(t, []string{"next:read"}, log)
+}
