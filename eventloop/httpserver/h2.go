@@ -73,6 +73,7 @@ func (c *conn) switchH2(x *eventloop.Context, in *buf.Composite) {
 		c.timerAt = 0
 	}
 	c.releasePending()
+	c.dec, c.req = nil, http1.Request{} // HTTP/1's state is not needed again
 	h := newH2Conn(c.s, x.Conn())
 	p := x.Conn().Pipeline()
 	if err := p.AddLast("h2", h); err != nil {
@@ -92,7 +93,6 @@ type h2conn struct {
 	blk http2.Block
 	hd  hpack.Decoder
 	he  hpack.Encoder
-	w   http1.ResponseWriter
 
 	preface bool
 	maxBody int64
@@ -105,13 +105,9 @@ type h2conn struct {
 	kind hpack.Block
 	herr error
 
-	out     []byte // frames to send, gathered during one event
-	resp    []byte // the response the Handler wrote, as HTTP/1.1
-	fields  []hpack.Field
-	block   []byte
-	lower   []byte
-	paused  bool
-	closing bool
+	*h2Scratch // the loop's: used within one event only
+	paused     bool
+	closing    bool
 
 	// Limits (see the max… constants).
 	empty     int            // empty DATA frames in a row
@@ -138,6 +134,17 @@ const (
 	// client's windows: above it new streams are refused.
 	maxPendingOut = 4 << 20
 )
+
+// h2Scratch is what an h2conn needs during one event only, shared by the
+// connections of a loop (one event runs at a time on a loop): idle
+// connections hold none of it.
+type h2Scratch struct {
+	out    []byte // frames to send, gathered during one event
+	resp   []byte // the response the Handler wrote, as HTTP/1.1
+	fields []hpack.Field
+	block  []byte
+	w      http1.ResponseWriter
+}
 
 // h2stream is one request's state.
 type h2stream struct {
@@ -177,9 +184,13 @@ func newH2Conn(s *Server, cn *eventloop.Conn) *h2conn {
 	if h.maxBody <= 0 {
 		h.maxBody = http1.DefaultMaxBodySize
 	}
-	h.w.Dates = &s.loops[cn.Loop()].dates
-	h.w.BufferSize = responseBuffer
-	h.out = h.c.Pending(h.out)
+	st := s.loops[cn.Loop()]
+	if st.h2 == nil {
+		st.h2 = &h2Scratch{}
+		st.h2.w.Dates = &st.dates
+		st.h2.w.BufferSize = responseBuffer
+	}
+	h.h2Scratch = st.h2
 	return h
 }
 
@@ -204,6 +215,8 @@ func (h *h2conn) OnRead(x *eventloop.Context, msg any) {
 // read serves the frames in in; what is left when reading pauses is
 // kept in pending.
 func (h *h2conn) read(x *eventloop.Context, in *buf.Composite) {
+	h.out = h.out[:0] // the loop's: every event ends with flush
+
 	if !h.preface {
 		switch prefaceState(in) {
 		case prefaceShort:
@@ -532,6 +545,7 @@ func (h *h2conn) serve(s *h2stream) {
 		h.resp = append(h.resp, b.Bytes()...)
 		b.Release()
 	}
+	w.Begin(nil) // the writer keeps no stream
 	if !ok {
 		h.reset(s.id, http2.CodeInternal)
 		return
@@ -588,7 +602,6 @@ func (h *h2conn) send(s *h2stream, p []byte) {
 		}
 		if status >= 200 {
 			h.fields = h.fields[:0]
-			h.lower = h.lower[:0]
 			h.fields = append(h.fields, hpack.Field{Name: ":status", Value: strconv.Itoa(status)})
 			for len(fields) > 0 {
 				eol := bytes.Index(fields, crlf)
@@ -841,7 +854,6 @@ func (h *h2conn) OnInactive(x *eventloop.Context) {
 	for id := range h.streams {
 		h.drop(id)
 	}
-	h.w.Abort()
 	if h.pending != nil {
 		h.pending.Release()
 		h.pending = nil

@@ -120,6 +120,7 @@ type Server struct {
 type loopState struct {
 	dates http1.DateCache
 	tick  eventloop.Timer
+	h2    *h2Scratch // the HTTP/2 connections' scratch (h2.go), made with the first
 }
 
 // Listen starts serving HTTP/1.1 on the TCP address addr ("host:port";
