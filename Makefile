@@ -15,7 +15,7 @@ FUZZMINIMIZETIME ?= 1s
 # staticcheck, run through `go run` at a pinned version (no global install).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all test generate generate-check bench bench-peers bench-echo bench-http bench-smoke compare fuzz lint cover
+.PHONY: all test generate generate-check bench bench-peers bench-echo bench-http bench-h2 bench-smoke compare fuzz lint cover
 
 all: test
 
@@ -118,6 +118,17 @@ bench-echo:
 ##             apt-get install wrk; SMOKE=1: one 1-second run each, for CI)
 bench-http:
 	cd internal/peers && $(GO) run ./cmd/httpbench run -runs $(RUNS) -duration $(DURATION) $(if $(SMOKE),-smoke) -json $(CURDIR)/http-results.json
+
+## bench-h2:   the HTTP/2 benchmark (httpbench h2): netkit's h2c server
+##             (eventloop/httpserver WithH2C) against Go's h2c server
+##             (x/net/http2 as net/http bundles it), each a process
+##             pinned to CPU 0 (GOMAXPROCS=1), h2load -t1 pinned to CPU 1
+##             with 64 connections of 100 streams
+##             (plaintext and JSON), and 10,000 idle HTTP/2 connections
+##             (RSS); every run in h2-results.json (RUNS, DURATION as
+##             above; needs h2load: apt-get install nghttp2-client)
+bench-h2:
+	cd internal/peers && $(GO) run ./cmd/httpbench h2 -runs $(RUNS) -duration $(DURATION) $(if $(SMOKE),-smoke) -json $(CURDIR)/h2-results.json
 
 ## bench-smoke: every benchmark once (-benchtime=1x), both modules, as CI does
 bench-smoke:

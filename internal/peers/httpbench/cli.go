@@ -36,6 +36,8 @@ func Main(stdout, stderr io.Writer, args []string) error {
 		return cmdRun(stdout, stderr, args[1:])
 	case "load":
 		return cmdLoad(stdout, stderr, args[1:])
+	case "h2":
+		return cmdH2(stdout, stderr, args[1:])
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return nil
@@ -47,6 +49,7 @@ func Main(stdout, stderr io.Writer, args []string) error {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, `usage: httpbench serve -impl %s -addr 127.0.0.1:0
        httpbench run [-servers %s] [-scenarios %s] [-runs 3] [-duration 5s] [-json out] [-smoke]
+       httpbench h2 [-servers netkit-h2,go-h2c] [-scenarios h2-plaintext,h2-json,h2-idle10k] [-runs 3] [-duration 5s] [-json out] [-smoke]
        httpbench load -addr 127.0.0.1:8080 [-path /plaintext] [-conns 256] [-depth 16] [-duration 5s]
 `, strings.Join(Servers(), "|"), strings.Join(Servers(), ","), strings.Join(scenarioNames(), ","))
 }

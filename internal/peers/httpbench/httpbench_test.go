@@ -263,3 +263,55 @@ func fakeServer(t *testing.T, serve func(net.Conn)) string {
 	}()
 	return ln.Addr().String()
 }
+
+func TestParseH2load(t *testing.T) {
+	out := `starting benchmark...
+finished in 3.00s, 395900.33 req/s, 16.24MB/s
+requests: 1187701 total, 1194101 started, 1187701 done, 1187700 succeeded, 1 failed, 0 errored, 0 timeout
+status codes: 1187701 2xx, 0 3xx, 0 4xx, 0 5xx
+`
+	var m H2Measurement
+	require.NoError(t, parseH2load(out, &m))
+	assert.Equal(t, 3.0, m.Seconds)
+	assert.InDelta(t, 395900.33, m.RPS, 0.01)
+	assert.Equal(t, int64(1187700), m.Requests)
+	assert.Equal(t, int64(1), m.Failed)
+	require.NoError(t, parseH2load(strings.Replace(out, "3.00s", "900.5ms", 1), &m))
+	assert.InDelta(t, 0.9005, m.Seconds, 1e-9)
+	require.Error(t, parseH2load("h2load: connection refused\n", &m))
+}
+
+// TestH2Smoke runs httpbench h2 as make bench-h2 SMOKE=1 does, if h2load
+// is installed: both servers answer HTTP/2 rightly and get a row.
+func TestH2Smoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	if _, err := lookH2load(); err != nil {
+		t.Skip(err)
+	}
+	var out, errb strings.Builder
+	err := Main(&out, &errb, []string{"h2", "-smoke", "-scenarios", "h2-plaintext,h2-idle10k"})
+	require.NoError(t, err, "h2\n%s", errb.String())
+	for _, impl := range h2Servers {
+		assert.Contains(t, out.String(), "| h2-plaintext | "+impl+" | 64 | 100 |", "no row for %s in\n%s", impl, out.String())
+		assert.Contains(t, out.String(), "| h2-idle10k | "+impl+" | 10000 | idle |", "no row for %s in\n%s", impl, out.String())
+	}
+	assert.NotContains(t, Servers(), "go-h2c", "h2c servers are not in the HTTP/1.1 run")
+}
+
+// TestCheckH2: the check refuses a server that answers HTTP/1.1 only.
+func TestCheckH2(t *testing.T) {
+	srv, err := startNetHTTP("127.0.0.1:0")
+	require.NoError(t, err)
+	defer srv.Stop()
+	require.Error(t, checkH2(srv.Addr, Path))
+	srv2, err := startNetkitH2("127.0.0.1:0")
+	require.NoError(t, err)
+	defer srv2.Stop()
+	require.NoError(t, checkH2(srv2.Addr, Path))
+	require.NoError(t, checkH2(srv2.Addr, JSONPath))
+	c, err := h2Conn(t.Context(), srv2.Addr, Path)
+	require.NoError(t, err)
+	c.Close()
+}

@@ -77,8 +77,8 @@ func startNetkitAdapt(addr string) (*benchproc.Server, error) {
 }
 
 // serveNetkit runs h on g's loops at addr.
-func serveNetkit(g *eventloop.Group, addr string, h httpserver.Handler) (*benchproc.Server, error) {
-	srv, err := httpserver.Listen(g, addr, h)
+func serveNetkit(g *eventloop.Group, addr string, h httpserver.Handler, opts ...httpserver.Option) (*benchproc.Server, error) {
+	srv, err := httpserver.Listen(g, addr, h, opts...)
 	if err != nil {
 		g.Close()
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/netkit/netkit/internal/peers/benchproc"
@@ -65,8 +66,17 @@ var starters = map[string]benchproc.Starter{
 // registry runs the starters, netkit, fasthttp and nethttp first.
 var registry = benchproc.Registry{Starters: starters, First: []string{"netkit", "fasthttp", "nethttp", "netkit-adapt"}}
 
-// Servers lists the -impl names: netkit, fasthttp, nethttp, netkit-adapt.
-func Servers() []string { return registry.Names() }
+// Servers lists the HTTP/1.1 benchmark's -impl names: netkit, fasthttp,
+// nethttp, netkit-adapt (the h2c servers, h2Servers, are httpbench h2's).
+func Servers() []string {
+	var out []string
+	for _, n := range registry.Names() {
+		if !slices.Contains(h2Servers, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // startFasthttp is a fasthttp.Server with its defaults; the handler sets
 // the content type and the body, and fasthttp adds Server, Date and
