@@ -40,6 +40,9 @@ var ErrBodyGone = errors.New("httpserver: the connection closed before the reque
 // It returns nil for a request whose body is not streamed (its Body was
 // complete). Close the reader to drop the rest of the body.
 func (d *Detached) Body() io.ReadCloser {
+	if d.h2 != nil {
+		return nil // HTTP/2: the body came whole
+	}
 	c := d.c
 	if !c.inHandler || c.current != d {
 		panic("httpserver: Detached.Body called outside the Handler that detached")

@@ -41,11 +41,14 @@ func WithMaxDetached(n int) Option {
 // connection holds the response's place (and Server.Shutdown waits for
 // it).
 type Detached struct {
-	c     *conn
-	w     http1.ResponseWriter
-	req   http1.Request // what w's framing rules need of the request
-	ctx   context.Context
-	state atomic.Uint32 // dOpen, dSent or dDead
+	c      *conn              // HTTP/1.1's connection, or nil
+	h2     *h2conn            // HTTP/2's connection, or nil
+	sid    uint32             // and the stream
+	cancel context.CancelFunc // HTTP/2: the stream's context
+	w      http1.ResponseWriter
+	req    http1.Request // what w's framing rules need of the request
+	ctx    context.Context
+	state  atomic.Uint32 // dOpen, dSent or dDead
 
 	ready bool // on the loop: Done's response has arrived
 	gone  bool // on the loop: its place was dropped (the connection closes)
@@ -86,6 +89,10 @@ func Detach(w *http1.ResponseWriter) *Detached {
 // detachInto is Detach into a Detached the caller allocated (Adapt's
 // exchange holds one).
 func detachInto(w *http1.ResponseWriter, d *Detached) {
+	if h, ok := w.Owner.(*h2conn); ok {
+		h.detachH2(d)
+		return
+	}
 	c, ok := w.Owner.(*conn)
 	if !ok || !c.cn.Loop().InLoop() || !c.inHandler {
 		panic("httpserver: Detach called outside a Handler")
@@ -105,6 +112,14 @@ func detachInto(w *http1.ResponseWriter, d *Detached) {
 // connection-sized one, while the responses before it are outstanding
 // (16 held per connection by default).
 const detachedBuffer = 1 << 10
+
+// loop is the loop of d's connection.
+func (d *Detached) loop() *eventloop.Loop {
+	if d.h2 != nil {
+		return d.h2.cn.Loop()
+	}
+	return d.c.cn.Loop()
+}
 
 // Writer returns the writer the response goes to: Respond, or
 // WriteHeader, Write and End (or WriteHeaderOnly), as in a Handler. What
@@ -131,7 +146,7 @@ func (d *Detached) Flush() error {
 	if d.state.Load() != dOpen {
 		return ErrConnClosed
 	}
-	d.w.BufferSize = d.c.w.BufferSize // streaming: full-sized buffers from now on
+	d.w.BufferSize = responseBuffer // streaming: full-sized buffers from now on
 	var bufs []*buf.Buffer
 	for b := d.w.Take(); b != nil; b = d.w.Take() {
 		bufs = append(bufs, b)
@@ -139,7 +154,7 @@ func (d *Detached) Flush() error {
 	if d.resume == nil {
 		d.resume = make(chan error, 1)
 	}
-	if d.c.cn.Loop().Execute(func() { d.flushed(bufs) }) != nil {
+	if d.loop().Execute(func() { d.flushed(bufs) }) != nil {
 		releaseAll(bufs)
 		return ErrConnClosed
 	}
@@ -151,7 +166,7 @@ func (d *Detached) Flush() error {
 // io.Copy and the like, paced by the client. The head must have been
 // written (Writer().WriteHeader).
 func (d *Detached) Write(p []byte) (int, error) {
-	d.w.BufferSize = d.c.w.BufferSize // streaming: full-sized buffers
+	d.w.BufferSize = responseBuffer // streaming: full-sized buffers
 	n, err := d.w.Write(p)
 	if err != nil {
 		return n, err
@@ -170,6 +185,10 @@ const streamFlushAt = 32 << 10
 // flushed runs on the loop with what a Flush handed over: sent now when
 // the response is at the front of the output, else kept for then.
 func (d *Detached) flushed(bufs []*buf.Buffer) {
+	if d.h2 != nil {
+		d.h2.flushedH2(d, bufs)
+		return
+	}
 	c := d.c
 	if c.dead || d.gone {
 		releaseAll(bufs)
@@ -252,7 +271,7 @@ func (d *Detached) Done() error {
 		d.w.Abort()
 		return ErrConnClosed
 	}
-	if d.c.cn.Loop().Execute(d.deliver) != nil {
+	if d.loop().Execute(d.deliver) != nil {
 		d.w.Abort() // the loop is closing: the connection with it
 		return ErrConnClosed
 	}
@@ -270,6 +289,10 @@ func (d *Detached) abort() {
 
 // deliver runs on the loop with the response Done handed over.
 func (d *Detached) deliver() {
+	if d.h2 != nil {
+		d.h2.deliverH2(d)
+		return
+	}
 	c := d.c
 	if c.dead || d.gone {
 		d.w.Abort()
@@ -460,6 +483,9 @@ func (c *conn) remoteAddr() string {
 // its loop (in the Handler), except for the methods eventloop documents
 // as safe from any goroutine.
 func ConnOf(w *http1.ResponseWriter) *eventloop.Conn {
+	if h, ok := w.Owner.(*h2conn); ok {
+		return h.cn
+	}
 	c, ok := w.Owner.(*conn)
 	if !ok {
 		panic("httpserver: ConnOf called with a writer the server did not make")
@@ -474,6 +500,9 @@ func ConnOf(w *http1.ResponseWriter) *eventloop.Conn {
 // from the Handler. It panics when w is not a writer the server handed to
 // a Handler.
 func Context(w *http1.ResponseWriter) context.Context {
+	if h, ok := w.Owner.(*h2conn); ok {
+		return h.context()
+	}
 	c, ok := w.Owner.(*conn)
 	if !ok {
 		panic("httpserver: Context called with a writer the server did not make")

@@ -122,8 +122,10 @@
 // Protocols.SetUnencryptedHTTP2 do) is served by codec/http2's Conn, and
 // each stream's request goes to the same Handler, as an http1.Request,
 // with an http1.ResponseWriter whose response is sent as HEADERS, DATA
-// and trailers within the client's flow-control windows. h2spec's 145
-// cases pass (TestH2Spec; 146 with its strict ones).
+// and trailers within the client's flow-control windows; Detach, streamed
+// responses and Adapt work as over HTTP/1.1. h2spec's 145 cases pass
+// (TestH2Spec; 146 with its strict ones), and floods meet limits that are
+// on by default (see WithH2C).
 //
 // # Timeouts
 //

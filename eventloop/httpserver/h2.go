@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"bytes"
+	"context"
 	"runtime/debug"
 	"strconv"
 
@@ -23,8 +24,11 @@ import (
 // window and 1 MiB for the connection, 64 KiB header blocks and lists,
 // and the http1.Decoder's MaxBodySize for a request body.
 //
-// Not yet over HTTP/2: Detach (a Handler that calls it gets its stream
-// reset), Upgrade, streamed request bodies, and 1xx responses (dropped).
+// Detach works as over HTTP/1.1, streams too (Detached.Write and Flush
+// block the producer until the client's windows have taken what it
+// wrote), and so does Adapt: net/http handlers see Proto "HTTP/2.0". Not
+// over HTTP/2: WithStreamedBodies (a body comes whole, up to MaxBodySize),
+// Upgrade (it returns an error), and 1xx responses (dropped).
 func WithH2C() Option { return func(o *options) { o.h2c = true } }
 
 // prefaceState says whether in starts with HTTP/2's client preface.
@@ -81,7 +85,8 @@ func (c *conn) switchH2(x *eventloop.Context, in *buf.Composite) {
 		return
 	}
 	p.Remove("http1")
-	h.OnRead(p.Context("h2"), in)
+	h.x = p.Context("h2")
+	h.OnRead(h.x, in)
 }
 
 // h2conn serves one HTTP/2 connection.
@@ -108,6 +113,16 @@ type h2conn struct {
 	*h2Scratch // the loop's: used within one event only
 	paused     bool
 	closing    bool
+	dead       bool // the connection has closed
+	x          *eventloop.Context
+
+	// The Handler running, for Detach (see detachH2).
+	inHandler bool
+	running   *h2stream
+	current   *Detached
+	ctx       context.Context // cancelled when the connection closes; made at the first use
+	cancel    context.CancelFunc
+	remote    string
 
 	// Limits (see the max… constants).
 	empty     int            // empty DATA frames in a row
@@ -148,20 +163,24 @@ type h2Scratch struct {
 
 // h2stream is one request's state.
 type h2stream struct {
-	id      uint32
-	req     http1.Request
-	arena   []byte  // header names and values, copied out of the decoder
-	spans   []int32 // per field: name start, name end, value end
-	tspans  []int32 // trailer fields, the same way
-	pseudo  [4][2]int32
-	body    []byte
-	cl      int64 // the content-length field, -1 when none
-	headed  bool  // the request's header block is complete
-	ended   bool  // END_STREAM arrived
-	handled bool
-	pend    []byte // response body bytes waiting for window
-	pendEnd bool
-	trail   []hpack.Field // trailers to send after the body
+	id        uint32
+	req       http1.Request
+	arena     []byte  // header names and values, copied out of the decoder
+	spans     []int32 // per field: name start, name end, value end
+	tspans    []int32 // trailer fields, the same way
+	pseudo    [4][2]int32
+	body      []byte
+	cl        int64 // the content-length field, -1 when none
+	headed    bool  // the request's header block is complete
+	ended     bool  // END_STREAM arrived
+	handled   bool
+	pend      []byte        // response body bytes waiting for window
+	pendFinal bool          // the body ends with them
+	trail     []hpack.Field // trailers to send after the body
+	headSent  bool          // the response's HEADERS went
+	chunked   bool          // the response, as written, is chunked
+	noBody    bool          // HEAD, 204, 304: no DATA
+	d         *Detached     // the Detached answering it, until Done's response is sent
 }
 
 const (
@@ -525,11 +544,31 @@ func methodOf(m []byte) http1.Method {
 	return http1.MethodOther
 }
 
-// serve runs the Handler and sends its response on the stream.
+// serve runs the Handler and sends its response on the stream, or, when
+// the Handler detached it, leaves the stream to the Detached.
 func (h *h2conn) serve(s *h2stream) {
 	w := &h.w
 	w.Begin(&s.req)
+	w.Owner = h
+	h.inHandler, h.running = true, s
 	ok := h.run(w, s)
+	h.inHandler, h.running = false, nil
+	w.Owner = nil
+	d := h.current
+	h.current = nil
+	if d != nil && ok {
+		// Detached: what the Handler wrote to w after Detach is dropped.
+		w.AbortResponse()
+		releaseAll(takeAll(w, nil))
+		w.Begin(nil)
+		s.d = d
+		h.cn.Hold() // Shutdown waits for it
+		return
+	}
+	if d != nil {
+		d.state.CompareAndSwap(dOpen, dDead) // panicked after Detach
+		d.gone = true
+	}
 	if ok {
 		switch {
 		case w.Open():
@@ -550,7 +589,15 @@ func (h *h2conn) serve(s *h2stream) {
 		h.reset(s.id, http2.CodeInternal)
 		return
 	}
-	h.send(s, h.resp)
+	h.sendHTTP1(s, h.resp, true)
+}
+
+// takeAll appends the buffers w holds to bufs.
+func takeAll(w *http1.ResponseWriter, bufs []*buf.Buffer) []*buf.Buffer {
+	for b := w.Take(); b != nil; b = w.Take() {
+		bufs = append(bufs, b)
+	}
+	return bufs
 }
 
 // run calls the Handler, stopping a panic (the stream is reset).
@@ -585,70 +632,113 @@ func (h *h2conn) respondStatus(s *h2stream, status int) {
 		h.resp = append(h.resp, b.Bytes()...)
 		b.Release()
 	}
-	h.send(s, h.resp)
+	h.sendHTTP1(s, h.resp, true)
 	if h.c.State(s.id) != http2.StateHalfClosedRemote {
 		h.reset(s.id, http2.CodeNo) // stop the rest of the body
 	}
 }
 
-// send turns an HTTP/1.1 response (the writer's bytes) into HEADERS and
-// DATA frames: 1xx responses are dropped, connection-specific fields too.
-func (h *h2conn) send(s *h2stream, p []byte) {
-	for {
-		status, fields, body, rest, chunked, ok := splitResponse(p)
-		if !ok {
-			h.reset(s.id, http2.CodeInternal)
-			return
-		}
-		if status >= 200 {
-			h.fields = h.fields[:0]
-			h.fields = append(h.fields, hpack.Field{Name: ":status", Value: strconv.Itoa(status)})
-			for len(fields) > 0 {
-				eol := bytes.Index(fields, crlf)
-				line := fields[:eol]
-				fields = fields[eol+2:]
-				colon := bytes.IndexByte(line, ':')
-				name := bytes.ToLower(line[:colon])
-				switch string(name) {
-				case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade":
-					continue
-				}
-				h.fields = append(h.fields, hpack.Field{Name: string(name), Value: string(bytes.TrimSpace(line[colon+1:]))})
-			}
-			var trailers []byte
-			if chunked {
-				body, trailers = dechunk(body)
-			}
-			if s.req.Method == http1.MethodHead {
-				body, trailers = nil, nil
-			}
-			s.trail = s.trail[:0]
-			for len(trailers) > 0 {
-				eol := bytes.Index(trailers, crlf)
-				if eol < 0 {
-					break
-				}
-				line := trailers[:eol]
-				trailers = trailers[eol+2:]
-				if colon := bytes.IndexByte(line, ':'); colon > 0 {
-					s.trail = append(s.trail, hpack.Field{Name: string(bytes.ToLower(line[:colon])), Value: string(bytes.TrimSpace(line[colon+1:]))})
-				}
-			}
-			h.block = h.he.AppendFields(h.block[:0], h.fields)
-			var err error
-			h.out, err = h.c.AppendHeaders(h.out, s.id, h.block, len(body) == 0 && len(s.trail) == 0)
-			if err != nil {
-				h.drop(s.id) // reset meanwhile
+// sendHTTP1 turns what the writer wrote of a response, as HTTP/1.1, into
+// frames: the head (its first part) into HEADERS, without 1xx responses
+// and connection-specific fields; the body into DATA within the windows;
+// a chunked body's trailers, at its end, into HEADERS. final says the
+// response ends with p (else more comes from a Flush).
+func (h *h2conn) sendHTTP1(s *h2stream, p []byte, final bool) {
+	body := p
+	if !s.headSent {
+		var status int
+		var fields []byte
+		var ok bool
+		for {
+			var rest []byte
+			status, fields, body, rest, s.chunked, ok = splitResponse(p)
+			if !ok {
+				h.reset(s.id, http2.CodeInternal)
 				return
 			}
-			if len(body) > 0 || len(s.trail) > 0 {
-				h.sendBody(s, body, len(s.trail) == 0)
-			} else {
-				h.finish(s)
+			if status >= 200 {
+				break
 			}
+			p = rest
+		}
+		h.fields = h.fields[:0]
+		h.fields = append(h.fields, hpack.Field{Name: ":status", Value: strconv.Itoa(status)})
+		for len(fields) > 0 {
+			eol := bytes.Index(fields, crlf)
+			line := fields[:eol]
+			fields = fields[eol+2:]
+			colon := bytes.IndexByte(line, ':')
+			name := bytes.ToLower(line[:colon])
+			switch string(name) {
+			case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade":
+				continue
+			}
+			h.fields = append(h.fields, hpack.Field{Name: string(name), Value: string(bytes.TrimSpace(line[colon+1:]))})
+		}
+		s.headSent = true
+		s.noBody = s.req.Method == http1.MethodHead || status == 204 || status == 304
+		if final {
+			s.setTrailers(nil)
+			body = h.bodyOf(s, body)
+		}
+		h.block = h.he.AppendFields(h.block[:0], h.fields)
+		var err error
+		end := final && len(body) == 0 && len(s.trail) == 0
+		h.out, err = h.c.AppendHeaders(h.out, s.id, h.block, end)
+		if err != nil {
+			h.drop(s.id) // reset meanwhile
 			return
 		}
-		p = rest
+		if end {
+			h.finish(s)
+			return
+		}
+		if final {
+			h.sendBody(s, body, true)
+			return
+		}
+	} else if final {
+		body = h.bodyOf(s, body)
+		h.sendBody(s, body, true)
+		return
+	}
+	// A part of a streamed body.
+	if s.chunked {
+		body, _ = dechunk(body)
+	}
+	if s.noBody {
+		body = nil
+	}
+	h.sendBody(s, body, false)
+}
+
+// bodyOf returns the body bytes of the last part of a response, and keeps
+// its trailers in s.
+func (h *h2conn) bodyOf(s *h2stream, body []byte) []byte {
+	var trailers []byte
+	if s.chunked {
+		body, trailers = dechunk(body)
+	}
+	if s.noBody {
+		body, trailers = nil, nil
+	}
+	s.setTrailers(trailers)
+	return body
+}
+
+// setTrailers keeps a chunked body's trailer lines as fields to send.
+func (s *h2stream) setTrailers(trailers []byte) {
+	s.trail = s.trail[:0]
+	for len(trailers) > 0 {
+		eol := bytes.Index(trailers, crlf)
+		if eol < 0 {
+			break
+		}
+		line := trailers[:eol]
+		trailers = trailers[eol+2:]
+		if colon := bytes.IndexByte(line, ':'); colon > 0 {
+			s.trail = append(s.trail, hpack.Field{Name: string(bytes.ToLower(line[:colon])), Value: string(bytes.TrimSpace(line[colon+1:]))})
+		}
 	}
 }
 
@@ -719,28 +809,34 @@ func dechunk(p []byte) (out, trailers []byte) {
 	return out, trailers
 }
 
-// sendBody sends as much of body as the windows allow and keeps the rest.
-func (h *h2conn) sendBody(s *h2stream, body []byte, end bool) {
+// sendBody sends as much of body as the windows allow and keeps the rest
+// for later; final says the body ends with it (its trailers, if any, go
+// after it).
+func (h *h2conn) sendBody(s *h2stream, body []byte, final bool) {
+	if len(s.pend) > 0 {
+		// Behind what waits already.
+		h.pendBytes += len(body)
+		s.pend = append(s.pend, body...)
+		s.pendFinal = final
+		return
+	}
 	var n int
 	var err error
-	h.out, n, err = h.c.AppendData(h.out, s.id, body, end)
+	h.out, n, err = h.c.AppendData(h.out, s.id, body, final && len(s.trail) == 0)
 	if err != nil {
 		h.drop(s.id)
 		return
 	}
 	if n < len(body) {
-		wasBlocked := len(s.pend) > 0
-		h.pendBytes -= len(s.pend)
 		s.pend = append(s.pend[:0:0], body[n:]...)
 		h.pendBytes += len(s.pend)
-		s.pendEnd = end
-		if !wasBlocked {
-			h.blocked = append(h.blocked, s)
-		}
+		s.pendFinal = final
+		h.blocked = append(h.blocked, s)
 		return
 	}
-	s.pend = nil
-	h.done(s)
+	if final {
+		h.done(s)
+	}
 }
 
 // done ends a stream whose body has gone: its trailers, if any, go now
@@ -754,7 +850,8 @@ func (h *h2conn) done(s *h2stream) {
 	h.finish(s)
 }
 
-// unblock sends what the windows now allow of the bodies waiting.
+// unblock sends what the windows now allow of the bodies waiting, and
+// lets a streaming producer whose bytes have all gone go on.
 func (h *h2conn) unblock() {
 	keep := h.blocked[:0]
 	for _, s := range h.blocked {
@@ -763,7 +860,7 @@ func (h *h2conn) unblock() {
 		}
 		n := 0
 		var err error
-		h.out, n, err = h.c.AppendData(h.out, s.id, s.pend, s.pendEnd)
+		h.out, n, err = h.c.AppendData(h.out, s.id, s.pend, s.pendFinal && len(s.trail) == 0)
 		if err != nil {
 			h.forget(s)
 			continue
@@ -774,7 +871,12 @@ func (h *h2conn) unblock() {
 			keep = append(keep, s)
 			continue
 		}
-		h.done(s)
+		s.pend = nil
+		if s.pendFinal {
+			h.done(s)
+		} else {
+			h.resume(s)
+		}
 	}
 	clear(h.blocked[len(keep):])
 	h.blocked = keep
@@ -788,8 +890,24 @@ func (h *h2conn) finish(s *h2stream) {
 	h.forget(s)
 }
 
-// forget drops a stream's record and what it holds.
+// forget drops a stream's record and what it holds; a Detached still
+// answering it learns that its stream has gone.
 func (h *h2conn) forget(s *h2stream) {
+	if d := s.d; d != nil {
+		s.d = nil
+		h.cn.Unhold()
+		if !d.state.CompareAndSwap(dOpen, dDead) && d.ready {
+			d.w.Abort()
+		}
+		d.gone = true
+		if d.waiting {
+			d.waiting = false
+			d.resume <- ErrConnClosed
+		}
+		if d.cancel != nil {
+			d.cancel()
+		}
+	}
 	delete(h.streams, s.id)
 	h.bodyBytes -= len(s.body)
 	h.pendBytes -= len(s.pend)
@@ -840,7 +958,15 @@ func (h *h2conn) fail(x *eventloop.Context) {
 
 // OnWritabilityChanged resumes reading once the client has read.
 func (h *h2conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
-	if writable && h.paused && !h.closing {
+	if !writable {
+		return
+	}
+	for _, s := range h.streams {
+		if len(s.pend) == 0 {
+			h.resume(s) // a streaming producer waits for the connection
+		}
+	}
+	if h.paused && !h.closing {
 		h.paused = false
 		x.Conn().ResumeRead()
 		if h.pending != nil {
@@ -851,11 +977,122 @@ func (h *h2conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 
 // OnInactive drops every stream.
 func (h *h2conn) OnInactive(x *eventloop.Context) {
+	h.dead = true
 	for id := range h.streams {
 		h.drop(id)
+	}
+	if h.cancel != nil {
+		h.cancel()
 	}
 	if h.pending != nil {
 		h.pending.Release()
 		h.pending = nil
 	}
+}
+
+// detachH2 is Detach for a stream's Handler: the response comes later from
+// d, which the stream keeps (serve files it once the Handler returns).
+func (h *h2conn) detachH2(d *Detached) {
+	if !h.inHandler || !h.cn.Loop().InLoop() {
+		panic("httpserver: Detach called outside a Handler")
+	}
+	if h.current != nil {
+		panic("httpserver: Detach called twice for one request")
+	}
+	s := h.running
+	d.h2, d.sid = h, s.id
+	d.ctx, d.cancel = context.WithCancel(h.context())
+	d.req.Method, d.req.Minor, d.req.KeepAlive = s.req.Method, 1, true
+	d.w.Dates, d.w.BufferSize = h.w.Dates, detachedBuffer
+	d.w.Begin(&d.req)
+	h.current = d
+}
+
+// context returns the connection's context, made at the first use.
+func (h *h2conn) context() context.Context {
+	if h.ctx == nil {
+		h.ctx, h.cancel = context.WithCancel(context.Background())
+	}
+	return h.ctx
+}
+
+// remoteAddr returns the client's address, made once per connection.
+func (h *h2conn) remoteAddr() string {
+	if h.remote == "" {
+		if a := h.cn.RemoteAddr(); a != nil {
+			h.remote = a.String()
+		}
+	}
+	return h.remote
+}
+
+// streamOf returns d's stream, nil when it has gone.
+func (h *h2conn) streamOf(d *Detached) *h2stream {
+	if h.dead || d.gone {
+		return nil
+	}
+	if s := h.streams[d.sid]; s != nil && s.d == d {
+		return s
+	}
+	return nil
+}
+
+// flushedH2 runs on the loop with what a Flush handed over: sent as the
+// windows allow; the producer goes on once it has all gone and the
+// connection is writable (resume), so memory stays bounded by one Flush
+// and the windows.
+func (h *h2conn) flushedH2(d *Detached, bufs []*buf.Buffer) {
+	s := h.streamOf(d)
+	if s == nil {
+		releaseAll(bufs)
+		d.resume <- ErrConnClosed
+		return
+	}
+	h.out = h.out[:0]
+	h.resp = h.resp[:0]
+	for _, b := range bufs {
+		h.resp = append(h.resp, b.Bytes()...)
+		b.Release()
+	}
+	d.waiting = true
+	h.sendHTTP1(s, h.resp, false)
+	if len(s.pend) == 0 {
+		h.resume(s)
+	}
+	h.flush(h.x)
+}
+
+// resume lets s's streaming producer go on, when it waits and the
+// connection is writable.
+func (h *h2conn) resume(s *h2stream) {
+	if d := s.d; d != nil && d.waiting && h.cn.Writable() {
+		d.waiting = false
+		d.resume <- nil
+	}
+}
+
+// deliverH2 runs on the loop with the response Done handed over.
+func (h *h2conn) deliverH2(d *Detached) {
+	s := h.streamOf(d)
+	if s == nil {
+		d.w.Abort()
+		return
+	}
+	h.out = h.out[:0]
+	h.resp = h.resp[:0]
+	for b := d.w.Take(); b != nil; b = d.w.Take() {
+		h.resp = append(h.resp, b.Bytes()...)
+		b.Release()
+	}
+	s.d = nil
+	h.cn.Unhold()
+	if d.cancel != nil {
+		d.cancel()
+	}
+	if d.aborted {
+		h.reset(s.id, http2.CodeInternal)
+	} else {
+		h.sendHTTP1(s, h.resp, true)
+	}
+	h.flush(h.x)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,6 +36,32 @@ func h2Handler(w *http1.ResponseWriter, req *http1.Request) {
 	path := string(req.Path)
 	var n int
 	switch {
+	case strings.HasPrefix(path, "/adapt/"):
+		h2Adapt(w, req)
+	case path == "/detach":
+		d := httpserver.Detach(w)
+		go func() {
+			time.Sleep(time.Millisecond)
+			d.Respond(&plainHeader, []byte("later"))
+		}()
+	case sscan(path, "/dstream/%d", &n):
+		// Streamed from a goroutine, paced by the client's windows.
+		d := httpserver.Detach(w)
+		go func() {
+			h := plainHeader
+			h.ContentLength = -1
+			d.Writer().WriteHeader(&h)
+			chunk := bytes.Repeat([]byte("0123456789abcdef"), 1024)
+			for n > 0 {
+				k := min(n, len(chunk))
+				if _, err := d.Write(chunk[:k]); err != nil {
+					break
+				}
+				n -= k
+			}
+			d.Writer().End([]http1.Header{{Name: []byte("X-Sum"), Value: []byte("streamed")}})
+			d.Done()
+		}()
 	case req.Method == http1.MethodPost:
 		sum := sha256.Sum256(req.Body)
 		w.Respond(&plainHeader, fmt.Appendf(nil, "%d %x", len(req.Body), sum[:8]))
@@ -55,6 +82,13 @@ func h2Handler(w *http1.ResponseWriter, req *http1.Request) {
 		w.Respond(&plainHeader, append(append([]byte(nil), hello...), req.Path...))
 	}
 }
+
+// h2Adapt serves net/http handlers through Adapt: they see HTTP/2.0.
+var h2Adapt = httpserver.Adapt(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	w.Header().Set("X-Proto", r.Proto)
+	fmt.Fprintf(w, "%s %s %d", r.Method, r.URL.Path, len(body))
+}))
 
 func sscan(s, format string, n *int) bool {
 	_, err := fmt.Sscanf(s, format, n)
@@ -128,6 +162,32 @@ func TestH2CGoClient(t *testing.T) {
 		t.Error(err)
 	}
 
+	// Detached answers: a late one, a stream of 3 MB paced by the
+	// windows, net/http handlers through Adapt (an upload too).
+	resp, err = c.Get(base + "/detach")
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, "later", string(body))
+	resp, err = c.Get(base + "/dstream/3000000")
+	require.NoError(t, err)
+	body, err = io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Len(t, body, 3000000)
+	assert.Equal(t, "streamed", resp.Trailer.Get("X-Sum"))
+	resp, err = c.Get(base + "/adapt/x")
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, "GET /adapt/x 0", string(body))
+	assert.Equal(t, "HTTP/2.0", resp.Header.Get("X-Proto"))
+	resp, err = c.Post(base+"/adapt/up", "text/plain", bytes.NewReader(make([]byte, 100000)))
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, "POST /adapt/up 100000", string(body))
+
 	resp, err = http.Get(base + "/h1")
 	require.NoError(t, err)
 	body, _ = io.ReadAll(resp.Body)
@@ -195,4 +255,19 @@ func TestH2CNghttp(t *testing.T) {
 	out, err = exec.Command(bin, urls...).Output()
 	require.NoError(t, err)
 	assert.Len(t, string(out), len(want), "20 answers on one connection")
+}
+
+// TestH2UpgradeRefused: Upgrade on an HTTP/2 stream is an error, not a
+// panic; the Handler answers instead.
+func TestH2UpgradeRefused(t *testing.T) {
+	handler := func(w *http1.ResponseWriter, req *http1.Request) {
+		err := httpserver.Upgrade(w, &http1.ResponseHeader{}, nil)
+		w.Respond(&plainHeader, []byte(fmt.Sprint(err)))
+	}
+	_, addr := start(t, handler, httpserver.WithH2C())
+	resp, err := h2Client().Get("http://" + addr + "/")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Contains(t, string(body), "Upgrade of an HTTP/2 request")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netkit/netkit/codec/hpack"
+	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/codec/http2"
 	"github.com/netkit/netkit/eventloop/httpserver"
 )
@@ -335,5 +336,54 @@ func TestH2ConcurrentStreams(t *testing.T) {
 	for answered < 100 {
 		r.until(isType(http2.FrameHeaders))
 		answered++
+	}
+}
+
+// TestH2DetachedStreamBounded: a response streamed from a goroutine
+// (Detach, Write) to a client that opens no window: the producer blocks,
+// the server's heap stays bounded, and when the client resets the stream
+// the producer's Write fails and its Context ends; Done says the stream
+// is gone.
+func TestH2DetachedStreamBounded(t *testing.T) {
+	result := make(chan error, 2)
+	handler := func(w *http1.ResponseWriter, req *http1.Request) {
+		d := httpserver.Detach(w)
+		go func() {
+			h := plainHeader
+			h.ContentLength = -1
+			d.Writer().WriteHeader(&h)
+			chunk := make([]byte, 64<<10)
+			var err error
+			for i := 0; i < 1600 && err == nil; i++ { // 100 MiB, if it could
+				_, err = d.Write(chunk)
+			}
+			<-d.Context().Done()
+			result <- err
+			result <- d.Done()
+		}()
+	}
+	_, addr := start(t, handler, httpserver.WithH2C())
+	before := heapInUse()
+	r := dialH2(t, addr, http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1000})
+	w, _ := http2.AppendHeaders(nil, 1, true, true, r.block("GET", "/"))
+	require.NoError(t, r.write(w))
+	got := 0
+	var f http2.Frame
+	for got < 1000 && r.next(&f, 5*time.Second) {
+		if f.Type == http2.FrameData {
+			got += len(f.Data)
+		}
+	}
+	require.Equal(t, 1000, got, "the stream's window, no more")
+	time.Sleep(200 * time.Millisecond) // the producer is blocked by now
+	logHeap(t, "streaming 100 MiB to a closed window", before, 4<<20)
+	w, _ = http2.AppendRSTStream(nil, 1, http2.CodeCancel)
+	require.NoError(t, r.write(w))
+	select {
+	case err := <-result:
+		require.ErrorIs(t, err, httpserver.ErrConnClosed)
+		require.ErrorIs(t, <-result, httpserver.ErrConnClosed)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the producer was not told of the reset")
 	}
 }

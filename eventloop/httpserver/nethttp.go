@@ -241,11 +241,17 @@ func (e *exchange) build(w *http1.ResponseWriter, req *http1.Request) error {
 	} else {
 		r.Body = http.NoBody
 	}
-	c := w.Owner.(*conn)
-	r.RemoteAddr = c.remoteAddr()
+	var parent context.Context
+	switch c := w.Owner.(type) {
+	case *conn:
+		r.RemoteAddr, parent = c.remoteAddr(), c.context()
+	case *h2conn:
+		r.RemoteAddr, parent = c.remoteAddr(), c.context()
+		r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/2.0", 2, 0
+	}
 	// net/http cancels the context when the handler returns (run), and
 	// when the connection closes (the connection's context, its parent).
-	ctx, cancel := context.WithCancel(c.context())
+	ctx, cancel := context.WithCancel(parent)
 	e.req, e.cancel = r.WithContext(ctx), cancel
 	e.head = req.Method == http1.MethodHead
 	e.header = make(http.Header)

@@ -17,6 +17,10 @@ var ErrUpgradeBusy = errors.New("httpserver: Upgrade while a detached response i
 // HTTP/1.1's (RFC 9110 §15.2.2), and the writer sends no 1xx to 1.0.
 var errUpgradeHTTP10 = errors.New("httpserver: Upgrade of an HTTP/1.0 request")
 
+// errUpgradeHTTP2 refuses an upgrade of a request on an HTTP/2 stream:
+// HTTP/2 has no Upgrade (RFC 9113 §8.6).
+var errUpgradeHTTP2 = errors.New("httpserver: Upgrade of an HTTP/2 request")
+
 // Upgrade switches the connection of the request being handled to
 // another protocol (RFC 9110 §7.8): the path to WebSocket, or to h2c. It
 // writes h as the 101 (Switching Protocols) response — its Status is set
@@ -31,10 +35,13 @@ var errUpgradeHTTP10 = errors.New("httpserver: Upgrade of an HTTP/1.0 request")
 // Call it from a Handler instead of writing a response. It returns
 // ErrUpgradeBusy, writing nothing, while a detached request on the
 // connection waits for its answer, an error for an HTTP/1.0 request (101
-// is HTTP/1.1's), and the writer's error when h cannot be written; the
+// is HTTP/1.1's) or an HTTP/2 one, and the writer's error when h cannot be written; the
 // Handler then answers as usual. It panics when w is not
 // the writer of a running Handler.
 func Upgrade(w *http1.ResponseWriter, h *http1.ResponseHeader, install func(p *eventloop.Pipeline)) error {
+	if _, ok := w.Owner.(*h2conn); ok {
+		return errUpgradeHTTP2
+	}
 	c, ok := w.Owner.(*conn)
 	if !ok || !c.cn.Loop().InLoop() || !c.inHandler {
 		panic("httpserver: Upgrade called outside a Handler")
