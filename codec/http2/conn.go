@@ -495,6 +495,38 @@ func (c *Conn) Ping(data [8]byte) {
 	c.pending = AppendPing(c.pending, false, data)
 }
 
+// Upgrade starts a server's Conn from an HTTP/1.1 request upgraded to
+// h2c (RFC 7540 §3.2, which RFC 9113 §3.1 deprecates but clients still
+// send): settings is the request's HTTP2-Settings field, base64url-decoded
+// (a SETTINGS frame's payload), applied as the client's settings with no
+// ACK (the 101 response acknowledges them); the request becomes stream 1,
+// half-closed (remote), answered on the new connection. Call it before
+// Recv sees a frame. The error is a *Violation (a connection error: do
+// not upgrade, or fail the Conn) for a payload that is not a SETTINGS
+// payload or carries a value RFC 9113 §6.5.2 refuses, and ErrSendState
+// on a client's Conn or one that has begun.
+func (c *Conn) Upgrade(settings []byte) error {
+	if c.client || c.lastPeer != 0 || c.err != nil {
+		return ErrSendState
+	}
+	if len(settings)%6 != 0 {
+		return ErrSettingsSize
+	}
+	f := Frame{FrameHeader: FrameHeader{Type: FrameSettings, Length: uint32(len(settings))}, Data: settings}
+	for i := range f.NumSettings() {
+		st := f.Setting(i)
+		if err := st.Valid(); err != nil {
+			return err
+		}
+		c.peer.apply(st)
+	}
+	c.lastPeer = 1
+	s := c.newStream(1, true)
+	s.sendWin = int64(c.peer.InitialWindowSize)
+	c.setState(s, StateHalfClosedRemote)
+	return nil
+}
+
 // Recv applies a decoded frame to the connection's state and says what it
 // means for the caller (see Event). Call it for every frame the Decoder
 // returns without error, after Block.Next. A CONTINUATION frame is the

@@ -503,3 +503,27 @@ func TestConnAllocs(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(1000, one))
 	assert.Equal(t, http2.StateClosedByEndStream, c.State(id-2))
 }
+
+// TestConnUpgrade: an h2c upgrade's HTTP2-Settings become the client's
+// settings, unacknowledged, and the request stream 1, half-closed
+// (remote); bad payloads are refused.
+func TestConnUpgrade(t *testing.T) {
+	c := http2.NewConn(http2.Config{})
+	c.Pending(nil)
+	payload := http2.AppendSettings(nil, http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1000},
+		http2.Setting{ID: http2.SettingMaxFrameSize, Val: 20000})[http2.HeaderLen:]
+	require.NoError(t, c.Upgrade(payload))
+	assert.Empty(t, c.Pending(nil), "no ACK: the 101 acknowledges them")
+	assert.Equal(t, uint32(20000), c.Peer().MaxFrameSize)
+	assert.Equal(t, http2.StateHalfClosedRemote, c.State(1))
+	assert.Equal(t, 1000, c.SendWindow(1))
+	assert.Equal(t, uint32(1), c.LastPeerStream())
+	b, err := c.AppendHeaders(nil, 1, []byte{0x88}, true)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"HEADERS 1 len=1 END_STREAM END_HEADERS"}, summary(t, b))
+	require.ErrorIs(t, c.Upgrade(payload), http2.ErrSendState, "once")
+
+	require.ErrorIs(t, http2.NewConn(http2.Config{}).Upgrade([]byte{1, 2, 3}), http2.ErrSettingsSize)
+	require.ErrorIs(t, http2.NewConn(http2.Config{}).Upgrade([]byte{0, 2, 0, 0, 0, 2}), http2.ErrSettingPush)
+	require.ErrorIs(t, http2.NewConn(http2.Config{Client: true}).Upgrade(nil), http2.ErrSendState)
+}

@@ -156,6 +156,14 @@ func (c *conn) serve(x *eventloop.Context, in *buf.Composite) {
 			c.refuse(w, err)
 			break
 		}
+		if c.s.opts.h2c && c.req.Upgrade && c.waiting == 0 {
+			if settings, ok := h2cSettings(&c.req); ok {
+				c.take(w) // the responses before it go first
+				if c.upgradeH2(x, in, settings) {
+					return
+				}
+			}
+		}
 		c.bodyNext = c.req.BodyFollows
 		c.handle(x, w)
 		if c.upgrade != nil {

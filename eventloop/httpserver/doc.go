@@ -119,7 +119,8 @@
 // WithH2C serves HTTP/2 without TLS beside HTTP/1.1 on the same port: a
 // connection that opens with HTTP/2's client preface (prior knowledge, as
 // curl --http2-prior-knowledge, h2load and Go's client with
-// Protocols.SetUnencryptedHTTP2 do) is served by codec/http2's Conn, and
+// Protocols.SetUnencryptedHTTP2 do), or upgrades to it with
+// "Upgrade: h2c" (curl --http2), is served by codec/http2's Conn, and
 // each stream's request goes to the same Handler, as an http1.Request,
 // with an http1.ResponseWriter whose response is sent as HEADERS, DATA
 // and trailers within the client's flow-control windows; Detach, streamed

@@ -3,6 +3,7 @@ package httpserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"runtime/debug"
 	"strconv"
 
@@ -15,7 +16,11 @@ import (
 
 // WithH2C serves HTTP/2 over cleartext TCP (h2c, RFC 9113 §3.3) beside
 // HTTP/1.1: a connection whose first bytes are HTTP/2's client preface
-// ("prior knowledge") speaks HTTP/2 from then on. Each request, from any
+// ("prior knowledge") speaks HTTP/2 from then on, and so does one whose
+// HTTP/1.1 request asks for it with "Upgrade: h2c" and one HTTP2-Settings
+// field (RFC 7540 §3.2; curl --http2 does): the server answers 101, then
+// the request is stream 1 of the HTTP/2 connection. A connection whose
+// first line is neither HTTP/1.x nor the preface is closed unanswered. Each request, from any
 // of its streams, goes to the same Handler as an HTTP/1.1 request: an
 // http1.Request (Minor 1, with the :authority as Host) and an
 // http1.ResponseWriter, whose response the server sends as HEADERS and
@@ -71,22 +76,145 @@ const (
 // switchH2 turns the connection over to HTTP/2: in starts with the
 // preface.
 func (c *conn) switchH2(x *eventloop.Context, in *buf.Composite) {
+	h := c.toH2(x, newH2Conn(c.s, x.Conn()))
+	if h != nil {
+		h.OnRead(h.x, in)
+	}
+}
+
+// toH2 puts h in the HTTP/1 handler's place in the pipeline; nil when it
+// cannot (the connection is closed then).
+func (c *conn) toH2(x *eventloop.Context, h *h2conn) *h2conn {
 	c.upgraded = true
 	if c.timerAt != 0 {
 		c.timer.Cancel()
 		c.timerAt = 0
 	}
 	c.releasePending()
+	c.req.Release()
 	c.dec, c.req = nil, http1.Request{} // HTTP/1's state is not needed again
-	h := newH2Conn(c.s, x.Conn())
 	p := x.Conn().Pipeline()
 	if err := p.AddLast("h2", h); err != nil {
 		x.Conn().Close()
-		return
+		return nil
 	}
 	p.Remove("http1")
 	h.x = p.Context("h2")
-	h.OnRead(h.x, in)
+	return h
+}
+
+// h2cSettings returns the decoded HTTP2-Settings of a request that asks to
+// upgrade to h2c (RFC 7540 §3.2): an Upgrade field naming h2c and exactly
+// one HTTP2-Settings field, base64url.
+func h2cSettings(req *http1.Request) ([]byte, bool) {
+	if !req.Upgrade || req.Minor != 1 || req.BodyFollows {
+		return nil, false
+	}
+	var settings []byte
+	n, h2c := 0, false
+	for _, f := range req.Headers {
+		switch {
+		case equalFold(f.Name, "http2-settings"):
+			n++
+			settings = f.Value
+		case equalFold(f.Name, "upgrade"):
+			for _, tok := range bytes.Split(f.Value, []byte(",")) {
+				if equalFold(bytes.TrimSpace(tok), "h2c") {
+					h2c = true
+				}
+			}
+		}
+	}
+	if !h2c || n != 1 {
+		return nil, false
+	}
+	p, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(settings, "=")))
+	return p, err == nil
+}
+
+// equalFold reports whether b is s in any ASCII case (s lower-case).
+func equalFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var upgradeH2C = http1.ResponseHeader{Status: 101, Headers: []http1.Header{
+	{Name: []byte("Connection"), Value: []byte("Upgrade")}, {Name: []byte("Upgrade"), Value: []byte("h2c")}}}
+
+// upgradeH2 switches to HTTP/2 after the request being served, which asked
+// for h2c with settings: a 101, then the server's SETTINGS, and the request
+// answered as stream 1. It returns false, having done nothing, when the
+// settings are refused: the request is then served as HTTP/1.1.
+func (c *conn) upgradeH2(x *eventloop.Context, in *buf.Composite, settings []byte) bool {
+	h := newH2Conn(c.s, x.Conn())
+	if h.c.Upgrade(settings) != nil {
+		return false
+	}
+	w := &c.w
+	w.Begin(&c.req)
+	if w.WriteHeader(&upgradeH2C) != nil {
+		w.AbortResponse()
+		return false
+	}
+	c.take(w)
+	c.reqs++
+	s := h.streamFromHTTP1(&c.req)
+	if c.toH2(x, h) == nil {
+		return true
+	}
+	h.out = h.c.Pending(h.out[:0]) // the server's SETTINGS first
+	h.ready(s)
+	h.flush(h.x)
+	if in.Len() > 0 {
+		h.OnRead(h.x, in) // the client's preface, if it came already
+	}
+	return true
+}
+
+// streamFromHTTP1 makes stream 1 of an upgraded connection from the
+// HTTP/1.1 request, whose fields are copied (connection-specific ones and
+// Host, which becomes the authority, left out).
+func (h *h2conn) streamFromHTTP1(req *http1.Request) *h2stream {
+	s := &h2stream{id: 1, cl: -1}
+	h.streams[1] = s
+	h.hs, h.kind = s, hpack.Headers
+	h.emit([]byte(":method"), req.RawMethod, false)
+	h.emit([]byte(":scheme"), []byte("http"), false)
+	h.emit([]byte(":path"), req.Target, false)
+	h.emit([]byte(":authority"), req.Host, false)
+	var lower []byte
+	for _, f := range req.Headers {
+		lower = append(lower[:0], f.Name...)
+		for i, b := range lower {
+			if 'A' <= b && b <= 'Z' {
+				lower[i] = b + 'a' - 'A'
+			}
+		}
+		switch string(lower) {
+		case "connection", "upgrade", "http2-settings", "keep-alive", "proxy-connection", "transfer-encoding", "te", "host":
+			continue
+		}
+		h.emit(lower, f.Value, false)
+	}
+	h.hs = nil
+	s.body = append([]byte(nil), req.Body...)
+	h.bodyBytes += len(s.body)
+	if s.cl >= 0 && s.cl != int64(len(s.body)) {
+		s.cl = int64(len(s.body)) // a chunked body, de-chunked
+	}
+	s.headed, s.ended = true, true
+	return s
 }
 
 // h2conn serves one HTTP/2 connection.

@@ -1,6 +1,7 @@
 package httpserver_test
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
@@ -270,4 +271,39 @@ func TestH2UpgradeRefused(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Contains(t, string(body), "Upgrade of an HTTP/2 request")
+}
+
+// TestH2CUpgrade: clients that ask for h2c with "Upgrade: h2c" (curl
+// --http2, nghttp -u): a 101, then HTTP/2, the request that asked
+// answered as stream 1; a request without HTTP2-Settings stays HTTP/1.1.
+func TestH2CUpgrade(t *testing.T) {
+	_, addr := start(t, h2Handler, httpserver.WithH2C())
+	base := "http://" + addr
+	curlBin := requireTool(t, "curl")
+	out, err := exec.Command(curlBin, "-sS", "--http2", "-w", " %{http_version}", base+"/up1").Output()
+	require.NoError(t, err)
+	assert.Equal(t, "Hello, World!/up1 2", string(out))
+	up := bytes.Repeat([]byte("u"), 100000)
+	sum := sha256.Sum256(up)
+	cmd := exec.Command(curlBin, "-sS", "--http2", "--data-binary", "@-", "-w", " %{http_version}", base+"/post")
+	cmd.Stdin = bytes.NewReader(up)
+	out, err = cmd.Output()
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("%d %x 2", len(up), sum[:8]), string(out), "answered over HTTP/2")
+
+	nghttp := requireTool(t, "nghttp")
+	out, err = exec.Command(nghttp, "-u", base+"/big/200000").Output()
+	require.NoError(t, err)
+	assert.Len(t, out, 200000)
+	out, err = exec.Command(nghttp, "-u", "-v", base+"/a").Output()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "HTTP Upgrade response")
+	assert.Contains(t, string(out), "HTTP Upgrade success")
+
+	// No HTTP2-Settings: no upgrade.
+	c := dial(t, addr)
+	fmt.Fprintf(c, "GET /plain HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n")
+	resp, body := readResponse(t, bufio.NewReader(c))
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Equal(t, "Hello, World!/plain", body)
 }
