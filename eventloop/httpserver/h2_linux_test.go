@@ -103,38 +103,33 @@ func TestH2CGoClient(t *testing.T) {
 	_, addr := start(t, h2Handler, httpserver.WithH2C())
 	c := h2Client()
 	base := "http://" + addr
+	read := func(resp *http.Response, err error) (*http.Response, []byte) {
+		t.Helper()
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp, b
+	}
 
-	resp, err := c.Get(base + "/a")
-	require.NoError(t, err)
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body := read(c.Get(base + "/a"))
 	assert.Equal(t, 2, resp.ProtoMajor)
 	assert.Equal(t, "Hello, World!/a", string(body))
 	assert.Equal(t, "text/plain", resp.Header.Get("Content-Type"))
 	assert.NotEmpty(t, resp.Header.Get("Date"))
 
-	resp, err = c.Head(base + "/len/100")
-	require.NoError(t, err)
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body = read(c.Head(base + "/len/100"))
 	assert.Empty(t, body)
 	assert.Equal(t, int64(100), resp.ContentLength)
 
 	for _, n := range []int{0, 1, 16384, 70000, 3 << 20} {
 		up := bytes.Repeat([]byte{'u'}, n)
-		resp, err = c.Post(base+"/up", "application/octet-stream", bytes.NewReader(up))
-		require.NoError(t, err)
-		body, _ = io.ReadAll(resp.Body)
-		resp.Body.Close()
+		_, body = read(c.Post(base+"/up", "application/octet-stream", bytes.NewReader(up)))
 		sum := sha256.Sum256(up)
 		assert.Equal(t, fmt.Sprintf("%d %x", n, sum[:8]), string(body), "upload of %d", n)
 	}
 	for _, n := range []int{1, 65535, 65536, 5 << 20} {
-		resp, err = c.Get(fmt.Sprintf("%s/big/%d", base, n))
-		require.NoError(t, err)
-		body, err = io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		resp.Body.Close()
+		resp, body = read(c.Get(fmt.Sprintf("%s/big/%d", base, n)))
 		assert.Len(t, body, n)
 		assert.Equal(t, "done", resp.Trailer.Get("X-Sum"), "trailers of %d", n)
 	}
@@ -165,34 +160,18 @@ func TestH2CGoClient(t *testing.T) {
 
 	// Detached answers: a late one, a stream of 3 MB paced by the
 	// windows, net/http handlers through Adapt (an upload too).
-	resp, err = c.Get(base + "/detach")
-	require.NoError(t, err)
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, body = read(c.Get(base + "/detach"))
 	assert.Equal(t, "later", string(body))
-	resp, err = c.Get(base + "/dstream/3000000")
-	require.NoError(t, err)
-	body, err = io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	resp.Body.Close()
+	resp, body = read(c.Get(base + "/dstream/3000000"))
 	assert.Len(t, body, 3000000)
 	assert.Equal(t, "streamed", resp.Trailer.Get("X-Sum"))
-	resp, err = c.Get(base + "/adapt/x")
-	require.NoError(t, err)
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body = read(c.Get(base + "/adapt/x"))
 	assert.Equal(t, "GET /adapt/x 0", string(body))
 	assert.Equal(t, "HTTP/2.0", resp.Header.Get("X-Proto"))
-	resp, err = c.Post(base+"/adapt/up", "text/plain", bytes.NewReader(make([]byte, 100000)))
-	require.NoError(t, err)
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, body = read(c.Post(base+"/adapt/up", "text/plain", bytes.NewReader(make([]byte, 100000))))
 	assert.Equal(t, "POST /adapt/up 100000", string(body))
 
-	resp, err = http.Get(base + "/h1")
-	require.NoError(t, err)
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body = read(http.Get(base + "/h1"))
 	assert.Equal(t, 1, resp.ProtoMajor)
 	assert.Equal(t, "Hello, World!/h1", string(body))
 }

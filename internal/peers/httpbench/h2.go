@@ -57,26 +57,10 @@ func startNetkitH2(addr string) (*benchproc.Server, error) {
 // deprecated for this: an http.Server whose Protocols allow unencrypted
 // HTTP/2, as here, is the documented way.
 func startGoH2C(addr string) (*benchproc.Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
 	var p http.Protocols
 	p.SetHTTP1(true)
 	p.SetUnencryptedHTTP2(true)
-	s := &http.Server{Handler: benchMux("go-h2c"), Protocols: &p}
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ln) }()
-	stop := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := s.Shutdown(ctx)
-		if serr := <-done; err == nil && !errors.Is(serr, http.ErrServerClosed) {
-			err = serr
-		}
-		return err
-	}
-	return &benchproc.Server{Addr: ln.Addr().String(), Stop: stop}, nil
+	return serveNetHTTP(addr, &http.Server{Handler: benchMux("go-h2c"), Protocols: &p})
 }
 
 // H2Scenario is an HTTP/2 load shape: h2load with Conns connections of

@@ -147,11 +147,16 @@ func benchMux(server string) *http.ServeMux {
 // Content-Type and Server and writes the body, and net/http adds Date and
 // Content-Length.
 func startNetHTTP(addr string) (*benchproc.Server, error) {
+	return serveNetHTTP(addr, &http.Server{Handler: benchMux("nethttp")})
+}
+
+// serveNetHTTP runs s on addr until the returned Server's Stop, which
+// shuts it down.
+func serveNetHTTP(addr string, s *http.Server) (*benchproc.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	s := &http.Server{Handler: benchMux("nethttp")}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
 	stop := func() error {
