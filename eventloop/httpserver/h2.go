@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"runtime/debug"
 	"strconv"
+	"time"
 
 	"github.com/netkit/netkit/buf"
 	"github.com/netkit/netkit/codec/hpack"
@@ -20,7 +21,11 @@ import (
 // HTTP/1.1 request asks for it with "Upgrade: h2c" and one HTTP2-Settings
 // field (RFC 7540 §3.2; curl --http2 does): the server answers 101, then
 // the request is stream 1 of the HTTP/2 connection. A connection whose
-// first line is neither HTTP/1.x nor the preface is closed unanswered. Each request, from any
+// first line is neither HTTP/1.x nor the preface is closed unanswered.
+// An HTTP/2 connection with no stream open for the idle timeout
+// (WithIdleTimeout), or whose preface has not come within the header
+// timeout (WithReadHeaderTimeout), is closed with GOAWAY; Server.Shutdown sends GOAWAY to every
+// HTTP/2 connection and closes each once its streams are done. Each request, from any
 // of its streams, goes to the same Handler as an HTTP/1.1 request: an
 // http1.Request (Minor 1, with the :authority as Host) and an
 // http1.ResponseWriter, whose response the server sends as HEADERS and
@@ -187,7 +192,7 @@ func (c *conn) upgradeH2(x *eventloop.Context, in *buf.Composite, settings []byt
 // Host, which becomes the authority, left out).
 func (h *h2conn) streamFromHTTP1(req *http1.Request) *h2stream {
 	s := &h2stream{id: 1, cl: -1}
-	h.streams[1] = s
+	h.addStream(s)
 	h.hs, h.kind = s, hpack.Headers
 	h.emit([]byte(":method"), req.RawMethod, false)
 	h.emit([]byte(":scheme"), []byte("http"), false)
@@ -253,10 +258,19 @@ type h2conn struct {
 	remote    string
 
 	// Limits (see the max… constants).
-	empty     int            // empty DATA frames in a row
-	resets    int            // streams the client reset while they were worked on, less those answered since
-	bodyBytes int            // request body bytes buffered
-	pendBytes int            // response body bytes waiting for windows
+	empty     int // empty DATA frames in a row
+	resets    int // streams the client reset while they were worked on, less those answered since
+	bodyBytes int // request body bytes buffered
+	pendBytes int // response body bytes waiting for windows
+	unholds   int // Holds to undo at the next flush
+
+	// The idle timeout: the connection closes, with GOAWAY, after the
+	// server's idle timeout with no stream open (the header timeout
+	// until the client's preface has come).
+	idleSince int64
+	timer     eventloop.Timer
+	timerOn   bool
+	timerAt   int64
 	pending   *buf.Composite // input kept while reading is paused
 }
 
@@ -334,10 +348,14 @@ func newH2Conn(s *Server, cn *eventloop.Conn) *h2conn {
 	st := s.loops[cn.Loop()]
 	if st.h2 == nil {
 		st.h2 = &h2Scratch{}
+		st.h2conns = make(map[*h2conn]struct{})
 		st.h2.w.Dates = &st.dates
 		st.h2.w.BufferSize = responseBuffer
 	}
 	h.h2Scratch = st.h2
+	st.h2conns[h] = struct{}{}
+	h.idleSince = cn.Loop().Now().UnixNano()
+	h.arm(s.timeouts.header)
 	return h
 }
 
@@ -435,7 +453,7 @@ func (h *h2conn) frame(f *http2.Frame) error {
 		case http2.EventStream:
 			h.empty = 0
 			s := &h2stream{id: f.StreamID, cl: -1}
-			h.streams[s.id] = s
+			h.addStream(s)
 			h.hs = s
 			if h.pendBytes > maxPendingOut {
 				// Responses wait for the client's windows: take no new
@@ -1018,12 +1036,78 @@ func (h *h2conn) finish(s *h2stream) {
 	h.forget(s)
 }
 
+// addStream files a new stream. A connection with streams open holds
+// itself (eventloop.Conn.Hold): Server.Shutdown does not close it while a
+// request is on its way in or a response waits for the client's windows.
+func (h *h2conn) addStream(s *h2stream) {
+	if len(h.streams) == 0 {
+		h.cn.Hold()
+	}
+	h.streams[s.id] = s
+}
+
+// arm makes sure the idle check runs by d after idleSince (d 0: off).
+func (h *h2conn) arm(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	at := h.idleSince + int64(d)
+	if h.timerOn {
+		if h.timerAt <= at {
+			return // it looks in time, and looks again if need be
+		}
+		h.timer.Cancel()
+	}
+	h.timerOn, h.timerAt = true, at
+	h.timer = h.cn.Loop().Schedule(time.Duration(at-h.cn.Loop().Now().UnixNano()), h.expire)
+}
+
+// expire closes the connection, with GOAWAY, when it has had no stream
+// for the idle timeout (the header timeout while the preface is awaited);
+// else it looks again when that time would be up.
+func (h *h2conn) expire() {
+	h.timerOn = false
+	if h.dead || h.closing || len(h.streams) > 0 {
+		return
+	}
+	d := h.s.timeouts.idle
+	if !h.preface {
+		d = h.s.timeouts.header
+	}
+	if d <= 0 {
+		return
+	}
+	left := time.Duration(h.idleSince + int64(d) - h.cn.Loop().Now().UnixNano())
+	if left > 0 {
+		h.timerOn, h.timerAt = true, h.idleSince+int64(d)
+		h.timer = h.cn.Loop().Schedule(left, h.expire)
+		return
+	}
+	h.out = h.out[:0]
+	h.c.GoAway(h.c.LastPeerStream(), http2.CodeNo, []byte("idle"))
+	h.flush(h.x)
+	h.closing = true
+	h.cn.Close()
+}
+
+// goAway tells the client, at Server.Shutdown, that no new stream will be
+// processed (GOAWAY with the last stream it opened): the streams open
+// finish, then the connection closes once idle.
+func (h *h2conn) goAway() {
+	if h.dead || h.closing || h.x == nil {
+		return
+	}
+	h.out = h.out[:0]
+	h.c.GoAway(h.c.LastPeerStream(), http2.CodeNo, nil)
+	h.flush(h.x)
+}
+
 // forget drops a stream's record and what it holds; a Detached still
 // answering it learns that its stream has gone.
 func (h *h2conn) forget(s *h2stream) {
 	if d := s.d; d != nil {
 		s.d = nil
-		h.cn.Unhold()
+		h.unholds++
 		if !d.state.CompareAndSwap(dOpen, dDead) && d.ready {
 			d.w.Abort()
 		}
@@ -1037,6 +1121,11 @@ func (h *h2conn) forget(s *h2stream) {
 		}
 	}
 	delete(h.streams, s.id)
+	if len(h.streams) == 0 {
+		h.unholds++ // after flush: the last frames are not out yet
+		h.idleSince = h.cn.Loop().Now().UnixNano()
+		h.arm(h.s.timeouts.idle)
+	}
 	h.bodyBytes -= len(s.body)
 	h.pendBytes -= len(s.pend)
 	s.body, s.pend = nil, nil
@@ -1059,8 +1148,11 @@ func (h *h2conn) drop(id uint32) {
 	}
 }
 
-// flush writes what the connection owes.
+// flush writes what the connection owes, then undoes the Holds of the
+// streams that ended (an Unhold may close a draining connection: only
+// once their last frames are queued).
 func (h *h2conn) flush(x *eventloop.Context) {
+	defer h.unhold()
 	h.out = h.c.Pending(h.out)
 	if len(h.out) == 0 {
 		return
@@ -1074,6 +1166,13 @@ func (h *h2conn) flush(x *eventloop.Context) {
 		// The client does not read: read no more until it does.
 		h.paused = true
 		x.Conn().PauseRead()
+	}
+}
+
+// unhold undoes the Holds counted in unholds.
+func (h *h2conn) unhold() {
+	for ; h.unholds > 0; h.unholds-- {
+		h.cn.Unhold()
 	}
 }
 
@@ -1106,6 +1205,11 @@ func (h *h2conn) OnWritabilityChanged(x *eventloop.Context, writable bool) {
 // OnInactive drops every stream.
 func (h *h2conn) OnInactive(x *eventloop.Context) {
 	h.dead = true
+	if h.timerOn {
+		h.timer.Cancel()
+		h.timerOn = false
+	}
+	delete(h.s.loops[h.cn.Loop()].h2conns, h)
 	for id := range h.streams {
 		h.drop(id)
 	}
@@ -1213,7 +1317,7 @@ func (h *h2conn) deliverH2(d *Detached) {
 		b.Release()
 	}
 	s.d = nil
-	h.cn.Unhold()
+	h.unholds++
 	if d.cancel != nil {
 		d.cancel()
 	}

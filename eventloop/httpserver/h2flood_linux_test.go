@@ -387,3 +387,79 @@ func TestH2DetachedStreamBounded(t *testing.T) {
 		t.Fatal("the producer was not told of the reset")
 	}
 }
+
+// TestH2Shutdown: Server.Shutdown sends GOAWAY naming the last stream,
+// lets the stream in flight (answered later, from a goroutine) finish,
+// then closes the connection; a stream opened after the GOAWAY is not
+// processed.
+func TestH2Shutdown(t *testing.T) {
+	release := make(chan struct{})
+	handler := func(w *http1.ResponseWriter, req *http1.Request) {
+		d := httpserver.Detach(w)
+		go func() {
+			<-release
+			d.Respond(&plainHeader, []byte("finished"))
+		}()
+	}
+	srv, addr := start(t, handler, httpserver.WithH2C())
+	r := dialH2(t, addr)
+	w, _ := http2.AppendHeaders(nil, 1, true, true, r.block("GET", "/"))
+	require.NoError(t, r.write(w))
+	r.until(isType(http2.FrameSettings))
+	time.Sleep(50 * time.Millisecond) // the handler has detached
+	done := shutdown(t, srv, 5*time.Second)
+	f := r.until(isType(http2.FrameGoAway))
+	assert.Equal(t, http2.CodeNo, f.ErrCode)
+	assert.Equal(t, uint32(1), f.LastStreamID)
+	w, _ = http2.AppendHeaders(nil, 3, true, true, r.block("GET", "/late"))
+	require.NoError(t, r.write(w))
+	close(release)
+	var got []byte
+	ended := false
+	for !ended && r.next(f, 5*time.Second) {
+		require.NotEqual(t, uint32(3), f.StreamID, "a stream after the GOAWAY was processed")
+		if f.Type == http2.FrameData && f.StreamID == 1 {
+			got = append(got, f.Data...)
+			ended = f.EndStream()
+		}
+	}
+	assert.Equal(t, "finished", string(got))
+	require.NoError(t, recvErr(t, done, 5*time.Second, "Shutdown"))
+	assert.False(t, r.next(f, 2*time.Second), "the connection closes after its last stream")
+}
+
+// TestH2IdleTimeout: an HTTP/2 connection with no stream open for the
+// idle timeout gets GOAWAY and is closed; one whose stream is still being
+// answered is not.
+func TestH2IdleTimeout(t *testing.T) {
+	release := make(chan struct{})
+	handler := func(w *http1.ResponseWriter, req *http1.Request) {
+		if string(req.Path) != "/slow" {
+			w.Respond(&plainHeader, hello)
+			return
+		}
+		d := httpserver.Detach(w)
+		go func() {
+			<-release
+			d.Respond(&plainHeader, []byte("slow"))
+		}()
+	}
+	_, addr := start(t, handler, httpserver.WithH2C(), httpserver.WithIdleTimeout(200*time.Millisecond))
+	r := dialH2(t, addr)
+	w, _ := http2.AppendHeaders(nil, 1, true, true, r.block("GET", "/"))
+	require.NoError(t, r.write(w))
+	r.until(func(f *http2.Frame) bool { return f.StreamID == 1 && f.EndStream() })
+	began := time.Now()
+	f := r.until(isType(http2.FrameGoAway))
+	assert.Equal(t, http2.CodeNo, f.ErrCode)
+	assert.False(t, r.next(f, 2*time.Second), "closed after the GOAWAY")
+	assert.Less(t, time.Since(began), 2*time.Second)
+
+	r = dialH2(t, addr)
+	w, _ = http2.AppendHeaders(nil, 1, true, true, r.block("GET", "/slow"))
+	require.NoError(t, r.write(w))
+	time.Sleep(600 * time.Millisecond) // three idle timeouts: the stream is open
+	close(release)
+	f = r.until(func(f *http2.Frame) bool { return f.StreamID == 1 && f.EndStream() || f.Type == http2.FrameGoAway })
+	assert.Equal(t, http2.FrameData, f.Type, "answered, not timed out")
+}

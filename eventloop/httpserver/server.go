@@ -121,6 +121,8 @@ type loopState struct {
 	dates http1.DateCache
 	tick  eventloop.Timer
 	h2    *h2Scratch // the HTTP/2 connections' scratch (h2.go), made with the first
+	// The loop's HTTP/2 connections, for the GOAWAY of Shutdown.
+	h2conns map[*h2conn]struct{}
 }
 
 // Listen starts serving HTTP/1.1 on the TCP address addr ("host:port";
@@ -207,9 +209,39 @@ func (s *Server) Conns() int { return s.srv.Conns() }
 // would deadlock — : they start the work, return nil at once, and Done is
 // closed when the last connection has gone.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.goAway(ctx)
 	err := s.srv.Shutdown(ctx)
 	s.stopTimers()
 	return err
+}
+
+// goAway sends GOAWAY on every HTTP/2 connection, each from its loop,
+// and waits until they are sent (not when called on a loop, which would
+// wait for itself).
+func (s *Server) goAway(ctx context.Context) {
+	var wg sync.WaitGroup
+	onLoop := false
+	for l, st := range s.loops {
+		onLoop = onLoop || l.InLoop()
+		wg.Add(1)
+		if l.Execute(func() {
+			defer wg.Done()
+			for h := range st.h2conns {
+				h.goAway()
+			}
+		}) != nil {
+			wg.Done()
+		}
+	}
+	if onLoop {
+		return
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // Close stops accepting and closes every connection at once, dropping
