@@ -128,3 +128,41 @@ func ExampleAdapt() {
 	// 200 OK application/json 11
 	// {"id":"42"}
 }
+
+// ExampleWithH2C serves one handler over HTTP/1.1 and HTTP/2 on one
+// port: Go's client asks once with HTTP/2 without TLS (prior knowledge),
+// once with HTTP/1.1.
+func ExampleWithH2C() {
+	g, err := eventloop.NewGroup(eventloop.Config{Loops: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer g.Close()
+
+	text := http1.ResponseHeader{ContentType: "text/plain"}
+	srv, err := httpserver.Listen(g, "127.0.0.1:0", func(w *http1.ResponseWriter, req *http1.Request) {
+		w.Respond(&text, []byte("hello from "+string(req.Path)))
+	}, httpserver.WithH2C())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Shutdown(context.Background())
+
+	var h2 http.Protocols
+	h2.SetUnencryptedHTTP2(true)
+	for _, c := range []*http.Client{{Transport: &http.Transport{Protocols: &h2}}, http.DefaultClient} {
+		resp, err := c.Get("http://" + srv.Addr().String() + "/greeting")
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Printf("%s %s: %s\n", resp.Proto, resp.Status, body)
+	}
+	// Output:
+	// HTTP/2.0 200 OK: hello from /greeting
+	// HTTP/1.1 200 OK: hello from /greeting
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/netkit/netkit/codec/http1"
 	"github.com/netkit/netkit/codec/http2"
 	"github.com/netkit/netkit/eventloop/httpserver"
+	"github.com/netkit/netkit/internal/testenv"
 )
 
 // h2raw is a client that writes frames as the test says, rule-breaking
@@ -462,4 +463,56 @@ func TestH2IdleTimeout(t *testing.T) {
 	close(release)
 	f = r.until(func(f *http2.Frame) bool { return f.StreamID == 1 && f.EndStream() || f.Type == http2.FrameGoAway })
 	assert.Equal(t, http2.FrameData, f.Type, "answered, not timed out")
+}
+
+// TestH2Allocs bounds the server's allocations per HTTP/2 request (the
+// client here writes prebuilt frames and reads into one buffer). Not 0:
+// each stream has a record, and the response's fields become HPACK
+// strings; the bound catches growth.
+func TestH2Allocs(t *testing.T) {
+	testenv.SkipAllocs(t)
+	addr := h2Server(t)
+	r := dialH2(t, addr)
+	r.until(isType(http2.FrameSettings))
+	const n = 2000
+	var reqs [][]byte
+	for i := range n + 100 {
+		w, _ := http2.AppendHeaders(nil, uint32(2*i+1), true, true, r.block("GET", "/a"))
+		reqs = append(reqs, w)
+	}
+	b := make([]byte, 64<<10)
+	one := func(w []byte) {
+		require.NoError(t, r.write(w))
+		r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		// HEADERS and DATA (with END_STREAM) come back, in one read or two.
+		for got := 0; got < 2; {
+			k, err := r.c.Read(b)
+			require.NoError(t, err)
+			got += countFrames(b[:k])
+		}
+	}
+	for _, w := range reqs[:100] {
+		one(w)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for _, w := range reqs[100:] {
+		one(w)
+	}
+	runtime.ReadMemStats(&m1)
+	per := float64(m1.Mallocs-m0.Mallocs) / n
+	t.Logf("allocations per HTTP/2 request, server and test client: %.1f", per)
+	assert.Less(t, per, 40.0)
+}
+
+// countFrames counts the whole frames in p (the test's reads end on frame
+// boundaries here: each response's frames are written at once).
+func countFrames(p []byte) int {
+	n := 0
+	for len(p) >= http2.HeaderLen {
+		h := http2.ParseFrameHeader(p)
+		p = p[min(len(p), http2.HeaderLen+int(h.Length)):]
+		n++
+	}
+	return n
 }
