@@ -227,35 +227,28 @@ type h2conn struct {
 	s   *Server
 	cn  *eventloop.Conn
 	c   *http2.Conn
-	dec http2.Decoder
 	blk http2.Block
 	hd  hpack.Decoder
 	he  hpack.Encoder
 
-	preface bool
 	maxBody int64
 	streams map[uint32]*h2stream
 	blocked []*h2stream // streams with body bytes waiting for a window
 
 	// The header block being decoded: its stream (nil: decoded and
-	// dropped), its kind, the first field error.
+	// dropped), its kind (below), the first field error.
 	hs   *h2stream
-	kind hpack.Block
 	herr error
 
 	*h2Scratch // the loop's: used within one event only
-	paused     bool
-	closing    bool
-	dead       bool // the connection has closed
 	x          *eventloop.Context
 
 	// The Handler running, for Detach (see detachH2).
-	inHandler bool
-	running   *h2stream
-	current   *Detached
-	ctx       context.Context // cancelled when the connection closes; made at the first use
-	cancel    context.CancelFunc
-	remote    string
+	running *h2stream
+	current *Detached
+	ctx     context.Context // cancelled when the connection closes; made at the first use
+	cancel  context.CancelFunc
+	remote  string
 
 	// Limits (see the max… constants).
 	empty     int // empty DATA frames in a row
@@ -269,9 +262,19 @@ type h2conn struct {
 	// until the client's preface has come).
 	idleSince int64
 	timer     eventloop.Timer
-	timerOn   bool
 	timerAt   int64
 	pending   *buf.Composite // input kept while reading is paused
+
+	// The small fields together, unpadded: 10,000 idle connections are
+	// 2.5 MiB heavier when the struct passes 2 KiB (the next size class).
+	dec       http2.Decoder
+	kind      hpack.Block
+	preface   bool
+	paused    bool
+	closing   bool
+	dead      bool // the connection has closed
+	inHandler bool
+	timerOn   bool
 }
 
 // Limits of an HTTP/2 connection.
